@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Modules, lowest first: message model and codecs (no I/O) · link detection · libxml2 shim ·
+// page metadata extraction · safe fetching and previews · server · the `deskkit` command.
+let package = Package(
+    name: "DeskKit",
+    products: [
+        .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
+        .executable(name: "deskkit", targets: ["deskkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .target(name: "DeskKitModel"),
+        .executableTarget(
+            name: "deskkit",
+            dependencies: [
+                "DeskKitModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "DeskKitModelTests",
+            dependencies: ["DeskKitModel"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

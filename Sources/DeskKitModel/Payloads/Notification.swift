@@ -1,0 +1,90 @@
+/// A Desk notification: an admin message shown to customers and agents alike (welcome, away, delay,
+/// outside operating hours, closed, proactive chat), or a `SENDBIRD:AUTO_EVENT_MESSAGE`.
+public struct DeskNotification: Sendable, Hashable {
+    /// The notification's `data.type` (`NOTIFICATION_WELCOME`, …); nil for an auto-event message without one.
+    public var kind: String?
+
+    public init(kind: String?) { self.kind = kind }
+
+    static let prefix = "NOTIFICATION_"
+    /// The `custom_type` of Sendbird's automatic event messages.
+    public static let autoEventCustomType = "SENDBIRD:AUTO_EVENT_MESSAGE"
+
+    /// The notification types the Desk dashboard sends.
+    public static let knownKinds: [String] = [
+        "NOTIFICATION_WELCOME", "NOTIFICATION_AWAY_AGENT", "NOTIFICATION_ASSIGNMENT_DELAY",
+        "NOTIFICATION_NOT_OPERATING_HOUR", "NOTIFICATION_MANUAL_CLOSED", "NOTIFICATION_AUTO_CLOSED",
+        "NOTIFICATION_PROACTIVE_CHAT",
+    ]
+
+    /// The manual and automatic closing notifications also tell the client that the ticket is closed.
+    public var closesTicket: Bool { kind == "NOTIFICATION_MANUAL_CLOSED" || kind == "NOTIFICATION_AUTO_CLOSED" }
+}
+
+/// The answers of the Desk FAQ bot (`SENDBIRD_DESK_BOT_MESSAGE_FAQ_ANSWERS`).
+public struct BotAnswers: Sendable, Hashable {
+    /// One FAQ entry the bot offers.
+    public struct Result: Sendable, Hashable {
+        public var category: String?
+        public var question: String?
+        public var answer: String?
+        public var keyword: String?
+        public var url: String?
+        public var imageURL: String?
+
+        public init(
+            category: String? = nil, question: String? = nil, answer: String? = nil, keyword: String? = nil,
+            url: String? = nil, imageURL: String? = nil
+        ) {
+            self.category = category
+            self.question = question
+            self.answer = answer
+            self.keyword = keyword
+            self.url = url
+            self.imageURL = imageURL
+        }
+    }
+
+    public var faqFileID: Int64?
+    public var results: [Result]
+
+    public init(faqFileID: Int64? = nil, results: [Result]) {
+        self.faqFileID = faqFileID
+        self.results = results
+    }
+
+    /// The `data.type` of bot answers and the `custom_type` of bot messages.
+    public static let dataType = "SENDBIRD_DESK_BOT_MESSAGE_FAQ_ANSWERS"
+    public static let customType = "SENDBIRD_DESK_BOT_MESSAGE"
+
+    init(data: JSONObject, path: String, reader: inout FieldReader) {
+        faqFileID = reader.int64(data, "faq_file_id", at: path)
+        results = []
+        for (i, r) in (reader.array(data, "results", at: path) ?? []).enumerated() {
+            let p = "\(JSONPath.member(path, "results"))[\(i)]"
+            guard let o = r.objectValue else {
+                reader.report(.wrongType, p, "expected an object, found \(r.typeName)")
+                continue
+            }
+            results.append(
+                Result(
+                    category: reader.string(o, "category", at: p), question: reader.string(o, "question", at: p),
+                    answer: reader.string(o, "answer", at: p), keyword: reader.string(o, "keyword", at: p),
+                    url: reader.string(o, "url", at: p), imageURL: reader.string(o, "image_url", at: p)))
+        }
+    }
+
+    var dataJSON: JSONValue {
+        var o: JSONObject = ["type": .string(Self.dataType)]
+        if let faqFileID { o["faq_file_id"] = .integer(faqFileID) }
+        o["results"] = .array(
+            results.map { r in
+                var e = JSONObject()
+                func put(_ k: String, _ v: String?) { if let v { e[k] = .string(v) } }
+                put("category", r.category); put("question", r.question); put("answer", r.answer)
+                put("keyword", r.keyword); put("url", r.url); put("image_url", r.imageURL)
+                return .object(e)
+            })
+        return .object(o)
+    }
+}

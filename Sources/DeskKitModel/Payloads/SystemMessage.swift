@@ -1,0 +1,193 @@
+/// A Desk system message: an admin message for agents about a change to the ticket (status, assignment,
+/// priority). Customers never see these (see ``DeskMessage/visibility(for:)``).
+///
+/// The ticket and the transfer are typed where the format is known; the whole `data` object stays in
+/// ``DeskMessage/payload`` for anything not modelled.
+public struct SystemMessage: Sendable, Hashable {
+    /// The system message's `data.type`, such as `SYSTEM_MESSAGE_TICKET_ASSIGNED_BY_SYSTEM`.
+    /// The list is open: unknown `SYSTEM_MESSAGE_…` types are kept as written.
+    public struct Kind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The legacy types that SDKs and samples still name.
+        public static let ticketAssign = Kind(rawValue: "TICKET_ASSIGN")
+        public static let ticketTransfer = Kind(rawValue: "TICKET_TRANSFER")
+        public static let ticketClose = Kind(rawValue: "TICKET_CLOSE")
+        static let legacy: Set<String> = ["TICKET_ASSIGN", "TICKET_TRANSFER", "TICKET_CLOSE"]
+        static let prefix = "SYSTEM_MESSAGE_"
+
+        /// Whether a `data.type` names a system message (`SYSTEM_MESSAGE_…` or a legacy type).
+        public static func isSystemType(_ type: String) -> Bool {
+            type.utf8.starts(with: prefix.utf8) || legacy.contains(type)
+        }
+
+        /// Whether the message says the ticket was closed (`TICKET_CLOSE`, `…_CLOSED_BY_…`): clients hide
+        /// their reply bar.
+        public var closesTicket: Bool {
+            self == .ticketClose || rawValue.utf8.starts(with: "SYSTEM_MESSAGE_TICKET_CLOSED_BY_".utf8)
+        }
+
+        /// Who made the change, from the `_BY_…` suffix: `AGENT`, `CUSTOMER`, `SYSTEM`, `PLATFORM_API`.
+        public var actor: String? {
+            let u = Array(rawValue.utf8)
+            let marker = Array("_BY_".utf8)
+            guard u.count > marker.count else { return nil }
+            for start in stride(from: u.count - marker.count, through: 0, by: -1)
+            where u[start..<start + marker.count].elementsEqual(marker) {
+                return String(decoding: u[(start + marker.count)...], as: UTF8.self)
+            }
+            return nil
+        }
+    }
+
+    public var kind: Kind
+    public var ticket: Ticket?
+    /// Present with `…TRANSFERRED_BY_AGENT`.
+    public var transfer: Transfer?
+
+    public init(kind: Kind, ticket: Ticket? = nil, transfer: Transfer? = nil) {
+        self.kind = kind
+        self.ticket = ticket
+        self.transfer = transfer
+    }
+
+    init(kind: String, data: JSONObject, path: String, reader: inout FieldReader) {
+        self.kind = Kind(rawValue: kind)
+        ticket = reader.object(data, "ticket", at: path).map {
+            Ticket($0, path: JSONPath.member(path, "ticket"), reader: &reader)
+        }
+        transfer = reader.object(data, "transfer", at: path).map {
+            Transfer($0, path: JSONPath.member(path, "transfer"), reader: &reader)
+        }
+    }
+}
+
+/// A Desk ticket as system messages carry it (`data.ticket`, camelCase keys).
+public struct Ticket: Sendable, Hashable {
+    public var id: Int64?
+    public var channelName: String?
+    public var channelURL: String?
+    /// `INITIALIZED`, `PROACTIVE`, `UNASSIGNED`, `ASSIGNED`, `OPEN`, `CLOSED`.
+    public var status: String?
+    /// `PENDING`, `ACTIVE`, `WORK_IN_PROGRESS`, `IDLE`, `CLOSED`, …
+    public var status2: String?
+    /// `URGENT`, `HIGH`, `MEDIUM`, `LOW`.
+    public var priority: String?
+    /// `info` is itself a JSON string; kept as written.
+    public var info: String?
+    public var recentAssignment: Assignment?
+    public var customer: JSONObject?
+    public var customFields: [CustomField]
+    public var group: Int64?
+    public var firstResponseTime: Int64?
+    public var issuedAt: String?
+    public var updatedAt: Double?
+    /// Decoded from the JSON string `relatedChannels`.
+    public var relatedChannels: [RelatedChannel]
+    /// The whole ticket object, with the members not modelled here.
+    public var raw: JSONObject
+
+    /// One `{key, value}` of `customFields`; the value is kept as any JSON.
+    public struct CustomField: Sendable, Hashable {
+        public var key: String
+        public var value: JSONValue
+    }
+
+    /// One `{channel_url, name}` of `relatedChannels`.
+    public struct RelatedChannel: Sendable, Hashable {
+        public var channelURL: String
+        public var name: String?
+    }
+
+    init(_ o: JSONObject, path: String, reader: inout FieldReader) {
+        raw = o
+        id = reader.int64(o, "id", at: path)
+        channelName = reader.string(o, "channelName", at: path)
+        channelURL = reader.string(o, "channelUrl", at: path)
+        status = reader.string(o, "status", at: path)
+        status2 = reader.string(o, "status2", at: path)
+        priority = reader.string(o, "priority", at: path)
+        info = reader.string(o, "info", at: path)
+        recentAssignment = reader.object(o, "recentAssignment", at: path).map {
+            Assignment($0, path: JSONPath.member(path, "recentAssignment"), reader: &reader)
+        }
+        customer = reader.object(o, "customer", at: path)
+        group = reader.int64(o, "group", at: path)
+        firstResponseTime = reader.int64(o, "firstResponseTime", at: path)
+        issuedAt = reader.string(o, "issuedAt", at: path)
+        updatedAt = reader.double(o, "updatedAt", at: path)
+        customFields = []
+        if let fields = reader.array(o, "customFields", at: path) {
+            for (i, f) in fields.enumerated() {
+                let p = "\(JSONPath.member(path, "customFields"))[\(i)]"
+                guard let fo = f.objectValue else {
+                    reader.report(.wrongType, p, "expected an object, found \(f.typeName)")
+                    continue
+                }
+                if let key = reader.string(fo, "key", at: p, required: true) {
+                    customFields.append(CustomField(key: key, value: fo["value"] ?? .null))
+                }
+            }
+        }
+        relatedChannels = []
+        if let related = reader.string(o, "relatedChannels", at: path), !related.isEmpty {
+            let p = JSONPath.member(path, "relatedChannels")
+            if case .array(let list)? = try? JSONValue.parse(related) {
+                for item in list {
+                    if let url = item["channel_url"]?.stringValue {
+                        relatedChannels.append(RelatedChannel(channelURL: url, name: item["name"]?.stringValue))
+                    }
+                }
+            } else {
+                reader.report(.invalidJSON, p, "expected a JSON string holding an array of {channel_url, name}")
+            }
+        }
+    }
+}
+
+/// A ticket's assignment to an agent.
+public struct Assignment: Sendable, Hashable {
+    public var agent: Agent?
+    public var status: String?
+    public var unreadCount: Int64?
+
+    /// The agent of an assignment.
+    public struct Agent: Sendable, Hashable {
+        public var id: Int64?
+        public var displayName: String?
+        public var photoThumbnailURL: String?
+        public var sendbirdID: String?
+    }
+
+    init(_ o: JSONObject, path: String, reader: inout FieldReader) {
+        status = reader.string(o, "status", at: path)
+        unreadCount = reader.int64(o, "unreadCount", at: path)
+        agent = reader.object(o, "agent", at: path).map { a in
+            let p = JSONPath.member(path, "agent")
+            return Agent(
+                id: reader.int64(a, "id", at: p), displayName: reader.string(a, "displayName", at: p),
+                photoThumbnailURL: reader.string(a, "photoThumbnailUrl", at: p),
+                sendbirdID: reader.string(a, "sendbirdId", at: p))
+        }
+    }
+}
+
+/// `data.transfer` of `…TRANSFERRED_BY_AGENT`: who had the ticket and who has it now.
+public struct Transfer: Sendable, Hashable {
+    public var fromAssignment: Assignment?
+    public var toAssignment: Assignment?
+    /// The whole transfer object, unknown keys included.
+    public var raw: JSONObject
+
+    init(_ o: JSONObject, path: String, reader: inout FieldReader) {
+        raw = o
+        fromAssignment = reader.object(o, "fromAssignment", at: path).map {
+            Assignment($0, path: JSONPath.member(path, "fromAssignment"), reader: &reader)
+        }
+        toAssignment = reader.object(o, "toAssignment", at: path).map {
+            Assignment($0, path: JSONPath.member(path, "toAssignment"), reader: &reader)
+        }
+    }
+}

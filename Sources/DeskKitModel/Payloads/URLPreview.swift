@@ -1,0 +1,62 @@
+/// The body of a `SENDBIRD_DESK_URL_PREVIEW` rich message: what a client needs to draw a link card.
+///
+/// Reading accepts `site_name` or the Desk preview endpoint's `siteName`; an empty string reads as absent
+/// (the official samples write `""` for a missing field). Writing uses `site_name` and `""` for absent
+/// fields, which every official client understands.
+public struct URLPreview: Sendable, Hashable {
+    /// The page the preview is about. Required.
+    public var url: String
+    public var siteName: String?
+    public var title: String?
+    public var description: String?
+    /// An absolute http(s) URL of the preview image.
+    public var image: String?
+
+    public init(url: String, siteName: String? = nil, title: String? = nil, description: String? = nil, image: String? = nil) {
+        self.url = url
+        self.siteName = siteName
+        self.title = title
+        self.description = description
+        self.image = image
+    }
+
+    /// The `data.type` of URL previews.
+    public static let dataType = "SENDBIRD_DESK_URL_PREVIEW"
+
+    /// Whether the JavaScript widget draws it (it needs `url` and `title`).
+    public var isRenderableOnWeb: Bool { !url.isEmpty && title != nil }
+    /// Whether the Android widget draws it (it needs `url`, `title` and `image`).
+    public var isRenderableOnAndroid: Bool { isRenderableOnWeb && image != nil }
+
+    /// The body as written by ``DeskPayload/encode(_:as:)``.
+    public var bodyJSON: JSONValue {
+        [
+            "url": .string(url), "site_name": .string(siteName ?? ""), "title": .string(title ?? ""),
+            "description": .string(description ?? ""), "image": .string(image ?? ""),
+        ]
+    }
+
+    /// Reads the answer of the Desk server's own preview endpoint: `{url, title, siteName, description,
+    /// image}`, possibly nested under `data`.
+    public init?(previewEndpointResponse json: JSONValue) {
+        var reader = FieldReader()
+        let object = json["data"]?.objectValue ?? json.objectValue
+        guard let object, let preview = URLPreview(body: object, path: "$", reader: &reader), !reader.hasFatalProblem
+        else { return nil }
+        self = preview
+    }
+
+    init?(body: JSONObject, path: String, reader: inout FieldReader) {
+        func field(_ key: String) -> String? {
+            let s = reader.string(body, key, at: path)
+            return s?.isEmpty == true ? nil : s
+        }
+        let url = reader.string(body, "url", at: path, required: true)
+        siteName = body["site_name"] != nil ? field("site_name") : field("siteName")
+        title = field("title")
+        description = field("description")
+        image = field("image")
+        guard let url, !url.isEmpty else { return nil }
+        self.url = url
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import DeskKitModel
+
+struct DecodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Decode message data, or a stream of message envelopes, into typed JSON.",
+        discussion: """
+            deskkit decode DATA
+              Reads one `data` string (raw JSON or base64 JSON) and prints {"kind", "encoding", "value", "problems"}.
+
+            deskkit decode --messages [FILE]
+              Reads JSON lines of message envelopes (standard input when FILE is absent or "-") and prints one \
+            line each: {"message_id", "kind", "encoding", "visible_to_customer", "ticket_closed", "value", "error"}. \
+            kind is one of url_preview, closure_inquiry, customer_satisfaction, system_message, notification, \
+            bot_answers, plain, unknown, malformed. Blank lines are skipped; a line that is not JSON is answered \
+            as malformed.
+            """
+    )
+
+    @Flag(name: .long, help: "Read JSON lines of message envelopes instead of one data string.")
+    var messages = false
+
+    @Option(name: .long, help: "The custom_type of the message the data belongs to (decode DATA only).")
+    var customType: String?
+
+    @Argument(help: "The data string; with --messages, the file to read (default: standard input).")
+    var input: String?
+
+    func validate() throws {
+        if !messages && input == nil { throw ValidationError("give a DATA string, or --messages to read envelopes") }
+        if messages && customType != nil { throw ValidationError("--custom-type goes with decode DATA, not --messages") }
+    }
+
+    func run() throws {
+        var out = Output.stdout()
+        defer { out.flush() }
+        if !messages {
+            let decoded = DeskPayload.decode(input!, customType: customType)
+            let json: JSONValue = [
+                "kind": .string(decoded.content.kind.rawValue), "encoding": .string(decoded.encoding.description),
+                "value": decoded.content.jsonValue, "problems": .array(decoded.problems.map(\.jsonValue)),
+            ]
+            out.line(json.jsonString)
+            return
+        }
+        var reader = try LineReader(path: input)
+        var writer = JSONWriter(capacity: 1 << 16)
+        try reader.forEachLine { line, number in
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+            let message: DeskMessage
+            switch JSONValue.parseResult(line) {
+            case .success(let json): message = DeskMessage(json: json)
+            case .failure: message = DeskMessage(json: String(decoding: line, as: UTF8.self))
+            }
+            writer.write(message.summaryJSON)
+            writer.bytes.append(0x0A)
+            if writer.bytes.count >= 1 << 16 {
+                out.write(writer.bytes)
+                writer.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        out.write(writer.bytes)
+    }
+}

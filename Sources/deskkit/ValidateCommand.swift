@@ -1,0 +1,65 @@
+import ArgumentParser
+import DeskKitModel
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check messages or payloads strictly and print every problem with its JSON path.",
+        discussion: """
+            Reads lines (standard input when FILE is absent or "-"). A line may be a message envelope \
+            (a JSON object with any of type, message_id, message, custom_type, data), a payload (a JSON object, \
+            or a JSON string holding one), or a bare data string (raw or base64 JSON). Each problem is printed \
+            as `line N: $.path: reason [code]`; paths below $.data are inside the decoded data. Checks: JSON \
+            syntax, trailing garbage, invalid base64, wrong types, missing required fields, CSAT score 1–5, \
+            unknown states and message types, custom_type over 128 characters, duplicate keys. \
+            Exit status 1 when any problem was found.
+            """
+    )
+
+    @Argument(help: "The file to read (default: standard input).")
+    var file: String?
+
+    func run() throws {
+        var out = Output.stdout()
+        defer { out.flush() }
+        var reader = try LineReader(path: file)
+        var problemCount = 0
+        var lines = 0
+        try reader.forEachLine { line, number in
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+            lines += 1
+            for problem in Self.problems(in: line) {
+                problemCount += 1
+                out.line("line \(number): \(problem.path): \(problem.message) [\(problem.code)]")
+            }
+        }
+        out.line("\(lines) line\(lines == 1 ? "" : "s") checked, \(problemCount) problem\(problemCount == 1 ? "" : "s")")
+        if problemCount > 0 {
+            out.flush()
+            throw ExitCode(1)
+        }
+    }
+
+    static let envelopeKeys: Set<String> = ["type", "message_id", "message", "custom_type", "data", "created_at"]
+
+    /// Every problem of one line, read as an envelope, a payload or a data string.
+    static func problems(in line: UnsafeBufferPointer<UInt8>) -> [PayloadProblem] {
+        switch JSONValue.parseResult(line) {
+        case .success(.object(let o)) where isEnvelope(o):
+            return DeskMessage(json: .object(o), options: .strict).problems
+        case .success(.string(let data)):
+            return DeskPayload.decode(data, expectsPayload: true, options: .strict).problems
+        default:
+            return DeskPayload.decode(String(decoding: line, as: UTF8.self), expectsPayload: true, options: .strict)
+                .problems
+        }
+    }
+
+    private static func isEnvelope(_ o: JSONObject) -> Bool {
+        if o["body"] != nil { return false }
+        if case .string(let t)? = o["type"], !DeskMessage.MessageType(rawValue: t).isKnown, o["data"] == nil {
+            return false
+        }
+        return o.contains { envelopeKeys.contains($0.key) }
+    }
+}
