@@ -58,11 +58,6 @@ enum DecodedData {
 enum DataDecoder {
     /// Recognises raw JSON or base64 JSON in `data`, with BOM and white space around it.
     /// `path` is the JSONPath of the data string, used in problems.
-    static func decode(_ data: String, path: String, limits: JSONLimits) -> (DecodedData, DataEncoding) {
-        var data = data
-        return data.withUTF8 { decode(bytes: $0, path: path, limits: limits) }
-    }
-
     static func decode(bytes: UnsafeBufferPointer<UInt8>, path: String, limits: JSONLimits)
         -> (DecodedData, DataEncoding)
     {

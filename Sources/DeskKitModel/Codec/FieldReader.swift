@@ -52,7 +52,7 @@ struct FieldReader {
             if let d = Double(s), d.rounded() == d, abs(d) < 9.2e18 { return Int64(d) }
             let integral = !s.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
             report(
-                integral ? .outOfRange : .wrongType, p,
+                integral ? .numberTooLarge : .wrongType, p,
                 integral ? "\(s) does not fit in 64 bits" : "expected an integer, found \(s)")
             return nil
         case .string(let s)?:

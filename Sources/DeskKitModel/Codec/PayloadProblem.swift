@@ -9,15 +9,17 @@ public struct PayloadProblem: Error, Sendable, Hashable, CustomStringConvertible
             case wrongType = "wrong_type", outOfRange = "out_of_range", unknownValue = "unknown_value"
             case missingField = "missing_field", invalidBase64 = "invalid_base64", invalidJSON = "invalid_json"
             case trailingGarbage = "trailing_garbage", tooLong = "too_long", tooDeep = "too_deep"
-            case duplicateKey = "duplicate_key", notJSON = "not_json"
+            case duplicateKey = "duplicate_key", notJSON = "not_json", numberTooLarge = "number_too_large"
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
 
         /// A value of another JSON type than the format says (a number where a string is due…).
         public static let wrongType = Code(.wrongType)
-        /// A number outside its range (a CSAT score outside 1–5, an id beyond 64 bits).
+        /// A number outside its range (a CSAT score outside 1–5); the value is kept.
         public static let outOfRange = Code(.outOfRange)
+        /// An integer that does not fit in 64 bits (an id, a time), so it cannot be kept as a number.
+        public static let numberTooLarge = Code(.numberTooLarge)
         /// A string outside its closed set (an unknown `state`).
         public static let unknownValue = Code(.unknownValue)
         /// A required member is absent (or empty where it must not be).

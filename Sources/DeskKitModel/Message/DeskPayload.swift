@@ -36,11 +36,40 @@ public enum DeskPayload {
         return result
     }
 
+    /// Reads `data` given as bytes, which may not be UTF-8: invalid UTF-8 inside JSON is reported
+    /// (``PayloadProblem/Code/invalidJSON``) instead of being replaced.
+    public static func decode(
+        bytes: some Collection<UInt8>, customType: String? = nil, expectsPayload: Bool = false,
+        options: DecodingOptions = .lenient
+    ) -> Decoded {
+        var reader = FieldReader()
+        let array = Array(bytes)
+        var result = array.withUnsafeBufferPointer { buffer in
+            decode(
+                buffer, original: String(decoding: buffer, as: UTF8.self), customType: customType,
+                expectsPayload: expectsPayload, path: "$", options: options, reader: &reader)
+        }
+        result.problems = reader.problems
+        return result
+    }
+
     static func decode(
         _ data: String, customType: String?, expectsPayload: Bool = false, path: String, options: DecodingOptions,
         reader: inout FieldReader
     ) -> Decoded {
-        let (decoded, encoding) = DataDecoder.decode(data, path: path, limits: options.limits)
+        var copy = data
+        return copy.withUTF8 { buffer in
+            decode(
+                buffer, original: data, customType: customType, expectsPayload: expectsPayload, path: path,
+                options: options, reader: &reader)
+        }
+    }
+
+    private static func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, original data: String, customType: String?, expectsPayload: Bool,
+        path: String, options: DecodingOptions, reader: inout FieldReader
+    ) -> Decoded {
+        let (decoded, encoding) = DataDecoder.decode(bytes: buffer, path: path, limits: options.limits)
         func malformed(_ p: PayloadProblem) -> Decoded {
             Decoded(content: .malformed(MalformedPayload(data: data, reason: p)), encoding: encoding, payload: nil, problems: [])
         }

@@ -1,0 +1,149 @@
+import Testing
+
+@testable import DeskKitModel
+
+@Suite("JSON parser and writer")
+struct JSONTests {
+    @Test func parsesEveryKindOfValue() throws {
+        let v = try JSONValue.parse(#" {"a": [1, -2, 3.5, 1e3, true, false, null, "x\n\u00e9\ud83d\ude00"], "b": {}} "#)
+        #expect(
+            v == [
+                "a": [.integer(1), .integer(-2), .number("3.5"), .number("1e3"), true, false, nil, "x\né😀"],
+                "b": .object(JSONObject()),
+            ])
+    }
+
+    @Test func keepsInt64ExtremesAndBigNumbersExactly() throws {
+        #expect(try JSONValue.parse("9223372036854775807") == .integer(.max))
+        #expect(try JSONValue.parse("-9223372036854775808") == .integer(.min))
+        #expect(try JSONValue.parse("9223372036854775808") == .number("9223372036854775808"))
+        #expect(try JSONValue.parse("-0") == .number("-0"))
+        let big = "123456789012345678901234567890"
+        #expect(try JSONValue.parse(big).jsonString == big)
+    }
+
+    @Test func duplicateKeysKeepBothAndLookupTakesTheLast() throws {
+        let v = try JSONValue.parse(#"{"k": 1, "k": 2, "j": 0}"#)
+        #expect(v["k"] == .integer(2))
+        #expect(v.objectValue?.count == 3)
+        #expect(v.objectValue?.duplicateKeys == ["k"])
+    }
+
+    struct Bad: Sendable, CustomStringConvertible {
+        let text: String
+        let code: JSONSyntaxError.Code
+        let offset: Int
+        var description: String { text }
+    }
+
+    @Test(arguments: [
+        Bad(text: "", code: .empty, offset: 0),
+        Bad(text: "   ", code: .empty, offset: 0),
+        Bad(text: #"{"a": 1"#, code: .unexpectedEnd, offset: 7),
+        Bad(text: #"{"a" 1}"#, code: .unexpectedCharacter, offset: 5),
+        Bad(text: #"{"a": 1,}"#, code: .unexpectedCharacter, offset: 8),
+        Bad(text: "[1] x", code: .trailingGarbage, offset: 4),
+        Bad(text: "01", code: .invalidNumber, offset: 0),
+        Bad(text: "-", code: .invalidNumber, offset: 0),
+        Bad(text: "1.", code: .invalidNumber, offset: 0),
+        Bad(text: "1e+", code: .invalidNumber, offset: 0),
+        Bad(text: #""\x""#, code: .invalidEscape, offset: 1),
+        Bad(text: #""\ud800""#, code: .invalidEscape, offset: 1),
+        Bad(text: #""\udc00\ud800""#, code: .invalidEscape, offset: 1),
+        Bad(text: #""\u12G4""#, code: .invalidEscape, offset: 1),
+        Bad(text: "\"a\u{01}\"", code: .controlCharacter, offset: 2),
+        Bad(text: #""abc"#, code: .unexpectedEnd, offset: 0),
+        Bad(text: "tru", code: .unexpectedEnd, offset: 3),
+        Bad(text: "nul1", code: .unexpectedCharacter, offset: 3),
+    ])
+    func reportsWhatAndWhere(_ bad: Bad) {
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(bad.text) }
+        do {
+            _ = try JSONValue.parse(bad.text)
+        } catch {
+            #expect(error.code == bad.code)
+            #expect(error.offset == bad.offset)
+        }
+    }
+
+    @Test func rejectsInvalidUTF8WithItsOffset() {
+        let bytes: [UInt8] = Array(#"{"a": "caf"#.utf8) + [0xE9] + Array(#""}"#.utf8)
+        do {
+            _ = try JSONValue.parse(bytes)
+            Issue.record("parsed invalid UTF-8")
+        } catch {
+            #expect(error.code == .invalidUTF8)
+            #expect(error.offset == 10)
+        }
+        // Overlong encoding and UTF-8-encoded surrogates are invalid too.
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0xC0, 0xAF, 0x22]) }
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0xED, 0xA0, 0x80, 0x22]) }
+    }
+
+    @Test func boundsNesting() throws {
+        let ok = String(repeating: "[", count: 128) + String(repeating: "]", count: 128)
+        #expect(throws: Never.self) { try JSONValue.parse(ok) }
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        do {
+            _ = try JSONValue.parse(deep)
+            Issue.record("no depth limit")
+        } catch {
+            #expect(error.code == .tooDeep)
+        }
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse("[[1]]", limits: JSONLimits(maxDepth: 1)) }
+    }
+
+    @Test func writerEscapesAndRoundTrips() throws {
+        let value: JSONValue = ["q": "say \"hi\"\\ \u{01}\t\n", "u": "日本語 😀", "n": .number("1.50"), "a": [nil, true]]
+        let text = value.jsonString
+        #expect(text == #"{"q":"say \"hi\"\\ \u0001\t\n","u":"日本語 😀","n":1.50,"a":[null,true]}"#)
+        #expect(try JSONValue.parse(text) == value)
+    }
+}
+
+@Suite("Base64")
+struct Base64Tests {
+    func decode(_ s: String) throws(Base64.DecodingError) -> ([UInt8], Base64.Style) {
+        var s = s
+        let r = s.withUTF8 { b in Result { () throws(Base64.DecodingError) in try Base64.decode(b) } }
+        return try r.get()
+    }
+
+    @Test func decodesEveryVariant() throws {
+        #expect(try decode("aGk/Pz8+") == (Array("hi???>".utf8), []))
+        #expect(try decode("aGk_Pz8-") == (Array("hi???>".utf8), [.urlSafe]))
+        #expect(try decode("aGk") == (Array("hi".utf8), [.unpadded]))
+        #expect(try decode("aGk=") == (Array("hi".utf8), []))
+        #expect(try decode("aG\r\nk=") == (Array("hi".utf8), [.wrapped]))
+        #expect(try decode("") == ([], []))
+    }
+
+    @Test(arguments: ["a", "aGk==", "aG=k", "a===", "aGk/_z8+", "aGk*", "=aGk"])
+    func rejectsBadText(_ text: String) {
+        #expect(throws: Base64.DecodingError.self) { try decode(text) }
+    }
+
+    @Test func encodesAsTheStandardPaddedAlphabet() throws {
+        var rng = SplitMix64(seed: 7)
+        for n in 0..<64 {
+            let bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let text = Base64.encode(bytes)
+            #expect(text.count == (n + 2) / 3 * 4)
+            #expect(try decode(text).0 == bytes)
+            #expect(try decode(Base64.encode(bytes, urlSafe: true)).0 == bytes)
+        }
+    }
+}
+
+/// A small deterministic generator for property tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
