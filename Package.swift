@@ -25,6 +25,11 @@ let package = Package(
             name: "DeskKitModelTests",
             dependencies: ["DeskKitModel"]
         ),
+        // Runs the built `deskkit` executable end to end.
+        .testTarget(
+            name: "DeskKitCLITests",
+            dependencies: ["deskkit"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

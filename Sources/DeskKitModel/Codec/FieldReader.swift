@@ -28,42 +28,42 @@ struct FieldReader {
 
     /// A string member; `null` and absence read as nil. `required` also rejects nil and "".
     mutating func string(_ o: JSONObject, _ key: String, at path: String, required: Bool = false) -> String? {
-        let p = JSONPath.member(path, key)
+        func p() -> String { JSONPath.member(path, key) }
         switch o[key] {
         case .string(let s)?:
-            if required && s.isEmpty { report(.missingField, p, "must not be empty") }
+            if required && s.isEmpty { report(.missingField, p(), "must not be empty") }
             return s
         case nil, .null?:
-            if required { report(.missingField, p, "is required") }
+            if required { report(.missingField, p(), "is required") }
             return nil
         case let v?:
-            report(.wrongType, p, "expected a string, found \(v.typeName)")
+            report(.wrongType, p(), "expected a string, found \(v.typeName)")
             return nil
         }
     }
 
     /// A 64-bit integer member, written as a number or as a string of digits.
     mutating func int64(_ o: JSONObject, _ key: String, at path: String, required: Bool = false) -> Int64? {
-        let p = JSONPath.member(path, key)
+        func p() -> String { JSONPath.member(path, key) }
         switch o[key] {
         case .integer(let i)?:
             return i
         case .number(let s)?:
-            if let d = Double(s), d.rounded() == d, abs(d) < 9.2e18 { return Int64(d) }
+            if let d = Double(s), d > -9.2e18, d < 9.2e18, Double(Int64(d)) == d { return Int64(d) }
             let integral = !s.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
             report(
-                integral ? .numberTooLarge : .wrongType, p,
+                integral ? .numberTooLarge : .wrongType, p(),
                 integral ? "\(s) does not fit in 64 bits" : "expected an integer, found \(s)")
             return nil
         case .string(let s)?:
             if let i = Int64(s.trimmingSpaces) { return i }
-            report(.wrongType, p, "expected an integer, found the string \"\(s.prefix(40))\"")
+            report(.wrongType, p(), "expected an integer, found the string \"\(s.prefix(40))\"")
             return nil
         case nil, .null?:
-            if required { report(.missingField, p, "is required") }
+            if required { report(.missingField, p(), "is required") }
             return nil
         case let v?:
-            report(.wrongType, p, "expected an integer, found \(v.typeName)")
+            report(.wrongType, p(), "expected an integer, found \(v.typeName)")
             return nil
         }
     }
@@ -81,14 +81,14 @@ struct FieldReader {
 
     /// An object member.
     mutating func object(_ o: JSONObject, _ key: String, at path: String, required: Bool = false) -> JSONObject? {
-        let p = JSONPath.member(path, key)
+        func p() -> String { JSONPath.member(path, key) }
         switch o[key] {
         case .object(let obj)?: return obj
         case nil, .null?:
-            if required { report(.missingField, p, "is required") }
+            if required { report(.missingField, p(), "is required") }
             return nil
         case let v?:
-            report(.wrongType, p, "expected an object, found \(v.typeName)")
+            report(.wrongType, p(), "expected an object, found \(v.typeName)")
             return nil
         }
     }

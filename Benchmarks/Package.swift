@@ -1,0 +1,16 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Benchmarks print figures; they assert nothing. Run: swift run -c release --package-path Benchmarks deskkit-bench
+let package = Package(
+    name: "DeskKitBenchmarks",
+    dependencies: [.package(name: "DeskKit", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "deskkit-bench",
+            dependencies: [.product(name: "DeskKitModel", package: "DeskKit")],
+            swiftSettings: [.unsafeFlags(["-Ounchecked"])]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,9 @@
+import DeskKitModel
+
+/// Benchmarks for DeskKit. Each prints what it measured; none asserts a figure.
+///   deskkit-bench messages [COUNT]   decode + classify + visibility of a realistic message mix
+let args = CommandLine.arguments.dropFirst()
+let which = args.first ?? "all"
+if which == "messages" || which == "all" {
+    MessagesBenchmark.run(count: args.dropFirst().first.flatMap(Int.init) ?? 200_000)
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// Runs the `deskkit` executable built next to the test bundle.
+enum CLI {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var executable: URL {
+        var dir = Bundle.main.bundleURL
+        if dir.pathExtension == "xctest" { dir.deleteLastPathComponent() }
+        let candidate = dir.appendingPathComponent("deskkit")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        return repositoryRoot.appendingPathComponent(".build/debug/deskkit")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    }
+
+    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    static func json(_ line: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+}
