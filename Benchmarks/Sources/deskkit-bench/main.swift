@@ -4,6 +4,7 @@ import DeskKitModel
 ///   deskkit-bench messages [COUNT]   decode + classify + visibility of a realistic message mix
 let args = CommandLine.arguments.dropFirst()
 let which = args.first ?? "all"
+if which == "parse" { ParseOnlyBenchmark.run(count: 200_000) }
 if which == "messages" || which == "all" {
-    MessagesBenchmark.run(count: args.dropFirst().first.flatMap(Int.init) ?? 200_000)
+    MessagesBenchmark.run(count: args.dropFirst().first.flatMap(Int.init) ?? 200_000, passes: args.dropFirst(2).first.flatMap(Int.init) ?? 5)
 }

@@ -46,85 +46,62 @@ public struct DataEncoding: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// What a `data` string turned out to hold.
-enum DecodedData {
-    case none
-    case json(JSONValue)
-    case text
-    /// Looked like JSON or base64 JSON and was not: the problem says why.
-    case broken(PayloadProblem)
-}
-
+/// Finds the JSON inside a `data` string: raw, or base64 of it, with a BOM and white space around.
 enum DataDecoder {
-    /// Recognises raw JSON or base64 JSON in `data`, with BOM and white space around it.
-    /// `path` is the JSONPath of the data string, used in problems.
-    static func decode(bytes: UnsafeBufferPointer<UInt8>, path: String, limits: JSONLimits)
-        -> (DecodedData, DataEncoding)
-    {
+    /// Where the JSON is: a range of the data's own bytes, or the decoded base64.
+    enum Found {
+        case none
+        case text
+        case json(Range<Int>)
+        case base64JSON([UInt8], Range<Int>)
+    }
+
+    static func locate(_ bytes: UnsafeBufferPointer<UInt8>) -> (Found, DataEncoding) {
         var encoding = DataEncoding.none
         let (lo, hi) = trim(bytes, encoding: &encoding)
         if lo == hi { return (.none, encoding) }
-        let content = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
-        let first = content[0]
+        let first = bytes[lo]
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "\"") {
             encoding.form = .json
-            return (parseJSON(content, path: path, limits: limits, offsetBase: lo), encoding)
+            return (.json(lo..<hi), encoding)
         }
-        // Base64 of JSON? Cheap test first: base64 of "{" or "[" or a BOM starts with e, W, 7 (or w for "[").
-        guard looksLikeBase64(content) else {
-            encoding.form = .text
-            return (.text, encoding)
-        }
-        guard let (decoded, style) = try? Base64.decode(content) else {
-            encoding.form = .text
+        encoding.form = .text
+        guard looksLikeBase64(first), let (decoded, style) = try? Base64.decode(UnsafeBufferPointer(rebasing: bytes[lo..<hi]))
+        else { return (.text, encoding) }
+        var inner = DataEncoding.none
+        let range = decoded.withUnsafeBufferPointer { trim($0, encoding: &inner) }
+        guard range.0 < range.1, decoded[range.0] == UInt8(ascii: "{") || decoded[range.0] == UInt8(ascii: "[") else {
             return (.text, encoding)
         }
         encoding.form = .base64
         encoding.base64Style = style
-        return decoded.withUnsafeBufferPointer { inner in
-            var innerEncoding = DataEncoding.none
-            let (ilo, ihi) = trim(inner, encoding: &innerEncoding)
-            guard ilo < ihi, inner[ilo] == UInt8(ascii: "{") || inner[ilo] == UInt8(ascii: "[") else {
-                encoding.form = .text
-                encoding.base64Style = []
-                return (.text, encoding)
-            }
-            encoding.byteOrderMark = encoding.byteOrderMark || innerEncoding.byteOrderMark
-            let json = UnsafeBufferPointer(rebasing: inner[ilo..<ihi])
-            return (parseJSON(json, path: path, limits: limits, offsetBase: nil), encoding)
-        }
+        encoding.byteOrderMark = encoding.byteOrderMark || inner.byteOrderMark
+        return (.base64JSON(decoded, range.0..<range.1), encoding)
     }
 
     /// Strict reading of text meant to be base64 JSON: why it is not, as a problem.
-    static func base64Problem(_ data: String, path: String) -> PayloadProblem? {
-        var data = data
-        return data.withUTF8 { bytes -> PayloadProblem? in
-            var enc = DataEncoding.none
-            let (lo, hi) = trim(bytes, encoding: &enc)
-            do throws(Base64.DecodingError) {
-                _ = try Base64.decode(UnsafeBufferPointer(rebasing: bytes[lo..<hi]))
-                return nil
-            } catch {
-                return PayloadProblem(.invalidBase64, at: path, "neither JSON nor base64 JSON: \(error.message) at byte \(error.offset + lo)")
-            }
+    static func base64Problem(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> PayloadProblem? {
+        var enc = DataEncoding.none
+        let (lo, hi) = trim(bytes, encoding: &enc)
+        do throws(Base64.DecodingError) {
+            _ = try Base64.decode(UnsafeBufferPointer(rebasing: bytes[lo..<hi]))
+            return nil
+        } catch {
+            return PayloadProblem(
+                .invalidBase64, at: path, "neither JSON nor base64 JSON: \(error.message) at byte \(error.offset + lo)")
         }
     }
 
-    private static func parseJSON(
-        _ bytes: UnsafeBufferPointer<UInt8>, path: String, limits: JSONLimits, offsetBase: Int?
-    ) -> DecodedData {
-        do {
-            return .json(try JSONValue.parse(bytes, limits: limits))
-        } catch {
-            let code: PayloadProblem.Code
-            switch error.code {
-            case .trailingGarbage: code = .trailingGarbage
-            case .tooDeep: code = .tooDeep
-            default: code = .invalidJSON
-            }
-            let place = offsetBase.map { "at byte \(error.offset + $0)" } ?? "at byte \(error.offset) of the decoded base64"
-            return .broken(PayloadProblem(code, at: path, "\(error.message) \(place)"))
+    /// The problem for JSON that does not parse.
+    static func problem(_ error: JSONSyntaxError, path: String, offsetBase: Int?) -> PayloadProblem {
+        let code: PayloadProblem.Code
+        switch error.code {
+        case .trailingGarbage: code = .trailingGarbage
+        case .tooDeep: code = .tooDeep
+        default: code = .invalidJSON
         }
+        let place = offsetBase.map { "at byte \(error.offset + $0)" } ?? "at byte \(error.offset) of the decoded base64"
+        return PayloadProblem(code, at: path, "\(error.message) \(place)")
     }
 
     /// Bounds of the content without a leading BOM and surrounding white space.
@@ -149,8 +126,8 @@ enum DataDecoder {
 
     /// Base64 of JSON starts with `e` (`{`), `W` (`[`), `7` (a BOM) or `I`/`C`/`D` (white space):
     /// a cheap test that keeps ordinary text away from the base64 decoder.
-    private static func looksLikeBase64(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch b[0] {
+    private static func looksLikeBase64(_ first: UInt8) -> Bool {
+        switch first {
         case UInt8(ascii: "e"), UInt8(ascii: "W"), UInt8(ascii: "7"), UInt8(ascii: "I"), UInt8(ascii: "C"),
             UInt8(ascii: "D"):
             return true

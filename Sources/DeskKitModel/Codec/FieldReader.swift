@@ -1,3 +1,24 @@
+/// A JSON object on a tape. Its JSONPath (for problems) is worked out from the tape only when needed.
+struct JSONFields {
+    let tape: JSONTape
+    let index: Int
+    /// The path of the tape's root value: `$`, or `$.data` for the data inside an envelope.
+    let root: String
+
+    /// The value token of the last member named `key`.
+    @inline(__always) subscript(key: StaticString) -> Int? { tape.member(index, key) }
+
+    /// Whether a member named `key` is present (with any value).
+    func has(_ key: StaticString) -> Bool { tape.member(index, key) != nil }
+
+    /// The path of this object.
+    var path: String { tape.path(to: index, root: root) }
+
+    func path(_ key: StaticString) -> String { JSONPath.member(path, key.description) }
+
+    func child(_ index: Int) -> JSONFields { JSONFields(tape: tape, index: index, root: root) }
+}
+
 /// Reads typed members out of JSON objects and records a ``PayloadProblem`` for each one that is wrong.
 /// One reader serves lenient decoding and strict validation, so the two can never disagree.
 struct FieldReader {
@@ -9,99 +30,112 @@ struct FieldReader {
         problems.append(PayloadProblem(code, at: path, message))
     }
 
-    /// Reports keys written twice in `object` (and recursively below it).
-    mutating func checkDuplicateKeys(_ value: JSONValue, at path: String) {
-        switch value {
-        case .object(let o):
-            if o.count > 1 {
-                for key in o.duplicateKeys {
+    /// Reports keys written twice in one object, in `index` and everything below it.
+    mutating func checkDuplicateKeys(_ tape: JSONTape, _ index: Int, at path: String) {
+        switch tape.kind(index) {
+        case .object:
+            var seen = Set<String>()
+            var reported = Set<String>()
+            var children: [(String, Int)] = []
+            tape.forEachMember(index) { k, v in
+                let key = tape.string(at: k)
+                if !seen.insert(key).inserted, reported.insert(key).inserted {
                     report(.duplicateKey, JSONPath.member(path, key), "the key \"\(key)\" appears more than once")
                 }
+                children.append((key, v))
             }
-            for m in o.members { checkDuplicateKeys(m.value, at: JSONPath.member(path, m.key)) }
-        case .array(let a):
-            for (i, e) in a.enumerated() { checkDuplicateKeys(e, at: "\(path)[\(i)]") }
+            for (key, v) in children { checkDuplicateKeys(tape, v, at: JSONPath.member(path, key)) }
+        case .array:
+            for (i, e) in tape.elements(index).enumerated() { checkDuplicateKeys(tape, e, at: "\(path)[\(i)]") }
         default:
             break
         }
     }
 
     /// A string member; `null` and absence read as nil. `required` also rejects nil and "".
-    mutating func string(_ o: JSONObject, _ key: String, at path: String, required: Bool = false) -> String? {
-        func p() -> String { JSONPath.member(path, key) }
-        switch o[key] {
-        case .string(let s)?:
-            if required && s.isEmpty { report(.missingField, p(), "must not be empty") }
-            return s
-        case nil, .null?:
-            if required { report(.missingField, p(), "is required") }
-            return nil
-        case let v?:
-            report(.wrongType, p(), "expected a string, found \(v.typeName)")
+    mutating func string(_ o: JSONFields, _ key: StaticString, required: Bool = false) -> String? {
+        guard let v = o[key], o.tape.kind(v) != .null else {
+            if required { report(.missingField, o.path(key), "is required") }
             return nil
         }
+        guard o.tape.kind(v) == .string else {
+            report(.wrongType, o.path(key), "expected a string, found \(o.tape.typeName(v))")
+            return nil
+        }
+        let s = o.tape.string(at: v)
+        if required && s.isEmpty { report(.missingField, o.path(key), "must not be empty") }
+        return s
     }
 
     /// A 64-bit integer member, written as a number or as a string of digits.
-    mutating func int64(_ o: JSONObject, _ key: String, at path: String, required: Bool = false) -> Int64? {
-        func p() -> String { JSONPath.member(path, key) }
-        switch o[key] {
-        case .integer(let i)?:
-            return i
-        case .number(let s)?:
-            if let d = Double(s), d > -9.2e18, d < 9.2e18, Double(Int64(d)) == d { return Int64(d) }
-            let integral = !s.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
-            report(
-                integral ? .numberTooLarge : .wrongType, p(),
-                integral ? "\(s) does not fit in 64 bits" : "expected an integer, found \(s)")
+    mutating func int64(_ o: JSONFields, _ key: StaticString, required: Bool = false) -> Int64? {
+        guard let v = o[key], o.tape.kind(v) != .null else {
+            if required { report(.missingField, o.path(key), "is required") }
             return nil
-        case .string(let s)?:
+        }
+        switch o.tape.kind(v) {
+        case .number:
+            switch o.tape.number(at: v) {
+            case .integer(let i): return i
+            default:
+                let text = o.tape.numberText(at: v)
+                if let d = Double(text), d > -9.2e18, d < 9.2e18, Double(Int64(d)) == d { return Int64(d) }
+                let integral = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+                report(
+                    integral ? .numberTooLarge : .wrongType, o.path(key),
+                    integral ? "\(text.prefix(40)) does not fit in 64 bits" : "expected an integer, found \(text.prefix(40))")
+                return nil
+            }
+        case .string:
+            let s = o.tape.string(at: v)
             if let i = Int64(s.trimmingSpaces) { return i }
-            report(.wrongType, p(), "expected an integer, found the string \"\(s.prefix(40))\"")
+            report(.wrongType, o.path(key), "expected an integer, found the string \"\(s.prefix(40))\"")
             return nil
-        case nil, .null?:
-            if required { report(.missingField, p(), "is required") }
-            return nil
-        case let v?:
-            report(.wrongType, p(), "expected an integer, found \(v.typeName)")
+        default:
+            report(.wrongType, o.path(key), "expected an integer, found \(o.tape.typeName(v))")
             return nil
         }
     }
 
     /// A number member of any size, as a `Double`.
-    mutating func double(_ o: JSONObject, _ key: String, at path: String) -> Double? {
-        switch o[key] {
-        case nil, .null?: return nil
-        case let v?:
-            if let d = v.doubleValue { return d }
-            report(.wrongType, JSONPath.member(path, key), "expected a number, found \(v.typeName)")
+    mutating func double(_ o: JSONFields, _ key: StaticString) -> Double? {
+        guard let v = o[key], o.tape.kind(v) != .null else { return nil }
+        guard o.tape.kind(v) == .number, let d = Double(o.tape.numberText(at: v)) else {
+            report(.wrongType, o.path(key), "expected a number, found \(o.tape.typeName(v))")
             return nil
         }
+        return d
     }
 
     /// An object member.
-    mutating func object(_ o: JSONObject, _ key: String, at path: String, required: Bool = false) -> JSONObject? {
-        func p() -> String { JSONPath.member(path, key) }
-        switch o[key] {
-        case .object(let obj)?: return obj
-        case nil, .null?:
-            if required { report(.missingField, p(), "is required") }
-            return nil
-        case let v?:
-            report(.wrongType, p(), "expected an object, found \(v.typeName)")
+    mutating func object(_ o: JSONFields, _ key: StaticString, required: Bool = false) -> JSONFields? {
+        guard let v = o[key], o.tape.kind(v) != .null else {
+            if required { report(.missingField, o.path(key), "is required") }
             return nil
         }
+        guard o.tape.kind(v) == .object else {
+            report(.wrongType, o.path(key), "expected an object, found \(o.tape.typeName(v))")
+            return nil
+        }
+        return o.child(v)
     }
 
-    /// An array member.
-    mutating func array(_ o: JSONObject, _ key: String, at path: String) -> [JSONValue]? {
-        switch o[key] {
-        case .array(let a)?: return a
-        case nil, .null?: return nil
-        case let v?:
-            report(.wrongType, JSONPath.member(path, key), "expected an array, found \(v.typeName)")
-            return nil
+    /// The objects of an array member, with their paths; other elements are reported.
+    mutating func objects(_ o: JSONFields, _ key: StaticString) -> [JSONFields] {
+        guard let v = o[key], o.tape.kind(v) != .null else { return [] }
+        guard o.tape.kind(v) == .array else {
+            report(.wrongType, o.path(key), "expected an array, found \(o.tape.typeName(v))")
+            return []
         }
+        var out: [JSONFields] = []
+        for (i, e) in o.tape.elements(v).enumerated() {
+            if o.tape.kind(e) == .object {
+                out.append(o.child(e))
+            } else {
+                report(.wrongType, "\(o.path(key))[\(i)]", "expected an object, found \(o.tape.typeName(e))")
+            }
+        }
+        return out
     }
 }
 

@@ -31,78 +31,94 @@ public struct DeskMessage: Sendable, Hashable {
     public var createdAt: Int64?
     /// How `data` was written.
     public var encoding: DataEncoding
-    /// `data` decoded as JSON, when it is JSON or base64 JSON.
-    public var payload: JSONValue?
+    /// `data.type` when `data` is a JSON object with a string `type` (also when the rest is malformed).
+    public var dataType: String?
+    /// The JSON text inside `data` (decoded from base64 when it was base64); nil when `data` is not JSON.
+    public var payloadText: String?
     public var content: DeskContent
     /// Everything found wrong with the envelope and its data. Empty for a valid message.
     public var problems: [PayloadProblem]
 
-    /// Decodes one envelope (lenient: never throws; bad input becomes ``DeskContent/malformed(_:)``).
+    /// `data` decoded as JSON, with every member (parsed on each access).
+    public var payload: JSONValue? { payloadText.flatMap { try? JSONValue.parse($0) } }
+
+    /// Decodes one envelope from JSON text (lenient: never throws). Text that is not JSON gives a
+    /// ``DeskContent/malformed(_:)`` message whose problem says where the text breaks.
+    public init(json text: String, options: DecodingOptions = .lenient) {
+        var copy = text
+        self = copy.withUTF8 { DeskMessage(jsonBytes: $0, options: options) }
+    }
+
+    /// Decodes one envelope from a parsed JSON value.
     public init(json envelope: JSONValue, options: DecodingOptions = .lenient) {
-        self.init(problem: nil, data: nil)
+        var w = JSONWriter()
+        w.write(envelope)
+        self = w.bytes.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0, options: options) }
+    }
+
+    /// Decodes one envelope from UTF-8 bytes: the fastest way in. Lenient: never throws.
+    public init(jsonBytes bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions = .lenient) {
+        encoding = .none
+        content = .plain
+        problems = []
         var reader = FieldReader()
         defer { problems = reader.problems }
-        guard let o = envelope.objectValue else {
-            let problem = PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(envelope.typeName)")
+        let tape: JSONTape
+        switch JSONTape.parse(bytes, limits: options.limits) {
+        case .success(let t): tape = t
+        case .failure(let error):
+            let code: PayloadProblem.Code =
+                error.code == .trailingGarbage ? .trailingGarbage : error.code == .tooDeep ? .tooDeep : .invalidJSON
+            let problem = PayloadProblem(code, at: "$", error.description)
             reader.problems.append(problem)
-            content = .malformed(MalformedPayload(data: envelope.jsonString, reason: problem))
+            content = .malformed(MalformedPayload(data: String(decoding: bytes, as: UTF8.self), reason: problem))
             return
         }
-        if options.checksDuplicateKeys { reader.checkDuplicateKeys(envelope, at: "$") }
-        messageType = reader.string(o, "type", at: "$").map(MessageType.init(rawValue:))
+        guard tape.kind(0) == .object else {
+            let problem = PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))")
+            reader.problems.append(problem)
+            content = .malformed(MalformedPayload(data: String(decoding: bytes, as: UTF8.self), reason: problem))
+            return
+        }
+        if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: "$") }
+        let o = JSONFields(tape: tape, index: 0, root: "$")
+        messageType = reader.string(o, "type").map(MessageType.init(rawValue:))
         if let t = messageType, !t.isKnown {
             reader.report(.unknownValue, "$.type", "\"\(t.rawValue.prefix(40))\" is not one of MESG, ADMM, FILE")
         }
-        messageID = reader.int64(o, "message_id", at: "$")
-        text = reader.string(o, "message", at: "$")
-        customType = reader.string(o, "custom_type", at: "$")
-        if let ct = customType, ct.count > Self.maxCustomTypeLength {
+        messageID = reader.int64(o, "message_id")
+        text = reader.string(o, "message")
+        customType = reader.string(o, "custom_type")
+        if let ct = customType, ct.utf8.count > Self.maxCustomTypeLength, ct.count > Self.maxCustomTypeLength {
             reader.report(.tooLong, "$.custom_type", "\(ct.count) characters, more than \(Self.maxCustomTypeLength)")
         }
-        createdAt = reader.int64(o, "created_at", at: "$")
-        switch o["data"] {
-        case .string(let s)?:
-            data = s
-        case nil, .null?:
-            data = nil
-        case let other?:
-            let problem = PayloadProblem(.wrongType, at: "$.data", "expected a string, found \(other.typeName)")
-            reader.problems.append(problem)
-            content = .malformed(MalformedPayload(data: other.jsonString, reason: problem))
+        createdAt = reader.int64(o, "created_at")
+        guard let d = o["data"], tape.kind(d) != .null else {
+            apply(DeskPayload.decode(UnsafeBufferPointer(start: nil, count: 0), original: nil, customType: customType,
+                path: "$.data", options: options, reader: &reader))
             return
         }
-        let decoded = DeskPayload.decode(
-            data ?? "", customType: customType, path: "$.data", options: options, reader: &reader)
+        guard tape.kind(d) == .string else {
+            let problem = PayloadProblem(.wrongType, at: "$.data", "expected a string, found \(tape.typeName(d))")
+            reader.problems.append(problem)
+            content = .malformed(MalformedPayload(data: tape.value(at: d).jsonString, reason: problem))
+            return
+        }
+        var data = tape.string(at: d)
+        self.data = data
+        let decoded = data.withUTF8 { buffer in
+            DeskPayload.decode(
+                buffer, original: self.data, customType: customType, path: "$.data", options: options, reader: &reader)
+        }
+        apply(decoded)
+    }
+
+    private mutating func apply(_ decoded: DeskPayload.Decoded) {
         encoding = decoded.encoding
-        payload = decoded.payload
+        dataType = decoded.dataType
+        payloadText = decoded.payloadText
         content = decoded.content
     }
-
-    /// Decodes one envelope from JSON text. Text that is not JSON gives a ``DeskContent/malformed(_:)``
-    /// message whose problem says where the text breaks.
-    public init(json text: String, options: DecodingOptions = .lenient) {
-        do {
-            self.init(json: try JSONValue.parse(text, limits: options.limits), options: options)
-        } catch {
-            let code: PayloadProblem.Code =
-                error.code == .trailingGarbage ? .trailingGarbage : error.code == .tooDeep ? .tooDeep : .invalidJSON
-            self.init(problem: PayloadProblem(code, at: "$", error.description), data: text)
-        }
-    }
-
-    private init(problem: PayloadProblem?, data: String?) {
-        encoding = .none
-        if let problem {
-            content = .malformed(MalformedPayload(data: data ?? "", reason: problem))
-            problems = [problem]
-        } else {
-            content = .plain
-            problems = []
-        }
-    }
-
-    /// `data.type` when `data` is a JSON object with a string `type`.
-    public var dataType: String? { payload?["type"]?.stringValue }
 }
 
 /// How leniently to read.

@@ -16,10 +16,15 @@ public enum DeskPayload {
     public struct Decoded: Sendable, Hashable {
         public var content: DeskContent
         public var encoding: DataEncoding
-        /// The decoded JSON, when `data` held JSON or base64 JSON.
-        public var payload: JSONValue?
+        /// `data.type`, when `data` is a JSON object with a string `type`.
+        public var dataType: String?
+        /// The JSON text inside `data` (decoded from base64 when it was base64).
+        public var payloadText: String?
         /// Everything found wrong, with JSON paths from `$` (the decoded data).
         public var problems: [PayloadProblem]
+
+        /// The decoded JSON, when `data` held JSON or base64 JSON (parsed on each access).
+        public var payload: JSONValue? { payloadText.flatMap { try? JSONValue.parse($0) } }
     }
 
     /// Reads a `data` string (raw JSON or base64 JSON) the way it would be read inside a message with
@@ -30,8 +35,12 @@ public enum DeskPayload {
         _ data: String, customType: String? = nil, expectsPayload: Bool = false, options: DecodingOptions = .lenient
     ) -> Decoded {
         var reader = FieldReader()
-        var result = decode(
-            data, customType: customType, expectsPayload: expectsPayload, path: "$", options: options, reader: &reader)
+        var copy = data
+        var result = copy.withUTF8 { buffer in
+            decode(
+                buffer, original: data, customType: customType, expectsPayload: expectsPayload, path: "$",
+                options: options, reader: &reader)
+        }
         result.problems = reader.problems
         return result
     }
@@ -43,131 +52,124 @@ public enum DeskPayload {
         options: DecodingOptions = .lenient
     ) -> Decoded {
         var reader = FieldReader()
-        let array = Array(bytes)
-        var result = array.withUnsafeBufferPointer { buffer in
+        var result = Array(bytes).withUnsafeBufferPointer { buffer in
             decode(
-                buffer, original: String(decoding: buffer, as: UTF8.self), customType: customType,
-                expectsPayload: expectsPayload, path: "$", options: options, reader: &reader)
+                buffer, original: nil, customType: customType, expectsPayload: expectsPayload, path: "$",
+                options: options, reader: &reader)
         }
         result.problems = reader.problems
         return result
     }
 
+    /// The shared reader. `original` is `data` as a string when the caller has one (saves a copy).
     static func decode(
-        _ data: String, customType: String?, expectsPayload: Bool = false, path: String, options: DecodingOptions,
-        reader: inout FieldReader
-    ) -> Decoded {
-        var copy = data
-        return copy.withUTF8 { buffer in
-            decode(
-                buffer, original: data, customType: customType, expectsPayload: expectsPayload, path: path,
-                options: options, reader: &reader)
-        }
-    }
-
-    private static func decode(
-        _ buffer: UnsafeBufferPointer<UInt8>, original data: String, customType: String?, expectsPayload: Bool,
+        _ buffer: UnsafeBufferPointer<UInt8>, original: String?, customType: String?, expectsPayload: Bool = false,
         path: String, options: DecodingOptions, reader: inout FieldReader
     ) -> Decoded {
-        let (decoded, encoding) = DataDecoder.decode(bytes: buffer, path: path, limits: options.limits)
+        let (found, encoding) = DataDecoder.locate(buffer)
+        var result = Decoded(content: .plain, encoding: encoding, problems: [])
         func malformed(_ p: PayloadProblem) -> Decoded {
-            Decoded(content: .malformed(MalformedPayload(data: data, reason: p)), encoding: encoding, payload: nil, problems: [])
+            result.content = .malformed(
+                MalformedPayload(data: original ?? String(decoding: buffer, as: UTF8.self), reason: p))
+            return result
         }
         let needsJSON = expectsPayload || customType == richMessageCustomType || isSystemCustomType(customType)
         let expected = customType.map { "a \($0) message" } ?? "a Desk payload"
-        switch decoded {
-        case .broken(let problem):
-            reader.problems.append(problem)
-            return malformed(problem)
+
+        func classifyJSON(_ json: UnsafeBufferPointer<UInt8>, offsetBase: Int?, text: () -> String) -> Decoded {
+            switch JSONTape.parse(json, limits: options.limits) {
+            case .failure(let error):
+                let problem = DataDecoder.problem(error, path: path, offsetBase: offsetBase)
+                reader.problems.append(problem)
+                return malformed(problem)
+            case .success(let tape):
+                result.payloadText = text()
+                if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: path) }
+                let before = reader.problems.count
+                result.content = classify(tape, customType: customType, path: path, dataType: &result.dataType, reader: &reader)
+                if let fatal = reader.problems[before...].first(where: { $0.code.isFatal }) { return malformed(fatal) }
+                return result
+            }
+        }
+
+        switch found {
+        case .json(let range):
+            return classifyJSON(UnsafeBufferPointer(rebasing: buffer[range]), offsetBase: range.lowerBound) {
+                if !encoding.byteOrderMark, let original { return original }
+                return String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+            }
+        case .base64JSON(let decoded, let range):
+            return decoded.withUnsafeBufferPointer { bytes in
+                let json = UnsafeBufferPointer(rebasing: bytes[range])
+                return classifyJSON(json, offsetBase: nil) { String(decoding: json, as: UTF8.self) }
+            }
         case .none, .text:
             guard needsJSON else {
-                let isAutoEvent = customType == DeskNotification.autoEventCustomType
-                return Decoded(
-                    content: isAutoEvent ? .notification(DeskNotification(kind: nil)) : .plain, encoding: encoding,
-                    payload: nil, problems: [])
+                if customType == DeskNotification.autoEventCustomType { result.content = .notification(DeskNotification(kind: nil)) }
+                return result
             }
             let problem: PayloadProblem
-            if decoded == .none {
+            if case .none = found {
                 problem = PayloadProblem(.missingField, at: path, "\(expected) carries JSON data")
             } else {
-                problem = DataDecoder.base64Problem(data, path: path)
+                problem = DataDecoder.base64Problem(buffer, path: path)
                     ?? PayloadProblem(.notJSON, at: path, "\(expected) carries JSON data, found text")
             }
             reader.problems.append(problem)
             return malformed(problem)
-        case .json(let json):
-            if options.checksDuplicateKeys { reader.checkDuplicateKeys(json, at: path) }
-            let before = reader.problems.count
-            let content = classify(json, customType: customType, path: path, reader: &reader)
-            if let fatal = reader.problems[before...].first(where: { $0.code.isFatal }) {
-                return Decoded(
-                    content: .malformed(MalformedPayload(data: data, reason: fatal)), encoding: encoding, payload: json,
-                    problems: [])
-            }
-            return Decoded(content: content, encoding: encoding, payload: json, problems: [])
         }
     }
 
-    private static func classify(_ json: JSONValue, customType: String?, path: String, reader: inout FieldReader)
-        -> DeskContent
-    {
-        let object = json.objectValue
+    private static func classify(
+        _ tape: JSONTape, customType: String?, path: String, dataType: inout String?, reader: inout FieldReader
+    ) -> DeskContent {
         var type: String?
-        switch object?["type"] {
-        case .string(let s)?: type = s
-        case nil, .null?: type = nil
-        case let other?:
-            reader.report(.wrongType, path + ".type", "expected a string, found \(other.typeName)")
-            return .unknown(UnknownPayload(type: nil, json: json))
+        if tape.kind(0) == .object, let t = tape.member(0, "type") {
+            switch tape.kind(t) {
+            case .string: type = tape.string(at: t)
+            case .null: break
+            default:
+                reader.report(.wrongType, path + ".type", "expected a string, found \(tape.typeName(t))")
+                return .unknown(UnknownPayload(type: nil, json: tape.value(at: 0)))
+            }
         }
-        guard let object, let type else {
+        dataType = type
+        guard let type else {
             if isSystemCustomType(customType) || customType == richMessageCustomType {
                 reader.report(.missingField, path + ".type", "a \(customType!) payload names its type")
-                return .unknown(UnknownPayload(type: nil, json: json))
+                return .unknown(UnknownPayload(type: nil, json: tape.value(at: 0)))
             }
             if customType == DeskNotification.autoEventCustomType { return .notification(DeskNotification(kind: nil)) }
             return .plain
         }
-        let bodyPath = path + ".body"
+        let data = JSONFields(tape: tape, index: 0, root: path)
+        func unknown() -> DeskContent { .unknown(UnknownPayload(type: type, json: tape.value(at: 0))) }
         switch type {
         case URLPreview.dataType:
-            guard let body = reader.object(object, "body", at: path, required: true),
-                let preview = URLPreview(body: body, path: bodyPath, reader: &reader)
-            else { return .unknown(UnknownPayload(type: type, json: json)) }
+            guard let body = reader.object(data, "body", required: true),
+                let preview = URLPreview(body: body, reader: &reader)
+            else { return unknown() }
             return .urlPreview(preview)
         case ClosureInquiry.dataType, ClosureInquiry.legacyDataType:
-            guard let body = reader.object(object, "body", at: path, required: true),
-                let inquiry = ClosureInquiry(body: body, path: bodyPath, reader: &reader)
-            else { return .unknown(UnknownPayload(type: type, json: json)) }
+            guard let body = reader.object(data, "body", required: true),
+                let inquiry = ClosureInquiry(body: body, reader: &reader)
+            else { return unknown() }
             return .closureInquiry(inquiry)
         case CustomerSatisfaction.dataType:
-            guard let body = reader.object(object, "body", at: path, required: true),
-                let csat = CustomerSatisfaction(body: body, path: bodyPath, reader: &reader)
-            else { return .unknown(UnknownPayload(type: type, json: json)) }
+            guard let body = reader.object(data, "body", required: true),
+                let csat = CustomerSatisfaction(body: body, reader: &reader)
+            else { return unknown() }
             return .customerSatisfaction(csat)
         case BotAnswers.dataType:
-            return .botAnswers(BotAnswers(data: object, path: path, reader: &reader))
+            return .botAnswers(BotAnswers(data: data, reader: &reader))
         default:
             if SystemMessage.Kind.isSystemType(type) || isSystemCustomType(customType) {
-                return .systemMessage(SystemMessage(kind: type, data: object, path: path, reader: &reader))
+                return .systemMessage(SystemMessage(kind: type, data: data, reader: &reader))
             }
-            if type.utf8.starts(with: DeskNotification.prefix.utf8)
-                || customType == DeskNotification.autoEventCustomType
-            {
+            if type.utf8.starts(with: DeskNotification.prefix.utf8) || customType == DeskNotification.autoEventCustomType {
                 return .notification(DeskNotification(kind: type))
             }
-            return .unknown(UnknownPayload(type: type, json: json))
-        }
-    }
-}
-
-extension DecodedData: Equatable {
-    static func == (a: DecodedData, b: DecodedData) -> Bool {
-        switch (a, b) {
-        case (.none, .none), (.text, .text): return true
-        case (.json(let x), .json(let y)): return x == y
-        case (.broken(let x), .broken(let y)): return x == y
-        default: return false
+            return unknown()
         }
     }
 }

@@ -38,15 +38,13 @@ public struct ClosureInquiry: Sendable, Hashable {
         return .object(o)
     }
 
-    init?(body: JSONObject, path: String, reader: inout FieldReader) {
-        let state = reader.string(body, "state", at: path, required: true)
-        ticketID = reader.int64(body, "ticketId", at: path)
+    init?(body: JSONFields, reader: inout FieldReader) {
+        let state = reader.string(body, "state", required: true)
+        ticketID = reader.int64(body, "ticketId")
         guard let state else { return nil }
         self.state = State(rawValue: state)
         if !self.state.isKnown {
-            reader.report(
-                .unknownValue, JSONPath.member(path, "state"),
-                "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED, DECLINED")
+            reader.report(.unknownValue, body.path("state"), "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED, DECLINED")
         }
     }
 }

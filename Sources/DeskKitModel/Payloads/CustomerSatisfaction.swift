@@ -45,21 +45,20 @@ public struct CustomerSatisfaction: Sendable, Hashable {
         return .object(o)
     }
 
-    init?(body: JSONObject, path: String, reader: inout FieldReader) {
-        let key = body["state"] != nil || body["status"] == nil ? "state" : "status"
-        let state = reader.string(body, key, at: path, required: true)
-        score = reader.int64(body, "customerSatisfactionScore", at: path)
-        let comment = reader.string(body, "customerSatisfactionComment", at: path)
+    init?(body: JSONFields, reader: inout FieldReader) {
+        let key: StaticString = body.has("state") || !body.has("status") ? "state" : "status"
+        let state = reader.string(body, key, required: true)
+        score = reader.int64(body, "customerSatisfactionScore")
+        let comment = reader.string(body, "customerSatisfactionComment")
         self.comment = comment?.isEmpty == true ? nil : comment
-        ticketID = reader.int64(body, "ticketId", at: path)
+        ticketID = reader.int64(body, "ticketId")
         guard let state else { return nil }
         self.state = State(rawValue: state)
-        let statePath = JSONPath.member(path, key)
         if !self.state.isKnown {
-            reader.report(.unknownValue, statePath, "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED")
+            reader.report(.unknownValue, body.path(key), "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED")
         }
         if let score, !Self.scoreRange.contains(score) {
-            reader.report(.outOfRange, JSONPath.member(path, "customerSatisfactionScore"), "score \(score) is outside 1–5")
+            reader.report(.outOfRange, body.path("customerSatisfactionScore"), "score \(score) is outside 1–5")
         }
     }
 }

@@ -57,34 +57,13 @@ public struct BotAnswers: Sendable, Hashable {
     public static let dataType = "SENDBIRD_DESK_BOT_MESSAGE_FAQ_ANSWERS"
     public static let customType = "SENDBIRD_DESK_BOT_MESSAGE"
 
-    init(data: JSONObject, path: String, reader: inout FieldReader) {
-        faqFileID = reader.int64(data, "faq_file_id", at: path)
-        results = []
-        for (i, r) in (reader.array(data, "results", at: path) ?? []).enumerated() {
-            let p = "\(JSONPath.member(path, "results"))[\(i)]"
-            guard let o = r.objectValue else {
-                reader.report(.wrongType, p, "expected an object, found \(r.typeName)")
-                continue
-            }
-            results.append(
-                Result(
-                    category: reader.string(o, "category", at: p), question: reader.string(o, "question", at: p),
-                    answer: reader.string(o, "answer", at: p), keyword: reader.string(o, "keyword", at: p),
-                    url: reader.string(o, "url", at: p), imageURL: reader.string(o, "image_url", at: p)))
+    init(data: JSONFields, reader: inout FieldReader) {
+        faqFileID = reader.int64(data, "faq_file_id")
+        results = reader.objects(data, "results").map { o in
+            Result(
+                category: reader.string(o, "category"), question: reader.string(o, "question"),
+                answer: reader.string(o, "answer"), keyword: reader.string(o, "keyword"), url: reader.string(o, "url"),
+                imageURL: reader.string(o, "image_url"))
         }
-    }
-
-    var dataJSON: JSONValue {
-        var o: JSONObject = ["type": .string(Self.dataType)]
-        if let faqFileID { o["faq_file_id"] = .integer(faqFileID) }
-        o["results"] = .array(
-            results.map { r in
-                var e = JSONObject()
-                func put(_ k: String, _ v: String?) { if let v { e[k] = .string(v) } }
-                put("category", r.category); put("question", r.question); put("answer", r.answer)
-                put("keyword", r.keyword); put("url", r.url); put("image_url", r.imageURL)
-                return .object(e)
-            })
-        return .object(o)
     }
 }

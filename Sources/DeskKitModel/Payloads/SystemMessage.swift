@@ -53,18 +53,15 @@ public struct SystemMessage: Sendable, Hashable {
         self.transfer = transfer
     }
 
-    init(kind: String, data: JSONObject, path: String, reader: inout FieldReader) {
+    init(kind: String, data: JSONFields, reader: inout FieldReader) {
         self.kind = Kind(rawValue: kind)
-        ticket = reader.object(data, "ticket", at: path).map {
-            Ticket($0, path: JSONPath.member(path, "ticket"), reader: &reader)
-        }
-        transfer = reader.object(data, "transfer", at: path).map {
-            Transfer($0, path: JSONPath.member(path, "transfer"), reader: &reader)
-        }
+        ticket = reader.object(data, "ticket").map { Ticket($0, reader: &reader) }
+        transfer = reader.object(data, "transfer").map { Transfer($0, reader: &reader) }
     }
 }
 
-/// A Desk ticket as system messages carry it (`data.ticket`, camelCase keys).
+/// A Desk ticket as system messages carry it (`data.ticket`, camelCase keys). Members not modelled here
+/// are in ``DeskMessage/payload``.
 public struct Ticket: Sendable, Hashable {
     public var id: Int64?
     public var channelName: String?
@@ -86,8 +83,6 @@ public struct Ticket: Sendable, Hashable {
     public var updatedAt: Double?
     /// Decoded from the JSON string `relatedChannels`.
     public var relatedChannels: [RelatedChannel]
-    /// The whole ticket object, with the members not modelled here.
-    public var raw: JSONObject
 
     /// One `{key, value}` of `customFields`; the value is kept as any JSON.
     public struct CustomField: Sendable, Hashable {
@@ -101,47 +96,41 @@ public struct Ticket: Sendable, Hashable {
         public var name: String?
     }
 
-    init(_ o: JSONObject, path: String, reader: inout FieldReader) {
-        raw = o
-        id = reader.int64(o, "id", at: path)
-        channelName = reader.string(o, "channelName", at: path)
-        channelURL = reader.string(o, "channelUrl", at: path)
-        status = reader.string(o, "status", at: path)
-        status2 = reader.string(o, "status2", at: path)
-        priority = reader.string(o, "priority", at: path)
-        info = reader.string(o, "info", at: path)
-        recentAssignment = reader.object(o, "recentAssignment", at: path).map {
-            Assignment($0, path: JSONPath.member(path, "recentAssignment"), reader: &reader)
-        }
-        customer = reader.object(o, "customer", at: path)
-        group = reader.int64(o, "group", at: path)
-        firstResponseTime = reader.int64(o, "firstResponseTime", at: path)
-        issuedAt = reader.string(o, "issuedAt", at: path)
-        updatedAt = reader.double(o, "updatedAt", at: path)
-        customFields = []
-        if let fields = reader.array(o, "customFields", at: path) {
-            for (i, f) in fields.enumerated() {
-                let p = "\(JSONPath.member(path, "customFields"))[\(i)]"
-                guard let fo = f.objectValue else {
-                    reader.report(.wrongType, p, "expected an object, found \(f.typeName)")
-                    continue
-                }
-                if let key = reader.string(fo, "key", at: p, required: true) {
-                    customFields.append(CustomField(key: key, value: fo["value"] ?? .null))
-                }
-            }
+    init(_ o: JSONFields, reader: inout FieldReader) {
+        id = reader.int64(o, "id")
+        channelName = reader.string(o, "channelName")
+        channelURL = reader.string(o, "channelUrl")
+        status = reader.string(o, "status")
+        status2 = reader.string(o, "status2")
+        priority = reader.string(o, "priority")
+        info = reader.string(o, "info")
+        recentAssignment = reader.object(o, "recentAssignment").map { Assignment($0, reader: &reader) }
+        customer = reader.object(o, "customer").flatMap { $0.tape.value(at: $0.index).objectValue }
+        group = reader.int64(o, "group")
+        firstResponseTime = reader.int64(o, "firstResponseTime")
+        issuedAt = reader.string(o, "issuedAt")
+        updatedAt = reader.double(o, "updatedAt")
+        customFields = reader.objects(o, "customFields").compactMap { f in
+            guard let key = reader.string(f, "key", required: true) else { return nil }
+            return CustomField(key: key, value: f["value"].map { f.tape.value(at: $0) } ?? .null)
         }
         relatedChannels = []
-        if let related = reader.string(o, "relatedChannels", at: path), !related.isEmpty {
-            let p = JSONPath.member(path, "relatedChannels")
-            if case .array(let list)? = try? JSONValue.parse(related) {
-                for item in list {
-                    if let url = item["channel_url"]?.stringValue {
-                        relatedChannels.append(RelatedChannel(channelURL: url, name: item["name"]?.stringValue))
-                    }
+        if var related = reader.string(o, "relatedChannels"), !related.isEmpty {
+            let parsed: [RelatedChannel]? = related.withUTF8 { bytes in
+                guard case .success(let tape) = JSONTape.parse(bytes, limits: .default), tape.kind(0) == .array else {
+                    return nil
                 }
+                return tape.elements(0).compactMap { e in
+                    guard let url = tape.member(e, "channel_url"), tape.kind(url) == .string else { return nil }
+                    let name = tape.member(e, "name").flatMap { tape.kind($0) == .string ? tape.string(at: $0) : nil }
+                    return RelatedChannel(channelURL: tape.string(at: url), name: name)
+                }
+            }
+            if let parsed {
+                relatedChannels = parsed
             } else {
-                reader.report(.invalidJSON, p, "expected a JSON string holding an array of {channel_url, name}")
+                reader.report(
+                    .invalidJSON, o.path("relatedChannels"), "expected a JSON string holding an array of {channel_url, name}")
             }
         }
     }
@@ -161,33 +150,25 @@ public struct Assignment: Sendable, Hashable {
         public var sendbirdID: String?
     }
 
-    init(_ o: JSONObject, path: String, reader: inout FieldReader) {
-        status = reader.string(o, "status", at: path)
-        unreadCount = reader.int64(o, "unreadCount", at: path)
-        agent = reader.object(o, "agent", at: path).map { a in
-            let p = JSONPath.member(path, "agent")
-            return Agent(
-                id: reader.int64(a, "id", at: p), displayName: reader.string(a, "displayName", at: p),
-                photoThumbnailURL: reader.string(a, "photoThumbnailUrl", at: p),
-                sendbirdID: reader.string(a, "sendbirdId", at: p))
+    init(_ o: JSONFields, reader: inout FieldReader) {
+        status = reader.string(o, "status")
+        unreadCount = reader.int64(o, "unreadCount")
+        agent = reader.object(o, "agent").map { a in
+            Agent(
+                id: reader.int64(a, "id"), displayName: reader.string(a, "displayName"),
+                photoThumbnailURL: reader.string(a, "photoThumbnailUrl"), sendbirdID: reader.string(a, "sendbirdId"))
         }
     }
 }
 
-/// `data.transfer` of `…TRANSFERRED_BY_AGENT`: who had the ticket and who has it now.
+/// `data.transfer` of `…TRANSFERRED_BY_AGENT`: who had the ticket and who has it now. Other members are
+/// in ``DeskMessage/payload``.
 public struct Transfer: Sendable, Hashable {
     public var fromAssignment: Assignment?
     public var toAssignment: Assignment?
-    /// The whole transfer object, unknown keys included.
-    public var raw: JSONObject
 
-    init(_ o: JSONObject, path: String, reader: inout FieldReader) {
-        raw = o
-        fromAssignment = reader.object(o, "fromAssignment", at: path).map {
-            Assignment($0, path: JSONPath.member(path, "fromAssignment"), reader: &reader)
-        }
-        toAssignment = reader.object(o, "toAssignment", at: path).map {
-            Assignment($0, path: JSONPath.member(path, "toAssignment"), reader: &reader)
-        }
+    init(_ o: JSONFields, reader: inout FieldReader) {
+        fromAssignment = reader.object(o, "fromAssignment").map { Assignment($0, reader: &reader) }
+        toAssignment = reader.object(o, "toAssignment").map { Assignment($0, reader: &reader) }
     }
 }

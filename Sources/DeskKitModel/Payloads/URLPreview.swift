@@ -39,20 +39,27 @@ public struct URLPreview: Sendable, Hashable {
     /// Reads the answer of the Desk server's own preview endpoint: `{url, title, siteName, description,
     /// image}`, possibly nested under `data`.
     public init?(previewEndpointResponse json: JSONValue) {
-        var reader = FieldReader()
-        let object = json["data"]?.objectValue ?? json.objectValue
-        guard let object, let preview = URLPreview(body: object, path: "$", reader: &reader), !reader.hasFatalProblem
-        else { return nil }
+        let object = json["data"]?.objectValue.map(JSONValue.object) ?? json
+        var text = object.jsonString
+        let preview: URLPreview? = text.withUTF8 { bytes in
+            guard case .success(let tape) = JSONTape.parse(bytes, limits: .default), tape.kind(0) == .object else {
+                return nil
+            }
+            var reader = FieldReader()
+            let p = URLPreview(body: JSONFields(tape: tape, index: 0, root: "$"), reader: &reader)
+            return reader.hasFatalProblem ? nil : p
+        }
+        guard let preview else { return nil }
         self = preview
     }
 
-    init?(body: JSONObject, path: String, reader: inout FieldReader) {
-        func field(_ key: String) -> String? {
-            let s = reader.string(body, key, at: path)
+    init?(body: JSONFields, reader: inout FieldReader) {
+        func field(_ key: StaticString) -> String? {
+            let s = reader.string(body, key)
             return s?.isEmpty == true ? nil : s
         }
-        let url = reader.string(body, "url", at: path, required: true)
-        siteName = body["site_name"] != nil ? field("site_name") : field("siteName")
+        let url = reader.string(body, "url", required: true)
+        siteName = body.has("site_name") ? field("site_name") : field("siteName")
         title = field("title")
         description = field("description")
         image = field("image")

@@ -1,0 +1,265 @@
+extension JSONTape {
+    /// Parses a complete JSON text (RFC 8259) into a tape: white space around the value, nothing else.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) -> Result<JSONTape, JSONSyntaxError> {
+        guard bytes.count < Int(UInt32.max) else {
+            return .failure(JSONSyntaxError(code: .unexpectedCharacter, offset: 0, message: "text larger than 4 GiB"))
+        }
+        var builder = TapeBuilder(bytes: bytes, maxDepth: limits.maxDepth)
+        builder.skipWhitespace()
+        if builder.index == bytes.count {
+            return .failure(JSONSyntaxError(code: .empty, offset: 0, message: "no JSON value"))
+        }
+        do {
+            try builder.value(depth: 0)
+            builder.skipWhitespace()
+            if builder.index != bytes.count {
+                return .failure(
+                    JSONSyntaxError(
+                        code: .trailingGarbage, offset: builder.index, message: "unexpected data after the JSON value"))
+            }
+            return .success(JSONTape(bytes: bytes, tokens: builder.tokens))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// The validating parser that writes a tape.
+private struct TapeBuilder {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maxDepth: Int
+    var index = 0
+    var tokens: [JSONTape.Token] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+        tokens.reserveCapacity(max(8, bytes.count / 8))
+    }
+
+    @inline(__always) mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    func error(_ code: JSONSyntaxError.Code, _ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(code: code, offset: offset ?? index, message: message)
+    }
+
+    func unexpected() -> JSONSyntaxError {
+        if index >= bytes.count { return error(.unexpectedEnd, "the JSON text ends too early") }
+        let b = bytes[index]
+        let shown = b >= 0x20 && b < 0x7F ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16))"
+        return error(.unexpectedCharacter, "unexpected \(shown)")
+    }
+
+    @inline(__always) mutating func push(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int) {
+        let next = UInt32(tokens.count + 1)
+        tokens.append(JSONTape.Token(kind: kind, flags: flags, start: UInt32(start), end: UInt32(end), next: next))
+    }
+
+    mutating func value(depth: Int) throws(JSONSyntaxError) {
+        guard index < bytes.count else { throw unexpected() }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try container(object: true, depth: depth + 1)
+        case UInt8(ascii: "["): try container(object: false, depth: depth + 1)
+        case UInt8(ascii: "\""): try string()
+        case UInt8(ascii: "t"): try literal("true", .true)
+        case UInt8(ascii: "f"): try literal("false", .false)
+        case UInt8(ascii: "n"): try literal("null", .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+        default: throw unexpected()
+        }
+    }
+
+    mutating func literal(_ word: StaticString, _ kind: JSONTape.Kind) throws(JSONSyntaxError) {
+        let start = index
+        for i in 0..<word.utf8CodeUnitCount {
+            guard index < bytes.count, bytes[index] == word.utf8Start[i] else { throw unexpected() }
+            index += 1
+        }
+        push(kind, 0, start, index)
+    }
+
+    mutating func container(object: Bool, depth: Int) throws(JSONSyntaxError) {
+        if depth > maxDepth { throw error(.tooDeep, "nested deeper than \(maxDepth) levels") }
+        let me = tokens.count
+        push(object ? .object : .array, 0, index, 0)
+        index += 1
+        let close = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        var count: UInt32 = 0
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == close {
+            index += 1
+            return
+        }
+        while true {
+            if object {
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw unexpected() }
+                try string()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw unexpected() }
+                index += 1
+                skipWhitespace()
+            }
+            try value(depth: depth)
+            count += 1
+            skipWhitespace()
+            guard index < bytes.count else { throw unexpected() }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                skipWhitespace()
+            } else if bytes[index] == close {
+                index += 1
+                tokens[me].end = count
+                tokens[me].next = UInt32(tokens.count)
+                return
+            } else {
+                throw unexpected()
+            }
+        }
+    }
+
+    mutating func number() throws(JSONSyntaxError) {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw error(.invalidNumber, "a number needs digits", at: start)
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw error(.invalidNumber, "a number cannot start with 0", at: start)
+            }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        var flags: UInt8 = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            flags = JSONTape.fractional
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error(.invalidNumber, "a fraction needs digits after '.'", at: start)
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            flags = JSONTape.fractional
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error(.invalidNumber, "an exponent needs digits", at: start)
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        push(.number, flags, start, index)
+    }
+
+    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+
+    /// High bit set in each byte of `word` that is `"`, `\\`, below 0x20 or above 0x7F (exact for the
+    /// lowest such byte; bytes above it may be flagged falsely, which only costs a look).
+    @inline(__always) static func special(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote
+        let hasBackslash = (backslash &- ones) & ~backslash
+        let control = (word &- ones &* 0x20) & ~word
+        return (hasQuote | hasBackslash | control | word) & high
+    }
+
+    /// Validates a string starting at its opening quote and records its content's bounds.
+    mutating func string() throws(JSONSyntaxError) {
+        let quote = index
+        index += 1
+        let start = index
+        var flags: UInt8 = 0
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while index < bytes.count {
+            // Eight bytes at a time until one needs a look: a quote, a backslash, a control or non-ASCII byte.
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let mask = Self.special(word)
+                if mask == 0 {
+                    index += 8
+                } else {
+                    index += mask.trailingZeroBitCount >> 3
+                    break
+                }
+            }
+            guard index < bytes.count else { break }
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                push(.string, flags, start, index)
+                index += 1
+                return
+            } else if b == UInt8(ascii: "\\") {
+                flags = JSONTape.escaped
+                try escape()
+            } else if b < 0x20 {
+                throw error(.controlCharacter, "unescaped control character in a string")
+            } else if b < 0x80 {
+                index += 1
+            } else {
+                let n = UTF8Validation.sequenceLength(bytes, at: index)
+                if n == 0 { throw error(.invalidUTF8, "invalid UTF-8 in a string") }
+                index += n
+            }
+        }
+        throw error(.unexpectedEnd, "a string is not closed", at: quote)
+    }
+
+    mutating func escape() throws(JSONSyntaxError) {
+        let at = index
+        index += 1
+        guard index < bytes.count else { throw error(.unexpectedEnd, "a string ends inside an escape") }
+        let c = bytes[index]
+        index += 1
+        switch c {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return
+        case UInt8(ascii: "u"):
+            let v = try hex4(at)
+            if v >= 0xD800, v < 0xDC00 {
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else { throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at) }
+                index += 2
+                let low = try hex4(at)
+                guard low >= 0xDC00, low < 0xE000 else {
+                    throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at)
+                }
+            } else if v >= 0xDC00, v < 0xE000 {
+                throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at)
+            }
+        default:
+            throw error(.invalidEscape, "invalid escape in a string", at: at)
+        }
+    }
+
+    mutating func hex4(_ at: Int) throws(JSONSyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error(.unexpectedEnd, "a string ends inside a \\u escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let d: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = b - 0x30
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = b - 0x61 + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = b - 0x41 + 10
+            default: throw error(.invalidEscape, "\\u needs four hex digits", at: at)
+            }
+            v = v << 4 | UInt32(d)
+            index += 1
+        }
+        return v
+    }
+}
