@@ -7,6 +7,7 @@ let package = Package(
     name: "DeskKit",
     products: [
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
+        .library(name: "DeskKitLinks", targets: ["DeskKitLinks"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
     ],
     dependencies: [
@@ -14,16 +15,22 @@ let package = Package(
     ],
     targets: [
         .target(name: "DeskKitModel"),
+        .target(name: "DeskKitLinks", dependencies: ["DeskKitModel"]),
         .executableTarget(
             name: "deskkit",
             dependencies: [
                 "DeskKitModel",
+                "DeskKitLinks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "DeskKitModelTests",
             dependencies: ["DeskKitModel"]
+        ),
+        .testTarget(
+            name: "DeskKitLinksTests",
+            dependencies: ["DeskKitLinks"]
         ),
         // Runs the built `deskkit` executable end to end.
         .testTarget(

@@ -1,0 +1,93 @@
+import DeskKitModel
+
+/// Finds links in chat text: URLs with a scheme, `www.` and bare domains with a real top-level domain,
+/// protocol-relative `//host` links, and e-mail addresses.
+///
+/// ```swift
+/// let links = LinkDetector().links(in: "Tracking: example.com/track/1138 — thanks!")
+/// links[0].text   // "example.com/track/1138"
+/// links[0].href   // "https://example.com/track/1138"
+/// ```
+///
+/// The detector is pure Swift, works on UTF-8 bytes and runs in time linear in the text, whatever the
+/// text. Its policies (which hosts count, where a link ends, what is not a link) are listed in the README.
+public struct LinkDetector: Sendable {
+    /// What to look for. The defaults suit chat previews.
+    public struct Options: Sendable, Hashable {
+        /// Link domains written without a scheme (`example.com`, `example.com/path`). `www.` hosts are
+        /// linked even when this is off. Default on.
+        public var bareDomains: Bool
+        /// Link e-mail addresses. Default on.
+        public var emails: Bool
+        /// Link bare IPv4 addresses without a scheme (`192.168.1.1/abc`). Default off.
+        public var ipHosts: Bool
+        /// Accept any RFC 3986 scheme before `://`, not only http, https and ftp. Default off.
+        public var anyScheme: Bool
+        /// Require a known top-level domain after a scheme too (`http://intranet` is then not a link).
+        /// Default off: a scheme says the writer meant a link.
+        public var strictHosts: Bool
+
+        public init(
+            bareDomains: Bool = true, emails: Bool = true, ipHosts: Bool = false, anyScheme: Bool = false,
+            strictHosts: Bool = false
+        ) {
+            self.bareDomains = bareDomains
+            self.emails = emails
+            self.ipHosts = ipHosts
+            self.anyScheme = anyScheme
+            self.strictHosts = strictHosts
+        }
+
+        public static let `default` = Options()
+    }
+
+    public var options: Options
+
+    public init(options: Options = .default) { self.options = options }
+
+    /// The links in `text`, in order.
+    public func links(in text: String) -> [Link] {
+        var text = text
+        return text.withUTF8 { links(utf8: $0) }
+    }
+
+    /// The links in UTF-8 bytes, in order. Bytes that are not UTF-8 separate words like white space.
+    public func links(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Link] {
+        guard bytes.count > 0 else { return [] }
+        var scanner = LinkScanner(bytes: bytes, options: options)
+        scanner.scan()
+        guard !scanner.found.isEmpty else { return [] }
+        var offsets = OffsetCounter(bytes: bytes)
+        return scanner.found.map { raw in
+            let start = offsets.advance(to: raw.range.lowerBound)
+            let end = offsets.advance(to: raw.range.upperBound)
+            let (href, asciiHref) = raw.hrefs(bytes)
+            return Link(
+                text: String(decoding: UnsafeBufferPointer(rebasing: bytes[raw.range]), as: UTF8.self), href: href,
+                asciiHref: asciiHref, kind: raw.kind, range: start.scalars..<end.scalars,
+                utf16Range: start.utf16..<end.utf16, utf8Range: raw.range)
+        }
+    }
+}
+
+/// Turns byte offsets into scalar and UTF-16 offsets, walking forward only (so all links cost one pass).
+struct OffsetCounter {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var byte = 0
+    var scalars = 0
+    var utf16 = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// Counts up to `target`, a scalar boundary. An ill-formed byte counts as one U+FFFD, as
+    /// `String(decoding:as:)` reads it.
+    mutating func advance(to target: Int) -> (scalars: Int, utf16: Int) {
+        while byte < target {
+            let length = max(1, UTF8Validation.sequenceLength(bytes, at: byte))
+            scalars += 1
+            utf16 += length == 4 ? 2 : 1
+            byte += length
+        }
+        return (scalars, utf16)
+    }
+}

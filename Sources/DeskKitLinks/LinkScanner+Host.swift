@@ -1,0 +1,186 @@
+/// Where a host was found and what it is.
+struct HostMatch {
+    var range: Range<Int>
+    var labelCount: Int
+    /// The last label is a delegated top-level domain.
+    var knownTLD: Bool
+    var tld: Range<Int>?
+    var isIPv4: Bool
+}
+
+/// How much a host must prove.
+enum HostMode {
+    /// After a scheme: any well-formed host; a known TLD is looked for to know where a host glued to
+    /// other text ends.
+    case scheme
+    /// After a scheme with ``LinkDetector/Options/strictHosts``: a known TLD, an IP address or `localhost`.
+    case strict
+    /// After `//`: two labels at least, or `localhost`.
+    case protocolRelative
+    /// No scheme: a known TLD (or an IPv4 address, which the caller allows or not); labels stop where CJK
+    /// and other scripts meet.
+    case bare
+    /// The domain of an e-mail address: a known TLD.
+    case emailDomain
+}
+
+extension LinkScanner {
+    /// The longest top-level domain, in scalars.
+    static let longestTLD = 24
+
+    /// Parses a host starting at `start`.
+    func parseHost(from start: Int, mode: HostMode) -> HostMatch? {
+        guard start < n else { return nil }
+        if b[start] == UInt8(ascii: "["), mode == .scheme || mode == .strict || mode == .protocolRelative {
+            return ipv6(from: start)
+        }
+        let splitScripts = mode == .bare || mode == .emailDomain
+        var labels: [Range<Int>] = []
+        var i = start
+        var labelStart = start
+        var cjk: Bool?
+        while i < n, labels.count < 128 {
+            let (c, len) = b.scalar(at: i)
+            if c == 0x2E {
+                if i == labelStart { break }
+                labels.append(labelStart..<i)
+                i += 1
+                labelStart = i
+                cjk = nil
+                continue
+            }
+            guard Self.isHostScalar(c) else { break }
+            if splitScripts, Self.isLetterOrDigit(c) {
+                let isCJK = CharClass.isCJK(c)
+                if let cjk, cjk != isCJK { break }
+                cjk = isCJK
+            }
+            i += len
+        }
+        if i > labelStart { labels.append(labelStart..<i) }
+        guard !labels.isEmpty else { return nil }
+
+        // Where the host ends: at the last label that is (or begins with) a known TLD.
+        for k in stride(from: labels.count - 1, through: 1, by: -1) {
+            guard let tld = tldMatch(labels[k]) else { continue }
+            let host = Array(labels[0..<k]) + [tld]
+            guard validLabels(host, registrable: true) else { return nil }
+            guard tld.upperBound >= n || !isForbiddenAfterHost(tld.upperBound, mode: mode) else { return nil }
+            return HostMatch(
+                range: start..<tld.upperBound, labelCount: k + 1, knownTLD: true, tld: tld, isIPv4: false)
+        }
+        let end = labels.last!.upperBound
+        if end < n, isForbiddenAfterHost(end, mode: mode) { return nil }
+        if isIPv4(labels) {
+            return HostMatch(range: start..<end, labelCount: 4, knownTLD: false, tld: nil, isIPv4: true)
+        }
+        let localhost = labels.count == 1 && lowercasedASCII(labels[0]) == "localhost"
+        switch mode {
+        case .scheme:
+            break
+        case .strict:
+            guard localhost else { return nil }
+        case .protocolRelative:
+            guard labels.count >= 2 || localhost else { return nil }
+        case .bare, .emailDomain:
+            return nil
+        }
+        guard validLabels(labels, registrable: false) else { return nil }
+        return HostMatch(range: start..<end, labelCount: labels.count, knownTLD: false, tld: nil, isIPv4: false)
+    }
+
+    /// The label itself when it is a TLD, or its longest TLD prefix when what follows the prefix is
+    /// non-ASCII text (`example.comだよね`): CJK text runs on from domains without a space.
+    func tldMatch(_ label: Range<Int>) -> Range<Int>? {
+        if TopLevelDomains.all.contains(lowercased(label)) { return label }
+        var ends: [Int] = []
+        var i = label.lowerBound
+        while i < label.upperBound, ends.count < Self.longestTLD {
+            i += b.scalar(at: i).1
+            ends.append(i)
+        }
+        for end in ends.dropLast().reversed() where b[end] >= 0x80 {
+            if end - label.lowerBound >= 2, TopLevelDomains.all.contains(lowercased(label.lowerBound..<end)) {
+                return label.lowerBound..<end
+            }
+        }
+        return nil
+    }
+
+    /// Labels of 1–63 characters that neither start nor end with `-` or `_`; `xn--` labels in ASCII;
+    /// no `_` in the last label, nor in the one before it when the last is a TLD.
+    func validLabels(_ labels: [Range<Int>], registrable: Bool) -> Bool {
+        for (index, label) in labels.enumerated() {
+            let first = b[label.lowerBound]
+            let last = b[label.upperBound - 1]
+            if first == 0x2D || first == 0x5F || last == 0x2D || last == 0x5F { return false }
+            var scalars = 0
+            var ascii = true
+            var underscore = false
+            var i = label.lowerBound
+            while i < label.upperBound {
+                if b[i] >= 0x80 { ascii = false }
+                if b[i] == 0x5F { underscore = true }
+                if b[i] & 0xC0 != 0x80 { scalars += 1 }
+                i += 1
+            }
+            if scalars > 63 { return false }
+            if !ascii, label.count >= 4, lowercasedASCII(label.lowerBound..<label.lowerBound + 4) == "xn--" {
+                return false
+            }
+            if underscore, index >= labels.count - (registrable ? 2 : 1) { return false }
+        }
+        return true
+    }
+
+    func isIPv4(_ labels: [Range<Int>]) -> Bool {
+        guard labels.count == 4 else { return false }
+        for label in labels {
+            guard label.count <= 3, b[label].allSatisfy({ CharClass.isASCIIDigit(UInt32($0)) }) else { return false }
+            var v = 0
+            for d in b[label] { v = v * 10 + Int(d - 0x30) }
+            if v > 255 { return false }
+        }
+        return true
+    }
+
+    /// After a bare host, `@` means an e-mail address and `+` a local part; a host is never followed by them.
+    func isForbiddenAfterHost(_ i: Int, mode: HostMode) -> Bool {
+        let c = b[i]
+        if c == UInt8(ascii: "@") { return true }
+        return (mode == .bare || mode == .emailDomain) && c == UInt8(ascii: "+")
+    }
+
+    /// `[v6address]`, with hex groups, `::` and a dotted IPv4 tail.
+    func ipv6(from start: Int) -> HostMatch? {
+        var i = start + 1
+        var colons = 0
+        while i < n, i - start < 48 {
+            let c = b[i]
+            if c == UInt8(ascii: "]") { break }
+            guard CharClass.isASCIIDigit(UInt32(c)) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) || c == 0x3A || c == 0x2E
+            else { return nil }
+            if c == 0x3A { colons += 1 }
+            i += 1
+        }
+        guard i < n, b[i] == UInt8(ascii: "]"), colons >= 2, colons <= 7 else { return nil }
+        return HostMatch(range: start..<i + 1, labelCount: 1, knownTLD: false, tld: nil, isIPv4: false)
+    }
+
+    /// The end of the run of host characters and dots from `i` (used to skip the dots of a rejected host).
+    func hostRunEnd(from i: Int) -> Int {
+        var j = i
+        while j < n {
+            let (c, len) = b.scalar(at: j)
+            guard c == 0x2E || Self.isHostScalar(c) else { break }
+            j += len
+        }
+        return j
+    }
+
+    /// Lowercased text of a label (ASCII and other scripts), for TLD lookups.
+    func lowercased(_ r: Range<Int>) -> String {
+        if b[r].allSatisfy({ $0 < 0x80 }) { return lowercasedASCII(r) }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self).lowercased()
+    }
+}

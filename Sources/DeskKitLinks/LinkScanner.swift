@@ -1,0 +1,271 @@
+/// One link as byte ranges, before it becomes a ``Link``.
+struct RawLink {
+    enum Prefix { case none, https, httpsColon, mailto }
+    var range: Range<Int>
+    var kind: Link.Kind
+    /// The host (or e-mail domain) inside `range`.
+    var host: Range<Int>
+    /// What ``Link/href`` puts before the text: nothing (a scheme is written), `https://`, `https:`, `mailto:`.
+    var prefix: Prefix
+    /// The scheme (or `mailto`) as written, lowercased in the href.
+    var scheme: Range<Int>?
+}
+
+/// The scanning loop: jumps from one candidate byte (`:` `.` `@` `/`) to the next and tries the link
+/// shapes each can belong to. Every byte is looked at a bounded number of times, so the time is linear.
+struct LinkScanner {
+    let b: UnsafeBufferPointer<UInt8>
+    let n: Int
+    let options: LinkDetector.Options
+    var found: [RawLink] = []
+    /// Links never overlap: nothing before this byte can start one.
+    var lastEnd = 0
+    /// Dots before this byte belong to a run of host characters already judged.
+    var bareFloor = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, options: LinkDetector.Options) {
+        b = bytes
+        n = bytes.count
+        self.options = options
+    }
+
+    mutating func scan() {
+        var i = 0
+        while let p = nextCandidate(from: i) {
+            i = p + 1
+            let link: RawLink?
+            switch b[p] {
+            case UInt8(ascii: ":"): link = schemeLink(colon: p)
+            case UInt8(ascii: "/"): link = slashLink(at: p)
+            case UInt8(ascii: "."): link = bareLink(dot: p)
+            default: link = options.emails ? emailLink(at: p) : nil
+            }
+            if let link {
+                found.append(link)
+                lastEnd = link.range.upperBound
+                i = max(i, lastEnd)
+            }
+        }
+    }
+
+    /// The next `:`, `.`, `@` or `/` at or after `from`, eight bytes at a time.
+    @inline(__always) func nextCandidate(from: Int) -> Int? {
+        var i = from
+        let base = UnsafeRawPointer(b.baseAddress!)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let colon = w ^ (ones &* 0x3A), dot = w ^ (ones &* 0x2E), at = w ^ (ones &* 0x40), slash = w ^ (ones &* 0x2F)
+            let mask = ((colon &- ones) & ~colon | (dot &- ones) & ~dot | (at &- ones) & ~at | (slash &- ones) & ~slash) & high
+            if mask != 0 {
+                let j = i + mask.trailingZeroBitCount >> 3
+                if Self.isCandidate(b[j]) { return j }
+                i = j + 1
+            } else {
+                i += 8
+            }
+        }
+        while i < n {
+            if Self.isCandidate(b[i]) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    @inline(__always) static func isCandidate(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: ":") || c == UInt8(ascii: ".") || c == UInt8(ascii: "@") || c == UInt8(ascii: "/")
+    }
+
+    // MARK: The four shapes
+
+    /// `scheme://authority/path` with the `:` at `colon`.
+    mutating func schemeLink(colon p: Int) -> RawLink? {
+        guard p + 2 < n, b[p + 1] == UInt8(ascii: "/"), b[p + 2] == UInt8(ascii: "/") else { return nil }
+        var s = p
+        while s > lastEnd, p - s < 32, Self.isSchemeByte(b[s - 1]) { s -= 1 }
+        while s < p, !CharClass.isASCIIAlnum(UInt32(b[s])) || CharClass.isASCIIDigit(UInt32(b[s])) { s += 1 }
+        guard s < p, schemeAllowed(s..<p), precededByBoundary(s) else { return nil }
+        var h = p + 3
+        // Userinfo: `user:pass@` before the host.
+        var j = h
+        while j < n, j - h < 256, Self.isUserinfoByte(b[j]) { j += 1 }
+        if j < n, j > h, b[j] == UInt8(ascii: "@") {
+            if userinfoLooksLikeAHost(h..<j) { return nil }
+            h = j + 1
+        }
+        guard let host = parseHost(from: h, mode: options.strictHosts ? .strict : .scheme) else { return nil }
+        guard var end = portAndPath(after: host, linkStart: s) else { return nil }
+        if isTCo(host.range) {
+            guard let tco = tcoEnd(host: host.range, end: end) else { return nil }
+            end = tco
+        }
+        return RawLink(range: s..<end, kind: .url, host: host.range, prefix: .none, scheme: s..<p)
+    }
+
+    /// `//host/path`, a protocol-relative link, with the first `/` at `p`.
+    mutating func slashLink(at p: Int) -> RawLink? {
+        guard options.bareDomains, p + 1 < n, b[p + 1] == UInt8(ascii: "/"), p >= lastEnd else { return nil }
+        if p > 0 {
+            let (c, _) = b.scalar(before: p)
+            if c == 0x3A || c == 0x2F || c == 0x2E || c == 0x2D || CharClass.isSigil(c) || CharClass.isWordScalar(c) {
+                return nil
+            }
+        }
+        guard let host = parseHost(from: p + 2, mode: .protocolRelative),
+            let end = portAndPath(after: host, linkStart: p)
+        else { return nil }
+        return RawLink(range: p..<end, kind: .url, host: host.range, prefix: .httpsColon, scheme: nil)
+    }
+
+    /// A domain without a scheme (`example.com/path`, `www.example.com`), found at its first dot.
+    mutating func bareLink(dot p: Int) -> RawLink? {
+        guard p >= bareFloor, p > lastEnd else { return nil }
+        // The first label, backwards from the dot, stopping where CJK and other scripts meet.
+        var s = p
+        var cjk: Bool?
+        while s > lastEnd, p - s < 256 {
+            let (c, cs) = b.scalar(before: s)
+            guard Self.isHostScalar(c) else { break }
+            if Self.isLetterOrDigit(c) {
+                let isCJK = CharClass.isCJK(c)
+                if let cjk, cjk != isCJK { break }
+                cjk = isCJK
+            }
+            s = cs
+        }
+        guard s < p else { return nil }
+        if s > 0 {
+            let (c, _) = b.scalar(before: s)
+            if c == 0x2E || c == 0x3A || c == 0x2F || c == 0x2D || c == 0x5F || CharClass.isSigil(c) {
+                bareFloor = hostRunEnd(from: p)
+                return nil
+            }
+        }
+        let www = p - s == 3 && (b[s] | 0x20) == 0x77 && (b[s + 1] | 0x20) == 0x77 && (b[s + 2] | 0x20) == 0x77
+        guard options.bareDomains || www || options.ipHosts else { return nil }
+        guard let host = parseHost(from: s, mode: .bare),
+            host.knownTLD ? (options.bareDomains || www) : (options.ipHosts && host.isIPv4)
+        else {
+            bareFloor = hostRunEnd(from: p)
+            return nil
+        }
+        guard let end = portAndPath(after: host, linkStart: s) else {
+            bareFloor = hostRunEnd(from: p)
+            return nil
+        }
+        if end == host.range.upperBound, !www, host.labelCount == 2, let tld = host.tld,
+            Self.fileExtensionTLDs.contains(lowercasedASCII(tld))
+        {
+            return nil  // `README.md`, `setup.py`: a file name, not a site
+        }
+        return RawLink(range: s..<end, kind: .url, host: host.range, prefix: .https, scheme: nil)
+    }
+
+    /// An e-mail address around the `@` at `p`, with or without `mailto:` before it.
+    mutating func emailLink(at p: Int) -> RawLink? {
+        guard p > lastEnd else { return nil }
+        var s = p
+        while s > lastEnd, p - s < 64, Self.isLocalByte(b[s - 1]) { s -= 1 }
+        while s < p, b[s] == UInt8(ascii: "\"") { s += 1 }
+        guard s < p else { return nil }
+        var start = s
+        var mailto = false
+        if s >= 7, s - 7 >= lastEnd, lowercasedASCII(s - 7..<s) == "mailto:" {
+            start = s - 7
+            mailto = true
+        }
+        if start > 0 {
+            let (c, _) = b.scalar(before: start)
+            if c == 0x40 || c == 0x2F || c == 0x3A || CharClass.isASCIIAlnum(c) { return nil }
+        }
+        guard let host = parseHost(from: p + 1, mode: mailto ? .scheme : .emailDomain) else { return nil }
+        return RawLink(
+            range: start..<host.range.upperBound, kind: .email, host: host.range, prefix: mailto ? .none : .mailto,
+            scheme: mailto ? start..<start + 6 : nil)
+    }
+
+    // MARK: Byte classes
+
+    /// Code and document extensions that are also country TLDs: `name.ext` alone is a file name.
+    static let fileExtensionTLDs: Set<String> = ["md", "py", "sh", "rs", "pl", "pm", "mk", "zip", "mov"]
+
+    @inline(__always) static func isSchemeByte(_ c: UInt8) -> Bool {
+        CharClass.isASCIIAlnum(UInt32(c)) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
+    }
+
+    /// RFC 3986 userinfo, less the parentheses (Markdown puts links in them).
+    @inline(__always) static func isUserinfoByte(_ c: UInt8) -> Bool {
+        if CharClass.isASCIIAlnum(UInt32(c)) { return true }
+        switch c {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "%"):
+            return true
+        default: return false
+        }
+    }
+
+    /// The local part of an address, as linkify-it reads it (a `"` only after the first character).
+    @inline(__always) static func isLocalByte(_ c: UInt8) -> Bool {
+        if CharClass.isASCIIAlnum(UInt32(c)) { return true }
+        switch c {
+        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ";"),
+            UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "$"), UInt8(ascii: ","), UInt8(ascii: "\""):
+            return true
+        default: return false
+        }
+    }
+
+    @inline(__always) static func isHostScalar(_ c: UInt32) -> Bool {
+        if c < 0x80 { return CharClass.isASCIIAlnum(c) || c == 0x2D || c == 0x5F }
+        return CharClass.isHostScalar(c)
+    }
+
+    @inline(__always) static func isLetterOrDigit(_ c: UInt32) -> Bool {
+        c < 0x80 ? CharClass.isASCIIAlnum(c) : !CharClass.isJoiner(c)
+    }
+
+    // MARK: Helpers
+
+    func lowercasedASCII(_ r: Range<Int>) -> String {
+        String(decoding: b[r].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    func schemeAllowed(_ r: Range<Int>) -> Bool {
+        let scheme = lowercasedASCII(r)
+        return scheme == "http" || scheme == "https" || scheme == "ftp" || options.anyScheme
+    }
+
+    /// Before a scheme: not a word character, and not a mention, hashtag or cashtag sigil that starts a word
+    /// (`@http://…` is a mention; `name@http://…` is not).
+    func precededByBoundary(_ s: Int) -> Bool {
+        guard s > 0 else { return true }
+        let (c, cs) = b.scalar(before: s)
+        if c < 0x80 && (CharClass.isASCIIAlnum(c) || c == 0x5F) { return false }
+        if CharClass.isSigil(c) {
+            guard cs > 0 else { return false }
+            return CharClass.isWordScalar(b.scalar(before: cs).0)
+        }
+        return true
+    }
+
+    /// `http://google.com@evil.example/`: userinfo dressed as a host name misleads readers.
+    func userinfoLooksLikeAHost(_ r: Range<Int>) -> Bool {
+        var user = r
+        if let colon = b[r].firstIndex(of: UInt8(ascii: ":")) { user = r.lowerBound..<colon }
+        guard let dot = b[user].lastIndex(of: UInt8(ascii: ".")), dot + 1 < user.upperBound else { return false }
+        return TopLevelDomains.all.contains(lowercasedASCII(dot + 1..<user.upperBound))
+    }
+
+    func isTCo(_ host: Range<Int>) -> Bool { host.count == 4 && lowercasedASCII(host) == "t.co" }
+
+    /// t.co short links are `https://t.co/` and an alphanumeric slug of at most 40 characters.
+    func tcoEnd(host: Range<Int>, end: Int) -> Int? {
+        var e = host.upperBound
+        guard e < end, b[e] == UInt8(ascii: "/") else { return e }
+        e += 1
+        while e < end, CharClass.isASCIIAlnum(UInt32(b[e])) { e += 1 }
+        return e - host.upperBound - 1 > 40 ? nil : e
+    }
+}

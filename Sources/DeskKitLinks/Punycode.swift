@@ -1,0 +1,92 @@
+/// Punycode (RFC 3492) for IDN host labels: `bücher` → `xn--bcher-kva`.
+public enum Punycode {
+    private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700, initialBias = 72, initialN = 128
+
+    /// The ASCII form of a host: each label with non-ASCII characters lowercased and written as `xn--…`.
+    public static func asciiHost(_ host: some StringProtocol) -> String {
+        host.split(separator: ".", omittingEmptySubsequences: false).map { label -> String in
+            guard label.utf8.contains(where: { $0 >= 0x80 }) else { return String(label) }
+            return "xn--" + encode(label.lowercased())
+        }.joined(separator: ".")
+    }
+
+    /// Encodes a label (without the `xn--` prefix).
+    public static func encode(_ label: String) -> String {
+        let input = label.unicodeScalars.map(\.value)
+        var output = input.filter { $0 < 0x80 }.map { UInt8($0) }
+        let basicCount = output.count
+        var handled = basicCount
+        if basicCount > 0 { output.append(UInt8(ascii: "-")) }
+        var n = UInt32(initialN)
+        var delta = 0
+        var bias = initialBias
+        while handled < input.count {
+            let m = input.filter { $0 >= n }.min()!
+            delta += Int(m - n) * (handled + 1)
+            n = m
+            for c in input {
+                if c < n { delta += 1 }
+                if c == n {
+                    var q = delta
+                    var k = base
+                    while true {
+                        let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+                        if q < t { break }
+                        output.append(digit(t + (q - t) % (base - t)))
+                        q = (q - t) / (base - t)
+                        k += base
+                    }
+                    output.append(digit(q))
+                    bias = adapt(delta, handled + 1, handled == basicCount)
+                    delta = 0
+                    handled += 1
+                }
+            }
+            delta += 1
+            n += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func digit(_ d: Int) -> UInt8 { d < 26 ? UInt8(97 + d) : UInt8(22 + d) }
+
+    private static func adapt(_ delta: Int, _ count: Int, _ first: Bool) -> Int {
+        var delta = first ? delta / damp : delta / 2
+        delta += delta / count
+        var k = 0
+        while delta > ((base - tMin) * tMax) / 2 {
+            delta /= base - tMin
+            k += base
+        }
+        return k + (base - tMin + 1) * delta / (delta + skew)
+    }
+}
+
+extension RawLink {
+    /// ``Link/href`` and ``Link/asciiHref``: the scheme (or the prefix to add), the host lowercased
+    /// (and in punycode for the ASCII form), the rest as written.
+    func hrefs(_ b: UnsafeBufferPointer<UInt8>) -> (String, String) {
+        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+        var head: String
+        switch prefix {
+        case .none: head = ""
+        case .https: head = "https://"
+        case .httpsColon: head = "https:"
+        case .mailto: head = "mailto:"
+        }
+        var cursor = range.lowerBound
+        if let scheme {
+            head += text(scheme).lowercased()
+            cursor = scheme.upperBound
+        }
+        head += text(cursor..<host.lowerBound)
+        let hostText = text(host)
+        let readable = hostText.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? lowerASCII(hostText) : hostText
+        let tail = text(host.upperBound..<range.upperBound)
+        return (head + readable + tail, head + Punycode.asciiHost(readable) + tail)
+    }
+
+    private func lowerASCII(_ s: String) -> String {
+        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}

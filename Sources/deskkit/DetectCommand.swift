@@ -1,0 +1,97 @@
+import ArgumentParser
+import DeskKitLinks
+import DeskKitModel
+
+struct DetectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Find the links in chat text.",
+        discussion: """
+            deskkit detect TEXT…
+              Prints each link of the text as `url<TAB>text<TAB>kind<TAB>start-end` (scalar offsets), one a line.
+
+            deskkit detect --jsonl
+              Reads JSON lines {"text": …} from standard input and writes one line each: \
+            {"links": [{"text", "url", "kind", "start", "end", "utf16_start", "utf16_end"}]}, where start and \
+            end are half-open Unicode scalar offsets and url is the normalised href. A line that cannot be read \
+            is answered {"links": [], "error": …} and the run goes on.
+            """
+    )
+
+    @Flag(name: .long, help: "Read JSON lines {\"text\": …} from standard input.")
+    var jsonl = false
+
+    @Flag(name: .long, help: "Do not link domains written without a scheme (www. hosts still are).")
+    var noBareDomains = false
+
+    @Flag(name: .long, help: "Do not link e-mail addresses.")
+    var noEmails = false
+
+    @Flag(name: .long, help: "Link bare IPv4 addresses without a scheme.")
+    var ipHosts = false
+
+    @Flag(name: .long, help: "Accept any RFC 3986 scheme before ://, not only http, https and ftp.")
+    var anyScheme = false
+
+    @Flag(name: .long, help: "Require a known top-level domain after a scheme too.")
+    var strictHosts = false
+
+    @Argument(help: "The text to search (joined with spaces).")
+    var text: [String] = []
+
+    func validate() throws {
+        if jsonl && !text.isEmpty { throw ValidationError("give TEXT or --jsonl, not both") }
+        if !jsonl && text.isEmpty { throw ValidationError("give the TEXT to search, or --jsonl to read JSON lines") }
+    }
+
+    var detector: LinkDetector {
+        LinkDetector(
+            options: .init(
+                bareDomains: !noBareDomains, emails: !noEmails, ipHosts: ipHosts, anyScheme: anyScheme,
+                strictHosts: strictHosts))
+    }
+
+    func run() throws {
+        var out = Output.stdout()
+        defer { out.flush() }
+        let detector = self.detector
+        guard jsonl else {
+            for link in detector.links(in: text.joined(separator: " ")) {
+                out.line("\(link.href)\t\(link.text)\t\(link.kind.rawValue)\t\(link.range.lowerBound)-\(link.range.upperBound)")
+            }
+            return
+        }
+        var reader = try LineReader(path: nil)
+        var writer = JSONWriter(capacity: 1 << 16)
+        try reader.forEachLine { line, number in
+            let answer: JSONValue
+            switch JSONValue.parseResult(line) {
+            case .success(let json):
+                if let text = json["text"]?.stringValue {
+                    answer = ["links": .array(detector.links(in: text).map(\.jsonValue))]
+                } else {
+                    answer = ["links": [], "error": .string("line \(number): expected an object with a string \"text\"")]
+                }
+            case .failure(let error):
+                answer = ["links": [], "error": .string("line \(number): not JSON: \(error)")]
+            }
+            writer.write(answer)
+            writer.bytes.append(0x0A)
+            if writer.bytes.count >= 1 << 16 {
+                out.write(writer.bytes)
+                writer.bytes.removeAll(keepingCapacity: true)
+            }
+        }
+        out.write(writer.bytes)
+    }
+}
+
+extension Link {
+    var jsonValue: JSONValue {
+        [
+            "text": .string(text), "url": .string(href), "ascii_url": .string(asciiHref), "kind": .string(kind.rawValue),
+            "start": .integer(Int64(range.lowerBound)), "end": .integer(Int64(range.upperBound)),
+            "utf16_start": .integer(Int64(utf16Range.lowerBound)), "utf16_end": .integer(Int64(utf16Range.upperBound)),
+        ]
+    }
+}
