@@ -8,7 +8,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "deskkit-bench",
-            dependencies: [.product(name: "DeskKitModel", package: "DeskKit")],
+            dependencies: [
+                .product(name: "DeskKitModel", package: "DeskKit"),
+                .product(name: "DeskKitLinks", package: "DeskKit"),
+            ],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         )
     ],

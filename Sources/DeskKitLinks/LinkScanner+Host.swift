@@ -34,16 +34,24 @@ extension LinkScanner {
         if b[start] == UInt8(ascii: "["), mode == .scheme || mode == .strict || mode == .protocolRelative {
             return ipv6(from: start)
         }
-        let splitScripts = mode == .bare || mode == .emailDomain
-        var labels: [Range<Int>] = []
+        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 128) { storage in
+            let count = scanLabels(from: start, splitScripts: mode == .bare || mode == .emailDomain, into: storage)
+            return host(from: start, labels: UnsafeBufferPointer(rebasing: storage[0..<count]), mode: mode)
+        }
+    }
+
+    /// Splits the run of host characters from `start` into labels (at most `storage.count`).
+    func scanLabels(from start: Int, splitScripts: Bool, into storage: UnsafeMutableBufferPointer<Range<Int>>) -> Int {
+        var count = 0
         var i = start
         var labelStart = start
         var cjk: Bool?
-        while i < n, labels.count < 128 {
+        while i < n, count < storage.count - 1 {
             let (c, len) = b.scalar(at: i)
             if c == 0x2E {
                 if i == labelStart { break }
-                labels.append(labelStart..<i)
+                storage[count] = labelStart..<i
+                count += 1
                 i += 1
                 labelStart = i
                 cjk = nil
@@ -57,14 +65,21 @@ extension LinkScanner {
             }
             i += len
         }
-        if i > labelStart { labels.append(labelStart..<i) }
-        guard !labels.isEmpty else { return nil }
+        if i > labelStart {
+            storage[count] = labelStart..<i
+            count += 1
+        }
+        return count
+    }
 
+    /// Decides where the host made of `labels` ends, and whether it is one.
+    func host(from start: Int, labels: UnsafeBufferPointer<Range<Int>>, mode: HostMode) -> HostMatch? {
+        guard !labels.isEmpty else { return nil }
         // Where the host ends: at the last label that is (or begins with) a known TLD.
         for k in stride(from: labels.count - 1, through: 1, by: -1) {
             guard let tld = tldMatch(labels[k]) else { continue }
-            let host = Array(labels[0..<k]) + [tld]
-            guard validLabels(host, registrable: true) else { return nil }
+            for i in 0..<k where !validLabel(labels[i], index: i, count: k + 1, registrable: true) { return nil }
+            guard validLabel(tld, index: k, count: k + 1, registrable: true) else { return nil }
             guard tld.upperBound >= n || !isForbiddenAfterHost(tld.upperBound, mode: mode) else { return nil }
             return HostMatch(
                 range: start..<tld.upperBound, labelCount: k + 1, knownTLD: true, tld: tld, isIPv4: false)
@@ -74,7 +89,7 @@ extension LinkScanner {
         if isIPv4(labels) {
             return HostMatch(range: start..<end, labelCount: 4, knownTLD: false, tld: nil, isIPv4: true)
         }
-        let localhost = labels.count == 1 && lowercasedASCII(labels[0]) == "localhost"
+        let localhost = labels.count == 1 && labels[0].count == 9 && lowercasedASCII(labels[0]) == "localhost"
         switch mode {
         case .scheme:
             break
@@ -85,7 +100,10 @@ extension LinkScanner {
         case .bare, .emailDomain:
             return nil
         }
-        guard validLabels(labels, registrable: false) else { return nil }
+        for (i, label) in labels.enumerated()
+        where !validLabel(label, index: i, count: labels.count, registrable: false) {
+            return nil
+        }
         return HostMatch(range: start..<end, labelCount: labels.count, knownTLD: false, tld: nil, isIPv4: false)
     }
 
@@ -107,33 +125,26 @@ extension LinkScanner {
         return nil
     }
 
-    /// Labels of 1–63 characters that neither start nor end with `-` or `_`; `xn--` labels in ASCII;
-    /// no `_` in the last label, nor in the one before it when the last is a TLD.
-    func validLabels(_ labels: [Range<Int>], registrable: Bool) -> Bool {
-        for (index, label) in labels.enumerated() {
-            let first = b[label.lowerBound]
-            let last = b[label.upperBound - 1]
-            if first == 0x2D || first == 0x5F || last == 0x2D || last == 0x5F { return false }
-            var scalars = 0
-            var ascii = true
-            var underscore = false
-            var i = label.lowerBound
-            while i < label.upperBound {
-                if b[i] >= 0x80 { ascii = false }
-                if b[i] == 0x5F { underscore = true }
-                if b[i] & 0xC0 != 0x80 { scalars += 1 }
-                i += 1
-            }
-            if scalars > 63 { return false }
-            if !ascii, label.count >= 4, lowercasedASCII(label.lowerBound..<label.lowerBound + 4) == "xn--" {
-                return false
-            }
-            if underscore, index >= labels.count - (registrable ? 2 : 1) { return false }
+    /// A label of 1–63 characters that neither starts nor ends with `-` or `_`; an `xn--` label in ASCII;
+    /// no `_` in the last label, nor in the one before it when the last is a TLD (`registrable`).
+    func validLabel(_ label: Range<Int>, index: Int, count: Int, registrable: Bool) -> Bool {
+        let first = b[label.lowerBound]
+        let last = b[label.upperBound - 1]
+        if first == 0x2D || first == 0x5F || last == 0x2D || last == 0x5F { return false }
+        var scalars = 0
+        var ascii = true
+        var underscore = false
+        for c in b[label] {
+            if c >= 0x80 { ascii = false }
+            if c == 0x5F { underscore = true }
+            if c & 0xC0 != 0x80 { scalars += 1 }
         }
-        return true
+        if scalars > 63 { return false }
+        if !ascii, label.count >= 4, lowercasedASCII(label.lowerBound..<label.lowerBound + 4) == "xn--" { return false }
+        return !(underscore && index >= count - (registrable ? 2 : 1))
     }
 
-    func isIPv4(_ labels: [Range<Int>]) -> Bool {
+    func isIPv4(_ labels: UnsafeBufferPointer<Range<Int>>) -> Bool {
         guard labels.count == 4 else { return false }
         for label in labels {
             guard label.count <= 3, b[label].allSatisfy({ CharClass.isASCIIDigit(UInt32($0)) }) else { return false }

@@ -120,7 +120,7 @@ struct LinkScanner {
 
     /// A domain without a scheme (`example.com/path`, `www.example.com`), found at its first dot.
     mutating func bareLink(dot p: Int) -> RawLink? {
-        guard p >= bareFloor, p > lastEnd else { return nil }
+        guard p >= bareFloor, p > lastEnd, p + 1 < n, Self.isHostScalar(b.scalar(at: p + 1).0) else { return nil }
         // The first label, backwards from the dot, stopping where CJK and other scripts meet.
         var s = p
         var cjk: Bool?
@@ -229,7 +229,15 @@ struct LinkScanner {
     // MARK: Helpers
 
     func lowercasedASCII(_ r: Range<Int>) -> String {
-        String(decoding: b[r].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        String(unsafeUninitializedCapacity: r.count) { out in
+            var k = 0
+            for i in r {
+                let c = b[i]
+                out[k] = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+                k += 1
+            }
+            return k
+        }
     }
 
     func schemeAllowed(_ r: Range<Int>) -> Bool {

@@ -66,27 +66,33 @@ extension RawLink {
     /// ``Link/href`` and ``Link/asciiHref``: the scheme (or the prefix to add), the host lowercased
     /// (and in punycode for the ASCII form), the rest as written.
     func hrefs(_ b: UnsafeBufferPointer<UInt8>) -> (String, String) {
-        func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
-        var head: String
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count + 8)
         switch prefix {
-        case .none: head = ""
-        case .https: head = "https://"
-        case .httpsColon: head = "https:"
-        case .mailto: head = "mailto:"
+        case .none: break
+        case .https: out.append(contentsOf: "https://".utf8)
+        case .httpsColon: out.append(contentsOf: "https:".utf8)
+        case .mailto: out.append(contentsOf: "mailto:".utf8)
+        }
+        func appendLowercased(_ r: Range<Int>) {
+            for i in r { out.append(b[i] >= 0x41 && b[i] <= 0x5A ? b[i] | 0x20 : b[i]) }
         }
         var cursor = range.lowerBound
         if let scheme {
-            head += text(scheme).lowercased()
+            appendLowercased(scheme)
             cursor = scheme.upperBound
         }
-        head += text(cursor..<host.lowerBound)
-        let hostText = text(host)
-        let readable = hostText.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? lowerASCII(hostText) : hostText
-        let tail = text(host.upperBound..<range.upperBound)
-        return (head + readable + tail, head + Punycode.asciiHost(readable) + tail)
-    }
-
-    private func lowerASCII(_ s: String) -> String {
-        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[cursor..<host.lowerBound]))
+        let hostStart = out.count
+        appendLowercased(host)
+        let hostEnd = out.count
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[host.upperBound..<range.upperBound]))
+        let href = String(decoding: out, as: UTF8.self)
+        guard b[host].contains(where: { $0 >= 0x80 }) else { return (href, href) }
+        let ascii = Punycode.asciiHost(String(decoding: out[hostStart..<hostEnd], as: UTF8.self))
+        return (
+            href,
+            String(decoding: out[..<hostStart], as: UTF8.self) + ascii + String(decoding: out[hostEnd...], as: UTF8.self)
+        )
     }
 }

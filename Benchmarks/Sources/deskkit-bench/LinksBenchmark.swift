@@ -1,0 +1,70 @@
+import DeskKitLinks
+
+/// Link detection over chat messages (about one link in four messages), link-free text, and hostile text.
+enum LinksBenchmark {
+    static let sentences = [
+        "Hi, my order #1138 has not arrived yet, can you check?",
+        "Sure! Let me look that up for you, one moment please.",
+        "It says delivered but there is nothing at my door :(",
+        "Sorry about that. I have opened a claim with the courier, reference 55-1138.",
+        "Спасибо, жду ответа. Заказ был оплачен картой.",
+        "ご連絡ありがとうございます。確認してから返信します。",
+        "Could you send me a photo of the receipt? Version 2.3.1 of the app shows it under Orders.",
+        "Thanks, that helps a lot. Have a great day!",
+    ]
+    static let withLinks = [
+        "Tracking is here: https://track.example.com/parcel/1138?lang=en",
+        "Our policy: example.com/help/lost-parcels (see section 3).",
+        "Write to support@example.com if it does not show up by Friday.",
+        "見てください https://example.jp/お知らせ/2024 よろしく",
+    ]
+
+    static func run(only: String? = nil) {
+        var rng = SplitMix(seed: 42)
+        var messages: [String] = []
+        for i in 0..<200_000 {
+            if i % 4 == 0 {
+                messages.append(withLinks[Int(rng.next() % UInt64(withLinks.count))])
+            } else {
+                messages.append(sentences[Int(rng.next() % UInt64(sentences.count))])
+            }
+        }
+        let detector = LinkDetector()
+        measure("chat messages, 1 in 4 with a link", messages, detector)
+        if only == "chat" { return }
+        let plain = (0..<200_000).map { _ in sentences[Int(rng.next() % UInt64(sentences.count))] }
+        measure("chat messages, no links", plain, detector)
+        let prose = String(repeating: "the quick brown fox jumps over the lazy dog again and again ", count: 170_000)
+        measure("10 MB of link-free prose, one call", [prose], detector)
+        measure("10 MB without spaces", [String(repeating: "abcdefghij", count: 1_000_000)], detector)
+        measure("10 MB of dots", [String(repeating: ".", count: 10_000_000)], detector)
+        measure("10 MB of a.a.a.", [String(repeating: "a.", count: 5_000_000)], detector)
+    }
+
+    static func measure(_ name: String, _ texts: [String], _ detector: LinkDetector) {
+        let bytes = texts.reduce(0) { $0 + $1.utf8.count }
+        var best = Duration.seconds(1000)
+        var count = 0
+        for _ in 0..<5 {
+            let clock = ContinuousClock()
+            let start = clock.now
+            count = 0
+            for t in texts { count += detector.links(in: t).count }
+            best = min(best, clock.now - start)
+        }
+        let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
+        print("links: \(name): \(Int(Double(bytes) / s / 1e6)) MB/s, \(Int(Double(texts.count) / s)) texts/s, \(count) links")
+    }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
