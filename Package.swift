@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
         .library(name: "DeskKitLinks", targets: ["DeskKitLinks"]),
+        .library(name: "DeskKitMetadata", targets: ["DeskKitMetadata"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
     ],
     dependencies: [
@@ -16,11 +17,18 @@ let package = Package(
     targets: [
         .target(name: "DeskKitModel"),
         .target(name: "DeskKitLinks", dependencies: ["DeskKitModel"]),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "DeskKitMetadata", dependencies: ["CLibXML2", "DeskKitModel", "DeskKitLinks"]),
         .executableTarget(
             name: "deskkit",
             dependencies: [
                 "DeskKitModel",
                 "DeskKitLinks",
+                "DeskKitMetadata",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -31,6 +39,10 @@ let package = Package(
         .testTarget(
             name: "DeskKitLinksTests",
             dependencies: ["DeskKitLinks"]
+        ),
+        .testTarget(
+            name: "DeskKitMetadataTests",
+            dependencies: ["DeskKitMetadata"]
         ),
         // Runs the built `deskkit` executable end to end.
         .testTarget(

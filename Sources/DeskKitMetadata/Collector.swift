@@ -1,0 +1,187 @@
+/// What the SAX callbacks gather from a page, raw, with the caps of ``ExtractionLimits``.
+final class Collector {
+    struct Meta {
+        var property: String?
+        var name: String?
+        var itemprop: String?
+        var content: String?
+    }
+
+    enum CaptureKind { case title, h1, firstP, pAfterH1, postTitle, descriptionID, jsonLD }
+
+    struct Capture {
+        var kind: CaptureKind
+        var depth: Int
+        var bytes: [UInt8] = []
+    }
+
+    let limits: ExtractionLimits
+    var metas: [Meta] = []
+    var canonical: String?
+    var alternateDefault: String?
+    var baseHref: String?
+    var icons: [PageMetadata.Icon] = []
+    var texts: [CaptureKind: String] = [:]
+    var jsonLD: [String] = []
+    var firstImage: String?
+    var imageAfterH1: String?
+
+    var depth = 0
+    var svgDepth = 0
+    var sawH1 = false
+    var headDone = false
+    var captures: [Capture] = []
+    /// Set when the parser has what it needs; the driver stops feeding.
+    var done = false
+
+    init(limits: ExtractionLimits) { self.limits = limits }
+
+    // MARK: SAX events
+
+    func start(_ name: String, _ attributes: [(String, String)]) {
+        depth += 1
+        func attribute(_ key: String) -> String? { attributes.first { $0.0 == key }?.1 }
+        switch name {
+        case "svg", "math": svgDepth += 1
+        case "body": endOfHead()
+        case "meta": meta(attribute)
+        case "link": link(attribute)
+        case "base": if baseHref == nil { baseHref = attribute("href") }
+        case "title":
+            if svgDepth == 0, texts[.title] == nil, !capturing(.title) { capture(.title) }
+        case "script":
+            if attribute("type")?.lowercased().hasPrefix("application/ld+json") == true, jsonLD.count < 4 {
+                capture(.jsonLD)
+            }
+        case "h1":
+            if texts[.h1] == nil, !capturing(.h1) { capture(.h1) }
+            sawH1 = true
+        case "p":
+            if texts[.firstP] == nil, !capturing(.firstP) { capture(.firstP) }
+            if sawH1, texts[.pAfterH1] == nil, !capturing(.pAfterH1) { capture(.pAfterH1) }
+        case "img", "image":
+            if let src = attribute("src"), Self.looksLikeImageFile(src) {
+                if firstImage == nil { firstImage = src }
+                if sawH1, imageAfterH1 == nil { imageAfterH1 = src }
+            }
+        default: break
+        }
+        if let classes = attribute("class"), texts[.postTitle] == nil, !capturing(.postTitle),
+            classes.split(separator: " ").contains(where: { $0 == "post-title" || $0 == "entry-title" })
+        {
+            capture(.postTitle)
+        }
+        if attribute("id") == "description", texts[.descriptionID] == nil, !capturing(.descriptionID) {
+            capture(.descriptionID)
+        }
+        if headDone { checkBodyNeeds() }
+    }
+
+    func end(_ name: String) {
+        var i = captures.count
+        while i > 0 {
+            i -= 1
+            guard captures[i].depth >= depth else { continue }
+            let c = captures.remove(at: i)
+            let text = String(decoding: c.bytes, as: UTF8.self)
+            if c.kind == .jsonLD {
+                jsonLD.append(text)
+            } else if !TextCleaning.collapse(text).isEmpty || c.kind == .title {
+                texts[c.kind] = text
+            }
+        }
+        depth -= 1
+        switch name {
+        case "svg", "math": svgDepth = max(0, svgDepth - 1)
+        case "head": endOfHead()
+        default: break
+        }
+        if headDone { checkBodyNeeds() }
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !captures.isEmpty else { return }
+        for i in captures.indices {
+            let cap = captures[i].kind == .jsonLD ? limits.maxJSONLDBytes : limits.maxValueBytes
+            let room = cap - captures[i].bytes.count
+            if room > 0 { captures[i].bytes.append(contentsOf: bytes.prefix(room)) }
+        }
+    }
+
+    // MARK: Tags
+
+    private func meta(_ attribute: (String) -> String?) {
+        guard metas.count < limits.maxMetaTags else { return }
+        let m = Meta(
+            property: attribute("property"), name: attribute("name"), itemprop: attribute("itemprop"),
+            content: attribute("content") ?? attribute("value"))
+        if m.content != nil { metas.append(m) }
+    }
+
+    private func link(_ attribute: (String) -> String?) {
+        guard let rel = attribute("rel")?.lowercased(), let href = attribute("href") else { return }
+        let rels = rel.split(separator: " ")
+        if rels.contains("canonical"), canonical == nil { canonical = href }
+        if rels.contains("alternate"), attribute("hreflang")?.lowercased() == "x-default", alternateDefault == nil {
+            alternateDefault = href
+        }
+        if rels.contains("icon") || rels.contains("apple-touch-icon") || rels.contains("mask-icon"), icons.count < 16 {
+            icons.append(PageMetadata.Icon(rel: rel, href: href, sizes: attribute("sizes"), type: attribute("type")))
+        }
+    }
+
+    private func capture(_ kind: CaptureKind) { captures.append(Capture(kind: kind, depth: depth)) }
+
+    private func capturing(_ kind: CaptureKind) -> Bool { captures.contains { $0.kind == kind } }
+
+    // MARK: When to stop
+
+    private func endOfHead() {
+        guard !headDone else { return }
+        headDone = true
+        checkBodyNeeds()
+    }
+
+    /// Done when each preview field has a value from the head, or the body fallback it needs was found.
+    private func checkBodyNeeds() {
+        let titleDone = headTitle || texts[.postTitle] != nil || texts[.h1] != nil
+        let descriptionDone = headDescription || texts[.descriptionID] != nil || texts[.pAfterH1] != nil
+        let imageDone = headImage || imageAfterH1 != nil
+        if titleDone && descriptionDone && imageDone { done = true }
+    }
+
+    private func hasMeta(_ test: (Meta) -> Bool) -> Bool { metas.contains { $0.content?.isEmpty == false && test($0) } }
+
+    var headTitle: Bool {
+        if let t = texts[.title], !TextCleaning.collapse(t).isEmpty { return true }
+        return hasMeta { m in
+            Self.key(m, in: ["og:title", "twitter:title"]) || m.name?.lowercased() == "title" || m.itemprop == "name"
+        }
+    }
+
+    var headDescription: Bool {
+        hasMeta { m in
+            Self.key(m, in: ["og:description", "twitter:description"]) || m.name?.lowercased() == "description"
+                || m.itemprop == "description"
+        }
+    }
+
+    var headImage: Bool {
+        hasMeta { m in
+            Self.key(m, in: ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"])
+                || m.itemprop == "image"
+        }
+    }
+
+    static func key(_ m: Meta, in keys: Set<String>) -> Bool {
+        if let p = m.property?.lowercased(), keys.contains(p) { return true }
+        if let n = m.name?.lowercased(), keys.contains(n) { return true }
+        return false
+    }
+
+    static func looksLikeImageFile(_ src: String) -> Bool {
+        let path = src.split(separator: "?", maxSplits: 1).first?.split(separator: "#", maxSplits: 1).first ?? ""
+        guard let dot = path.lastIndex(of: ".") else { return false }
+        return ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"].contains(path[path.index(after: dot)...].lowercased())
+    }
+}

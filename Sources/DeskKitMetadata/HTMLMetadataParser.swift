@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibXML2
+
+/// Streams an HTML page through libxml2's HTML push parser and collects its preview metadata.
+///
+/// Feed the bytes as they arrive; ``feed(_:)`` answers `true` once the parser has what it needs (the end
+/// of the head with every preview field found, or the body fallbacks too), and the rest of the page need
+/// not be read. Then call ``finish()``.
+///
+/// ```swift
+/// let parser = HTMLMetadataParser(pageURL: url, contentType: response.contentType)
+/// for try await chunk in body { if parser.feed(chunk) { break } }
+/// let metadata = parser.finish()
+/// ```
+///
+/// One parser reads one page, on one task at a time (it is not `Sendable`). Many parsers may run at once.
+public final class HTMLMetadataParser {
+    public let pageURL: String?
+    public let contentType: String?
+    public let limits: ExtractionLimits
+
+    private let collector: Collector
+    private var context: htmlParserCtxtPtr?
+    private var pending: [UInt8] = []
+    private var charset: CharsetDecision?
+    private var bytesParsed = 0
+    private var headEndedAt: Int?
+    private var stopped = false
+
+    public init(pageURL: String?, contentType: String? = nil, limits: ExtractionLimits = .default) {
+        LibXML2.initialize()
+        self.pageURL = pageURL
+        self.contentType = contentType
+        self.limits = limits
+        collector = Collector(limits: limits)
+    }
+
+    deinit {
+        if let context { htmlFreeParserCtxt(context) }
+    }
+
+    /// Feeds the next bytes of the page. Returns `true` when no more are needed.
+    @discardableResult
+    public func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !stopped else { return true }
+        let buffer = bytes.bindMemory(to: UInt8.self)
+        if context == nil {
+            // Keep the start of the page until the head is in (or 64 KiB): the charset is decided on it.
+            pending.append(contentsOf: buffer)
+            guard pending.count >= CharsetSniffer.prescanLimit || headIsIn(pending) else { return false }
+            start()
+            return stopped
+        }
+        push(buffer, terminate: false)
+        return stopped
+    }
+
+    /// Feeds bytes from any collection.
+    @discardableResult
+    public func feed(_ bytes: some Collection<UInt8>) -> Bool {
+        if let done = bytes.withContiguousStorageIfAvailable({ feed(UnsafeRawBufferPointer($0)) }) { return done }
+        return Array(bytes).withUnsafeBytes { feed($0) }
+    }
+
+    /// Ends the page and returns what was found.
+    public func finish() -> PageMetadata {
+        if context == nil { start() }
+        if !stopped { push(UnsafeBufferPointer(start: nil, count: 0), terminate: true) }
+        return MetadataResolution.resolve(
+            collector, pageURL: pageURL, charset: charset!, bytesParsed: bytesParsed, stoppedEarly: collector.done)
+    }
+
+    // MARK: Driving libxml2
+
+    private func start() {
+        let decision = pending.withUnsafeBufferPointer { CharsetSniffer.decide($0, contentType: contentType) }
+        charset = decision
+        var sax = htmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElement = { ctx, name, attributes in
+            guard let ctx, let name else { return }
+            let collector = Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
+            collector.start(String(cString: name), LibXML2.attributes(attributes, limit: collector.limits.maxValueBytes))
+        }
+        sax.endElement = { ctx, name in
+            guard let ctx, let name else { return }
+            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue().end(String(cString: name))
+        }
+        sax.characters = { ctx, chars, length in
+            guard let ctx, let chars, length > 0 else { return }
+            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
+                .characters(UnsafeBufferPointer(start: chars, count: Int(length)))
+        }
+        sax.cdataBlock = sax.characters
+        sax.serror = { _, _ in }
+        let userData = Unmanaged.passUnretained(collector).toOpaque()
+        context = htmlCreatePushParserCtxt(&sax, userData, nil, 0, nil, XML_CHAR_ENCODING_NONE)
+        guard let context else {
+            stopped = true
+            return
+        }
+        let options =
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+            | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
+            | HTML_PARSE_NODEFDTD.rawValue
+        htmlCtxtUseOptions(context, Int32(options))
+        if let handler = xmlFindCharEncodingHandler(decision.name) ?? xmlFindCharEncodingHandler("WINDOWS-1252") {
+            xmlSwitchToEncoding(context, handler)
+        }
+        let first = pending
+        pending = []
+        first.withUnsafeBufferPointer { push($0, terminate: false) }
+    }
+
+    /// Pushes bytes in slices of 16 KiB, stopping as soon as the collector is done or the body limit is hit.
+    private func push(_ bytes: UnsafeBufferPointer<UInt8>, terminate: Bool) {
+        guard let context else { return }
+        LibXML2.silenceErrors()
+        var offset = 0
+        repeat {
+            let n = min(16 * 1024, bytes.count - offset)
+            let last = terminate && offset + n == bytes.count
+            let slice = n > 0 ? UnsafeRawPointer(bytes.baseAddress! + offset).assumingMemoryBound(to: CChar.self) : nil
+            htmlParseChunk(context, slice, Int32(n), last ? 1 : 0)
+            offset += n
+            bytesParsed += n
+            if collector.headDone, headEndedAt == nil { headEndedAt = bytesParsed }
+            if collector.done || (headEndedAt.map { bytesParsed - $0 > limits.maxBodyBytes } ?? false) {
+                xmlStopParser(context)
+                stopped = true
+                return
+            }
+        } while offset < bytes.count
+        if terminate { stopped = true }
+    }
+
+    private func headIsIn(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { b in
+            CharsetSniffer.findSequence(Array("</head".utf8), in: b, from: 0) != nil
+                || CharsetSniffer.findSequence(Array("<body".utf8), in: b, from: 0) != nil
+        }
+    }
+}
+
+/// One-shot extraction from a whole page.
+public enum MetadataExtractor {
+    /// Extracts the metadata of `html`, the bytes of the page at `pageURL` served with `contentType`.
+    public static func extract(
+        html: some Collection<UInt8>, pageURL: String?, contentType: String? = nil, limits: ExtractionLimits = .default
+    ) -> PageMetadata {
+        let parser = HTMLMetadataParser(pageURL: pageURL, contentType: contentType, limits: limits)
+        parser.feed(html)
+        return parser.finish()
+    }
+}
+
+/// libxml2's process-wide state, set up once.
+enum LibXML2 {
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    static func initialize() { _ = initialized }
+
+    /// Encoding-conversion errors go to the thread's global handler, not the parser's: silence them.
+    static func silenceErrors() {
+        xmlSetStructuredErrorFunc(nil) { _, _ in }
+    }
+
+    /// The attributes of a start tag as (name, value) pairs, values cut at `limit` bytes.
+    static func attributes(_ list: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, limit: Int) -> [(String, String)] {
+        guard let list else { return [] }
+        var out: [(String, String)] = []
+        var i = 0
+        while let name = list[i] {
+            let value = list[i + 1]
+            var text = ""
+            if let value {
+                let length = strnlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self), limit)
+                text = String(decoding: UnsafeBufferPointer(start: value, count: length), as: UTF8.self)
+            }
+            out.append((String(cString: name), text))
+            i += 2
+        }
+        return out
+    }
+}

@@ -1,0 +1,91 @@
+/// What a page says about itself, and the five preview fields decided from it.
+public struct PageMetadata: Sendable, Hashable {
+    /// og:title > twitter:title > `<title>` > meta title > itemprop name > JSON-LD headline/name >
+    /// `.post-title`/`.entry-title` > first `<h1>`.
+    public var title: String?
+    /// og:description > twitter:description > meta description > itemprop description > JSON-LD description >
+    /// `#description` > first `<p>` after the first `<h1>` > first `<p>`.
+    public var description: String?
+    /// The first og:image's secure_url > its url > the og:image > twitter:image > itemprop image > JSON-LD
+    /// image > the first body `<img>` (after the first `<h1>` when there is one) whose file is an image.
+    public var image: String?
+    /// og:url > canonical link > `hreflang="x-default"` alternate > the page URL. Candidates that are not
+    /// http(s) URLs with a public host are skipped.
+    public var url: String?
+    /// og:site_name > application-name > JSON-LD publisher > the page's host.
+    public var siteName: String?
+
+    /// One og:image with its structured properties.
+    public struct Image: Sendable, Hashable {
+        public var url: String?
+        public var secureURL: String?
+        public var width: Int?
+        public var height: Int?
+        public var alt: String?
+        public var type: String?
+    }
+
+    /// An icon link (`icon`, `shortcut icon`, `apple-touch-icon`, `mask-icon`).
+    public struct Icon: Sendable, Hashable {
+        public var rel: String
+        public var href: String
+        public var sizes: String?
+        public var type: String?
+    }
+
+    /// The og:images in document order (at most ``ExtractionLimits/maxImages``).
+    public var images: [Image] = []
+    public var videos: [String] = []
+    public var type: String?
+    public var locale: String?
+    /// Every `og:*` property in document order (at most ``ExtractionLimits/maxMetaTags``), values cleaned.
+    public var openGraph: [Property] = []
+    /// Every `twitter:*` property, by `name=` or `property=`.
+    public var twitter: [Property] = []
+    /// Every `itemprop` meta value.
+    public var itemprops: [Property] = []
+    public var canonicalURL: String?
+    public var baseURL: String?
+    public var applicationName: String?
+    public var themeColor: String?
+    public var icons: [Icon] = []
+    /// Headline, description, image and publisher of the head's JSON-LD blocks, when present.
+    public var jsonLD: [Property] = []
+    /// The encoding the page was read with.
+    public var charset: CharsetDecision
+    /// How many bytes the parser read before it had what it needed.
+    public var bytesParsed: Int
+    /// Whether parsing stopped before the end of the page (the head and the body fallbacks were complete).
+    public var stoppedEarly: Bool
+
+    /// A `key` = `value` pair.
+    public struct Property: Sendable, Hashable {
+        public var key: String
+        public var value: String
+    }
+}
+
+/// Bounds that keep memory and time bounded by these numbers, not by the page.
+public struct ExtractionLimits: Sendable, Hashable {
+    /// `<meta>` tags kept (a page may have 100,000). Default 1,000.
+    public var maxMetaTags: Int = 1_000
+    /// og:images kept. Default 10.
+    public var maxImages: Int = 10
+    /// Longest attribute value or text kept while parsing, in bytes; longer ones are cut. Default 16 KiB.
+    public var maxValueBytes: Int = 16 * 1024
+    /// Longest JSON-LD block read, in bytes. Default 256 KiB.
+    public var maxJSONLDBytes: Int = 256 * 1024
+    /// How far past the head the parser reads for body fallbacks. Default 512 KiB.
+    public var maxBodyBytes: Int = 512 * 1024
+    /// Title length in characters (longer ones end with "…"). Default 300.
+    public var maxTitleLength: Int = 300
+    /// Description length in characters. Default 1,000.
+    public var maxDescriptionLength: Int = 1_000
+    /// Site name length in characters. Default 200.
+    public var maxSiteNameLength: Int = 200
+    /// Longest URL kept, in bytes; longer ones are dropped. Default 2,048.
+    public var maxURLLength: Int = 2_048
+
+    public init() {}
+    public static let `default` = ExtractionLimits()
+}

@@ -1,0 +1,126 @@
+import DeskKitLinks
+
+/// RFC 3986 reference resolution, and the checks a preview URL must pass.
+enum URLResolution {
+    struct Parts {
+        var scheme: Substring?
+        var authority: Substring?
+        var path: Substring
+        var query: Substring?
+        var fragment: Substring?
+    }
+
+    static func split(_ s: Substring) -> Parts {
+        var rest = s
+        var fragment: Substring?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = rest[rest.index(after: hash)...]
+            rest = rest[..<hash]
+        }
+        var query: Substring?
+        if let q = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: q)...]
+            rest = rest[..<q]
+        }
+        var scheme: Substring?
+        if let colon = rest.firstIndex(of: ":"), let first = rest.first, first.isASCII, first.isLetter,
+            rest[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        {
+            scheme = rest[..<colon]
+            rest = rest[rest.index(after: colon)...]
+        }
+        var authority: Substring?
+        if rest.hasPrefix("//") {
+            let afterSlashes = rest.dropFirst(2)
+            let end = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
+            authority = afterSlashes[..<end]
+            rest = afterSlashes[end...]
+        }
+        return Parts(scheme: scheme, authority: authority, path: rest, query: query, fragment: fragment)
+    }
+
+    /// Resolves `reference` against `base` (an absolute URL). Returns the reference unchanged when there
+    /// is no base.
+    static func resolve(_ reference: String, against base: String?) -> String {
+        let ref = split(Substring(reference))
+        guard let base, ref.scheme == nil else { return reference }
+        let b = split(Substring(base))
+        guard let scheme = b.scheme else { return reference }
+        var out = Parts(scheme: scheme, authority: nil, path: "", query: nil, fragment: ref.fragment)
+        if let authority = ref.authority {
+            out.authority = authority
+            out.path = Substring(removeDotSegments(String(ref.path)))
+            out.query = ref.query
+        } else {
+            out.authority = b.authority
+            if ref.path.isEmpty {
+                out.path = b.path
+                out.query = ref.query ?? b.query
+            } else {
+                if ref.path.hasPrefix("/") {
+                    out.path = Substring(removeDotSegments(String(ref.path)))
+                } else {
+                    let merged: String
+                    if b.authority != nil && b.path.isEmpty {
+                        merged = "/" + ref.path
+                    } else {
+                        let dir = b.path.lastIndex(of: "/").map { String(b.path[...$0]) } ?? ""
+                        merged = dir + ref.path
+                    }
+                    out.path = Substring(removeDotSegments(merged))
+                }
+                out.query = ref.query
+            }
+        }
+        var s = String(scheme) + ":"
+        if let authority = out.authority { s += "//" + authority }
+        s += out.path
+        if let q = out.query { s += "?" + q }
+        if let f = out.fragment { s += "#" + f }
+        return s
+    }
+
+    static func removeDotSegments(_ path: String) -> String {
+        var output: [Substring] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (i, segment) in segments.enumerated() {
+            let last = i == segments.count - 1
+            switch segment {
+            case ".":
+                if last { output.append("") }
+            case "..":
+                if output.count > 1 { output.removeLast() }
+                if last { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        var result = output.joined(separator: "/")
+        if path.hasPrefix("/") && !result.hasPrefix("/") { result = "/" + result }
+        return result
+    }
+
+    /// The resolved URL when it is fit for a preview: http(s) with a host, or a relative reference when
+    /// there is no base to resolve it against. `javascript:`, `data:`, `vbscript:` and other schemes are
+    /// dropped, as are values with no letter or digit (`...`, `#`).
+    static func previewURL(_ raw: String?, base: String?, maxLength: Int, requirePublicHost: Bool = false) -> String? {
+        guard let raw else { return nil }
+        // Values wrapped in stray quotes or backslashes (`content=\"https://…\"`) are common junk.
+        let trimmed = TextCleaning.collapse(TextCleaning.decodeEntities(raw)).trimmingCharacters(in: "\"'\\ ")
+        guard !trimmed.isEmpty, trimmed.contains(where: { $0.isLetter || $0.isNumber }),
+            !trimmed.contains(" ")
+        else { return nil }
+        let resolved = resolve(trimmed, against: base)
+        guard resolved.utf8.count <= maxLength else { return nil }
+        let parts = split(Substring(resolved))
+        guard let scheme = parts.scheme else { return base == nil ? resolved : nil }
+        guard ["http", "https"].contains(scheme.lowercased()), let authority = parts.authority else { return nil }
+        let host = authority.split(separator: "@").last.map { $0.split(separator: ":").first ?? "" } ?? ""
+        guard !host.isEmpty else { return nil }
+        if requirePublicHost {
+            let links = LinkDetector(options: .init(strictHosts: true)).links(in: "http://" + host)
+            guard links.count == 1, links[0].text == "http://" + host, host.contains(".") else { return nil }
+        }
+        return resolved
+    }
+}
