@@ -73,8 +73,9 @@ enum CharsetSniffer {
             }
             let n = UTF8Validation.sequenceLength(b, at: i)
             if n == 0 {
-                // A sequence cut by the end of the sample is not evidence against UTF-8.
-                return b.count - i < 4 && b.count == prescanLimit ? (multibyte ? .multibyte : .asciiOnly) : .invalid
+                // A sequence cut by the end of the sample (a chunk boundary) is not evidence against UTF-8.
+                let cut = b.count - i < 4 && b[i] >= 0xC2 && b[i] <= 0xF4 && b[(i + 1)...].allSatisfy { $0 & 0xC0 == 0x80 }
+                return cut ? (multibyte ? .multibyte : .asciiOnly) : .invalid
             }
             multibyte = true
             i += n

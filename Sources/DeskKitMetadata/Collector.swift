@@ -1,3 +1,5 @@
+import CLibXML2
+
 /// What the SAX callbacks gather from a page, raw, with the caps of ``ExtractionLimits``.
 final class Collector {
     struct Meta {
@@ -31,8 +33,13 @@ final class Collector {
     var sawH1 = false
     var headDone = false
     var captures: [Capture] = []
-    /// Set when the parser has what it needs; the driver stops feeding.
-    var done = false
+    /// Set when the parser has what it needs: parsing stops at that very event, however the page was
+    /// cut into chunks.
+    var done = false {
+        didSet { if done, let context { xmlStopParser(context) } }
+    }
+    /// The parser driving this collector.
+    var context: htmlParserCtxtPtr?
 
     init(limits: ExtractionLimits) { self.limits = limits }
 

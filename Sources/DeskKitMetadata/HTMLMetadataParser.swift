@@ -103,6 +103,7 @@ public final class HTMLMetadataParser {
             stopped = true
             return
         }
+        collector.context = context
         let options =
             HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue

@@ -1,0 +1,163 @@
+import DeskKitMetadata
+import Testing
+
+func extract(_ html: String, url: String? = "https://example.com/articles/1", limits: ExtractionLimits = .default)
+    -> PageMetadata
+{
+    MetadataExtractor.extract(html: Array(html.utf8), pageURL: url, limits: limits)
+}
+
+@Suite("Preview field precedence")
+struct PrecedenceTests {
+    let all = """
+        <html><head><title>Doc title</title>
+        <meta name="twitter:title" content="Twitter title"><meta property="og:title" content="OG title">
+        <meta name="description" content="Meta description"><meta name="twitter:description" content="Twitter description">
+        <meta property="og:description" content="OG description">
+        <meta name="twitter:image" content="/tw.png"><meta property="og:image" content="/og.png">
+        <meta property="og:image:url" content="/og-url.png"><meta property="og:image:secure_url" content="https://cdn.example.com/og-secure.png">
+        <link rel="canonical" href="/canonical"><meta property="og:url" content="https://example.com/og-url">
+        <meta name="application-name" content="App"><meta property="og:site_name" content="OG Site">
+        </head><body></body></html>
+        """
+
+    @Test func openGraphWins() {
+        let m = extract(all)
+        #expect(m.title == "OG title")
+        #expect(m.description == "OG description")
+        #expect(m.image == "https://cdn.example.com/og-secure.png")
+        #expect(m.url == "https://example.com/og-url")
+        #expect(m.siteName == "OG Site")
+        #expect(m.canonicalURL == "https://example.com/canonical")
+        #expect(m.images.first?.url == "https://example.com/og.png")
+    }
+
+    @Test func thenTwitterByNameOrProperty() {
+        let m = extract(
+            """
+            <head><title>Doc</title><meta name="twitter:title" content="T"><meta property="twitter:description" content="D">
+            <meta name="twitter:image" content="https://example.com/t.png"><meta name="description" content="M"></head>
+            """)
+        #expect(m.title == "T")
+        #expect(m.description == "D")
+        #expect(m.image == "https://example.com/t.png")
+    }
+
+    @Test func thenTheDocument() {
+        let m = extract(
+            """
+            <head><title> Doc &amp; more </title><meta name="description" content="M"><link rel="canonical" href="/c">
+            <meta name="application-name" content="App"></head>
+            """)
+        #expect(m.title == "Doc & more")
+        #expect(m.description == "M")
+        #expect(m.url == "https://example.com/c")
+        #expect(m.siteName == "App")
+        #expect(m.image == nil)
+    }
+
+    @Test func siteNameFallsBackToTheHost() {
+        #expect(extract("<title>x</title>", url: "https://shop.example.co.uk/p").siteName == "shop.example.co.uk")
+    }
+
+    @Test func ogImagePropertiesGroupByImage() {
+        let m = extract(
+            """
+            <meta property="og:image" content="https://example.com/a.png"><meta property="og:image:width" content="640">
+            <meta property="og:image:height" content="480"><meta property="og:image:alt" content="A">
+            <meta property="og:image" content="https://example.com/b.png"><meta property="og:image:type" content="image/png">
+            """)
+        #expect(m.images.count == 2)
+        #expect(m.images[0].width == 640 && m.images[0].height == 480 && m.images[0].alt == "A")
+        #expect(m.images[1].type == "image/png")
+        #expect(m.image == "https://example.com/a.png")
+    }
+}
+
+@Suite("Values")
+struct ValueTests {
+    @Test func entitiesDecodedEvenWhenDoubleEscaped() {
+        let m = extract(
+            #"<meta property="og:title" content="Tom &amp;amp; Jerry &amp;#39;s &amp;quot;Show&amp;quot; &hellip;">"#)
+        #expect(m.title == "Tom & Jerry 's \"Show\" …")
+    }
+
+    @Test func whiteSpaceCollapsedAndTrimmed() {
+        #expect(extract("<title>\n  A \t\u{00A0} title\n\n</title>").title == "A title")
+    }
+
+    @Test func lengthCapped() {
+        var limits = ExtractionLimits()
+        limits.maxTitleLength = 10
+        let m = extract("<title>" + String(repeating: "word ", count: 50) + "</title>", limits: limits)
+        #expect(m.title == "word word…")
+        #expect(m.title?.count == 10)
+    }
+
+    @Test func urlsResolvedAgainstBaseHrefAndPage() {
+        let m = extract(
+            """
+            <head><base href="https://static.example.com/assets/"><meta property="og:image" content="img/a.png">
+            <meta property="og:url" content="//example.com/canonical"></head>
+            """, url: "http://example.com/page")
+        #expect(m.image == "https://static.example.com/assets/img/a.png")
+        #expect(m.url == "https://example.com/canonical", "a scheme-relative URL takes the base's scheme")
+        #expect(m.baseURL == "https://static.example.com/assets/")
+    }
+
+    @Test(arguments: ["javascript:alert(1)", "data:image/png;base64,AAAA", "vbscript:msgbox", "ftp://example.com/a.png", "..."])
+    func unsafeOrJunkURLsDropped(_ value: String) {
+        let m = extract(#"<meta property="og:image" content="\#(value)"><meta property="og:url" content="\#(value)">"#)
+        #expect(m.image == nil)
+        #expect(m.url == "https://example.com/articles/1")
+    }
+
+    @Test func garbageCanonicalFallsBackToThePage() {
+        #expect(extract(#"<link rel="canonical" href="http://intranet">"#).url == "https://example.com/articles/1")
+    }
+
+    @Test func svgTitleIsNotTheTitle() {
+        #expect(extract("<body><svg><title>icon</title></svg><h1>Heading</h1></body>").title == "Heading")
+        #expect(extract("<head><title>Real</title></head><body><svg><title>icon</title></svg></body>").title == "Real")
+    }
+
+    @Test func jsonLDInTheHead() {
+        let m = extract(
+            """
+            <head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle",
+            "headline":"LD headline","description":"LD description","image":[{"url":"https://example.com/ld.jpg"}],
+            "publisher":{"@type":"Organization","name":"LD Publisher"}}]}</script></head>
+            """)
+        #expect(m.title == "LD headline")
+        #expect(m.description == "LD description")
+        #expect(m.image == "https://example.com/ld.jpg")
+        #expect(m.siteName == "LD Publisher")
+    }
+
+    @Test func iconsThemeColorItemprop() {
+        let m = extract(
+            """
+            <head><link rel="icon" href="/favicon.ico"><link rel="shortcut icon" href="/s.ico">
+            <link rel="apple-touch-icon" sizes="180x180" href="/apple.png"><meta name="theme-color" content="#336699">
+            <meta itemprop="name" content="Item name"><meta property="og:locale" content="de_DE"><meta property="og:type" content="article"></head>
+            """)
+        #expect(m.icons.map(\.href) == ["https://example.com/favicon.ico", "https://example.com/s.ico", "https://example.com/apple.png"])
+        #expect(m.icons[2].sizes == "180x180")
+        #expect(m.themeColor == "#336699")
+        #expect(m.title == "Item name")
+        #expect(m.locale == "de_DE")
+        #expect(m.type == "article")
+        #expect(m.image == nil, "icons are never the preview image")
+    }
+
+    @Test func bodyFallbacks() {
+        let m = extract(
+            """
+            <html><body><img src="/logo.svg?v=1"><p>intro</p><h1>Main <b>heading</b></h1><img src="/x">
+            <img src="/hero.jpg"><p>First paragraph after the heading.</p></body></html>
+            """)
+        #expect(m.title == "Main heading")
+        #expect(m.description == "First paragraph after the heading.")
+        #expect(m.image == "https://example.com/hero.jpg")
+    }
+}

@@ -1,0 +1,107 @@
+import DeskKitMetadata
+import Testing
+
+@Suite("Streaming and limits")
+struct StreamingTests {
+    static let files = OGCase.load().map(\.file) + ["charsets/shift_jis-meta-late.html", "charsets/utf-16le-bom.html"]
+
+    @Test(arguments: files)
+    func chunkedEqualsOneShot(_ file: String) {
+        let page = file.hasPrefix("charsets/") ? bytes(file) : bytes("og/" + file)
+        let whole = MetadataExtractor.extract(html: page, pageURL: "https://example.com/")
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5 {
+            let parser = HTMLMetadataParser(pageURL: "https://example.com/")
+            var i = 0
+            while i < page.count {
+                let n = Int.random(in: 1...max(1, min(700, page.count - i)), using: &rng)
+                if parser.feed(page[i..<i + n]) { break }
+                i += n
+            }
+            var chunked = parser.finish()
+            chunked.bytesParsed = whole.bytesParsed
+            #expect(chunked == whole)
+        }
+    }
+
+    @Test func aHugePageCostsItsHead() {
+        let head = """
+            <html><head><meta property="og:title" content="T"><meta property="og:description" content="D">
+            <meta property="og:image" content="https://example.com/i.png"></head><body>
+            """
+        let body = String(repeating: "<div><p>lots of body text here</p></div>\n", count: 130_000)
+        let page = Array((head + body + "</body></html>").utf8)
+        #expect(page.count > 5_000_000)
+        let parser = HTMLMetadataParser(pageURL: "https://example.com/")
+        var fed = 0
+        while fed < page.count {
+            let n = min(16_384, page.count - fed)
+            fed += n
+            if parser.feed(page[fed - n..<fed]) { break }
+        }
+        let m = parser.finish()
+        #expect(fed < 100_000, "reading stopped at the end of the head")
+        #expect(m.stoppedEarly)
+        #expect(m.title == "T")
+    }
+
+    @Test func bodyReadingIsBounded() {
+        var limits = ExtractionLimits()
+        limits.maxBodyBytes = 64 * 1024
+        let page = Array(("<html><head></head><body>" + String(repeating: "<div>text</div>", count: 100_000)).utf8)
+        let m = MetadataExtractor.extract(html: page, pageURL: nil, limits: limits)
+        #expect(m.bytesParsed < 200_000)
+        #expect(m.title == nil)
+    }
+}
+
+@Suite("Bad input")
+struct BadInputTests {
+    enum Shape: String, CaseIterable, Sendable {
+        case empty, unterminated, hugeAttribute, manyMetas, deepNesting, nulBytes, invalidUTF8, binary
+
+        var bytes: [UInt8] {
+            switch self {
+            case .empty: return []
+            case .unterminated: return Array(#"<html><head><meta property="og:title" content="Open <title>Half"#.utf8)
+            case .hugeAttribute:
+                return Array(("<meta property=\"og:title\" content=\"" + String(repeating: "x", count: 1_000_000) + "\">").utf8)
+            case .manyMetas:
+                return Array(
+                    ("<head>" + String(repeating: "<meta name=\"k\" content=\"v\">", count: 100_000)
+                        + "<meta property=\"og:title\" content=\"late\"></head>").utf8)
+            case .deepNesting: return Array((String(repeating: "<div>", count: 100_000) + "<h1>deep</h1>").utf8)
+            case .nulBytes: return Array("<title>a".utf8) + [0, 0] + Array("b</title>".utf8)
+            case .invalidUTF8: return Array("<meta charset=utf-8><title>ok ".utf8) + [0xFF, 0xFE, 0xC3] + Array("</title>".utf8)
+            case .binary: return (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+            }
+        }
+    }
+
+    @Test(arguments: Shape.allCases)
+    func neverCrashesAndStaysWithinCaps(_ shape: Shape) {
+        let m = MetadataExtractor.extract(html: shape.bytes, pageURL: "https://example.com/")
+        #expect((m.title?.count ?? 0) <= ExtractionLimits.default.maxTitleLength)
+        #expect(m.openGraph.count <= ExtractionLimits.default.maxMetaTags)
+        for url in [m.image, m.url].compactMap({ $0 }) { #expect(url.hasPrefix("http")) }
+        switch shape {
+        case .unterminated: #expect(m.title == "Open <title>Half" || m.title == nil)
+        case .hugeAttribute: #expect(m.title?.hasSuffix("…") == true)
+        case .manyMetas: #expect(m.title == nil, "metas past the cap are not kept")
+        case .deepNesting: #expect(m.title == "deep" || m.title == nil)
+        case .nulBytes: #expect(m.title != nil)
+        default: break
+        }
+    }
+
+    @Test func manyParsersAtOnce() async {
+        let page = bytes("og/" + OGCase.load()[0].file)
+        let expected = MetadataExtractor.extract(html: page, pageURL: "https://example.com/")
+        await withTaskGroup(of: PageMetadata.self) { group in
+            for _ in 0..<64 {
+                group.addTask { MetadataExtractor.extract(html: page, pageURL: "https://example.com/") }
+            }
+            for await m in group { #expect(m == expected) }
+        }
+    }
+}
