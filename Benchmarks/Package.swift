@@ -11,6 +11,7 @@ let package = Package(
             dependencies: [
                 .product(name: "DeskKitModel", package: "DeskKit"),
                 .product(name: "DeskKitLinks", package: "DeskKit"),
+                .product(name: "DeskKitMetadata", package: "DeskKit"),
             ],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         )

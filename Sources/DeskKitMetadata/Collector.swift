@@ -45,19 +45,20 @@ final class Collector {
 
     // MARK: SAX events
 
-    func start(_ name: String, _ attributes: [(String, String)]) {
+    /// A start tag. `attribute` reads one attribute (by lowercase name) only when asked.
+    func start(_ name: String, attribute: (String) -> String?) {
         depth += 1
-        func attribute(_ key: String) -> String? { attributes.first { $0.0 == key }?.1 }
+        if headDone { bodyRead += 16 }
         switch name {
         case "svg", "math": svgDepth += 1
         case "body": endOfHead()
-        case "meta": meta(attribute)
+        case "meta": if !headDone || needsAny { meta(attribute) }
         case "link": link(attribute)
         case "base": if baseHref == nil { baseHref = attribute("href") }
         case "title":
             if svgDepth == 0, texts[.title] == nil, !capturing(.title) { capture(.title) }
         case "script":
-            if attribute("type")?.lowercased().hasPrefix("application/ld+json") == true, jsonLD.count < 4 {
+            if jsonLD.count < 4, attribute("type")?.lowercased().hasPrefix("application/ld+json") == true {
                 capture(.jsonLD)
             }
         case "h1":
@@ -67,22 +68,28 @@ final class Collector {
             if texts[.firstP] == nil, !capturing(.firstP) { capture(.firstP) }
             if sawH1, texts[.pAfterH1] == nil, !capturing(.pAfterH1) { capture(.pAfterH1) }
         case "img", "image":
-            if let src = attribute("src"), Self.looksLikeImageFile(src) {
+            if imageAfterH1 == nil, let src = attribute("src"), Self.looksLikeImageFile(src) {
                 if firstImage == nil { firstImage = src }
-                if sawH1, imageAfterH1 == nil { imageAfterH1 = src }
+                if sawH1 { imageAfterH1 = src }
             }
         default: break
         }
-        if let classes = attribute("class"), texts[.postTitle] == nil, !capturing(.postTitle),
+        if !headDone || needTitle, texts[.postTitle] == nil, !capturing(.postTitle), let classes = attribute("class"),
             classes.split(separator: " ").contains(where: { $0 == "post-title" || $0 == "entry-title" })
         {
             capture(.postTitle)
         }
-        if attribute("id") == "description", texts[.descriptionID] == nil, !capturing(.descriptionID) {
+        if !headDone || needDescription, texts[.descriptionID] == nil, !capturing(.descriptionID),
+            attribute("id") == "description"
+        {
             capture(.descriptionID)
         }
         if headDone { checkBodyNeeds() }
     }
+
+    /// How much of the body has been read: its text bytes plus 16 per tag. Counted from the events, so
+    /// the parser stops at the same place however the page was cut into chunks.
+    private var bodyRead = 0
 
     func end(_ name: String) {
         var i = captures.count
@@ -93,7 +100,7 @@ final class Collector {
             let text = String(decoding: c.bytes, as: UTF8.self)
             if c.kind == .jsonLD {
                 jsonLD.append(text)
-            } else if !TextCleaning.collapse(text).isEmpty || c.kind == .title {
+            } else if c.kind == .title || !TextCleaning.isBlank(text) {
                 texts[c.kind] = text
             }
         }
@@ -107,6 +114,7 @@ final class Collector {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if headDone { bodyRead += bytes.count }
         guard !captures.isEmpty else { return }
         for i in captures.indices {
             let cap = captures[i].kind == .jsonLD ? limits.maxJSONLDBytes : limits.maxValueBytes
@@ -143,24 +151,41 @@ final class Collector {
 
     // MARK: When to stop
 
+    /// Which preview fields the head left without a value (decided once, at the end of the head).
+    private(set) var needTitle = true
+    private(set) var needDescription = true
+    private(set) var needImage = true
+    private var needsAny: Bool { needTitle || needDescription || needImage }
+
     private func endOfHead() {
         guard !headDone else { return }
         headDone = true
+        needTitle = !headTitle
+        needDescription = !headDescription
+        needImage = !headImage
         checkBodyNeeds()
     }
 
     /// Done when each preview field has a value from the head, or the body fallback it needs was found.
     private func checkBodyNeeds() {
-        let titleDone = headTitle || texts[.postTitle] != nil || texts[.h1] != nil
-        let descriptionDone = headDescription || texts[.descriptionID] != nil || texts[.pAfterH1] != nil
-        let imageDone = headImage || imageAfterH1 != nil
-        if titleDone && descriptionDone && imageDone { done = true }
+        if needTitle, texts[.postTitle] != nil || texts[.h1] != nil { needTitle = false }
+        if needDescription, texts[.descriptionID] != nil || texts[.pAfterH1] != nil { needDescription = false }
+        if needImage, imageAfterH1 != nil { needImage = false }
+        if !needsAny, !done {
+            done = true
+            return
+        }
+        // Bounded body reading: an image is looked for only so far past the head once the text is found.
+        let read = bodyRead
+        if read > limits.maxBodyBytes || (!needTitle && !needDescription && read > limits.imageSearchBytes) {
+            done = true
+        }
     }
 
     private func hasMeta(_ test: (Meta) -> Bool) -> Bool { metas.contains { $0.content?.isEmpty == false && test($0) } }
 
     var headTitle: Bool {
-        if let t = texts[.title], !TextCleaning.collapse(t).isEmpty { return true }
+        if let t = texts[.title], !TextCleaning.isBlank(t) { return true }
         return hasMeta { m in
             Self.key(m, in: ["og:title", "twitter:title"]) || m.name?.lowercased() == "title" || m.itemprop == "name"
         }

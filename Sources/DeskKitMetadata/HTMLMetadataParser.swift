@@ -84,7 +84,8 @@ public final class HTMLMetadataParser {
         sax.startElement = { ctx, name, attributes in
             guard let ctx, let name else { return }
             let collector = Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
-            collector.start(String(cString: name), LibXML2.attributes(attributes, limit: collector.limits.maxValueBytes))
+            let limit = collector.limits.maxValueBytes
+            collector.start(String(cString: name)) { LibXML2.attribute($0, in: attributes, limit: limit) }
         }
         sax.endElement = { ctx, name in
             guard let ctx, let name else { return }
@@ -126,11 +127,17 @@ public final class HTMLMetadataParser {
             let n = min(16 * 1024, bytes.count - offset)
             let last = terminate && offset + n == bytes.count
             let slice = n > 0 ? UnsafeRawPointer(bytes.baseAddress! + offset).assumingMemoryBound(to: CChar.self) : nil
+            // libxml2 2.9 resumes its look-ahead for `>` and `<` at `checkIndex`, and can resume in the
+            // wrong quote state after its buffer moved: then it waits for the end of the page. Starting
+            // the look-ahead afresh at each chunk is always correct, and cheap.
+            context.pointee.checkIndex = 0
+            context.pointee.hasPErefs = 0
             htmlParseChunk(context, slice, Int32(n), last ? 1 : 0)
             offset += n
             bytesParsed += n
             if collector.headDone, headEndedAt == nil { headEndedAt = bytesParsed }
-            if collector.done || (headEndedAt.map { bytesParsed - $0 > limits.maxBodyBytes } ?? false) {
+            // The collector stops at elements; this also bounds a body of text without any.
+            if collector.done || (headEndedAt.map { bytesParsed - $0 > limits.maxBodyBytes + 64 * 1024 } ?? false) {
                 xmlStopParser(context)
                 stopped = true
                 return
@@ -173,21 +180,18 @@ enum LibXML2 {
         xmlSetStructuredErrorFunc(nil) { _, _ in }
     }
 
-    /// The attributes of a start tag as (name, value) pairs, values cut at `limit` bytes.
-    static func attributes(_ list: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, limit: Int) -> [(String, String)] {
-        guard let list else { return [] }
-        var out: [(String, String)] = []
+    /// The value of attribute `name` (lowercase) of a start tag, cut at `limit` bytes.
+    static func attribute(_ name: String, in list: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, limit: Int) -> String? {
+        guard let list else { return nil }
         var i = 0
-        while let name = list[i] {
-            let value = list[i + 1]
-            var text = ""
-            if let value {
+        while let attributeName = list[i] {
+            if name.utf8.elementsEqual(UnsafeBufferPointer(start: attributeName, count: strlen(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self)))) {
+                guard let value = list[i + 1] else { return "" }
                 let length = strnlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self), limit)
-                text = String(decoding: UnsafeBufferPointer(start: value, count: length), as: UTF8.self)
+                return String(decoding: UnsafeBufferPointer(start: value, count: length), as: UTF8.self)
             }
-            out.append((String(cString: name), text))
             i += 2
         }
-        return out
+        return nil
     }
 }

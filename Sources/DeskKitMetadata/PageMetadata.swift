@@ -55,7 +55,8 @@ public struct PageMetadata: Sendable, Hashable {
     public var charset: CharsetDecision
     /// How many bytes the parser read before it had what it needed.
     public var bytesParsed: Int
-    /// Whether parsing stopped before the end of the page (the head and the body fallbacks were complete).
+    /// Whether parsing stopped before the end of the page (it had what it needed, or read as far into the
+    /// body as the limits allow).
     public var stoppedEarly: Bool
 
     /// A `key` = `value` pair.
@@ -77,6 +78,9 @@ public struct ExtractionLimits: Sendable, Hashable {
     public var maxJSONLDBytes: Int = 256 * 1024
     /// How far past the head the parser reads for body fallbacks. Default 512 KiB.
     public var maxBodyBytes: Int = 512 * 1024
+    /// Once a title and a description are found, how far past the head the parser still looks for an
+    /// image in the body. Default 64 KiB.
+    public var imageSearchBytes: Int = 64 * 1024
     /// Title length in characters (longer ones end with "…"). Default 300.
     public var maxTitleLength: Int = 300
     /// Description length in characters. Default 1,000.

@@ -3,13 +3,18 @@ import CLibXML2
 /// Turns raw attribute values and text into preview text: entities decoded (a second time for
 /// double-escaped `&amp;amp;`), white space collapsed, trimmed, length-capped.
 enum TextCleaning {
+    /// Whether `s` holds nothing but white space.
+    static func isBlank(_ s: String) -> Bool {
+        s.unicodeScalars.allSatisfy { $0.value < 0x80 ? ($0.value <= 0x20) : $0.properties.isWhitespace }
+    }
+
     /// Collapses white space (including no-break spaces and line separators) to one space and trims.
     static func collapse(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         var pendingSpace = false
         for scalar in s.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.value == 0 {
+            if scalar.value <= 0x20 || (scalar.value >= 0x80 && scalar.properties.isWhitespace) {
                 pendingSpace = !out.isEmpty
             } else {
                 if pendingSpace { out.unicodeScalars.append(" ") }
