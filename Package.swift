@@ -9,10 +9,14 @@ let package = Package(
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
         .library(name: "DeskKitLinks", targets: ["DeskKitLinks"]),
         .library(name: "DeskKitMetadata", targets: ["DeskKitMetadata"]),
+        .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
+        .library(name: "DeskKitPageServer", targets: ["DeskKitPageServer"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
     ],
     targets: [
         .target(name: "DeskKitModel"),
@@ -23,12 +27,33 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "DeskKitMetadata", dependencies: ["CLibXML2", "DeskKitModel", "DeskKitLinks"]),
+        .target(
+            name: "DeskKitPreview",
+            dependencies: [
+                "DeskKitModel", "DeskKitLinks", "DeskKitMetadata",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // A loopback web server for the demo and the tests.
+        .target(
+            name: "DeskKitPageServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "deskkit",
             dependencies: [
                 "DeskKitModel",
                 "DeskKitLinks",
                 "DeskKitMetadata",
+                "DeskKitPreview",
+                "DeskKitPageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -43,6 +68,10 @@ let package = Package(
         .testTarget(
             name: "DeskKitMetadataTests",
             dependencies: ["DeskKitMetadata"]
+        ),
+        .testTarget(
+            name: "DeskKitPreviewTests",
+            dependencies: ["DeskKitPreview", "DeskKitPageServer"]
         ),
         // Runs the built `deskkit` executable end to end.
         .testTarget(

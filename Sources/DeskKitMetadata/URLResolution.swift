@@ -1,7 +1,7 @@
 import DeskKitLinks
 
 /// RFC 3986 reference resolution, and the checks a preview URL must pass.
-enum URLResolution {
+package enum URLResolution {
     struct Parts {
         var scheme: Substring?
         var authority: Substring?
@@ -41,7 +41,7 @@ enum URLResolution {
 
     /// Resolves `reference` against `base` (an absolute URL). Returns the reference unchanged when there
     /// is no base.
-    static func resolve(_ reference: String, against base: String?) -> String {
+    package static func resolve(_ reference: String, against base: String?) -> String {
         let ref = split(Substring(reference))
         guard let base, ref.scheme == nil else { return reference }
         let b = split(Substring(base))

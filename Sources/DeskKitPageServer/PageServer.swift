@@ -1,0 +1,134 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A small web server on a loopback address, for the demo and for tests: routes answer with bytes,
+/// bytes dripped slowly, or an endless body.
+public final class PageServer: Sendable {
+    /// One response.
+    public struct Response: Sendable {
+        /// How the body is sent.
+        public enum Body: Sendable {
+            case bytes([UInt8])
+            /// The bytes one at a time, `interval` apart.
+            case drip([UInt8], interval: TimeAmount)
+            /// `chunk` again and again until the client goes away.
+            case endless(chunk: [UInt8])
+        }
+
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: Body
+
+        public init(status: Int = 200, headers: [(String, String)] = [], body: Body = .bytes([])) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// An HTML page.
+        public static func html(_ text: String, charset: String = "utf-8") -> Response {
+            Response(headers: [("Content-Type", "text/html; charset=\(charset)")], body: .bytes(Array(text.utf8)))
+        }
+
+        /// A redirect to `location`.
+        public static func redirect(_ location: String, status: Int = 302) -> Response {
+            Response(status: status, headers: [("Location", location)])
+        }
+    }
+
+    public typealias Routes = @Sendable (_ path: String) -> Response
+
+    private let channel: any Channel
+    /// The address the server listens on.
+    public let host: String
+    public let port: Int
+
+    private init(channel: any Channel, host: String, port: Int) {
+        self.channel = channel
+        self.host = host
+        self.port = port
+    }
+
+    /// `http://host:port` of the server.
+    public var baseURL: String { "http://\(host):\(port)" }
+
+    /// Starts a server on `host` (default 127.0.0.1) and an ephemeral port.
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        routes: @escaping Routes
+    ) async throws -> PageServer {
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(Handler(routes: routes))
+                }
+            }
+            .bind(host: host, port: port).get()
+        return PageServer(channel: channel, host: host, port: channel.localAddress?.port ?? port)
+    }
+
+    /// Stops listening.
+    public func stop() async throws { try await channel.close() }
+
+    private final class Handler: ChannelInboundHandler, @unchecked Sendable {
+        // One instance per connection, used only on its channel's event loop.
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+        let routes: Routes
+        var path = "/"
+
+        init(routes: @escaping Routes) { self.routes = routes }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head): path = head.uri
+            case .body: break
+            case .end: respond(context: context, routes(path))
+            }
+        }
+
+        private func respond(context: ChannelHandlerContext, _ response: Response) {
+            var headers = HTTPHeaders(response.headers)
+            switch response.body {
+            case .bytes(let b): headers.replaceOrAdd(name: "Content-Length", value: "\(b.count)")
+            default: headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+            }
+            headers.replaceOrAdd(name: "Connection", value: "close")
+            let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            let loop = context.eventLoop
+            let channel = context.channel
+            switch response.body {
+            case .bytes(let b):
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: b)))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            case .drip(let b, let interval):
+                context.flush()
+                func send(_ i: Int) {
+                    guard channel.isActive else { return }
+                    if i == b.count {
+                        channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
+                        return
+                    }
+                    channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: [b[i]])))).whenSuccess {
+                        loop.scheduleTask(in: interval) { send(i + 1) }
+                    }
+                }
+                send(0)
+            case .endless(let chunk):
+                let buffer = ByteBuffer(bytes: chunk)
+                func send() {
+                    guard channel.isActive else { return }
+                    channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).whenComplete { result in
+                        if case .success = result { loop.execute { send() } }
+                    }
+                }
+                context.flush()
+                send()
+            }
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import DeskKitMetadata
+
+/// The limits and identity of preview fetches. Every limit has a default and a test.
+public struct FetchConfiguration: Sendable {
+    /// Time to open a connection. Default 5 s.
+    public var connectTimeout: Double = 5
+    /// Time for the whole fetch, redirects and body included: a server that drips bytes cannot hold it
+    /// longer. Default 10 s.
+    public var totalTimeout: Double = 10
+    /// Body bytes read at most (after decompression). Default 2 MB.
+    public var maxBodyBytes: Int = 2_000_000
+    /// Response header bytes accepted at most. Default 64 KiB.
+    public var maxHeaderBytes: Int = 64 * 1024
+    /// Largest ratio of decompressed to compressed bytes (a gzip bomb trips it). Default 100.
+    public var maxDecompressionRatio: Int = 100
+    /// Redirects followed at most, each checked like the first request. Default 5.
+    public var maxRedirects: Int = 5
+    /// Ports a URL may name. Default 80 and 443.
+    public var allowedPorts: Set<Int> = [80, 443]
+    /// Addresses allowed even though the address policy blocks them (a test or demo server). Default none.
+    public var allowedAddresses: Set<IPAddress> = []
+    /// Skip the address policy altogether (`--allow-private`: for trusted networks only). Default off.
+    public var allowPrivateAddresses = false
+    public var userAgent = "DeskKitPreview/1.0 (+https://github.com/deskkit; link previews for support chat)"
+    public var acceptLanguage = "en;q=1.0, *;q=0.5"
+    /// Extraction limits for the page.
+    public var extraction: ExtractionLimits = .default
+
+    public init() {}
+}

@@ -1,0 +1,53 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Resolves a host name to addresses. DeskKit resolves hosts itself so it can check every address before
+/// connecting, and then connects to the address it checked (DNS rebinding cannot slip a second answer in).
+public protocol HostResolver: Sendable {
+    func resolve(_ host: String) async throws -> [IPAddress]
+}
+
+/// The system resolver (`getaddrinfo`), run off the caller's thread.
+public struct SystemResolver: HostResolver {
+    public init() {}
+
+    public func resolve(_ host: String) async throws -> [IPAddress] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                var hints = addrinfo()
+                hints.ai_family = AF_UNSPEC
+                hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+                var result: UnsafeMutablePointer<addrinfo>?
+                let status = getaddrinfo(host, nil, &hints, &result)
+                guard status == 0, let first = result else {
+                    continuation.resume(throwing: FetchError.dns(host, String(cString: gai_strerror(status))))
+                    return
+                }
+                defer { freeaddrinfo(first) }
+                var addresses: [IPAddress] = []
+                var node: UnsafeMutablePointer<addrinfo>? = first
+                while let n = node {
+                    if let sa = n.pointee.ai_addr {
+                        if n.pointee.ai_family == AF_INET {
+                            let a = sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+                            addresses.append(.v4(UInt32(bigEndian: a)))
+                        } else if n.pointee.ai_family == AF_INET6 {
+                            let b = sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                                withUnsafeBytes(of: p.pointee.sin6_addr) { Array($0) }
+                            }
+                            addresses.append(.v6(b))
+                        }
+                    }
+                    node = n.pointee.ai_next
+                }
+                var seen = Set<IPAddress>()
+                continuation.resume(returning: addresses.filter { seen.insert($0).inserted })
+            }
+        }
+    }
+}

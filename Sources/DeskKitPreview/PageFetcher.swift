@@ -1,0 +1,201 @@
+import AsyncHTTPClient
+import DeskKitMetadata
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// What a fetch brought back.
+public struct FetchedPage: Sendable {
+    /// The URL after redirects.
+    public var finalURL: String
+    /// The page's metadata; nil for a direct image link.
+    public var metadata: PageMetadata?
+    /// The response's Content-Type.
+    public var contentType: String?
+    /// Whether the URL is an image itself (`image/*`): its preview is the image.
+    public var isImage: Bool { metadata == nil }
+}
+
+/// Fetches pages for previews, safely: http(s) only, allowed ports only, every address of every hop
+/// checked (and connected to as checked), bounded time, bytes, headers, decompression and redirects.
+public struct PageFetcher: Sendable {
+    public var configuration: FetchConfiguration
+    public let resolver: any HostResolver
+    let eventLoopGroup: any EventLoopGroup
+
+    public init(
+        configuration: FetchConfiguration = FetchConfiguration(), resolver: any HostResolver = SystemResolver(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.configuration = configuration
+        self.resolver = resolver
+        self.eventLoopGroup = eventLoopGroup
+    }
+
+    /// Fetches `url`, following redirects, and reads the page's metadata as the body streams in.
+    public func fetch(_ url: String) async throws(FetchError) -> FetchedPage {
+        let total = configuration.totalTimeout
+        let result: Result<FetchedPage, FetchError> = await withTaskGroup(of: Result<FetchedPage, FetchError>?.self) { group in
+            group.addTask {
+                do { return .success(try await follow(url)) } catch let e as FetchError { return .failure(e) } catch {
+                    return .failure(Self.map(error))
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(total * 1e9))
+                return Task.isCancelled ? nil : .failure(.timeout("the whole request", total))
+            }
+            var first: Result<FetchedPage, FetchError>?
+            while let next = await group.next() {
+                if let next {
+                    first = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return first ?? .failure(.timeout("the whole request", total))
+        }
+        return try result.get()
+    }
+
+    /// Checks the URL's scheme, port and every address of its host; returns the address to connect to.
+    public func check(_ url: String) async throws(FetchError) -> IPAddress {
+        try await target(WebURL(url)).1
+    }
+
+    private func target(_ url: WebURL) async throws(FetchError) -> (WebURL, IPAddress) {
+        guard configuration.allowedPorts.contains(url.port) || configuration.allowPrivateAddresses else {
+            throw FetchError(.blockedAddress, "port \(url.port) is not allowed")
+        }
+        if let literal = IPAddress(host: url.host) {
+            try checkAddress(literal, host: url.host)
+            return (url, literal)
+        }
+        if !configuration.allowPrivateAddresses, let rule = AddressPolicy.blockingRule(hostName: url.host) {
+            throw .blocked(url.host, rule: rule)
+        }
+        let addresses: [IPAddress]
+        do { addresses = try await resolver.resolve(url.asciiHost) } catch let e as FetchError { throw e } catch {
+            throw .dns(url.host, "\(error)")
+        }
+        guard let first = addresses.first else { throw .dns(url.host, "no address") }
+        for address in addresses { try checkAddress(address, host: url.host) }
+        return (url, first)
+    }
+
+    private func checkAddress(_ address: IPAddress, host: String) throws(FetchError) {
+        guard !configuration.allowPrivateAddresses, !configuration.allowedAddresses.contains(address) else { return }
+        if let rule = AddressPolicy.blockingRule(address) {
+            throw .blocked(host == address.description ? host : "\(host) (\(address))", rule: rule)
+        }
+    }
+
+    private func follow(_ start: String) async throws -> FetchedPage {
+        var current = try WebURL(start)
+        var redirects = 0
+        while true {
+            let (url, address) = try await target(current)
+            var clientConfiguration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow,
+                timeout: .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000))),
+                decompression: .enabled(limit: .ratio(configuration.maxDecompressionRatio)))
+            if IPAddress(host: url.host) == nil { clientConfiguration.dnsOverride = [url.asciiHost: address.description] }
+            let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
+            do {
+                let outcome = try await exchange(client, url)
+                try await client.shutdown()
+                switch outcome {
+                case .page(let page): return page
+                case .redirect(let location):
+                    redirects += 1
+                    guard redirects <= configuration.maxRedirects else {
+                        throw FetchError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects")
+                    }
+                    current = try WebURL(URLResolution.resolve(location, against: url.requestString))
+                }
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+        }
+    }
+
+    private enum Outcome {
+        case page(FetchedPage)
+        case redirect(String)
+    }
+
+    private func exchange(_ client: HTTPClient, _ url: WebURL) async throws -> Outcome {
+        var request = HTTPClientRequest(url: url.requestString)
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        request.headers.add(name: "Accept", value: "text/html,application/xhtml+xml;q=0.9,image/*;q=0.8,*/*;q=0.5")
+        request.headers.add(name: "Accept-Language", value: configuration.acceptLanguage)
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        let response = try await client.execute(request, timeout: .seconds(Int64(configuration.totalTimeout.rounded(.up))))
+        let headerBytes = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        guard headerBytes <= configuration.maxHeaderBytes else {
+            throw FetchError(.tooLarge, "response headers of \(headerBytes) bytes, over \(configuration.maxHeaderBytes)")
+        }
+        let status = Int(response.status.code)
+        if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
+            return .redirect(location)
+        }
+        guard (200..<300).contains(status) else { throw FetchError(.httpStatus, "HTTP \(status)") }
+        let contentType = response.headers.first(name: "Content-Type")
+        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: " \t").lowercased() ?? ""
+        if mediaType.hasPrefix("image/") {
+            return .page(FetchedPage(finalURL: url.requestString, metadata: nil, contentType: contentType))
+        }
+        guard mediaType == "text/html" || mediaType == "application/xhtml+xml" || mediaType.isEmpty else {
+            throw FetchError(.notHTML, "Content-Type \(mediaType.prefix(80))")
+        }
+        let parser = HTMLMetadataParser(
+            pageURL: url.requestString, contentType: contentType, limits: configuration.extraction)
+        var read = 0
+        for try await buffer in response.body {
+            let take = min(buffer.readableBytes, configuration.maxBodyBytes - read)
+            read += take
+            let done = buffer.withUnsafeReadableBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(take))) }
+            if done || read >= configuration.maxBodyBytes { break }
+        }
+        let metadata = parser.finish()
+        if read >= configuration.maxBodyBytes, metadata.title == nil {
+            throw FetchError(.tooLarge, "no preview in the first \(configuration.maxBodyBytes) bytes")
+        }
+        return .page(FetchedPage(finalURL: url.requestString, metadata: metadata, contentType: contentType))
+    }
+
+    /// Maps AsyncHTTPClient and NIO errors onto ``FetchError``.
+    static func map(_ error: any Error) -> FetchError {
+        if let e = error as? FetchError { return e }
+        if let e = error as? HTTPClientError {
+            switch e {
+            case .connectTimeout: return FetchError(.timeout, "connecting took too long")
+            case .deadlineExceeded, .readTimeout: return FetchError(.timeout, "the response took too long")
+            case .remoteConnectionClosed: return FetchError(.connection, "the server closed the connection")
+            default: return FetchError(.connection, "\(e)")
+            }
+        }
+        let text = String(describing: error)
+        if text.contains("NIOSSL") || text.contains("SSL") || text.contains("handshake") || text.contains("certificate") {
+            return FetchError(.tls, text)
+        }
+        if text.contains("DecompressionError") || text.contains("limit") {
+            return FetchError(.tooLarge, "the decompressed body grew too much (\(text))")
+        }
+        if text.contains("headerOverflow") || text.contains("HTTPParserError") {
+            return FetchError(.tooLarge, "response headers (\(text))")
+        }
+        if error is CancellationError { return FetchError(.timeout, "cancelled") }
+        return FetchError(.connection, text)
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,134 @@
+import DeskKitLinks
+import DeskKitMetadata
+import DeskKitModel
+
+/// The preview of one link of a message.
+public struct LinkPreview: Sendable {
+    public var link: Link
+    /// The preview, or why there is none. A failed preview never fails its message.
+    public var result: Result<URLPreview, FetchError>
+}
+
+/// Text in, `SENDBIRD_DESK_URL_PREVIEW` payloads out: finds the links of a message, fetches them
+/// concurrently (each URL once at a time, within a global and a per-host limit), and caches the answers.
+public actor PreviewService {
+    public struct Configuration: Sendable {
+        /// Links previewed per message, in order. Default 3.
+        public var maxLinksPerMessage = 3
+        /// Cached answers kept at most. Default 10,000.
+        public var cacheCapacity = 10_000
+        /// How long a preview is cached. Default 1 hour.
+        public var successTTL: Duration = .seconds(3600)
+        /// How long a failure is cached. Default 5 minutes.
+        public var failureTTL: Duration = .seconds(300)
+        /// Fetches running at once. Default 64.
+        public var maxConcurrentFetches = 64
+        /// Fetches to one host at once. Default 4.
+        public var maxConcurrentFetchesPerHost = 4
+        /// How links are found in text. Default: chat defaults, e-mail addresses excluded.
+        public var linkOptions = LinkDetector.Options(emails: false)
+        public init() {}
+    }
+
+    /// Counters for metrics.
+    public struct Statistics: Sendable, Hashable {
+        public var requests = 0
+        public var cacheHits = 0
+        public var sharedFetches = 0
+        public var fetches = 0
+        public var failures: [FetchError.Kind: Int] = [:]
+    }
+
+    public let fetcher: PageFetcher
+    public let configuration: Configuration
+    public private(set) var statistics = Statistics()
+    private var cache: PreviewCache<Result<URLPreview, FetchError>>
+    private var inFlight: [String: Task<Result<URLPreview, FetchError>, Never>] = [:]
+    private let global: AsyncLimiter
+    private var perHost: [String: AsyncLimiter] = [:]
+
+    public init(fetcher: PageFetcher = PageFetcher(), configuration: Configuration = Configuration()) {
+        self.fetcher = fetcher
+        self.configuration = configuration
+        cache = PreviewCache(capacity: configuration.cacheCapacity)
+        global = AsyncLimiter(limit: configuration.maxConcurrentFetches)
+    }
+
+    /// Previews of the first ``Configuration/maxLinksPerMessage`` web links of `text`, fetched concurrently,
+    /// in the order of the links.
+    public func previews(for text: String) async -> [LinkPreview] {
+        let links = LinkDetector(options: configuration.linkOptions).links(in: text).filter { $0.kind == .url }
+            .prefix(configuration.maxLinksPerMessage)
+        return await withTaskGroup(of: (Int, LinkPreview).self) { group in
+            for (i, link) in links.enumerated() {
+                group.addTask { (i, LinkPreview(link: link, result: await self.preview(for: link.href))) }
+            }
+            var out: [(Int, LinkPreview)] = []
+            for await item in group { out.append(item) }
+            return out.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// The preview of one URL: from the cache, from a fetch already under way for it, or fetched now.
+    public func preview(for url: String) async -> Result<URLPreview, FetchError> {
+        statistics.requests += 1
+        let now = ContinuousClock.now
+        if let cached = cache.value(for: url, now: now) {
+            statistics.cacheHits += 1
+            return cached
+        }
+        if let running = inFlight[url] {
+            statistics.sharedFetches += 1
+            return await running.value
+        }
+        let task = Task { await self.fetchLimited(url) }
+        inFlight[url] = task
+        let result = await task.value
+        inFlight[url] = nil
+        switch result {
+        case .success: cache.insert(result, for: url, ttl: configuration.successTTL, now: .now)
+        case .failure(let e):
+            statistics.failures[e.kind, default: 0] += 1
+            cache.insert(result, for: url, ttl: configuration.failureTTL, now: .now)
+        }
+        return result
+    }
+
+    /// Cached entries (for tests and metrics).
+    public var cachedCount: Int { cache.count }
+
+    private func limiter(for url: String) -> AsyncLimiter {
+        let host = (try? WebURL(url))?.host ?? url
+        if let l = perHost[host] { return l }
+        let l = AsyncLimiter(limit: configuration.maxConcurrentFetchesPerHost)
+        perHost[host] = l
+        return l
+    }
+
+    private func fetchLimited(_ url: String) async -> Result<URLPreview, FetchError> {
+        let host = limiter(for: url)
+        await global.acquire()
+        await host.acquire()
+        statistics.fetches += 1
+        let fetcher = self.fetcher
+        let result: Result<URLPreview, FetchError>
+        do {
+            result = .success(Self.preview(of: try await fetcher.fetch(url), link: url))
+        } catch {
+            result = .failure(error)
+        }
+        await host.release()
+        await global.release()
+        return result
+    }
+
+    /// The preview card of a fetched page. Its `url` is the link as written, not the page's og:url: a page
+    /// must not be able to point its card somewhere else.
+    public static func preview(of page: FetchedPage, link: String) -> URLPreview {
+        guard let m = page.metadata else {
+            let name = page.finalURL.split(separator: "?").first?.split(separator: "/").last.map(String.init)
+            return URLPreview(url: link, siteName: nil, title: name, description: nil, image: page.finalURL)
+        }
+        return URLPreview(url: link, siteName: m.siteName, title: m.title, description: m.description, image: m.image)
+    }
+}

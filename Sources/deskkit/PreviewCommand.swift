@@ -1,0 +1,60 @@
+import ArgumentParser
+import DeskKitLinks
+import DeskKitModel
+import DeskKitPreview
+
+struct PreviewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Fetch a page safely and print its SENDBIRD_DESK_URL_PREVIEW message.",
+        discussion: """
+            Given a URL (or text: its first link is used), fetches the page with DeskKit's safe fetcher \
+            (http/https on ports 80 and 443, public addresses only, redirects checked, time and bytes bounded) \
+            and prints the Platform API message body {"message_type", "message", "custom_type", "data"}. \
+            On failure prints {"error": {"kind", "detail"}} and exits 1.
+            """
+    )
+
+    @Argument(help: "A URL, or text containing one.")
+    var urlOrText: String
+
+    @Flag(name: .long, help: "Write data as base64 instead of raw JSON.")
+    var base64 = false
+
+    @Option(name: .long, help: "Seconds the whole fetch may take (default 10).")
+    var timeout: Double = 10
+
+    @Option(name: .long, help: "Body bytes read at most (default 2000000).")
+    var maxBytes: Int = 2_000_000
+
+    @Flag(name: .long, help: "Allow private, loopback and other non-public addresses and any port (trusted networks only).")
+    var allowPrivate = false
+
+    func validate() throws {
+        if timeout <= 0 { throw ValidationError("--timeout must be positive") }
+        if maxBytes <= 0 { throw ValidationError("--max-bytes must be positive") }
+    }
+
+    func run() async throws {
+        var configuration = FetchConfiguration()
+        configuration.totalTimeout = timeout
+        configuration.connectTimeout = min(configuration.connectTimeout, timeout)
+        configuration.maxBodyBytes = maxBytes
+        configuration.allowPrivateAddresses = allowPrivate
+        let fetcher = PageFetcher(configuration: configuration)
+        let link = LinkDetector().links(in: urlOrText).first { $0.kind == .url }
+        let url = link?.href ?? urlOrText
+        var out = Output.stdout()
+        defer { out.flush() }
+        do {
+            let page = try await fetcher.fetch(url)
+            let preview = PreviewService.preview(of: page, link: url)
+            out.line(DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json.jsonString)
+        } catch {
+            let json: JSONValue = ["error": ["kind": .string(error.kind.rawValue), "detail": .string(error.detail)]]
+            out.line(json.jsonString)
+            out.flush()
+            throw ExitCode(1)
+        }
+    }
+}
