@@ -11,8 +11,8 @@ public struct FetchConfiguration: Sendable {
     public var maxBodyBytes: Int = 2_000_000
     /// Response header bytes accepted at most. Default 64 KiB.
     public var maxHeaderBytes: Int = 64 * 1024
-    /// Largest ratio of decompressed to compressed bytes (a gzip bomb trips it). Default 100.
-    public var maxDecompressionRatio: Int = 100
+    /// Bytes a compressed body may inflate to (a gzip bomb trips it; memory stays bounded). Default 4 MB.
+    public var maxDecompressedBytes: Int = 4_000_000
     /// Redirects followed at most, each checked like the first request. Default 5.
     public var maxRedirects: Int = 5
     /// Ports a URL may name. Default 80 and 443.

@@ -98,7 +98,7 @@ public struct PageFetcher: Sendable {
             var clientConfiguration = HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
                 timeout: .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000))),
-                decompression: .enabled(limit: .ratio(configuration.maxDecompressionRatio)))
+                decompression: .enabled(limit: .size(configuration.maxDecompressedBytes)))
             if IPAddress(host: url.host) == nil { clientConfiguration.dnsOverride = [url.asciiHost: address.description] }
             let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
             do {

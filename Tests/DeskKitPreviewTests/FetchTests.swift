@@ -1,0 +1,203 @@
+import DeskKitPageServer
+import DeskKitPreview
+import Foundation
+import Testing
+
+/// The test web server: on 127.0.0.2, so that a redirect to 127.0.0.1 is a redirect elsewhere.
+enum TestServer {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let address = IPAddress.v4(0x7F00_0002)
+
+    static func start() async throws -> PageServer {
+        try await PageServer.start(host: "127.0.0.2") { path in route(path) }
+    }
+
+    static func route(_ path: String) -> PageServer.Response {
+        let og = #"<html><head><meta property="og:title" content="OG page"><meta property="og:description" content="D"><meta property="og:image" content="/i.png"></head><body>"#
+        switch path {
+        case "/page": return .html(og + "</body></html>")
+        case "/sjis":
+            let html = #"<html><head><title>日本語のページ</title></head><body><p>本文</p></body></html>"#
+            return PageServer.Response(headers: [("Content-Type", "text/html; charset=Shift_JIS")], body: .bytes(sjis(html)))
+        case "/koi8":
+            let bytes: [UInt8] = Array("<html><head><title>".utf8) + [0xF0, 0xD2, 0xC9, 0xD7, 0xC5, 0xD4] + Array("</title></head></html>".utf8)
+            return PageServer.Response(headers: [("Content-Type", "text/html; charset=koi8-r")], body: .bytes(bytes))
+        case let p where p.hasPrefix("/redirect/"):
+            let n = Int(p.dropFirst("/redirect/".count)) ?? 0
+            return n == 0 ? .redirect("/page") : .redirect("/redirect/\(n - 1)", status: n % 2 == 0 ? 301 : 307)
+        case "/loop": return .redirect("/loop")
+        case "/to-loopback": return .redirect("http://127.0.0.1/page")
+        case "/to-metadata": return .redirect("http://169.254.169.254/latest/meta-data/")
+        case "/to-mapped": return .redirect("http://[::ffff:127.0.0.1]/page")
+        case "/to-decimal": return .redirect("http://2130706433/page")
+        case "/drip": return PageServer.Response(headers: [("Content-Type", "text/html")], body: .drip(Array((og + String(repeating: " ", count: 100)).utf8), interval: .milliseconds(100)))
+        case "/endless": return PageServer.Response(headers: [("Content-Type", "text/html")], body: .endless(chunk: Array(String(repeating: "<div>filler filler filler</div>", count: 500).utf8)))
+        case "/endless-after-head": return PageServer.Response(headers: [("Content-Type", "text/html")], body: .endless(chunk: Array((og + "</body>").utf8)))
+        case "/bomb": return gzip("bomb.html.gz")
+        case "/zipped": return gzip("page.html.gz")
+        case "/pdf": return PageServer.Response(headers: [("Content-Type", "application/pdf")], body: .bytes(Array("%PDF-1.7\n".utf8)))
+        case "/image.png": return PageServer.Response(headers: [("Content-Type", "image/png")], body: .bytes([0x89, 0x50, 0x4E, 0x47]))
+        case "/missing": return PageServer.Response(status: 404, headers: [("Content-Type", "text/html")], body: .bytes(Array("<title>404</title>".utf8)))
+        case "/broken": return PageServer.Response(status: 500)
+        case "/huge-headers":
+            return PageServer.Response(
+                headers: [("Content-Type", "text/html")] + (0..<70).map { ("X-Filler-\($0)", String(repeating: "x", count: 1000)) },
+                body: .bytes(Array(og.utf8)))
+        default: return PageServer.Response(status: 404)
+        }
+    }
+
+    static func gzip(_ file: String) -> PageServer.Response {
+        let bytes = [UInt8]((try? Data(contentsOf: fixtures.appendingPathComponent(file))) ?? Data())
+        return PageServer.Response(headers: [("Content-Type", "text/html"), ("Content-Encoding", "gzip")], body: .bytes(bytes))
+    }
+
+    static func sjis(_ s: String) -> [UInt8] {
+        [UInt8](s.data(using: .shiftJIS) ?? Data(s.utf8))
+    }
+
+    /// A configuration that lets this server (and only it) past the guard.
+    static func configuration(_ server: PageServer) -> FetchConfiguration {
+        var c = FetchConfiguration()
+        c.allowedAddresses = [address]
+        c.allowedPorts = [server.port, 80]
+        c.totalTimeout = 5
+        return c
+    }
+}
+
+func expectFailure(_ kind: FetchError.Kind, _ body: () async throws(FetchError) -> FetchedPage, sourceLocation: SourceLocation = #_sourceLocation) async {
+    do {
+        let page = try await body()
+        Issue.record("expected \(kind), got a page at \(page.finalURL)", sourceLocation: sourceLocation)
+    } catch {
+        #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
+    }
+}
+
+@Suite("Fetching against a real server on 127.0.0.2", .serialized)
+struct FetchTests {
+    @Test func fetchesAndExtracts() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        let fetcher = PageFetcher(configuration: TestServer.configuration(server))
+        let page = try await fetcher.fetch(server.baseURL + "/page")
+        #expect(page.metadata?.title == "OG page")
+        #expect(page.metadata?.image == server.baseURL + "/i.png")
+        let sjis = try await fetcher.fetch(server.baseURL + "/sjis")
+        #expect(sjis.metadata?.title == "日本語のページ")
+        #expect(sjis.metadata?.charset.source == .httpHeader)
+        let koi8 = try await fetcher.fetch(server.baseURL + "/koi8")
+        #expect(koi8.metadata?.title == "Привет")
+        let zipped = try await fetcher.fetch(server.baseURL + "/zipped")
+        #expect(zipped.metadata?.title == "Zipped")
+        let image = try await fetcher.fetch(server.baseURL + "/image.png")
+        #expect(image.isImage)
+    }
+
+    @Test func theDefaultPolicyRefusesTheTestServerItself() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        var c = FetchConfiguration()
+        c.allowedPorts = [server.port]
+        await expectFailure(.blockedAddress) { () async throws(FetchError) in try await PageFetcher(configuration: c).fetch(server.baseURL + "/page") }
+        var ports = TestServer.configuration(server)
+        ports.allowedPorts = [80, 443]
+        await expectFailure(.blockedAddress) { () async throws(FetchError) in try await PageFetcher(configuration: ports).fetch(server.baseURL + "/page") }
+    }
+
+    @Test func redirectsAreFollowedAndEachHopChecked() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        let fetcher = PageFetcher(configuration: TestServer.configuration(server))
+        let page = try await fetcher.fetch(server.baseURL + "/redirect/4")
+        #expect(page.finalURL == server.baseURL + "/page")
+        await expectFailure(.tooManyRedirects) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/redirect/6") }
+        await expectFailure(.tooManyRedirects) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/loop") }
+        for hop in ["/to-loopback", "/to-metadata", "/to-mapped", "/to-decimal"] {
+            await expectFailure(.blockedAddress) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + hop) }
+        }
+    }
+
+    @Test func limits() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        var c = TestServer.configuration(server)
+        c.totalTimeout = 1
+        c.maxBodyBytes = 100_000
+        let fetcher = PageFetcher(configuration: c)
+        let clock = ContinuousClock()
+        let start = clock.now
+        await expectFailure(.timeout) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/drip") }
+        #expect(clock.now - start < .seconds(3), "a slow-drip server cannot hold the request")
+        await expectFailure(.tooLarge) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/endless") }
+        let early = try await fetcher.fetch(server.baseURL + "/endless-after-head")
+        #expect(early.metadata?.title == "OG page", "reading stops once the head is in")
+        await expectFailure(.tooLarge) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/bomb") }
+        await expectFailure(.tooLarge) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/huge-headers") }
+        await expectFailure(.notHTML) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/pdf") }
+        await expectFailure(.httpStatus) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/missing") }
+        await expectFailure(.httpStatus) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/broken") }
+        await expectFailure(.invalidURL) { () async throws(FetchError) in try await fetcher.fetch("javascript:alert(1)") }
+        await expectFailure(.invalidURL) { () async throws(FetchError) in try await fetcher.fetch("ftp://example.com/") }
+    }
+
+    @Test func connectTimeoutAndRefusal() async throws {
+        var c = FetchConfiguration()
+        c.allowedAddresses = [.v4(0x7F00_0003)]
+        c.allowedPorts = [9]
+        c.connectTimeout = 1
+        await expectFailure(.connection) { () async throws(FetchError) in try await PageFetcher(configuration: c).fetch("http://127.0.0.3:9/") }
+    }
+}
+
+/// Answers `first` on the first lookup and `then` on every later one (a DNS rebinding attack).
+final class RebindingResolver: HostResolver, @unchecked Sendable {
+    // The lock guards `calls`.
+    private let lock = NSLock()
+    private var calls = 0
+    let first: IPAddress
+    let then: IPAddress
+
+    init(first: IPAddress, then: IPAddress) {
+        self.first = first
+        self.then = then
+    }
+
+    var lookups: Int { lock.withLock { calls } }
+
+    func resolve(_ host: String) async throws -> [IPAddress] {
+        lock.withLock {
+            calls += 1
+            return [calls == 1 ? first : then]
+        }
+    }
+}
+
+@Suite("DNS", .serialized)
+struct ResolverTests {
+    @Test func connectsOnlyToTheAddressItChecked() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        // The first answer is "public" (the test server, allowed); a second lookup would say 10.0.0.1.
+        let resolver = RebindingResolver(first: TestServer.address, then: .v4(0x0A00_0001))
+        let fetcher = PageFetcher(configuration: TestServer.configuration(server), resolver: resolver)
+        let page = try await fetcher.fetch("http://rebind.example:\(server.port)/page")
+        #expect(page.metadata?.title == "OG page")
+        #expect(resolver.lookups == 1, "the connection used the checked address, no second lookup")
+    }
+
+    @Test func aPrivateAnswerIsRefused() async throws {
+        let resolver = RebindingResolver(first: .v4(0xA9FE_A9FE), then: .v4(0x5DB8_D822))
+        await expectFailure(.blockedAddress) { () async throws(FetchError) in
+            try await PageFetcher(resolver: resolver).fetch("http://metadata.example/")
+        }
+    }
+
+    @Test func anyPrivateAddressAmongManyIsRefused() async throws {
+        struct Mixed: HostResolver {
+            func resolve(_ host: String) async throws -> [IPAddress] { [.v4(0x5DB8_D822), .v4(0x7F00_0001)] }
+        }
+        await expectFailure(.blockedAddress) { () async throws(FetchError) in try await PageFetcher(resolver: Mixed()).fetch("http://mixed.example/") }
+    }
+}
