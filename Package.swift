@@ -63,15 +63,18 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitLinksTests",
-            dependencies: ["DeskKitLinks"]
+            dependencies: ["DeskKitLinks"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DeskKitMetadataTests",
-            dependencies: ["DeskKitMetadata"]
+            dependencies: ["DeskKitMetadata"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DeskKitPreviewTests",
-            dependencies: ["DeskKitPreview", "DeskKitPageServer"]
+            dependencies: ["DeskKitPreview", "DeskKitPageServer"],
+            exclude: ["Fixtures"]
         ),
         // Runs the built `deskkit` executable end to end.
         .testTarget(

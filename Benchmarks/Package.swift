@@ -12,6 +12,8 @@ let package = Package(
                 .product(name: "DeskKitModel", package: "DeskKit"),
                 .product(name: "DeskKitLinks", package: "DeskKit"),
                 .product(name: "DeskKitMetadata", package: "DeskKit"),
+                .product(name: "DeskKitPreview", package: "DeskKit"),
+                .product(name: "DeskKitPageServer", package: "DeskKit"),
             ],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         )

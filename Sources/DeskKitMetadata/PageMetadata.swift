@@ -78,9 +78,9 @@ public struct ExtractionLimits: Sendable, Hashable {
     public var maxJSONLDBytes: Int = 256 * 1024
     /// How far past the head the parser reads for body fallbacks. Default 512 KiB.
     public var maxBodyBytes: Int = 512 * 1024
-    /// Once a title and a description are found, how far past the head the parser still looks for an
-    /// image in the body. Default 64 KiB.
-    public var imageSearchBytes: Int = 64 * 1024
+    /// Once a title and a description are found, how much more of the body (text bytes, plus 16 per tag)
+    /// the parser reads looking for an image: the picture of an article sits near its heading. Default 16 KiB.
+    public var imageSearchBytes: Int = 16 * 1024
     /// Title length in characters (longer ones end with "…"). Default 300.
     public var maxTitleLength: Int = 300
     /// Description length in characters. Default 1,000.

@@ -99,35 +99,35 @@ public final class PageServer: Sendable {
             headers.replaceOrAdd(name: "Connection", value: "close")
             let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
-            let loop = context.eventLoop
             let channel = context.channel
             switch response.body {
             case .bytes(let b):
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: b)))), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
             case .drip(let b, let interval):
                 context.flush()
-                func send(_ i: Int) {
-                    guard channel.isActive else { return }
-                    if i == b.count {
-                        channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
-                        return
-                    }
-                    channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: [b[i]])))).whenSuccess {
-                        loop.scheduleTask(in: interval) { send(i + 1) }
-                    }
-                }
-                send(0)
+                Self.drip(b, from: 0, every: interval, on: channel)
             case .endless(let chunk):
-                let buffer = ByteBuffer(bytes: chunk)
-                func send() {
-                    guard channel.isActive else { return }
-                    channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).whenComplete { result in
-                        if case .success = result { loop.execute { send() } }
-                    }
-                }
                 context.flush()
-                send()
+                Self.endless(ByteBuffer(bytes: chunk), on: channel)
+            }
+        }
+
+        private static func drip(_ bytes: [UInt8], from i: Int, every interval: TimeAmount, on channel: any Channel) {
+            guard channel.isActive else { return }
+            guard i < bytes.count else {
+                channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in channel.close(promise: nil) }
+                return
+            }
+            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: [bytes[i]])))).whenSuccess {
+                channel.eventLoop.scheduleTask(in: interval) { drip(bytes, from: i + 1, every: interval, on: channel) }
+            }
+        }
+
+        private static func endless(_ buffer: ByteBuffer, on channel: any Channel) {
+            guard channel.isActive else { return }
+            channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer))).whenSuccess {
+                channel.eventLoop.execute { endless(buffer, on: channel) }
             }
         }
     }

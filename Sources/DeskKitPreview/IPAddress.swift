@@ -71,7 +71,7 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
             var out = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
             var bytes = b
             inet_ntop(AF_INET6, &bytes, &out, socklen_t(out.count))
-            return String(cString: out)
+            return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 }

@@ -190,12 +190,3 @@ public struct PageFetcher: Sendable {
         return FetchError(.connection, text)
     }
 }
-
-extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
-    }
-}

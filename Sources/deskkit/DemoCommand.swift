@@ -38,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
             DeskMessage(json: $0.replacingOccurrences(of: "{{base}}", with: server.baseURL))
         }
         let sources = conversation.split(separator: "\n").map { $0.replacingOccurrences(of: "{{base}}", with: server.baseURL) }
-        var err = FileHandle.standardError
+        let err = FileHandle.standardError
         let tty = isatty(2) == 1
         var enriched: [Int: [LinkPreview]] = [:]
         let candidates = messages.indices.filter { messages[$0].messageType == .user && messages[$0].content == .plain }

@@ -45,6 +45,16 @@ struct StreamingTests {
         #expect(m.title == "T")
     }
 
+    @Test func imageSearchIsBounded() {
+        let page = Array(
+            ("<html><head><title>T</title><meta name=description content=D></head><body><h1>H</h1>"
+                + String(repeating: "<p>some words of text here</p>", count: 2_000) + "<img src=\"/far.png\"></body></html>").utf8)
+        #expect(MetadataExtractor.extract(html: page, pageURL: "https://example.com/").image == nil)
+        var limits = ExtractionLimits()
+        limits.imageSearchBytes = 200_000
+        #expect(MetadataExtractor.extract(html: page, pageURL: "https://example.com/", limits: limits).image == "https://example.com/far.png")
+    }
+
     @Test func bodyReadingIsBounded() {
         var limits = ExtractionLimits()
         limits.maxBodyBytes = 64 * 1024

@@ -1,12 +1,17 @@
 import DeskKitModel
 
-/// Benchmarks for DeskKit. Each prints what it measured; none asserts a figure.
-///   deskkit-bench messages [COUNT]   decode + classify + visibility of a realistic message mix
+/// Benchmarks for DeskKit. Each prints what it measured; none asserts a figure. Run from the repository root:
+///   deskkit-bench links [chat]            link detection over chat messages and hostile texts
+///   deskkit-bench extract [DIR]           metadata extraction over Corpus/html/real
+///   deskkit-bench previews                previews of distinct pages from a loopback server, cached, memory
+///   deskkit-bench messages [COUNT] [N]    decode + classify + visibility of a realistic message mix
+///   deskkit-bench parse                   the JSON parser alone
 let args = CommandLine.arguments.dropFirst()
 let which = args.first ?? "all"
 if which == "parse" { ParseOnlyBenchmark.run(count: 200_000) }
 if which == "links" || which == "all" { LinksBenchmark.run(only: args.dropFirst().first) }
 if which == "extract" || which == "all" { ExtractBenchmark.run(directory: args.dropFirst().first ?? "Corpus/html/real") }
+if which == "previews" || which == "all" { await PreviewsBenchmark.run() }
 if which == "messages" || which == "all" {
     MessagesBenchmark.run(count: args.dropFirst().first.flatMap(Int.init) ?? 200_000, passes: args.dropFirst(2).first.flatMap(Int.init) ?? 5)
 }
