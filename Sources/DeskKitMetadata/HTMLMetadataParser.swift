@@ -48,14 +48,14 @@ public final class HTMLMetadataParser {
     public func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !stopped else { return true }
         let buffer = bytes.bindMemory(to: UInt8.self)
+        pending.append(contentsOf: buffer)
         if context == nil {
             // Keep the start of the page until the head is in (or 64 KiB): the charset is decided on it.
-            pending.append(contentsOf: buffer)
-            guard pending.count >= CharsetSniffer.prescanLimit || headIsIn(pending) else { return false }
+            guard pending.count >= CharsetSniffer.prescanLimit || headIsIn(pending, from: pending.count - buffer.count)
+            else { return false }
             start()
-            return stopped
         }
-        push(buffer, terminate: false)
+        pushWholeSlices()
         return stopped
     }
 
@@ -69,7 +69,12 @@ public final class HTMLMetadataParser {
     /// Ends the page and returns what was found.
     public func finish() -> PageMetadata {
         if context == nil { start() }
-        if !stopped { push(UnsafeBufferPointer(start: nil, count: 0), terminate: true) }
+        pushWholeSlices()
+        if !stopped {
+            let rest = pending
+            pending = []
+            rest.withUnsafeBufferPointer { push($0, terminate: true) }
+        }
         return MetadataResolution.resolve(
             collector, pageURL: pageURL, charset: charset!, bytesParsed: bytesParsed, stoppedEarly: collector.done)
     }
@@ -113,9 +118,18 @@ public final class HTMLMetadataParser {
         if let handler = xmlFindCharEncodingHandler(decision.name) ?? xmlFindCharEncodingHandler("WINDOWS-1252") {
             xmlSwitchToEncoding(context, handler)
         }
-        let first = pending
-        pending = []
-        first.withUnsafeBufferPointer { push($0, terminate: false) }
+    }
+
+    /// libxml2 gets the page in slices of exactly 16 KiB from its start, whatever chunks the network
+    /// delivered: so a streamed page parses exactly as the whole page does (libxml2 2.9's push parser does
+    /// not always resume the same way at every cut).
+    static let sliceSize = 16 * 1024
+
+    private func pushWholeSlices() {
+        guard context != nil, !stopped, pending.count >= Self.sliceSize else { return }
+        let whole = pending.count / Self.sliceSize * Self.sliceSize
+        pending.withUnsafeBufferPointer { push(UnsafeBufferPointer(rebasing: $0[0..<whole]), terminate: false) }
+        pending.removeFirst(whole)
     }
 
     /// Pushes bytes in slices of 16 KiB, stopping as soon as the collector is done or the body limit is hit.
@@ -124,7 +138,7 @@ public final class HTMLMetadataParser {
         LibXML2.silenceErrors()
         var offset = 0
         repeat {
-            let n = min(16 * 1024, bytes.count - offset)
+            let n = min(Self.sliceSize, bytes.count - offset)
             let last = terminate && offset + n == bytes.count
             let slice = n > 0 ? UnsafeRawPointer(bytes.baseAddress! + offset).assumingMemoryBound(to: CChar.self) : nil
             // libxml2 2.9 resumes its look-ahead for `>` and `<` at `checkIndex`, and can resume in the
@@ -146,10 +160,13 @@ public final class HTMLMetadataParser {
         if terminate { stopped = true }
     }
 
-    private func headIsIn(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { b in
-            CharsetSniffer.findSequence(Array("</head".utf8), in: b, from: 0) != nil
-                || CharsetSniffer.findSequence(Array("<body".utf8), in: b, from: 0) != nil
+    /// Whether `</head` or `<body` appears in the bytes that arrived from `newStart` on (each byte is
+    /// looked at once, however small the chunks).
+    private func headIsIn(_ bytes: [UInt8], from newStart: Int) -> Bool {
+        let from = max(0, newStart - 5)
+        return bytes.withUnsafeBufferPointer { b in
+            CharsetSniffer.findSequence(Array("</head".utf8), in: b, from: from) != nil
+                || CharsetSniffer.findSequence(Array("<body".utf8), in: b, from: from) != nil
         }
     }
 }
