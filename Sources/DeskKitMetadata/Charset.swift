@@ -32,6 +32,7 @@ enum CharsetSniffer {
 
     /// Decides the encoding: BOM > HTTP charset > `<meta>` > UTF-8 when the bytes are UTF-8 > windows-1252.
     static func decide(_ bytes: UnsafeBufferPointer<UInt8>, contentType: String?) -> CharsetDecision {
+        guard bytes.count > 0 else { return CharsetDecision(name: "UTF-8", source: .detectedUTF8) }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             return CharsetDecision(name: "UTF-8", source: .byteOrderMark)
         }
@@ -66,7 +67,13 @@ enum CharsetSniffer {
     static func utf8Evidence(_ b: UnsafeBufferPointer<UInt8>) -> UTF8Evidence {
         var i = 0
         var multibyte = false
+        let base = UnsafeRawPointer(b.baseAddress!)
         while i < b.count {
+            // ASCII eight bytes at a time.
+            while i + 8 <= b.count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+            }
+            guard i < b.count else { break }
             if b[i] < 0x80 {
                 i += 1
                 continue

@@ -2,7 +2,7 @@ import DeskKitModel
 
 /// Benchmarks for DeskKit. Each prints what it measured; none asserts a figure. Run from the repository root:
 ///   deskkit-bench links [chat]            link detection over chat messages and hostile texts
-///   deskkit-bench extract [DIR]           metadata extraction over Corpus/html/real
+///   deskkit-bench extract [DIR]           metadata extraction over Corpus/html/real, and synthetic OG pages
 ///   deskkit-bench previews                previews of distinct pages from a loopback server, cached, memory
 ///   deskkit-bench messages [COUNT] [N]    decode + classify + visibility of a realistic message mix
 ///   deskkit-bench parse                   the JSON parser alone
@@ -10,7 +10,10 @@ let args = CommandLine.arguments.dropFirst()
 let which = args.first ?? "all"
 if which == "parse" { ParseOnlyBenchmark.run(count: 200_000) }
 if which == "links" || which == "all" { LinksBenchmark.run(only: args.dropFirst().first) }
-if which == "extract" || which == "all" { ExtractBenchmark.run(directory: args.dropFirst().first ?? "Corpus/html/real") }
+if which == "extract" || which == "all" {
+    ExtractBenchmark.run(directory: args.dropFirst().first ?? "Corpus/html/real")
+    ExtractBenchmark.runSynthetic()
+}
 if which == "previews" || which == "all" { await PreviewsBenchmark.run() }
 if which == "messages" || which == "all" {
     MessagesBenchmark.run(count: args.dropFirst().first.flatMap(Int.init) ?? 200_000, passes: args.dropFirst(2).first.flatMap(Int.init) ?? 5)
