@@ -132,3 +132,10 @@ public actor PreviewService {
         return URLPreview(url: link, siteName: m.siteName, title: m.title, description: m.description, image: m.image)
     }
 }
+
+extension PreviewService {
+    /// Previews of the links in a Pyrus reply's comment, as for any message text.
+    public func previews(for reply: PyrusReplyWebhook) async -> [LinkPreview] {
+        await previews(for: reply.comment.body ?? "")
+    }
+}

@@ -24,6 +24,9 @@ struct DecodeCommand: ParsableCommand {
     @Option(name: .long, help: "The custom_type of the message the data belongs to (decode DATA only).")
     var customType: String?
 
+    @Option(name: .long, help: "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook: the other formats read JSON bodies (DATA, or lines with --messages).")
+    var format: PayloadFormat = .desk
+
     @Argument(help: "The data string; with --messages, the file to read (default: standard input).")
     var input: String?
 
@@ -35,6 +38,19 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         var out = Output.stdout()
         defer { out.flush() }
+        if format != .desk {
+            if !messages {
+                var body = input!
+                out.line(body.withUTF8 { format.decode($0, strict: false).0 }.jsonString)
+                return
+            }
+            var reader = try LineReader(path: input)
+            try reader.forEachLine { line, _ in
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+                out.line(format.decode(line, strict: false).0.jsonString)
+            }
+            return
+        }
         if !messages {
             let decoded = DeskPayload.decode(input!, customType: customType)
             let json: JSONValue = [

@@ -19,6 +19,9 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "The file to read (default: standard input).")
     var file: String?
 
+    @Option(name: .long, help: "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook.")
+    var format: PayloadFormat = .desk
+
     func run() throws {
         var out = Output.stdout()
         defer { out.flush() }
@@ -28,7 +31,7 @@ struct ValidateCommand: ParsableCommand {
         try reader.forEachLine { line, number in
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
             lines += 1
-            for problem in Self.problems(in: line) {
+            for problem in format == .desk ? Self.problems(in: line) : format.decode(line, strict: true).1 {
                 problemCount += 1
                 out.line("line \(number): \(problem.path): \(problem.message) [\(problem.code)]")
             }

@@ -10,6 +10,7 @@ public struct PayloadProblem: Error, Sendable, Hashable, CustomStringConvertible
             case missingField = "missing_field", invalidBase64 = "invalid_base64", invalidJSON = "invalid_json"
             case trailingGarbage = "trailing_garbage", tooLong = "too_long", tooDeep = "too_deep"
             case duplicateKey = "duplicate_key", notJSON = "not_json", numberTooLarge = "number_too_large"
+            case unsupportedValue = "unsupported_value"
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -22,6 +23,8 @@ public struct PayloadProblem: Error, Sendable, Hashable, CustomStringConvertible
         public static let numberTooLarge = Code(.numberTooLarge)
         /// A string outside its closed set (an unknown `state`).
         public static let unknownValue = Code(.unknownValue)
+        /// A value the format does not allow at all (an unknown protocol version or platform): no typed value.
+        public static let unsupportedValue = Code(.unsupportedValue)
         /// A required member is absent (or empty where it must not be).
         public static let missingField = Code(.missingField)
         /// Text that was meant to be base64 JSON and is not valid base64.

@@ -1,0 +1,157 @@
+/// The body Pyrus posts to an integrator's webhook when support answers in the mobile chat.
+public struct PyrusReplyWebhook: Sendable, Hashable {
+    /// Whose device the reply goes to.
+    public struct Token: Sendable, Hashable {
+        public var userID: String?
+        public var appID: String?
+        public var deviceID: String?
+        /// `ios` or `android` (the documentation writes "iOS"; read case-insensitively, kept as written).
+        public var type: String?
+    }
+
+    /// The new comment.
+    public struct Comment: Sendable, Hashable {
+        public var commentID: Int64?
+        public var body: String?
+        /// Always false: the comment comes from the support team.
+        public var isInbound: Bool?
+    }
+
+    /// Who wrote it.
+    public struct Author: Sendable, Hashable {
+        public var name: String?
+        public var avatarID: String?
+        /// Used when there is no avatar id.
+        public var avatarColor: String?
+    }
+
+    /// An attached file.
+    public struct Attachment: Sendable, Hashable {
+        public var id: String?
+        public var name: String?
+        /// Bytes.
+        public var size: Int64?
+    }
+
+    /// What the Pyrus SDK hands its `NewReplySubscriber`.
+    public struct ReplySummary: Sendable, Hashable {
+        public var hasUnreadComments: Bool
+        public var lastCommentText: String?
+        public var lastCommentAttachmentsCount: Int
+        public var lastCommentAttachments: [String]
+        /// Seconds since 1970 (UTC), when `created_at` could be read.
+        public var utcTime: Double?
+    }
+
+    public var ticketID: Int64
+    public var token: Token
+    public var comment: Comment
+    public var author: Author?
+    /// `created_at` as written.
+    public var createdAt: String?
+    /// `created_at` in seconds since 1970 (UTC): ISO 8601 text or epoch seconds/milliseconds.
+    public var createdAtSeconds: Double?
+    public var attachments: [Attachment]
+
+    /// The summary a client shows for this reply.
+    public var summary: ReplySummary {
+        ReplySummary(
+            hasUnreadComments: true, lastCommentText: comment.body, lastCommentAttachmentsCount: attachments.count,
+            lastCommentAttachments: attachments.compactMap(\.name), utcTime: createdAtSeconds)
+    }
+
+    /// Reads a webhook body. Strict mode lists every problem; a body with a fatal one gives no value.
+    public static func decode(_ json: some Collection<UInt8>, options: DecodingOptions = .lenient)
+        -> (value: PyrusReplyWebhook?, problems: [PayloadProblem])
+    {
+        OtherSystemsDecoding.decode(json, options: options) { o, reader in
+            let ticketID = reader.int64(o, "ticket_id", required: true)
+            let token = reader.object(o, "token", required: true).map { t in
+                Token(
+                    userID: reader.identifier(t, "user_id"), appID: reader.identifier(t, "app_id"),
+                    deviceID: reader.identifier(t, "device_id"), type: reader.string(t, "type"))
+            }
+            if let type = token?.type, !["ios", "android"].contains(type.lowercased()) {
+                reader.report(.unknownValue, "$.token.type", "\"\(type.prefix(40))\" is not ios or android")
+            }
+            let comment = reader.object(o, "comment", required: true).map { c in
+                Comment(
+                    commentID: reader.int64(c, "comment_id", required: true), body: reader.string(c, "body"),
+                    isInbound: reader.bool(c, "is_inbound"))
+            }
+            if comment?.isInbound == true {
+                reader.report(.unknownValue, "$.comment.is_inbound", "a reply from support is never inbound")
+            }
+            let author = reader.object(o, "author").map { a in
+                Author(name: reader.string(a, "name"), avatarID: reader.identifier(a, "avatar_id"), avatarColor: reader.string(a, "avatar_color"))
+            }
+            let (createdAt, seconds) = reader.timestamp(o, "created_at")
+            let attachments = reader.objects(o, "attachments").map { a in
+                let size = reader.int64(a, "size")
+                if let size, size < 0 { reader.report(.outOfRange, a.path("size"), "a size is never negative") }
+                return Attachment(id: reader.identifier(a, "id"), name: reader.string(a, "name"), size: size)
+            }
+            guard let ticketID, let token, let comment else { return nil }
+            return PyrusReplyWebhook(
+                ticketID: ticketID, token: token, comment: comment, author: author, createdAt: createdAt,
+                createdAtSeconds: seconds, attachments: attachments)
+        }
+    }
+}
+
+/// A request of Pyrus to an integrator's authorization service: may this user use the chat?
+public struct PyrusAuthRequest: Sendable, Hashable {
+    public var appID: String
+    public var userID: String
+    public var securityKey: String
+
+    /// The longest user id and security key Pyrus sends.
+    public static let maxFieldLength = 100
+
+    /// Reads the POST body, JSON or `application/x-www-form-urlencoded` (by `contentType`, or by its first
+    /// character when there is none). Nil with the problems when the request is malformed: answer 400.
+    public static func decode(_ body: some Collection<UInt8>, contentType: String? = nil)
+        -> (value: PyrusAuthRequest?, problems: [PayloadProblem])
+    {
+        let bytes = Array(body)
+        let isForm = contentType?.lowercased().contains("x-www-form-urlencoded")
+            ?? !(bytes.first(where: { $0 > 0x20 }) == UInt8(ascii: "{"))
+        var fields: [String: String] = [:]
+        var problems: [PayloadProblem] = []
+        if isForm {
+            for pair in String(decoding: bytes, as: UTF8.self).split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                guard let key = FormDecoding.decode(kv[0]) else { continue }
+                if let value = kv.count > 1 ? FormDecoding.decode(kv[1]) : "" { fields[key] = fields[key] ?? value }
+            }
+        } else {
+            let (parsed, jsonProblems) = OtherSystemsDecoding.decode(bytes, options: .strict) { o, reader in
+                for key: StaticString in ["app_id", "user_id", "security_key"] {
+                    if let v = reader.identifier(o, key) { fields[key.description] = v }
+                }
+                return true
+            }
+            if parsed == nil || jsonProblems.contains(where: { $0.code.isFatal }) { return (nil, jsonProblems) }
+        }
+        for key in ["app_id", "user_id", "security_key"] {
+            guard let v = fields[key], !v.isEmpty else {
+                problems.append(PayloadProblem(.missingField, at: "$.\(key)", "is required"))
+                continue
+            }
+            if key != "app_id", v.count > maxFieldLength {
+                problems.append(PayloadProblem(.tooLong, at: "$.\(key)", "\(v.count) characters, more than \(maxFieldLength)"))
+            }
+        }
+        guard problems.isEmpty else { return (nil, problems) }
+        return (PyrusAuthRequest(appID: fields["app_id"]!, userID: fields["user_id"]!, securityKey: fields["security_key"]!), [])
+    }
+
+    /// The HTTP status to answer: 400 for a malformed request, else 200 or 403 by `verify`.
+    public static func respond(
+        to body: some Collection<UInt8>, contentType: String?, verify: (PyrusAuthRequest) async -> Bool
+    ) async -> (status: Int, problems: [PayloadProblem]) {
+        let (request, problems) = decode(body, contentType: contentType)
+        guard let request else { return (400, problems) }
+        return (await verify(request) ? 200 : 403, [])
+    }
+}

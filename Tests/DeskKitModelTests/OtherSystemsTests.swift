@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import DeskKitModel
+
+struct FormatCase: Sendable, CustomStringConvertible {
+    let format: String
+    let file: String
+    let valid: Bool
+    let kind: String?
+    let problems: [String]
+    var description: String { "\(format)/\(file)" }
+
+    static func all() -> [FormatCase] {
+        ["pyrus-webhook", "pyrus-auth", "livetex-webhook"].flatMap { format -> [FormatCase] in
+            let url = repositoryRoot.appendingPathComponent("Corpus/\(format)/EXPECTED.jsonl")
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+            return text.split(separator: "\n").compactMap { line in
+                guard let o = try? JSONValue.parse(String(line)) else { return nil }
+                return FormatCase(
+                    format: format, file: o["file"]!.stringValue!, valid: o["valid"]!.boolValue!, kind: o["kind"]?.stringValue,
+                    problems: o["problems"]!.arrayValue!.compactMap(\.stringValue))
+            }
+        }
+    }
+
+    var bytes: [UInt8] {
+        [UInt8]((try? Data(contentsOf: repositoryRoot.appendingPathComponent("Corpus/\(format)/\(file)"))) ?? Data())
+    }
+}
+
+@Suite("Pyrus and LiveTex payloads")
+struct OtherSystemsTests {
+    @Test func corpusIsThere() { #expect(FormatCase.all().count >= 20) }
+
+    @Test(arguments: FormatCase.all())
+    func decodesAsExpected(_ c: FormatCase) {
+        let valid: Bool
+        let problems: [PayloadProblem]
+        switch c.format {
+        case "pyrus-webhook":
+            let r = PyrusReplyWebhook.decode(c.bytes, options: .strict)
+            (valid, problems) = (r.value != nil, r.problems)
+        case "pyrus-auth":
+            let r = PyrusAuthRequest.decode(c.bytes, contentType: c.file.hasSuffix(".txt") ? "application/x-www-form-urlencoded" : "application/json")
+            (valid, problems) = (r.value != nil, r.problems)
+        default:
+            let r = LiveTexPush.decode(c.bytes, options: .strict)
+            (valid, problems) = (r.value != nil, r.problems)
+            if let kind = c.kind { #expect(r.value?.kind.rawValue == kind) }
+        }
+        #expect(valid == c.valid)
+        #expect(problems.map { "\($0.code)@\($0.path)" } == c.problems)
+    }
+
+    @Test func pyrusReplySummary() throws {
+        let body = FormatCase.all().first { $0.file == "reply.json" }!.bytes
+        let reply = try #require(PyrusReplyWebhook.decode(body).value)
+        #expect(reply.ticketID == 12345)
+        #expect(reply.token.userID == "user-42")
+        #expect(reply.author?.avatarColor == "#ff8800")
+        let s = reply.summary
+        #expect(s.hasUnreadComments)
+        #expect(s.lastCommentText == "Your refund is on its way: https://shop.example.com/refunds/777")
+        #expect(s.lastCommentAttachmentsCount == 2)
+        #expect(s.lastCommentAttachments == ["label.pdf", "photo.jpg"])
+        #expect(s.utcTime == 1_714_558_830)
+        let offset = try #require(PyrusReplyWebhook.decode(FormatCase.all().first { $0.file == "reply-offset-time.json" }!.bytes).value)
+        #expect(offset.createdAtSeconds == 1_714_558_830.25)
+        let epoch = try #require(PyrusReplyWebhook.decode(FormatCase.all().first { $0.file == "reply-android-epoch-ms.json" }!.bytes).value)
+        #expect(epoch.createdAtSeconds == 1_714_558_830)
+    }
+
+    @Test func pyrusAuthorizationAnswers() async {
+        func answer(_ body: String, _ type: String?, allowed: Bool) async -> Int {
+            await PyrusAuthRequest.respond(to: Array(body.utf8), contentType: type) { request in
+                allowed && request.userID == "user 42" && request.securityKey == "k+1"
+            }.status
+        }
+        #expect(await answer("app_id=a&user_id=user+42&security_key=k%2B1", "application/x-www-form-urlencoded", allowed: true) == 200)
+        #expect(await answer(#"{"app_id":"a","user_id":"user 42","security_key":"k+1"}"#, "application/json", allowed: true) == 200)
+        #expect(await answer(#"{"app_id":"a","user_id":"user 42","security_key":"wrong"}"#, nil, allowed: true) == 403)
+        #expect(await answer(#"{"app_id":"a","user_id":"user 42"}"#, nil, allowed: true) == 400)
+        #expect(await answer("user_id=%ZZ", nil, allowed: true) == 400)
+    }
+
+    @Test func liveTexNotificationText() throws {
+        let push = LiveTexPush(version: "1", platform: "ios", to: "t", text: "See the receipt", url: "https://f.example/a/receipt.pdf?sig=1")
+        #expect(push.kind == .fileWithComment)
+        #expect(push.notificationText == "See the receipt\n📎 receipt.pdf")
+        #expect(LiveTexPush(version: "1", platform: "android", to: "t", text: "Hi", url: nil).notificationText == "Hi")
+    }
+}
