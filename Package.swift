@@ -11,12 +11,14 @@ let package = Package(
         .library(name: "DeskKitMetadata", targets: ["DeskKitMetadata"]),
         .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
         .library(name: "DeskKitPageServer", targets: ["DeskKitPageServer"]),
+        .library(name: "DeskKitServer", targets: ["DeskKitServer"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
         .target(name: "DeskKitModel"),
@@ -44,6 +46,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // HTTP routes on Hummingbird 2: the Pyrus authorization service (the enrichment server comes here).
+        .target(
+            name: "DeskKitServer",
+            dependencies: [
+                "DeskKitModel", "DeskKitPreview",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .executableTarget(
@@ -75,6 +85,13 @@ let package = Package(
             name: "DeskKitPreviewTests",
             dependencies: ["DeskKitPreview", "DeskKitPageServer"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "DeskKitServerTests",
+            dependencies: [
+                "DeskKitServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         // Runs the built `deskkit` executable end to end.
         .testTarget(
