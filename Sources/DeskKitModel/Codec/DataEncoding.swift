@@ -94,14 +94,8 @@ enum DataDecoder {
 
     /// The problem for JSON that does not parse.
     static func problem(_ error: JSONSyntaxError, path: String, offsetBase: Int?) -> PayloadProblem {
-        let code: PayloadProblem.Code
-        switch error.code {
-        case .trailingGarbage: code = .trailingGarbage
-        case .tooDeep: code = .tooDeep
-        default: code = .invalidJSON
-        }
         let place = offsetBase.map { "at byte \(error.offset + $0)" } ?? "at byte \(error.offset) of the decoded base64"
-        return PayloadProblem(code, at: path, "\(error.message) \(place)")
+        return PayloadProblem(.syntax(error.code), at: path, "\(error.message) \(place)")
     }
 
     /// Bounds of the content without a leading BOM and surrounding white space.

@@ -42,6 +42,11 @@ public struct PayloadProblem: Error, Sendable, Hashable, CustomStringConvertible
         /// `data` that must carry JSON (a rich or Desk system message) carries plain text.
         public static let notJSON = Code(.notJSON)
 
+        /// The problem code for a JSON syntax error.
+        static func syntax(_ code: JSONSyntaxError.Code) -> Code {
+            code == .trailingGarbage ? .trailingGarbage : code == .tooDeep ? .tooDeep : .invalidJSON
+        }
+
         /// The code's name in snake case, as printed in JSON output.
         public var description: String { base.rawValue }
 

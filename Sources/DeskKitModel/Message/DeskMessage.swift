@@ -67,9 +67,7 @@ public struct DeskMessage: Sendable, Hashable {
         switch JSONTape.parse(bytes, limits: options.limits) {
         case .success(let t): tape = t
         case .failure(let error):
-            let code: PayloadProblem.Code =
-                error.code == .trailingGarbage ? .trailingGarbage : error.code == .tooDeep ? .tooDeep : .invalidJSON
-            let problem = PayloadProblem(code, at: "$", error.description)
+            let problem = PayloadProblem(.syntax(error.code), at: "$", error.description)
             reader.problems.append(problem)
             content = .malformed(MalformedPayload(data: String(decoding: bytes, as: UTF8.self), reason: problem))
             return

@@ -7,9 +7,7 @@ enum OtherSystemsDecoding {
         let value: T? = Array(json).withUnsafeBufferPointer { bytes in
             switch JSONTape.parse(bytes, limits: options.limits) {
             case .failure(let error):
-                reader.report(
-                    error.code == .trailingGarbage ? .trailingGarbage : error.code == .tooDeep ? .tooDeep : .invalidJSON, "$",
-                    error.description)
+                reader.report(.syntax(error.code), "$", error.description)
                 return nil
             case .success(let tape):
                 guard tape.kind(0) == .object else {
