@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitPreviewTests",
-            dependencies: ["DeskKitPreview", "DeskKitPageServer"],
+            dependencies: ["DeskKitPreview", "DeskKitPageServer", "DeskKitModel"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,6 +1,9 @@
 import DeskKitPageServer
 import DeskKitPreview
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Testing
 
 /// The test web server: on 127.0.0.2, so that a redirect to 127.0.0.1 is a redirect elsewhere.
@@ -199,5 +202,61 @@ struct ResolverTests {
             func resolve(_ host: String) async throws -> [IPAddress] { [.v4(0x5DB8_D822), .v4(0x7F00_0001)] }
         }
         await expectFailure(.blockedAddress) { () async throws(FetchError) in try await PageFetcher(resolver: Mixed()).fetch("http://mixed.example/") }
+    }
+}
+
+/// A listener on 127.0.0.4 whose accept queue is full and never served: new connections hang in SYN.
+final class SilentListener {
+    let port: Int
+    private var fds: [Int32] = []
+
+    init?() {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { return nil }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0004).bigEndian
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 0) == 0 else { return nil }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        fds.append(listener)
+        // Fill the accept queue.
+        for _ in 0..<4 {
+            let c = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(c, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            fds.append(c)
+        }
+        usleep(100_000)
+    }
+
+    deinit { for fd in fds { close(fd) } }
+}
+
+@Suite("Connect timeout", .serialized)
+struct ConnectTimeoutTests {
+    @Test func aServerThatNeverAnswersTheHandshakeTimesOut() async throws {
+        let listener = try #require(SilentListener())
+        var c = FetchConfiguration()
+        c.allowedAddresses = [.v4(0x7F00_0004)]
+        c.allowedPorts = [listener.port]
+        c.connectTimeout = 1
+        c.totalTimeout = 8
+        let clock = ContinuousClock()
+        let start = clock.now
+        await expectFailure(.timeout) { () async throws(FetchError) in
+            try await PageFetcher(configuration: c).fetch("http://127.0.0.4:\(listener.port)/")
+        }
+        #expect(clock.now - start < .seconds(4), "the connect limit, not the total one, ended it")
+        withExtendedLifetime(listener) {}
     }
 }

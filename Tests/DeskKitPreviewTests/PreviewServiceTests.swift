@@ -1,3 +1,4 @@
+import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
 import Foundation
@@ -61,5 +62,19 @@ struct PreviewServiceTests {
         try await Task.sleep(nanoseconds: 300_000_000)
         _ = await service.preview(for: "http://10.0.0.49/")
         #expect(await service.statistics.cacheHits == 1, "expired failures are fetched again")
+    }
+}
+
+@Suite("Pyrus replies through the pipeline", .serialized)
+struct PyrusPreviewTests {
+    @Test func linksInAReplyArePreviewed() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        let body = #"{"ticket_id": 1, "token": {"user_id": "u", "app_id": "a", "device_id": "d", "type": "ios"}, "comment": {"comment_id": 2, "body": "See \#(server.baseURL)/page please", "is_inbound": false}}"#
+        let reply = try #require(PyrusReplyWebhook.decode(Array(body.utf8)).value)
+        let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
+        let previews = await service.previews(for: reply)
+        #expect(previews.count == 1)
+        #expect(try previews[0].result.get().title == "OG page")
     }
 }
