@@ -21,6 +21,4 @@ actor AsyncLimiter {
             waiting.removeFirst().resume()
         }
     }
-
-    var isIdle: Bool { running == 0 && waiting.isEmpty }
 }

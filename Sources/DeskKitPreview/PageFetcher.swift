@@ -58,18 +58,14 @@ public struct PageFetcher: Sendable {
         return try result.get()
     }
 
-    /// Checks the URL's scheme, port and every address of its host; returns the address to connect to.
-    public func check(_ url: String) async throws(FetchError) -> IPAddress {
-        try await target(WebURL(url)).1
-    }
-
-    private func target(_ url: WebURL) async throws(FetchError) -> (WebURL, IPAddress) {
+    /// Checks the URL's port and every address of its host; returns the address to connect to.
+    private func address(for url: WebURL) async throws(FetchError) -> IPAddress {
         guard configuration.allowedPorts.contains(url.port) || configuration.allowPrivateAddresses else {
             throw FetchError(.blockedAddress, "port \(url.port) is not allowed")
         }
         if let literal = IPAddress(host: url.host) {
             try checkAddress(literal, host: url.host)
-            return (url, literal)
+            return literal
         }
         if !configuration.allowPrivateAddresses, let rule = AddressPolicy.blockingRule(hostName: url.host) {
             throw .blocked(url.host, rule: rule)
@@ -80,7 +76,7 @@ public struct PageFetcher: Sendable {
         }
         guard let first = addresses.first else { throw .dns(url.host, "no address") }
         for address in addresses { try checkAddress(address, host: url.host) }
-        return (url, first)
+        return first
     }
 
     private func checkAddress(_ address: IPAddress, host: String) throws(FetchError) {
@@ -91,10 +87,10 @@ public struct PageFetcher: Sendable {
     }
 
     private func follow(_ start: String) async throws -> FetchedPage {
-        var current = try WebURL(start)
+        var url = try WebURL(start)
         var redirects = 0
         while true {
-            let (url, address) = try await target(current)
+            let address = try await address(for: url)
             var clientConfiguration = HTTPClient.Configuration(
                 redirectConfiguration: .disallow,
                 timeout: .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000))),
@@ -111,7 +107,7 @@ public struct PageFetcher: Sendable {
                     guard redirects <= configuration.maxRedirects else {
                         throw FetchError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects")
                     }
-                    current = try WebURL(URLResolution.resolve(location, against: url.requestString))
+                    url = try WebURL(URLResolution.resolve(location, against: url.requestString))
                 }
             } catch {
                 try? await client.shutdown()
