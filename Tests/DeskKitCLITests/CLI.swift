@@ -22,6 +22,10 @@ enum CLI {
     }
 
     static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
+        try run(arguments, bytes: stdin.map { Data($0.utf8) })
+    }
+
+    static func run(_ arguments: [String], bytes stdin: Data?) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -33,10 +37,24 @@ enum CLI {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
+        // Write standard input and read standard error on their own threads, so that no pipe fills up
+        // while another is waited on.
+        let writer = input.fileHandleForWriting
+        let wrote = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if let stdin { writer.write(stdin) }
+            try? writer.close()
+            wrote.signal()
+        }
+        nonisolated(unsafe) var e = Data()
+        let readErr = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            e = err.fileHandleForReading.readDataToEndOfFile()
+            readErr.signal()
+        }
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        wrote.wait()
+        readErr.wait()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),

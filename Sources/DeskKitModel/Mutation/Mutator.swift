@@ -1,0 +1,166 @@
+/// Writes malformed variants of valid payloads or envelopes, for QA teams to throw at their clients.
+/// Deterministic: the same input, seed and count give the same variants.
+public struct Mutator: Sendable {
+    /// What was done to a variant.
+    public enum Mutation: String, Sendable, CaseIterable {
+        case truncate, typeFlip = "type_flip", base64Damage = "base64_damage", wrongEncoding = "wrong_encoding"
+        case hugeNumber = "huge_number", negativeNumber = "negative_number", deepNesting = "deep_nesting"
+        case surrogate, nul, duplicateKey = "duplicate_key", longCustomType = "long_custom_type"
+        case dropField = "drop_field", emptyData = "empty_data"
+    }
+
+    /// One variant: its bytes (not always UTF-8) and the mutation applied.
+    public struct Variant: Sendable, Hashable {
+        public var mutation: Mutation
+        public var source: Int
+        public var bytes: [UInt8]
+    }
+
+    public let seed: UInt64
+
+    public init(seed: UInt64) { self.seed = seed }
+
+    /// `count` variants of `inputs` (JSON texts of envelopes or payloads), cycling through inputs and mutations.
+    public func variants(of inputs: [String], count: Int) -> [Variant] {
+        let parsed = inputs.compactMap { try? JSONValue.parse($0) }
+        guard !parsed.isEmpty else { return [] }
+        var rng = Random(seed: seed)
+        return (0..<count).map { i in
+            let source = Int(rng.next() % UInt64(parsed.count))
+            let mutation = Mutation.allCases[Int(rng.next() % UInt64(Mutation.allCases.count))]
+            return Variant(mutation: mutation, source: source, bytes: apply(mutation, to: parsed[source], rng: &rng))
+        }
+    }
+
+    private func apply(_ mutation: Mutation, to value: JSONValue, rng: inout Random) -> [UInt8] {
+        func text(_ v: JSONValue) -> [UInt8] { Array(v.jsonString.utf8) }
+        let isEnvelope = value["data"] != nil || value["message_id"] != nil
+        // The payload itself: the decoded `data` of an envelope, or the value.
+        let payload = isEnvelope ? value["data"]?.stringValue.flatMap { try? JSONValue.parse($0) } : value
+        func withPayload(_ p: JSONValue) -> JSONValue {
+            guard isEnvelope, case .object(var o) = value else { return p }
+            o["data"] = .string(p.jsonString)
+            return .object(o)
+        }
+        switch mutation {
+        case .truncate:
+            let bytes = text(value)
+            return Array(bytes.prefix(Int(rng.next() % UInt64(max(1, bytes.count)))))
+        case .typeFlip:
+            return text(withPayload(flip(payload ?? value, rng: &rng)))
+        case .base64Damage:
+            guard isEnvelope, case .object(var o) = value else { return Array(Base64.encode(text(value)).utf8.dropLast(2)) + [0x21] }
+            var b64 = Array(Base64.encode(Array((payload ?? .null).jsonString.utf8)).utf8)
+            if !b64.isEmpty { b64[Int(rng.next() % UInt64(b64.count))] = UInt8(ascii: "!") }
+            o["data"] = .string(String(decoding: b64, as: UTF8.self))
+            return text(.object(o))
+        case .wrongEncoding:
+            var bytes = text(value)
+            let at = bytes.lastIndex(of: UInt8(ascii: "\"")) ?? bytes.count
+            bytes.insert(contentsOf: [0xE9, 0xFF, 0xC3], at: max(0, at))
+            return bytes
+        case .hugeNumber:
+            let mutated = withPayload(replaceNumbers(payload ?? value, with: .number("1e400"))).jsonString
+            return Array(mutated.replacingNumbers(with: "99999999999999999999999999").utf8)
+        case .negativeNumber:
+            return text(withPayload(replaceNumbers(payload ?? value, with: .integer(-1))))
+        case .deepNesting:
+            let depth = 1_000 + Int(rng.next() % 9_000)
+            return Array((String(repeating: "[", count: depth) + (payload ?? value).jsonString + String(repeating: "]", count: depth)).utf8)
+        case .surrogate:
+            return Array(value.jsonString.replacingFirstString(with: "\\ud800").utf8)
+        case .nul:
+            var bytes = text(value)
+            bytes.insert(0, at: bytes.count / 2)
+            return Array(String(decoding: bytes, as: UTF8.self).replacingFirstString(with: "\\u0000").utf8)
+        case .duplicateKey:
+            let bytes = text(withPayload(payload ?? value))
+            guard bytes.first == UInt8(ascii: "{") else { return bytes }
+            return Array(#"{"type": 7, "data": [], "#.utf8) + bytes.dropFirst()
+        case .longCustomType:
+            guard case .object(var o) = value else { return text(value) }
+            o["custom_type"] = .string(String(repeating: "C", count: 10_000))
+            return text(.object(o))
+        case .dropField:
+            guard case .object(var p) = payload ?? value, !p.isEmpty else { return text(value) }
+            p.members.remove(at: Int(rng.next() % UInt64(p.count)))
+            return text(withPayload(.object(p)))
+        case .emptyData:
+            guard isEnvelope, case .object(var o) = value else { return [] }
+            o["data"] = ""
+            return text(.object(o))
+        }
+    }
+
+    private func flip(_ v: JSONValue, rng: inout Random) -> JSONValue {
+        switch v {
+        case .object(var o):
+            guard !o.isEmpty else { return .array([]) }
+            let i = Int(rng.next() % UInt64(o.count))
+            o.members[i].value = flip(o.members[i].value, rng: &rng)
+            return .object(o)
+        case .array(let a): return a.isEmpty ? .string("[]") : .object(["0": a[0]])
+        case .string(let s): return Int64(s).map(JSONValue.integer) ?? .bool(true)
+        case .integer(let i): return .string(String(i))
+        case .number(let n): return .string(n)
+        case .bool(let b): return .string(b ? "true" : "false")
+        case .null: return .integer(0)
+        }
+    }
+
+    private func replaceNumbers(_ v: JSONValue, with replacement: JSONValue) -> JSONValue {
+        switch v {
+        case .integer, .number: return replacement
+        case .array(let a): return .array(a.map { replaceNumbers($0, with: replacement) })
+        case .object(var o):
+            for i in o.indices { o.members[i].value = replaceNumbers(o.members[i].value, with: replacement) }
+            return .object(o)
+        default: return v
+        }
+    }
+
+    struct Random {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}
+
+extension String {
+    /// Every integer literal of a JSON text made huge (for envelopes whose numbers sit outside `data`).
+    func replacingNumbers(with huge: String) -> String {
+        var out = ""
+        var inString = false
+        var escaped = false
+        var previous: Character = " "
+        for c in self {
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+                out.append(c)
+            } else if c == "\"" {
+                inString = true
+                out.append(c)
+            } else if c.isNumber, !previous.isNumber, previous != "e", previous != "." {
+                out += huge
+            } else if c.isNumber {
+                // the rest of a replaced number is dropped
+            } else {
+                out.append(c)
+            }
+            previous = c
+        }
+        return out
+    }
+
+    /// The first string literal's content replaced by `escape` (a raw JSON escape sequence).
+    func replacingFirstString(with escape: String) -> String {
+        guard let open = firstIndex(of: "\""), let close = self[index(after: open)...].firstIndex(of: "\"") else { return self }
+        return String(self[...open]) + escape + String(self[close...])
+    }
+}
