@@ -41,14 +41,11 @@ struct DecodeCommand: ParsableCommand {
         if format != .desk {
             if !messages {
                 var body = input!
-                out.line(body.withUTF8 { format.decode($0, strict: false).0 }.jsonString)
+                out.line(body.withUTF8 { format.decode($0, strict: false).0 })
                 return
             }
             var reader = try LineReader(path: input)
-            try reader.forEachLine { line, _ in
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-                out.line(format.decode(line, strict: false).0.jsonString)
-            }
+            try reader.forEachNonBlankLine { line, _ in out.line(format.decode(line, strict: false).0) }
             return
         }
         if !messages {
@@ -57,25 +54,17 @@ struct DecodeCommand: ParsableCommand {
                 "kind": .string(decoded.content.kind.rawValue), "encoding": .string(decoded.encoding.description),
                 "value": decoded.content.jsonValue, "problems": .array(decoded.problems.map(\.jsonValue)),
             ]
-            out.line(json.jsonString)
+            out.line(json)
             return
         }
         var reader = try LineReader(path: input)
-        var writer = JSONWriter(capacity: 1 << 16)
-        try reader.forEachLine { line, number in
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        try reader.forEachNonBlankLine { line, _ in
             let message: DeskMessage
             switch JSONValue.parseResult(line) {
             case .success(let json): message = DeskMessage(json: json)
             case .failure: message = DeskMessage(json: String(decoding: line, as: UTF8.self))
             }
-            writer.write(message.summaryJSON)
-            writer.bytes.append(0x0A)
-            if writer.bytes.count >= 1 << 16 {
-                out.write(writer.bytes)
-                writer.bytes.removeAll(keepingCapacity: true)
-            }
+            out.line(message.summaryJSON)
         }
-        out.write(writer.bytes)
     }
 }

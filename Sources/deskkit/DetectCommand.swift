@@ -62,7 +62,6 @@ struct DetectCommand: ParsableCommand {
             return
         }
         var reader = try LineReader(path: nil)
-        var writer = JSONWriter(capacity: 1 << 16)
         try reader.forEachLine { line, number in
             let answer: JSONValue
             switch JSONValue.parseResult(line) {
@@ -75,14 +74,8 @@ struct DetectCommand: ParsableCommand {
             case .failure(let error):
                 answer = ["links": [], "error": .string("line \(number): not JSON: \(error)")]
             }
-            writer.write(answer)
-            writer.bytes.append(0x0A)
-            if writer.bytes.count >= 1 << 16 {
-                out.write(writer.bytes)
-                writer.bytes.removeAll(keepingCapacity: true)
-            }
+            out.line(answer)
         }
-        out.write(writer.bytes)
     }
 }
 

@@ -43,7 +43,7 @@ struct ExtractCommand: ParsableCommand {
         defer { out.flush() }
         guard jsonl else {
             let bytes = try readFile(file!)
-            out.line(MetadataExtractor.extract(html: bytes, pageURL: url, contentType: contentType).jsonValue.jsonString)
+            out.line(MetadataExtractor.extract(html: bytes, pageURL: url, contentType: contentType).jsonValue)
             return
         }
         var reader = try LineReader(path: nil)
@@ -66,7 +66,7 @@ struct ExtractCommand: ParsableCommand {
             case .failure(let error):
                 answer = ["error": .string("line \(number): not JSON: \(error)")]
             }
-            out.line(answer.jsonString)
+            out.line(answer)
         }
     }
 

@@ -28,8 +28,7 @@ struct FilterCommand: ParsableCommand {
         }
         var reader = try LineReader(path: file)
         var skipped = 0
-        try reader.forEachLine { line, number in
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        try reader.forEachNonBlankLine { line, number in
             switch JSONValue.parseResult(line) {
             case .success(let json) where json.objectValue != nil:
                 if DeskMessage(json: json).isVisible(to: audience) {

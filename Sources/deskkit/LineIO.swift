@@ -6,6 +6,7 @@
     import Darwin
 #endif
 import ArgumentParser
+import DeskKitModel
 
 /// Reads a file or standard input line by line, in large chunks, without decoding text.
 struct LineReader {
@@ -35,6 +36,14 @@ struct LineReader {
             ownsFD = false
         }
         buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Like ``forEachLine(_:)``, skipping lines of nothing but white space (their numbers still count).
+    mutating func forEachNonBlankLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        try forEachLine { line, number in
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+            try body(line, number)
+        }
     }
 
     /// Calls `body` with each line (without its `\n`) and its 1-based number until the input ends.
@@ -97,6 +106,16 @@ struct Output {
         write(s.utf8)
         write(CollectionOfOne(0x0A))
     }
+
+    /// Writes `value` as one line of compact JSON.
+    mutating func line(_ value: JSONValue) {
+        json.bytes.removeAll(keepingCapacity: true)
+        json.write(value)
+        write(json.bytes)
+        write(CollectionOfOne(0x0A))
+    }
+
+    private var json = JSONWriter()
 
     mutating func flush() {
         var offset = 0

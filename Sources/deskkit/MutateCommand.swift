@@ -31,9 +31,7 @@ struct MutateCommand: ParsableCommand {
     func run() throws {
         var inputs: [String] = []
         var reader = try LineReader(path: file ?? "Corpus/conversations/order-late.jsonl")
-        try reader.forEachLine { line, _ in
-            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { inputs.append(String(decoding: line, as: UTF8.self)) }
-        }
+        try reader.forEachNonBlankLine { line, _ in inputs.append(String(decoding: line, as: UTF8.self)) }
         let variants = Mutator(seed: seed).variants(of: inputs, count: count)
         if variants.isEmpty, count > 0 { throw ValidationError("no valid JSON line to mutate") }
         var out = Output.stdout()
@@ -44,7 +42,7 @@ struct MutateCommand: ParsableCommand {
                 "mutation": .string(v.mutation.rawValue), "source_line": .integer(Int64(v.source + 1)),
                 "text": utf8 ? .string(String(decoding: v.bytes, as: UTF8.self)) : .null, "base64": .string(Base64.encode(v.bytes)),
             ]
-            out.line(json.jsonString)
+            out.line(json)
         }
     }
 }

@@ -49,10 +49,10 @@ struct PreviewCommand: AsyncParsableCommand {
         do {
             let page = try await fetcher.fetch(url)
             let preview = PreviewService.preview(of: page, link: url)
-            out.line(DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json.jsonString)
+            out.line(DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json)
         } catch {
             let json: JSONValue = ["error": ["kind": .string(error.kind.rawValue), "detail": .string(error.detail)]]
-            out.line(json.jsonString)
+            out.line(json)
             out.flush()
             throw ExitCode(1)
         }

@@ -28,8 +28,7 @@ struct ValidateCommand: ParsableCommand {
         var reader = try LineReader(path: file)
         var problemCount = 0
         var lines = 0
-        try reader.forEachLine { line, number in
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        try reader.forEachNonBlankLine { line, number in
             lines += 1
             for problem in format == .desk ? Self.problems(in: line) : format.decode(line, strict: true).1 {
                 problemCount += 1
