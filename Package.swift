@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
         .library(name: "DeskKitPageServer", targets: ["DeskKitPageServer"]),
         .library(name: "DeskKitServer", targets: ["DeskKitServer"]),
+        .library(name: "DeskKitInvariants", targets: ["DeskKitInvariants"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
     ],
     dependencies: [
@@ -56,6 +57,12 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // The properties every entry point keeps on any input: run by the libFuzzer targets in `Fuzz/`
+        // and by the corpus replay in the tests.
+        .target(
+            name: "DeskKitInvariants",
+            dependencies: ["DeskKitModel", "DeskKitLinks", "DeskKitMetadata", "DeskKitPreview"]
+        ),
         .executableTarget(
             name: "deskkit",
             dependencies: [
@@ -83,7 +90,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitPreviewTests",
-            dependencies: ["DeskKitPreview", "DeskKitPageServer", "DeskKitModel"],
+            dependencies: ["DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -92,6 +99,11 @@ let package = Package(
                 "DeskKitServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        // Replays every file of Corpus/ through the fuzz targets' checks.
+        .testTarget(
+            name: "DeskKitInvariantsTests",
+            dependencies: ["DeskKitInvariants"]
         ),
         // Runs the built `deskkit` executable end to end.
         .testTarget(

@@ -13,7 +13,8 @@ public struct Link: Sendable, Hashable {
     /// The normalised address: `https://` added to bare domains and `//` links, `mailto:` to e-mail
     /// addresses, scheme and ASCII host letters lowercased; IDN hosts stay readable.
     public var href: String
-    /// ``href`` with every IDN host label in punycode (`xn--…`), for clients and servers that need ASCII.
+    /// ``href`` in ASCII, for clients and servers that need it: IDN host labels in punycode (`xn--…`), every
+    /// other non-ASCII character percent-encoded as UTF-8 (`/caf%C3%A9`), as a browser sends it.
     public var asciiHref: String
     public var kind: Kind
     /// Half-open range in Unicode scalars (code points) of the text.

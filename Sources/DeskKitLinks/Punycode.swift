@@ -64,7 +64,8 @@ public enum Punycode {
 
 extension RawLink {
     /// ``Link/href`` and ``Link/asciiHref``: the scheme (or the prefix to add), the host lowercased
-    /// (and in punycode for the ASCII form), the rest as written.
+    /// (and in punycode for the ASCII form, where every other non-ASCII character is percent-encoded as
+    /// UTF-8), the rest as written.
     func hrefs(_ b: UnsafeBufferPointer<UInt8>) -> (String, String) {
         var out: [UInt8] = []
         out.reserveCapacity(range.count + 8)
@@ -88,11 +89,23 @@ extension RawLink {
         let hostEnd = out.count
         out.append(contentsOf: UnsafeBufferPointer(rebasing: b[host.upperBound..<range.upperBound]))
         let href = String(decoding: out, as: UTF8.self)
-        guard b[host].contains(where: { $0 >= 0x80 }) else { return (href, href) }
-        let ascii = Punycode.asciiHost(String(decoding: out[hostStart..<hostEnd], as: UTF8.self))
-        return (
-            href,
-            String(decoding: out[..<hostStart], as: UTF8.self) + ascii + String(decoding: out[hostEnd...], as: UTF8.self)
-        )
+        guard out.contains(where: { $0 >= 0x80 }) else { return (href, href) }
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(out.count + 16)
+        func appendPercentEncoded(_ bytes: ArraySlice<UInt8>) {
+            let hex = Array("0123456789ABCDEF".utf8)
+            for byte in bytes {
+                if byte < 0x80 {
+                    ascii.append(byte)
+                } else {
+                    ascii.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                }
+            }
+        }
+        appendPercentEncoded(out[..<hostStart])
+        let hostText = String(decoding: out[hostStart..<hostEnd], as: UTF8.self)
+        ascii.append(contentsOf: (b[host].contains(where: { $0 >= 0x80 }) ? Punycode.asciiHost(hostText) : hostText).utf8)
+        appendPercentEncoded(out[hostEnd...])
+        return (href, String(decoding: ascii, as: UTF8.self))
     }
 }

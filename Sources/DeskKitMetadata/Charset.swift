@@ -30,6 +30,15 @@ enum CharsetSniffer {
     /// How much of the page is looked at for a `<meta>` declaration (the whole head up to this size).
     static let prescanLimit = 64 * 1024
 
+    /// The bytes the decision looks at: up to the end of the head (the first `</head` or `<body`), at most
+    /// ``prescanLimit``. The same bytes however the page arrives, so streaming decides as a whole page does.
+    static func window(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let limit = min(bytes.count, prescanLimit)
+        let scope = UnsafeBufferPointer(rebasing: bytes[0..<limit])
+        let ends = [findSequence(Array("</head".utf8), in: scope, from: 0), findSequence(Array("<body".utf8), in: scope, from: 0)]
+        return ends.compactMap { $0 }.min().map { min(limit, $0 + 6) } ?? limit
+    }
+
     /// Decides the encoding: BOM > HTTP charset > `<meta>` > UTF-8 when the bytes are UTF-8 > windows-1252.
     static func decide(_ bytes: UnsafeBufferPointer<UInt8>, contentType: String?) -> CharsetDecision {
         guard bytes.count > 0 else { return CharsetDecision(name: "UTF-8", source: .detectedUTF8) }
@@ -42,7 +51,7 @@ enum CharsetSniffer {
         if bytes.count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF {
             return CharsetDecision(name: "UTF-16BE", source: .byteOrderMark)
         }
-        let sample = UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, prescanLimit)])
+        let sample = UnsafeBufferPointer(rebasing: bytes[0..<window(bytes)])
         let declared: (String, CharsetDecision.Source)?
         if let label = contentType.flatMap(charsetParameter), let name = canonicalName(label) {
             declared = (name, .httpHeader)

@@ -32,11 +32,13 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         guard (1...4).contains(parts.count) else { return nil }
         var values: [UInt64] = []
         for part in parts {
-            guard !part.isEmpty else { return nil }
+            // Digits only (hex ones after 0x): Swift's integer parsing would also take a sign.
+            guard !part.isEmpty, part.utf8.allSatisfy({ $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") || $0.isHexDigit })
+            else { return nil }
             let lower = part.lowercased()
             let value: UInt64?
             if lower.hasPrefix("0x") {
-                value = lower.count == 2 ? 0 : UInt64(lower.dropFirst(2), radix: 16)
+                value = UInt64(lower.dropFirst(2), radix: 16)  // a bare 0x is not a number, as in inet_aton
             } else if lower.count > 1 && lower.hasPrefix("0") {
                 value = UInt64(lower.dropFirst(), radix: 8)
             } else {
@@ -73,5 +75,11 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
             inet_ntop(AF_INET6, &bytes, &out, socklen_t(out.count))
             return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
     }
 }

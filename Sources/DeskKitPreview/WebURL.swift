@@ -1,25 +1,28 @@
 import DeskKitLinks
 
 /// An http(s) URL taken apart far enough to check and fetch it.
-struct WebURL: Sendable, Hashable {
-    var scheme: String
+package struct WebURL: Sendable, Hashable {
+    package var scheme: String
     /// The host as written (lowercased), IDN in Unicode; IPv6 without brackets.
-    var host: String
+    package var host: String
     /// The host in ASCII (punycode), as sent.
-    var asciiHost: String
-    var port: Int
+    package var asciiHost: String
+    package var port: Int
     /// Path and query, at least "/".
-    var pathAndQuery: String
-    var isIPv6Literal: Bool
+    package var pathAndQuery: String
+    package var isIPv6Literal: Bool
 
     /// The URL as requested (ASCII host, no userinfo, no fragment).
-    var requestString: String {
+    package var requestString: String {
         let h = isIPv6Literal ? "[\(asciiHost)]" : asciiHost
         let defaultPort = scheme == "https" ? 443 : 80
         return "\(scheme)://\(h)\(port == defaultPort ? "" : ":\(port)")\(pathAndQuery)"
     }
 
-    init(_ text: String) throws(FetchError) {
+    /// WHATWG's forbidden host code points (besides controls and space), and `%`.
+    static let forbiddenInHost = Set("#%/:<>?@[\\]^|".utf8)
+
+    package init(_ text: String) throws(FetchError) {
         let trimmed = text.trimmingWhitespace
         guard let colon = trimmed.firstIndex(of: ":") else { throw .invalidURL("no scheme in \(trimmed.prefix(80))") }
         scheme = trimmed[..<colon].lowercased()
@@ -60,7 +63,8 @@ struct WebURL: Sendable, Hashable {
         host = hostPart.lowercased()
         while host.hasSuffix(".") { host.removeLast() }
         asciiHost = isIPv6Literal ? host : Punycode.asciiHost(host)
-        guard asciiHost.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") || isIPv6Literal }) else {
+        guard isIPv6Literal || asciiHost.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !Self.forbiddenInHost.contains($0) })
+        else {
             throw .invalidURL("bad characters in the host")
         }
     }

@@ -30,7 +30,7 @@ struct ValidateCommand: ParsableCommand {
         var lines = 0
         try reader.forEachNonBlankLine { line, number in
             lines += 1
-            for problem in format == .desk ? Self.problems(in: line) : format.decode(line, strict: true).1 {
+            for problem in format == .desk ? DeskValidation.problems(inLine: line) : format.decode(line, strict: true).1 {
                 problemCount += 1
                 out.line("line \(number): \(problem.path): \(problem.message) [\(problem.code)]")
             }
@@ -40,28 +40,5 @@ struct ValidateCommand: ParsableCommand {
             out.flush()
             throw ExitCode(1)
         }
-    }
-
-    static let envelopeKeys: Set<String> = ["type", "message_id", "message", "custom_type", "data", "created_at"]
-
-    /// Every problem of one line, read as an envelope, a payload or a data string.
-    static func problems(in line: UnsafeBufferPointer<UInt8>) -> [PayloadProblem] {
-        switch JSONValue.parseResult(line) {
-        case .success(.object(let o)) where isEnvelope(o):
-            return DeskMessage(json: .object(o), options: .strict).problems
-        case .success(.string(let data)):
-            return DeskPayload.decode(data, expectsPayload: true, options: .strict).problems
-        default:
-            return DeskPayload.decode(String(decoding: line, as: UTF8.self), expectsPayload: true, options: .strict)
-                .problems
-        }
-    }
-
-    private static func isEnvelope(_ o: JSONObject) -> Bool {
-        if o["body"] != nil { return false }
-        if case .string(let t)? = o["type"], !DeskMessage.MessageType(rawValue: t).isKnown, o["data"] == nil {
-            return false
-        }
-        return o.contains { envelopeKeys.contains($0.key) }
     }
 }

@@ -1,3 +1,4 @@
+import DeskKitInvariants
 import DeskKitPreview
 import Testing
 
@@ -37,9 +38,18 @@ struct AddressPolicyTests {
         #expect(IPAddress(host: "127.1") == .v4(0x7F00_0001))
         #expect(IPAddress(host: "10.1.258") == .v4(0x0A01_0102))
         #expect(IPAddress(host: "256.1.1.1") == nil)
+        #expect(IPAddress(host: "0x") == nil, "a bare 0x is not a number for inet_aton (fuzz finding)")
+        #expect(IPAddress(host: "255.-0.0.1") == nil, "no signs, as in inet_aton (fuzz finding)")
+        #expect(IPAddress(host: "+1.2.3.4") == nil)
         #expect(IPAddress(host: "example.com") == nil)
         #expect(IPAddress(host: "1.2.3.4.5") == nil)
         #expect(IPAddress(host: "[::ffff:127.0.0.1]")?.description == "::ffff:127.0.0.1")
+    }
+
+    /// Fuzz finding: a host with `:` and `[` in it was accepted, and its request string did not parse back.
+    @Test(arguments: ["https://user:rw2[::http://a:0/#c", "http://a<b/", "http://a^b/", "http://a|b/", "http://a\\b/"])
+    func forbiddenHostCharacters(_ url: String) {
+        #expect(throws: FetchError.self) { try WebURL(url) }
     }
 
     @Test func names() {
@@ -47,45 +57,5 @@ struct AddressPolicyTests {
         #expect(AddressPolicy.blockingRule(hostName: "printer.local") != nil)
         #expect(AddressPolicy.blockingRule(hostName: "xyz.onion") != nil)
         #expect(AddressPolicy.blockingRule(hostName: "example.com") == nil)
-    }
-}
-
-/// A second, independent formulation of the block list (CIDR strings, parsed and matched bit by bit),
-/// to check the policy against.
-enum AlternativeBlockList {
-    static let cidrs = [
-        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24",
-        "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
-        "224.0.0.0/4", "240.0.0.0/4",
-    ]
-    static let cidrs6 = [
-        "::/128", "::1/128", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001::/32", "2001:db8::/32", "2001:10::/28",
-        "2001:20::/28", "2002::/16", "3fff::/20", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
-    ]
-
-    static func bits(_ address: IPAddress) -> [Bool] {
-        switch address {
-        case .v4(let v): return (0..<32).map { v & (1 << (31 - $0)) != 0 }
-        case .v6(let b): return b.flatMap { byte in (0..<8).map { byte & (1 << (7 - $0)) != 0 } }
-        }
-    }
-
-    static func inside(_ address: IPAddress, _ cidr: String) -> Bool {
-        let parts = cidr.split(separator: "/")
-        guard let network = IPAddress(host: parts[0]), let length = Int(parts[1]) else { return false }
-        let a = bits(address), n = bits(network)
-        guard a.count == n.count else { return false }
-        return a.prefix(length) == n.prefix(length)
-    }
-
-    static func blocks(_ address: IPAddress) -> Bool {
-        if case .v6(let b) = address, b.prefix(10).allSatisfy({ $0 == 0 }), (b[10] == 0xFF && b[11] == 0xFF) || (b[10] == 0 && b[11] == 0 && b.suffix(4) != [0, 0, 0, 0] && b.suffix(4) != [0, 0, 0, 1]) {
-            let v4 = IPAddress.v4(UInt32(b[12]) << 24 | UInt32(b[13]) << 16 | UInt32(b[14]) << 8 | UInt32(b[15]))
-            return blocks(v4)
-        }
-        switch address {
-        case .v4: return cidrs.contains { inside(address, $0) }
-        case .v6(let b): return cidrs6.contains { inside(address, $0) } || !(b[0] >= 0x20 && b[0] < 0x40)
-        }
     }
 }

@@ -95,7 +95,7 @@ public enum DeskPayload {
         switch found {
         case .json(let range):
             return classifyJSON(UnsafeBufferPointer(rebasing: buffer[range]), offsetBase: range.lowerBound) {
-                if !encoding.byteOrderMark, let original { return original }
+                if range.count == buffer.count, let original { return original }
                 return String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
             }
         case .base64JSON(let decoded, let range):

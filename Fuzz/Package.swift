@@ -1,0 +1,19 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets, one per DeskKit entry point. Each runs the checks of `DeskKitInvariants`, which
+// the main package's tests also replay over `Corpus/`. Build and run: `Fuzz/run.sh TARGET SECONDS`.
+let package = Package(
+    name: "DeskKitFuzz",
+    dependencies: [.package(name: "DeskKit", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzMessageData", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(name: "FuzzEnvelope", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(name: "FuzzValidate", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(name: "FuzzLinks", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(name: "FuzzExtract", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(name: "FuzzAddress", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(name: "FuzzWebhooks", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

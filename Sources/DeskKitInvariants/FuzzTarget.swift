@@ -1,0 +1,86 @@
+/// One entry point of DeskKit, with the properties it must keep on any input. The libFuzzer targets in
+/// `Fuzz/` and the corpus replay in `swift test` run the same checks, so a finding stays fixed.
+public enum FuzzTarget: String, Sendable, CaseIterable {
+    /// Message `data` (raw or base64 JSON) read on its own, lenient and strict; the JSON parser and writer.
+    case messageData = "message-data"
+    /// Whole message envelopes, by every initialiser, with visibility and the summary line.
+    case envelope
+    /// Strict validation of one line, as `deskkit validate` does it.
+    case validate
+    /// Link detection in chat text.
+    case links
+    /// Page metadata extraction with libxml2, one-shot and in random chunks.
+    case extract
+    /// Host and URL parsing and the SSRF address check.
+    case address
+    /// Webhook and push bodies: Pyrus replies and authorization requests, LiveTex pushes.
+    case webhooks
+
+    /// Runs the target's checks on `input`; throws the first property that does not hold.
+    public func check(_ input: UnsafeRawBufferPointer) throws(InvariantViolation) {
+        let bytes = UnsafeBufferPointer(start: input.baseAddress?.assumingMemoryBound(to: UInt8.self), count: input.count)
+        switch self {
+        case .messageData: try MessageChecks.messageData(bytes)
+        case .envelope: try MessageChecks.envelope(bytes)
+        case .validate: try MessageChecks.validate(bytes)
+        case .links: try LinkChecks.links(bytes)
+        case .extract: try ExtractChecks.extract(bytes)
+        case .address: try AddressChecks.address(bytes)
+        case .webhooks: try WebhookChecks.webhooks(bytes)
+        }
+    }
+
+    /// Runs the checks on `bytes`.
+    public func check(_ bytes: [UInt8]) throws(InvariantViolation) {
+        var failure: InvariantViolation?
+        bytes.withUnsafeBytes { buffer in
+            do throws(InvariantViolation) { try check(buffer) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The entry for a libFuzzer target: runs the checks and stops the process with the violated
+    /// property, so libFuzzer saves the input.
+    public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> Int32 {
+        do {
+            try check(UnsafeRawBufferPointer(start: start, count: count))
+        } catch {
+            fatalError("\(rawValue): \(error)")
+        }
+        return 0
+    }
+}
+
+/// A property that did not hold.
+public struct InvariantViolation: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What should have held, and what was seen instead.
+    public var message: String
+
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// Throws `message` unless `condition` holds.
+@inline(__always)
+func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(InvariantViolation) {
+    if !condition { throw InvariantViolation(message()) }
+}
+
+/// Bytes as text for messages: the first 200 characters, escaped.
+func excerpt(_ s: some StringProtocol) -> String {
+    let cut = String(s.prefix(200))
+    return cut.debugDescription + (cut.count < s.count ? "…" : "")
+}
+
+/// A small deterministic random source for choices derived from the input (chunk sizes and such).
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,49 @@
+import DeskKitInvariants
+import Foundation
+import Testing
+
+/// Every file of a fuzz target's seed folders (`Fuzz/seeds.txt`: its own `Corpus/<target>/` with the
+/// minimised findings, and other corpora) goes through the same checks the libFuzzer targets run.
+@Suite("Corpus replay")
+struct CorpusReplayTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        .standardizedFileURL
+    static let corpus = root.appendingPathComponent("Corpus")
+
+    /// Fuzz/seeds.txt: target name → seed folders.
+    static let seedFolders: [String: [String]] = {
+        let text = (try? String(contentsOf: root.appendingPathComponent("Fuzz/seeds.txt"), encoding: .utf8)) ?? ""
+        var folders: [String: [String]] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let words = line.split(separator: " ").map(String.init)
+            if let name = words.first { folders[name] = Array(words.dropFirst()) }
+        }
+        return folders
+    }()
+
+    static func files(_ target: FuzzTarget) -> [URL] {
+        let folders = seedFolders[target.rawValue] ?? []
+        return folders.flatMap { folder -> [URL] in
+            let url = corpus.appendingPathComponent(folder)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+            return names.sorted().filter { !$0.hasPrefix(".") && $0 != "EXPECTED.jsonl" && $0 != "SOURCES.md" }
+                .map { url.appendingPathComponent($0) }
+                .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+        }
+    }
+
+    @Test(arguments: FuzzTarget.allCases)
+    func replay(_ target: FuzzTarget) throws {
+        let files = Self.files(target)
+        #expect(Self.seedFolders[target.rawValue]?.first == target.rawValue, "Fuzz/seeds.txt lists Corpus/\(target.rawValue)")
+        #expect(files.count >= 10, "\(target.rawValue) has seeds")
+        for file in files {
+            let bytes = [UInt8](try Data(contentsOf: file))
+            do {
+                try target.check(bytes)
+            } catch {
+                Issue.record("\(file.lastPathComponent): \(error)")
+            }
+        }
+    }
+}
