@@ -17,9 +17,15 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         .target(name: "DeskKitModel"),
@@ -49,12 +55,20 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // HTTP routes on Hummingbird 2: the Pyrus authorization service (the enrichment server comes here).
+        // HTTP on Hummingbird 2: the enrichment server (Sendbird webhooks → previews → Platform API) and the
+        // Pyrus authorization route.
         .target(
             name: "DeskKitServer",
             dependencies: [
-                "DeskKitModel", "DeskKitPreview",
+                "DeskKitModel", "DeskKitLinks", "DeskKitPreview",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The properties every entry point keeps on any input: run by the libFuzzer targets in `Fuzz/`
@@ -71,6 +85,7 @@ let package = Package(
                 "DeskKitMetadata",
                 "DeskKitPreview",
                 "DeskKitPageServer",
+                "DeskKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -96,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "DeskKitServerTests",
             dependencies: [
-                "DeskKitServer",
+                "DeskKitServer", "DeskKitPageServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

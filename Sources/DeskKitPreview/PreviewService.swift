@@ -37,6 +37,7 @@ public actor PreviewService {
         public var sharedFetches = 0
         public var fetches = 0
         public var failures: [FetchError.Kind: Int] = [:]
+        public init() {}
     }
 
     public let fetcher: PageFetcher

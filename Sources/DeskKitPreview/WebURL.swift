@@ -22,6 +22,22 @@ package struct WebURL: Sendable, Hashable {
     /// WHATWG's forbidden host code points (besides controls and space), and `%`.
     static let forbiddenInHost = Set("#%/:<>?@[\\]^|".utf8)
 
+    /// A path and query as sent: controls, space, `"<>` and non-ASCII bytes percent-encoded (UTF-8), as
+    /// browsers do; what is already encoded stays.
+    static func percentEncoded(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }) else { return s }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in s.utf8 {
+            if b <= 0x20 || b >= 0x7F || b == 0x22 || b == 0x3C || b == 0x3E {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     package init(_ text: String) throws(FetchError) {
         let trimmed = text.trimmingWhitespace
         guard let colon = trimmed.firstIndex(of: ":") else { throw .invalidURL("no scheme in \(trimmed.prefix(80))") }
@@ -36,7 +52,7 @@ package struct WebURL: Sendable, Hashable {
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         let tail = rest[authorityEnd...]
-        pathAndQuery = tail.isEmpty ? "/" : (tail.hasPrefix("?") ? "/" + tail : String(tail))
+        pathAndQuery = Self.percentEncoded(tail.isEmpty ? "/" : (tail.hasPrefix("?") ? "/" + tail : String(tail)))
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }  // credentials are never sent
         var hostPart = authority
         var portText: Substring?
@@ -62,6 +78,7 @@ package struct WebURL: Sendable, Hashable {
         }
         host = hostPart.lowercased()
         while host.hasSuffix(".") { host.removeLast() }
+        guard !host.isEmpty else { throw .invalidURL("empty host") }
         asciiHost = isIPv6Literal ? host : Punycode.asciiHost(host)
         guard isIPv6Literal || asciiHost.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !Self.forbiddenInHost.contains($0) })
         else {

@@ -58,13 +58,6 @@ struct DecodeCommand: ParsableCommand {
             return
         }
         var reader = try LineReader(path: input)
-        try reader.forEachNonBlankLine { line, _ in
-            let message: DeskMessage
-            switch JSONValue.parseResult(line) {
-            case .success(let json): message = DeskMessage(json: json)
-            case .failure: message = DeskMessage(json: String(decoding: line, as: UTF8.self))
-            }
-            out.line(message.summaryJSON)
-        }
+        try reader.forEachNonBlankLine { line, _ in out.line(DeskMessage(jsonBytes: line).summaryJSON) }
     }
 }

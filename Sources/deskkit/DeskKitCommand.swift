@@ -9,6 +9,6 @@ struct DeskKitCommand: AsyncParsableCommand {
             Commands read and write JSON lines so that scripts and tests can drive them. Bad input never \
             stops a run: each bad line is answered or reported with what is wrong and where.
             """,
-        subcommands: [DecodeCommand.self, FilterCommand.self, ValidateCommand.self, EncodeCommand.self, DetectCommand.self, ExtractCommand.self, PreviewCommand.self, DemoCommand.self, MutateCommand.self]
+        subcommands: [DecodeCommand.self, FilterCommand.self, ValidateCommand.self, EncodeCommand.self, DetectCommand.self, ExtractCommand.self, PreviewCommand.self, DemoCommand.self, MutateCommand.self, ServeCommand.self]
     )
 }

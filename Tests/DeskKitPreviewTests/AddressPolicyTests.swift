@@ -47,9 +47,15 @@ struct AddressPolicyTests {
     }
 
     /// Fuzz finding: a host with `:` and `[` in it was accepted, and its request string did not parse back.
-    @Test(arguments: ["https://user:rw2[::http://a:0/#c", "http://a<b/", "http://a^b/", "http://a|b/", "http://a\\b/"])
+    @Test(arguments: ["https://user:rw2[::http://a:0/#c", "http://..:/x", "http://a<b/", "http://a^b/", "http://a|b/", "http://a\\b/"])
     func forbiddenHostCharacters(_ url: String) {
         #expect(throws: FetchError.self) { try WebURL(url) }
+    }
+
+    /// Fuzz finding: a path with controls and non-ASCII bytes is sent percent-encoded.
+    @Test func pathsAreSentInASCII() throws {
+        #expect(try WebURL("http://example.com/caf\u{E9} x?q=\u{1B}\"").requestString == "http://example.com/caf%C3%A9%20x?q=%1B%22")
+        #expect(try WebURL("http://example.com/a%20b").requestString == "http://example.com/a%20b")
     }
 
     @Test func names() {

@@ -1,0 +1,66 @@
+import DeskKitLinks
+import DeskKitModel
+import DeskKitPreview
+import Logging
+
+/// What the server does with a webhook.
+public enum WebhookVerdict: Sendable, Hashable {
+    /// A new user message with links and no preview: build one.
+    case enrich(EnrichmentJob)
+    /// Nothing to do, and why (`message_update`, not a user message, already a preview, no links, …).
+    case ignore(String)
+
+    /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a link in
+    /// their text is enriched: never an update (DeskKit's own update fires one: no loops), never a message
+    /// that already carries a URL preview.
+    public static func decide(_ webhook: SendbirdWebhook, detector: LinkDetector) -> WebhookVerdict {
+        guard webhook.category == SendbirdWebhook.messageSend else { return .ignore("category \(webhook.category)") }
+        guard let message = webhook.message, let channelURL = webhook.channelURL, let id = message.messageID else {
+            return .ignore("no message")
+        }
+        guard message.messageType == .user else { return .ignore("not a user message") }
+        if case .urlPreview = message.content { return .ignore("already has a preview") }
+        if message.dataType == URLPreview.dataType { return .ignore("already has a preview") }
+        guard let text = message.text, !detector.links(in: text).isEmpty else { return .ignore("no links") }
+        return .enrich(EnrichmentJob(channelURL: channelURL, messageID: id, text: text))
+    }
+}
+
+/// The work of one job: the preview of the message's first link that has one, written into the message
+/// through the Platform API.
+struct Enricher: Sendable {
+    let previews: PreviewService
+    let api: PlatformAPIClient
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// Returns false only when cancelled before the message was updated (the job is then handed back).
+    func process(_ job: EnrichmentJob) async -> Bool {
+        var log: Logger.Metadata = ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"]
+        let results = await previews.previews(for: job.text)
+        metrics.previews(results)
+        if Task.isCancelled { return false }
+        guard let preview = results.lazy.compactMap({ try? $0.result.get() }).first else {
+            let errors = results.compactMap { r -> String? in if case .failure(let e) = r.result { return e.kind.rawValue } else { return nil } }
+            log["fetch_errors"] = .string(errors.joined(separator: ","))
+            logger.info("no preview for the message's links", metadata: log)
+            metrics.job(results.isEmpty ? "no_link" : "no_preview")
+            return true
+        }
+        let message = DeskPayload.message(.urlPreview(preview), text: job.text)
+        do {
+            let attempts = try await api.updateMessage(channelURL: job.channelURL, messageID: job.messageID, with: message)
+            log["attempts"] = "\(attempts)"
+            log["url"] = .string(preview.url)
+            logger.info("message enriched", metadata: log)
+            metrics.job("updated")
+            return true
+        } catch {
+            if error.kind == .cancelled { return false }
+            log["error"] = .string(error.description)
+            logger.error("message update failed", metadata: log)
+            metrics.job("api_failed")
+            return true
+        }
+    }
+}

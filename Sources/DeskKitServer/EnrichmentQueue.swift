@@ -1,0 +1,191 @@
+import DeskKitModel
+import ServiceLifecycle
+
+/// A message to enrich: the user message a webhook announced.
+public struct EnrichmentJob: Sendable, Hashable {
+    public var channelURL: String
+    public var messageID: Int64
+    /// The message text, where the links are.
+    public var text: String
+
+    public init(channelURL: String, messageID: Int64, text: String) {
+        self.channelURL = channelURL
+        self.messageID = messageID
+        self.text = text
+    }
+
+    /// `{"channel_url", "message_id", "text"}`: one line of a hand-back file, enough to redo the work.
+    public var json: JSONValue {
+        ["channel_url": .string(channelURL), "message_id": .integer(messageID), "text": .string(text)]
+    }
+}
+
+/// A bounded queue of enrichment work with a fixed number of workers and a window of message ids
+/// already accepted (Sendbird delivers a webhook again when it got no answer in time).
+///
+/// Run it as a service: on graceful shutdown it stops accepting, lets the workers finish what is queued
+/// within ``Configuration/shutdownGrace``, then cancels them and hands back every job not finished.
+public actor EnrichmentQueue: Service {
+    public struct Configuration: Sendable, Hashable {
+        /// Jobs waiting at most; beyond, ``submit(_:)`` answers ``Admission/full``. Default 10,000.
+        public var capacity = 10_000
+        /// Jobs worked on at once. Default 32 (the preview service bounds fetches per host).
+        public var workers = 32
+        /// Message ids remembered to drop deliveries of the same message. Default 100,000.
+        public var dedupCapacity = 100_000
+        /// How long a message id is remembered. Default 1 hour (Sendbird retries within minutes).
+        public var dedupTTL: Duration = .seconds(3600)
+        /// How long shutdown waits for queued and running jobs. Default 20 s.
+        public var shutdownGrace: Duration = .seconds(20)
+        public init() {}
+    }
+
+    /// What became of a submitted job.
+    public enum Admission: String, Sendable, Hashable {
+        case accepted
+        /// The same message id was accepted within the dedup window: not queued again.
+        case duplicate
+        /// The queue is at capacity: answer 503 so the sender retries later.
+        case full
+        /// The queue is shutting down.
+        case closed
+    }
+
+    /// Does a job; returns false when it could not finish (cancelled), so it is handed back.
+    public typealias Worker = @Sendable (EnrichmentJob) async -> Bool
+    /// Receives the jobs not finished at shutdown.
+    public typealias HandBack = @Sendable ([EnrichmentJob]) async -> Void
+
+    public nonisolated let configuration: Configuration
+    private let work: Worker
+    private let handBack: HandBack
+    private var pending: [EnrichmentJob] = []
+    private var pendingHead = 0
+    private var inFlight: [Int64: EnrichmentJob] = [:]
+    private var waiters: [CheckedContinuation<EnrichmentJob?, Never>] = []
+    private var closed = false
+    private var closedWaiters: [CheckedContinuation<Void, Never>] = []
+    private var seen: [Int64: ContinuousClock.Instant] = [:]
+    private var seenOrder: [Int64] = []
+    private var seenHead = 0
+
+    public init(configuration: Configuration = Configuration(), work: @escaping Worker, handBack: @escaping HandBack) {
+        self.configuration = configuration
+        self.work = work
+        self.handBack = handBack
+    }
+
+    /// Jobs waiting.
+    public var depth: Int { pending.count - pendingHead }
+    /// Jobs being worked on.
+    public var running: Int { inFlight.count }
+
+    /// Queues `job` unless it is a duplicate, the queue is full or closed.
+    public func submit(_ job: EnrichmentJob) -> Admission {
+        guard !closed else { return .closed }
+        let now = ContinuousClock.now
+        if let at = seen[job.messageID], now - at < configuration.dedupTTL { return .duplicate }
+        guard depth < configuration.capacity else { return .full }
+        remember(job.messageID, at: now)
+        if !waiters.isEmpty {
+            inFlight[job.messageID] = job
+            waiters.removeFirst().resume(returning: job)
+        } else {
+            pending.append(job)
+        }
+        return .accepted
+    }
+
+    private func remember(_ id: Int64, at now: ContinuousClock.Instant) {
+        if seen.updateValue(now, forKey: id) == nil { seenOrder.append(id) }
+        while seen.count > configuration.dedupCapacity, seenHead < seenOrder.count {
+            seen[seenOrder[seenHead]] = nil
+            seenHead += 1
+        }
+        if seenHead > 4096, seenHead * 2 > seenOrder.count {
+            seenOrder.removeFirst(seenHead)
+            seenHead = 0
+        }
+    }
+
+    /// The next job for a worker, or nil when the queue is closed and empty (or the worker is cancelled).
+    private func next() async -> EnrichmentJob? {
+        if Task.isCancelled { return nil }
+        if pendingHead < pending.count {
+            let job = pending[pendingHead]
+            pendingHead += 1
+            if pendingHead > 1024, pendingHead * 2 > pending.count {
+                pending.removeFirst(pendingHead)
+                pendingHead = 0
+            }
+            inFlight[job.messageID] = job
+            return job
+        }
+        if closed { return nil }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private func finished(_ job: EnrichmentJob) { inFlight[job.messageID] = nil }
+
+    /// Stops accepting; idle workers end once the queue is empty.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        for waiter in waiters { waiter.resume(returning: nil) }
+        waiters = []
+        for waiter in closedWaiters { waiter.resume() }
+        closedWaiters = []
+    }
+
+    private func untilClosed() async {
+        if closed { return }
+        await withCheckedContinuation { closedWaiters.append($0) }
+    }
+
+    private func workerLoop() async {
+        while let job = await next() {
+            if await work(job) { finished(job) }
+        }
+    }
+
+    /// Runs the workers until graceful shutdown (or cancellation), then drains as described above.
+    public func run() async throws {
+        let workers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<max(1, configuration.workers) { group.addTask { await self.workerLoop() } }
+            }
+        }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await untilClosed()
+            } onGracefulShutdown: {
+                Task { await self.close() }
+            }
+        } onCancel: {
+            Task { await self.close() }
+        }
+        let grace = configuration.shutdownGrace
+        let drained = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await workers.value
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: grace)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if !drained {
+            workers.cancel()
+            await workers.value
+        }
+        let leftovers = Array(pending[pendingHead...]) + inFlight.values.sorted { $0.messageID < $1.messageID }
+        pending = []
+        pendingHead = 0
+        inFlight = [:]
+        if !leftovers.isEmpty { await handBack(leftovers) }
+    }
+}

@@ -1,0 +1,243 @@
+import DeskKitLinks
+import DeskKitModel
+import DeskKitPreview
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// The enrichment server: Sendbird webhooks in, URL previews written into messages through the Platform
+/// API, plus a preview and a decode endpoint, health and Prometheus metrics.
+///
+/// ```swift
+/// let server = EnrichmentServer(configuration: try ServerConfiguration.resolve(environment: env))
+/// try await server.makeApplication().runService()
+/// ```
+///
+/// Routes: `POST /webhooks/sendbird`, `POST /v1/preview`, `POST /v1/decode`, `GET /health`, `GET /metrics`.
+public struct EnrichmentServer: Sendable {
+    public let configuration: ServerConfiguration
+    public let metrics: ServerMetrics
+    public let queue: EnrichmentQueue
+    public let previews: PreviewService
+    let logger: Logger
+    let detector: LinkDetector
+    /// The preview statistics at the last scrape, to count the difference.
+    let cacheFigures = LastFigures()
+    let startedAt = ContinuousClock.now
+
+    /// The largest body of `/v1/preview` (64 KiB) and of `/v1/decode` (16 MiB).
+    public static let maxPreviewRequestBytes = 64 * 1024
+    public static let maxDecodeRequestBytes = 16 << 20
+
+    /// - Parameters:
+    ///   - handBack: also receives the jobs not finished at shutdown (each is always logged as an error
+    ///     with its channel and message id, and counted), e.g. to write them where they can be redone.
+    public init(
+        configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "deskkit.server"), handBack: EnrichmentQueue.HandBack? = nil
+    ) {
+        self.configuration = configuration
+        self.metrics = metrics
+        self.logger = logger
+        let previews = PreviewService(fetcher: PageFetcher(configuration: configuration.fetch), configuration: configuration.previews)
+        self.previews = previews
+        self.detector = LinkDetector(options: configuration.previews.linkOptions)
+        let api = PlatformAPIClient(
+            baseURL: configuration.apiBase, apiToken: configuration.apiToken, retry: configuration.retry, metrics: metrics,
+            logger: logger)
+        let enricher = Enricher(previews: previews, api: api, metrics: metrics, logger: logger)
+        self.queue = EnrichmentQueue(
+            configuration: configuration.queue, work: { await enricher.process($0) },
+            handBack: { jobs in
+                metrics.job("handed_back", count: jobs.count)
+                for job in jobs {
+                    logger.error(
+                        "job handed back at shutdown",
+                        metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
+                }
+                await handBack?(jobs)
+            })
+    }
+
+    /// The application: the routes, with the queue as a service (stopped after the HTTP server on
+    /// graceful shutdown, so accepted work is finished or handed back).
+    public func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
+        -> some ApplicationProtocol
+    {
+        Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
+            services: [queue], onServerRunning: onServerRunning, logger: logger)
+    }
+
+    /// The routes.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(RequestCounter(metrics: metrics))
+        router.post("/webhooks/sendbird") { request, _ in await webhook(request) }
+        router.post("/v1/preview") { request, _ in await preview(request) }
+        router.post("/v1/decode") { request, _ in await decode(request) }
+        router.get("/health") { _, _ in await health() }
+        router.get("/metrics") { _, _ in await metricsPage() }
+        return router
+    }
+
+    // MARK: Routes
+
+    func webhook(_ request: Request) async -> Response {
+        var request = request
+        guard let body = try? await request.collectBody(upTo: configuration.maxBodyBytes) else {
+            metrics.webhook("too_large")
+            return Self.problem(.contentTooLarge, "the body is over \(configuration.maxBodyBytes) bytes")
+        }
+        let bytes = body.readableBytesView
+        let signature = request.headers[HTTPField.Name(WebhookSignature.headerName)!]
+        guard WebhookSignature.isValid(signature, body: bytes, token: configuration.apiToken) else {
+            metrics.webhook("bad_signature")
+            logger.warning("webhook with a missing or wrong signature", metadata: ["signature_present": "\(signature != nil)"])
+            return Self.problem(.unauthorized, signature == nil ? "no \(WebhookSignature.headerName) header" : "wrong signature")
+        }
+        let (webhook, problems) = SendbirdWebhook.decode(bytes)
+        guard let webhook else {
+            metrics.webhook("bad_request")
+            let first = problems.first.map { "\($0.path): \($0.message)" } ?? "not a webhook"
+            return Self.json(.badRequest, ["error": .string("not a Sendbird webhook: \(first)"), "problems": .array(problems.map(\.jsonValue))])
+        }
+        switch WebhookVerdict.decide(webhook, detector: detector) {
+        case .ignore(let reason):
+            metrics.webhook("ignored")
+            return Self.json(.ok, ["status": "ignored", "reason": .string(reason)])
+        case .enrich(let job):
+            let admission = await queue.submit(job)
+            let depth = await queue.depth
+            metrics.queue(depth: depth, inFlight: await queue.running)
+            switch admission {
+            case .accepted:
+                metrics.webhook("queued")
+                logger.debug("message queued", metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
+                return Self.json(.ok, ["status": "queued"])
+            case .duplicate:
+                metrics.webhook("duplicate")
+                return Self.json(.ok, ["status": "duplicate"])
+            case .full, .closed:
+                metrics.webhook(admission == .full ? "queue_full" : "shutting_down")
+                logger.warning("webhook refused", metadata: ["reason": .string(admission.rawValue), "message_id": "\(job.messageID)"])
+                var response = Self.problem(.serviceUnavailable, admission == .full ? "the work queue is full (\(depth) jobs)" : "shutting down")
+                response.headers[.retryAfter] = "1"
+                return response
+            }
+        }
+    }
+
+    /// `{"text": …}` (previews of its links) or `{"url": …}` (one preview) → `{"previews": [{"link",
+    /// "url", "data", "payload", "error"}]}`; `data` is the `SENDBIRD_DESK_URL_PREVIEW` data string.
+    func preview(_ request: Request) async -> Response {
+        var request = request
+        guard let body = try? await request.collectBody(upTo: Self.maxPreviewRequestBytes) else {
+            return Self.problem(.contentTooLarge, "the body is over \(Self.maxPreviewRequestBytes) bytes")
+        }
+        let parsed = Array(body.readableBytesView).withUnsafeBufferPointer { JSONValue.parseResult($0) }
+        guard case .success(.object(let object)) = parsed else { return Self.problem(.badRequest, "the body is not a JSON object") }
+        let results: [(String, String, Result<URLPreview, FetchError>)]
+        if case .string(let url)? = object["url"] {
+            results = [(url, url, await previews.preview(for: url))]
+        } else if case .string(let text)? = object["text"] {
+            results = await previews.previews(for: text).map { ($0.link.text, $0.link.href, $0.result) }
+        } else {
+            return Self.problem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
+        }
+        let items: [JSONValue] = results.map { link, url, result in
+            switch result {
+            case .success(let p):
+                let rich = RichPayload.urlPreview(p)
+                return ["link": .string(link), "url": .string(url), "data": .string(DeskPayload.encode(rich)), "payload": rich.json, "error": .null]
+            case .failure(let e):
+                return ["link": .string(link), "url": .string(url), "data": .null, "payload": .null,
+                        "error": ["kind": .string(e.kind.rawValue), "detail": .string(e.detail)]]
+            }
+        }
+        return Self.json(.ok, ["previews": .array(items)])
+    }
+
+    /// JSON lines of envelopes → one line each, as `deskkit decode --messages` prints them.
+    func decode(_ request: Request) async -> Response {
+        var request = request
+        guard let body = try? await request.collectBody(upTo: Self.maxDecodeRequestBytes) else {
+            return Self.problem(.contentTooLarge, "the body is over \(Self.maxDecodeRequestBytes) bytes")
+        }
+        var writer = JSONWriter(capacity: body.readableBytes * 2)
+        Array(body.readableBytesView).withUnsafeBufferPointer { all in
+            var start = 0
+            for i in 0...all.count where i == all.count || all[i] == UInt8(ascii: "\n") {
+                let line = UnsafeBufferPointer(rebasing: all[start..<i])
+                start = i + 1
+                guard line.contains(where: { $0 > 0x20 }) else { continue }
+                writer.write(DeskMessage(jsonBytes: line).summaryJSON)
+                writer.bytes.append(UInt8(ascii: "\n"))
+            }
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/x-ndjson"], body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+    }
+
+    func health() async -> Response {
+        let (depth, running) = (await queue.depth, await queue.running)
+        let uptime = ContinuousClock.now - startedAt
+        return Self.json(
+            .ok,
+            ["status": "ok", "queue_depth": .integer(Int64(depth)), "jobs_in_flight": .integer(Int64(running)),
+             "queue_capacity": .integer(Int64(configuration.queue.capacity)), "uptime_seconds": .integer(uptime.components.seconds)])
+    }
+
+    func metricsPage() async -> Response {
+        let now = await previews.statistics
+        let before = cacheFigures.mutex.withLock { figures in
+            defer { figures = now }
+            return figures
+        }
+        metrics.cache(now, since: before)
+        metrics.queue(depth: await queue.depth, inFlight: await queue.running)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
+    }
+
+    // MARK: Responses
+
+    static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
+        var writer = JSONWriter()
+        writer.write(value)
+        writer.bytes.append(UInt8(ascii: "\n"))
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+    }
+
+    static func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        json(status, ["error": .string(message)])
+    }
+}
+
+final class LastFigures: Sendable {
+    let mutex = Mutex(PreviewService.Statistics())
+}
+
+/// Counts every request by route and status: `deskkit_http_requests_total`.
+struct RequestCounter: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let metrics: ServerMetrics
+    static let routes: Set<String> = ["/webhooks/sendbird", "/v1/preview", "/v1/decode", "/health", "/metrics"]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let route = Self.routes.contains(request.uri.path) ? request.uri.path : "other"
+        do {
+            let response = try await next(request, context)
+            metrics.request(route: route, status: Int(response.status.code))
+            return response
+        } catch let error as HTTPResponseError {
+            metrics.request(route: route, status: Int(error.status.code))
+            throw error
+        }
+    }
+}

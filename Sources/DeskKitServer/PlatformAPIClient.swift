@@ -1,0 +1,180 @@
+import AsyncHTTPClient
+import DeskKitModel
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Why a Platform API call failed for good.
+public struct PlatformAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// A status that is not retried (400, 401, 403, 404, …).
+        case rejected
+        /// Every attempt failed with a retried status or a transport error.
+        case exhausted
+        /// The work was cancelled (shutdown) before an attempt succeeded.
+        case cancelled
+    }
+
+    public var kind: Kind
+    /// The last HTTP status, when there was a response.
+    public var status: Int?
+    public var attempts: Int
+    /// The last error or the start of the last response body.
+    public var detail: String
+
+    public var description: String {
+        "\(kind.rawValue) after \(attempts) attempt\(attempts == 1 ? "" : "s")\(status.map { ", HTTP \($0)" } ?? ""): \(detail)"
+    }
+}
+
+/// When to try a Platform API call again.
+public struct RetryPolicy: Sendable, Hashable {
+    /// Attempts in all, the first included. Default 4.
+    public var maxAttempts = 4
+    /// The first back-off; each next one doubles, with jitter (50–100 %). Default 250 ms.
+    public var baseDelay: Duration = .milliseconds(250)
+    /// The longest back-off computed. Default 8 s.
+    public var maxDelay: Duration = .seconds(8)
+    /// The longest `Retry-After` honoured; a longer one is cut to this. Default 30 s.
+    public var maxRetryAfter: Duration = .seconds(30)
+    /// The deadline of one attempt. Default 10 s.
+    public var requestTimeout: Duration = .seconds(10)
+
+    public init() {}
+
+    /// Whether a status is worth another attempt: 429 and 5xx.
+    public static func isRetried(_ status: Int) -> Bool { status == 429 || (500...599).contains(status) }
+
+    /// The back-off before attempt `attempt + 1` (attempt counts from 1).
+    func backoff(after attempt: Int) -> Duration {
+        let exponential = baseDelay * (1 << min(attempt - 1, 20))
+        let capped = min(exponential, maxDelay)
+        return capped * Double.random(in: 0.5...1.0)
+    }
+
+    /// A `Retry-After` value (seconds, or an HTTP date) as a delay, capped at ``maxRetryAfter``.
+    func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return min(.seconds(seconds), maxRetryAfter) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return min(.milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000))), maxRetryAfter)
+    }
+}
+
+/// The part of Sendbird's Platform API the server uses: updating a message.
+public struct PlatformAPIClient: Sendable {
+    /// `https://api-{app_id}.sendbird.com` or a test server.
+    public let baseURL: String
+    private let apiToken: String
+    public let retry: RetryPolicy
+    let httpClient: HTTPClient
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// The default base URL of an application.
+    public static func defaultBaseURL(appID: String) -> String { "https://api-\(appID.lowercased()).sendbird.com" }
+
+    public init(
+        baseURL: String, apiToken: String, retry: RetryPolicy = RetryPolicy(), httpClient: HTTPClient = .shared,
+        metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "deskkit.platform-api")
+    ) {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.baseURL = base
+        self.apiToken = apiToken
+        self.retry = retry
+        self.httpClient = httpClient
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// `PUT {base}/v3/group_channels/{channel_url}/messages/{message_id}` with `message` as the body.
+    /// Retries 429 and 5xx (honouring `Retry-After`) and transport errors, at most ``RetryPolicy/maxAttempts``
+    /// times in all; returns the number of attempts made.
+    @discardableResult
+    public func updateMessage(channelURL: String, messageID: Int64, with message: OutgoingMessage) async throws(PlatformAPIError) -> Int {
+        let path = "/v3/group_channels/\(Self.pathSegment(channelURL))/messages/\(messageID)"
+        var writer = JSONWriter()
+        writer.write(message.json)
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = .PUT
+        request.headers.add(name: "Api-Token", value: apiToken)
+        request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: writer.bytes))
+        let log = ["channel_url": Logger.MetadataValue.string(channelURL), "message_id": "\(messageID)"]
+
+        var attempt = 0
+        while true {
+            attempt += 1
+            var status: Int?
+            var detail: String
+            var wait: Duration?
+            do {
+                let response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(retry.requestTimeout.nanoseconds)))
+                status = Int(response.status.code)
+                let body = try await response.body.collect(upTo: 64 * 1024)
+                detail = String(decoding: body.readableBytesView.prefix(300), as: UTF8.self)
+                if (200..<300).contains(response.status.code) {
+                    metrics.platformAPI(status: status, retrying: false)
+                    logger.debug("message updated", metadata: log.merging(["attempts": "\(attempt)"]) { $1 })
+                    return attempt
+                }
+                wait = retry.retryAfter(response.headers.first(name: "Retry-After"))
+            } catch {
+                if Task.isCancelled {
+                    throw PlatformAPIError(kind: .cancelled, status: nil, attempts: attempt, detail: "\(error)")
+                }
+                detail = "\(error)"
+            }
+            let retried = status.map(RetryPolicy.isRetried) ?? true
+            let again = retried && attempt < retry.maxAttempts
+            metrics.platformAPI(status: status, retrying: again)
+            logger.warning(
+                "Platform API call failed",
+                metadata: log.merging([
+                    "attempt": "\(attempt)", "status": "\(status.map(String.init) ?? "none")",
+                    "detail": .string(String(detail.prefix(200))), "will_retry": "\(again)",
+                ]) { $1 })
+            guard again else {
+                throw PlatformAPIError(kind: retried ? .exhausted : .rejected, status: status, attempts: attempt, detail: detail)
+            }
+            do {
+                try await Task.sleep(for: wait ?? retry.backoff(after: attempt))
+            } catch {
+                throw PlatformAPIError(kind: .cancelled, status: status, attempts: attempt, detail: "cancelled while waiting to retry")
+            }
+        }
+    }
+
+    /// A channel URL as one path segment: everything but unreserved characters percent-encoded.
+    static func pathSegment(_ s: String) -> String {
+        var out = ""
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded
+            }
+        }
+        return out
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (s, atto) = components
+        return s * 1_000_000_000 + atto / 1_000_000_000
+    }
+}
+
+extension String {
+    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
+}

@@ -1,0 +1,67 @@
+import CoreMetrics
+import DeskKitPreview
+import Prometheus
+
+/// The server's metrics, in a Prometheus registry of its own (so several servers in one process, as in
+/// the tests, keep separate figures). Served at `GET /metrics` in Prometheus' text format.
+public struct ServerMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        self.factory = PrometheusMetricsFactory(registry: registry)
+    }
+
+    func count(_ name: String, _ dimensions: [(String, String)] = [], by amount: Int = 1) {
+        Counter(label: name, dimensions: dimensions, factory: factory).increment(by: amount)
+    }
+
+    /// `deskkit_http_requests_total{route, status}`.
+    func request(route: String, status: Int) {
+        count("deskkit_http_requests_total", [("route", route), ("status", String(status))])
+    }
+
+    /// `deskkit_webhooks_total{outcome}`: queued, duplicate, ignored, bad_signature, bad_request,
+    /// too_large, queue_full, shutting_down.
+    func webhook(_ outcome: String) { count("deskkit_webhooks_total", [("outcome", outcome)]) }
+
+    /// `deskkit_previews_total{outcome}` and `deskkit_fetch_errors_total{kind}`.
+    func previews(_ results: [LinkPreview]) {
+        for result in results {
+            switch result.result {
+            case .success: count("deskkit_previews_total", [("outcome", "ok")])
+            case .failure(let error):
+                count("deskkit_previews_total", [("outcome", "error")])
+                count("deskkit_fetch_errors_total", [("kind", error.kind.rawValue)])
+            }
+        }
+    }
+
+    /// `deskkit_jobs_total{outcome}`: updated, no_link, no_preview, api_failed, handed_back.
+    func job(_ outcome: String, count amount: Int = 1) { count("deskkit_jobs_total", [("outcome", outcome)], by: amount) }
+
+    /// `deskkit_platform_api_requests_total{status}` (the HTTP status, or `error` without one) and
+    /// `deskkit_platform_api_retries_total`.
+    func platformAPI(status: Int?, retrying: Bool) {
+        count("deskkit_platform_api_requests_total", [("status", status.map(String.init) ?? "error")])
+        if retrying { count("deskkit_platform_api_retries_total") }
+    }
+
+    /// `deskkit_queue_depth` and `deskkit_jobs_in_flight`.
+    func queue(depth: Int, inFlight: Int) {
+        Gauge(label: "deskkit_queue_depth", factory: factory).record(depth)
+        Gauge(label: "deskkit_jobs_in_flight", factory: factory).record(inFlight)
+    }
+
+    /// Carries the preview cache's figures over: `deskkit_preview_cache_hits_total`,
+    /// `deskkit_preview_fetches_total`, `deskkit_preview_requests_total`.
+    func cache(_ now: PreviewService.Statistics, since before: PreviewService.Statistics) {
+        count("deskkit_preview_cache_hits_total", by: now.cacheHits - before.cacheHits)
+        count("deskkit_preview_fetches_total", by: now.fetches - before.fetches)
+        count("deskkit_preview_requests_total", by: now.requests - before.requests)
+    }
+
+    /// The Prometheus text exposition of every metric.
+    public func exposition() -> String { registry.emitToString() }
+}

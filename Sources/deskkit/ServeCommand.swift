@@ -1,0 +1,102 @@
+import ArgumentParser
+import DeskKitModel
+import DeskKitServer
+import Foundation
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the enrichment server: Sendbird webhooks in, URL previews written into messages.",
+        discussion: """
+            Routes: POST /webhooks/sendbird (signed with x-sendbird-signature; answers at once, works \
+            afterwards), POST /v1/preview ({"text"} or {"url"}), POST /v1/decode (JSON lines of envelopes), \
+            GET /health, GET /metrics (Prometheus). Settings come from flags, then the environment:
+            \(ServerConfiguration.environmentVariables.map { "  \($0.name): \($0.meaning)" }.joined(separator: "\n"))
+            SIGTERM or SIGINT stops accepting, finishes queued work within the grace period and hands \
+            back what is left (logged, and written to --hand-back as JSON lines).
+            """
+    )
+
+    @Option(name: .long, help: "Address to listen on (DESKKIT_HOST, default 127.0.0.1).")
+    var host: String?
+
+    @Option(name: .long, help: "Port (DESKKIT_PORT, default 8080; 0 picks a free one).")
+    var port: String?
+
+    @Option(name: .long, help: "Platform API base URL (DESKKIT_API_BASE; default https://api-{app_id}.sendbird.com).")
+    var apiBase: String?
+
+    @Option(name: .long, help: "Sendbird application id (SENDBIRD_APP_ID).")
+    var appID: String?
+
+    @Flag(name: .long, help: "Fetch pages on private and loopback addresses too (DESKKIT_ALLOW_PRIVATE; tests and intranets only).")
+    var allowPrivate = false
+
+    @Option(name: .long, help: "Jobs waiting at most before webhooks get 503 (DESKKIT_QUEUE_CAPACITY).")
+    var queueCapacity: String?
+
+    @Option(name: .long, help: "Jobs worked on at once (DESKKIT_WORKERS).")
+    var workers: String?
+
+    @Option(name: .long, help: "Largest webhook body in bytes (DESKKIT_MAX_BODY_BYTES).")
+    var maxBodyBytes: String?
+
+    @Option(name: .long, help: "Seconds to finish work on shutdown (DESKKIT_SHUTDOWN_GRACE).")
+    var shutdownGrace: String?
+
+    @Option(name: .long, help: "File to append the jobs not finished at shutdown to, as JSON lines.")
+    var handBack: String?
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (default info).")
+    var logLevel: String = "info"
+
+    func run() async throws {
+        var flags: [String: String] = [:]
+        flags["DESKKIT_HOST"] = host
+        flags["DESKKIT_PORT"] = port
+        flags["DESKKIT_API_BASE"] = apiBase
+        flags["SENDBIRD_APP_ID"] = appID
+        flags["DESKKIT_ALLOW_PRIVATE"] = allowPrivate ? "1" : nil
+        flags["DESKKIT_QUEUE_CAPACITY"] = queueCapacity
+        flags["DESKKIT_WORKERS"] = workers
+        flags["DESKKIT_MAX_BODY_BYTES"] = maxBodyBytes
+        flags["DESKKIT_SHUTDOWN_GRACE"] = shutdownGrace
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("bad configuration: \(error)")
+        }
+        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level \(logLevel) is not a level") }
+        var logger = Logger(label: "deskkit.server")
+        logger.logLevel = level
+        let handBackPath = handBack
+        let log = logger
+        let server = EnrichmentServer(
+            configuration: configuration, logger: logger,
+            handBack: handBackPath.map { path -> EnrichmentQueue.HandBack in
+                { @Sendable jobs in
+                    var lines: [UInt8] = []
+                    for job in jobs {
+                        var writer = JSONWriter()
+                        writer.write(job.json)
+                        lines += writer.bytes + [UInt8(ascii: "\n")]
+                    }
+                    if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+                    guard let file = FileHandle(forWritingAtPath: path) else {
+                        log.error("cannot write the hand-back file", metadata: ["path": .string(path)])
+                        return
+                    }
+                    file.seekToEndOfFile()
+                    file.write(Data(lines))
+                    try? file.close()
+                }
+            })
+        log.info("starting", metadata: ["configuration": .string(configuration.description)])
+        let app = server.makeApplication(onServerRunning: { channel in
+            log.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
+        })
+        try await app.runService()
+    }
+}
