@@ -113,6 +113,8 @@ let package = Package(
             dependencies: [
                 "DeskKitServer", "DeskKitPageServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Replays every file of Corpus/ through the fuzz targets' checks.

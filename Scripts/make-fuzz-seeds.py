@@ -85,6 +85,14 @@ for i, u in enumerate(["http://example.com", "https://user:pw@[::1]:8443/a?b#c",
 
 # webhooks: odd bodies beside the real ones.
 write("webhooks", "empty-object", "{}")
+sendbird = {"category": "group_channel:message_send", "type": "MESG", "app_id": "APP", "custom_type": "",
+            "sender": {"user_id": "u1", "nickname": "Ann"}, "channel": {"channel_url": "sendbird_group_channel_1", "name": "n"},
+            "payload": {"message_id": 42, "message": "see https://example.com/a", "custom_type": "", "data": "", "created_at": 1700000000000}}
+write("webhooks", "sendbird-message-send", json.dumps(sendbird))
+sendbird["category"] = "group_channel:message_update"
+sendbird["payload"]["data"] = json.dumps(preview)
+write("webhooks", "sendbird-message-update", json.dumps(sendbird))
+write("webhooks", "sendbird-other-category", '{"category": "group_channel:join", "members": [], "channel": {"channel_url": "x"}}')
 write("webhooks", "form-auth", "user_id=u%20ser&security_key=k%2Bey&user_id=dup")
 write("webhooks", "pyrus-types-wrong", '{"ticket_id":"x","token":[],"comment":{"attachments":{}},"created_at":-1}')
 write("webhooks", "livetex-unknown", '{"version":"9","platform":"fax","to":"x","text":"\\u0000"}')

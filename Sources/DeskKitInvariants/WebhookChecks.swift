@@ -1,10 +1,25 @@
 import DeskKitModel
 
 enum WebhookChecks {
-    /// Every webhook and push decoder reads the body leniently and strictly without crashing; a body
+    /// Every webhook and push decoder (Sendbird, Pyrus, LiveTex) reads the body leniently and strictly without crashing; a body
     /// that decodes strictly with no problems decodes leniently to the same value; every problem has a
     /// path; the summary and notification text derive without crashing.
     static func webhooks(_ bytes: UnsafeBufferPointer<UInt8>) throws(InvariantViolation) {
+        let sendbird = SendbirdWebhook.decode(bytes)
+        let sendbirdStrict = SendbirdWebhook.decode(bytes, options: .strict)
+        try MessageChecks.paths(sendbird.problems + sendbirdStrict.problems)
+        if let value = sendbird.value {
+            if value.isMessageEvent {
+                try require(value.message?.messageID != nil && value.channelURL != nil, "a message event without its message id or channel")
+            } else {
+                try require(value.message == nil, "a message on a \(value.category) event")
+            }
+        }
+        if let strictValue = sendbirdStrict.value, sendbirdStrict.problems.isEmpty {
+            try require(sendbird.value?.category == strictValue.category && sendbird.value?.channelURL == strictValue.channelURL,
+                        "a Sendbird webhook reads differently leniently and strictly")
+        }
+
         let pyrus = PyrusReplyWebhook.decode(bytes)
         let pyrusStrict = PyrusReplyWebhook.decode(bytes, options: .strict)
         try MessageChecks.paths(pyrus.problems + pyrusStrict.problems)

@@ -38,7 +38,7 @@ struct Enricher: Sendable {
     func process(_ job: EnrichmentJob) async -> Bool {
         var log: Logger.Metadata = ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"]
         let results = await previews.previews(for: job.text)
-        metrics.previews(results)
+        metrics.previews(results.map(\.result))
         if Task.isCancelled { return false }
         guard let preview = results.lazy.compactMap({ try? $0.result.get() }).first else {
             let errors = results.compactMap { r -> String? in if case .failure(let e) = r.result { return e.kind.rawValue } else { return nil } }

@@ -164,24 +164,19 @@ public actor EnrichmentQueue: Service {
         } onCancel: {
             Task { await self.close() }
         }
+        // Closed: the workers drain the queue; past the grace (or when this task is cancelled) they are
+        // cancelled, and what they did not finish is handed back.
         let grace = configuration.shutdownGrace
-        let drained = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await workers.value
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: grace)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !drained {
+        let timer = Task {
+            try await Task.sleep(for: grace)
             workers.cancel()
-            await workers.value
         }
+        await withTaskCancellationHandler {
+            await workers.value
+        } onCancel: {
+            workers.cancel()
+        }
+        timer.cancel()
         let leftovers = Array(pending[pendingHead...]) + inFlight.values.sorted { $0.messageID < $1.messageID }
         pending = []
         pendingHead = 0

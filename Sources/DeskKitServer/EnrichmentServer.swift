@@ -149,6 +149,7 @@ public struct EnrichmentServer: Sendable {
         } else {
             return Self.problem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
         }
+        metrics.previews(results.map(\.2))
         let items: [JSONValue] = results.map { link, url, result in
             switch result {
             case .success(let p):

@@ -1,4 +1,5 @@
 import CoreMetrics
+import DeskKitModel
 import DeskKitPreview
 import Prometheus
 
@@ -27,9 +28,9 @@ public struct ServerMetrics: Sendable {
     func webhook(_ outcome: String) { count("deskkit_webhooks_total", [("outcome", outcome)]) }
 
     /// `deskkit_previews_total{outcome}` and `deskkit_fetch_errors_total{kind}`.
-    func previews(_ results: [LinkPreview]) {
+    func previews(_ results: [Result<URLPreview, FetchError>]) {
         for result in results {
-            switch result.result {
+            switch result {
             case .success: count("deskkit_previews_total", [("outcome", "ok")])
             case .failure(let error):
                 count("deskkit_previews_total", [("outcome", "error")])

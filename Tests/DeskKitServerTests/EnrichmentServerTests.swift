@@ -1,0 +1,360 @@
+import DeskKitModel
+import DeskKitPageServer
+import DeskKitPreview
+import DeskKitServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The enrichment server in process (Hummingbird's test client), against a fake Sendbird Platform API
+/// and a page server, both real servers on 127.0.0.1.
+@Suite("Enrichment server")
+struct EnrichmentServerTests {
+    static let token = "test-api-token-0123456789"
+    static let page = """
+        <html><head><title>Order 1138</title><meta property="og:title" content="Parcel 1138 is on its way">
+        <meta property="og:description" content="Arrives Tuesday"><meta property="og:image" content="/map.png"></head></html>
+        """
+
+    /// Runs `body` with a server whose API base is a fake Sendbird and whose fetcher may reach the page server.
+    func withServer(
+        _ tweak: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test"),
+        handBack: EnrichmentQueue.HandBack? = nil,
+        _ body: @Sendable (TestClientProtocol, FakeSendbird, PageServer, EnrichmentServer) async throws -> Void
+    ) async throws {
+        let fake = FakeSendbird()
+        try await fake.start()
+        let pages = try await PageServer.start(host: "127.0.0.1") { path in
+            path == "/missing" ? .init(status: 404) : .html(Self.page)
+        }
+        var configuration = ServerConfiguration(apiToken: Self.token, apiBase: await fake.baseURL)
+        configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
+        configuration.fetch.allowedPorts.insert(pages.port)
+        configuration.retry.baseDelay = .milliseconds(10)
+        configuration.queue.shutdownGrace = .seconds(5)
+        tweak(&configuration)
+        let server = EnrichmentServer(configuration: configuration, logger: logger, handBack: handBack)
+        do {
+            try await server.makeApplication().test(.router) { client in try await body(client, fake, pages, server) }
+        } catch {
+            await fake.stop()
+            try? await pages.stop()
+            throw error
+        }
+        await fake.stop()
+        try await pages.stop()
+    }
+
+    static func webhook(
+        category: String = SendbirdWebhook.messageSend, id: Int64 = 1001, text: String, type: String = "MESG",
+        customType: String = "", data: String = ""
+    ) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write([
+            "category": .string(category), "type": .string(type), "app_id": "APP-1", "custom_type": .string(customType),
+            "sender": ["user_id": "cust-ann", "nickname": "Ann"],
+            "payload": ["message_id": .integer(id), "message": .string(text), "custom_type": .string(customType), "data": .string(data), "created_at": 1_700_000_000_000],
+            "channel": ["channel_url": "sendbird_group_channel_1138", "name": "Order 1138"],
+        ])
+        return writer.bytes
+    }
+
+    @discardableResult
+    static func post(
+        _ client: TestClientProtocol, _ body: [UInt8], signature: String?? = .none
+    ) async throws -> (HTTPResponse.Status, JSONValue) {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        switch signature {
+        case .none: headers[.init("x-sendbird-signature")!] = WebhookSignature.sign(body, token: token)
+        case .some(.some(let s)): headers[.init("x-sendbird-signature")!] = s
+        case .some(.none): break
+        }
+        return try await client.execute(uri: "/webhooks/sendbird", method: .post, headers: headers, body: ByteBuffer(bytes: body)) {
+            ($0.status, (try? JSONValue.parse(String(buffer: $0.body))) ?? .null)
+        }
+    }
+
+    // MARK: Signature
+
+    @Test func signatureIsHexHMACSHA256() {
+        // RFC 4231, test case 2.
+        let mac = WebhookSignature.sign(Array("what do ya want for nothing?".utf8), token: "Jefe")
+        #expect(mac == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(WebhookSignature.isValid(mac, body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
+        #expect(WebhookSignature.isValid(mac.uppercased(), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
+        #expect(!WebhookSignature.isValid(mac, body: Array("what do ya want for nothing!".utf8), token: "Jefe"))
+        #expect(!WebhookSignature.isValid(String(mac.dropLast(2)), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
+        #expect(!WebhookSignature.isValid("zz" + mac.dropFirst(2), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
+        #expect(!WebhookSignature.isValid(nil, body: [], token: "Jefe"))
+    }
+
+    @Test func webhookWithoutOrWithWrongSignatureIs401() async throws {
+        try await withServer { client, fake, _, _ async throws in
+            let body = Self.webhook(text: "see https://example.com")
+            #expect(try await Self.post(client, body, signature: .some(nil)).0 == .unauthorized)
+            #expect(try await Self.post(client, body, signature: WebhookSignature.sign(body, token: "other")).0 == .unauthorized)
+            #expect(try await Self.post(client, body, signature: "not hex").0 == .unauthorized)
+            #expect(await fake.puts.isEmpty)
+        }
+    }
+
+    @Test func notAWebhookIs400WithTheReason() async throws {
+        try await withServer { client, _, _, _ async throws in
+            let (status, json) = try await Self.post(client, Array(#"{"payload": {}}"#.utf8))
+            #expect(status == .badRequest)
+            #expect(json["error"]?.stringValue?.contains("$.category") == true)
+            let (status2, json2) = try await Self.post(client, Array(#"{"category": "group_channel:message_send", "payload": {"message_id": 1}}"#.utf8))
+            #expect(status2 == .badRequest)
+            #expect(json2["error"]?.stringValue?.contains("channel") == true)
+            #expect(try await Self.post(client, Array("[1,2".utf8)).0 == .badRequest)
+        }
+    }
+
+    @Test func bodyOverTheCapIs413() async throws {
+        try await withServer({ $0.maxBodyBytes = 2048 }) { client, _, _, _ async throws in
+            let body = Self.webhook(text: "https://example.com " + String(repeating: "x", count: 4000))
+            #expect(try await Self.post(client, body).0 == .contentTooLarge)
+        }
+    }
+
+    // MARK: Enrichment
+
+    @Test func messageWithALinkGetsItsPreviewOnceAndUpdatesAreIgnored() async throws {
+        try await withServer { client, fake, pages, _ async throws in
+            let text = "Where is my parcel? \(pages.baseURL)/tracking/1138"
+            let body = Self.webhook(text: text)
+            let (status, json) = try await Self.post(client, body)
+            #expect(status == .ok)
+            #expect(json["status"] == "queued")
+            // Sendbird delivers again: processed once.
+            #expect(try await Self.post(client, body).1["status"] == "duplicate")
+            let puts = try await fake.waitForPuts(1)
+            try #require(puts.count == 1)
+            #expect(puts[0].path == "/v3/group_channels/sendbird_group_channel_1138/messages/1001")
+            #expect(puts[0].apiToken == Self.token)
+            #expect(puts[0].body["custom_type"] == "SENDBIRD_DESK_RICH_MESSAGE")
+            #expect(puts[0].body["message_type"] == "MESG")
+            #expect(puts[0].body["message"] == .string(text))
+            let data = try #require(puts[0].body["data"]?.stringValue)
+            let decoded = DeskPayload.decode(data, customType: DeskPayload.richMessageCustomType)
+            guard case .urlPreview(let preview) = decoded.content else {
+                Issue.record("data is not a URL preview: \(data)")
+                return
+            }
+            #expect(preview.title == "Parcel 1138 is on its way")
+            #expect(preview.image == "\(pages.baseURL)/map.png")
+
+            // The update DeskKit caused, and a message that already carries a preview: never enriched.
+            let update = Self.webhook(category: SendbirdWebhook.messageUpdate, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE", data: data)
+            #expect(try await Self.post(client, update).1["reason"] == "category group_channel:message_update")
+            let withPreview = Self.webhook(id: 1002, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE", data: data)
+            #expect(try await Self.post(client, withPreview).1["reason"] == "already has a preview")
+            #expect(try await Self.post(client, Self.webhook(id: 1003, text: "no links here")).1["reason"] == "no links")
+            #expect(try await Self.post(client, Self.webhook(id: 1004, text: text, type: "ADMM")).1["reason"] == "not a user message")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(await fake.puts.count == 1)
+        }
+    }
+
+    @Test func platformAPIErrorsAreRetriedWithBackoffAndRetryAfter() async throws {
+        try await withServer { client, fake, pages, _ async throws in
+            await fake.answer(.init(status: 500), .init(status: 429, retryAfter: "1"))
+            try await Self.post(client, Self.webhook(text: "\(pages.baseURL)/a"))
+            let puts = try await fake.waitForPuts(3)
+            try #require(puts.count == 3)
+            #expect(puts[2].at - puts[1].at >= .milliseconds(950), "Retry-After: 1 is honoured")
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(await fake.puts.count == 3, "no attempt after the success")
+            let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="500"} 1"#))
+            #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="429"} 1"#))
+            #expect(metrics.contains("deskkit_platform_api_retries_total 2"))
+            #expect(metrics.contains(#"deskkit_jobs_total{outcome="updated"} 1"#))
+        }
+    }
+
+    @Test func attemptsAreBoundedAndClientErrorsAreNotRetried() async throws {
+        try await withServer({ $0.retry.maxAttempts = 3 }) { client, fake, pages, _ async throws in
+            await fake.answer(.init(status: 503), .init(status: 502), .init(status: 500), .init(status: 404))
+            try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a"))
+            #expect(try await fake.waitForPuts(3).count == 3)
+            try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b"))
+            #expect(try await fake.waitForPuts(4).count == 4)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(await fake.puts.count == 4, "three attempts, then one for the 404")
+            let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            #expect(metrics.contains(#"deskkit_jobs_total{outcome="api_failed"} 2"#))
+        }
+    }
+
+    @Test func fullQueueAnswers503SoSendbirdRetries() async throws {
+        try await withServer({
+            $0.queue.capacity = 1
+            $0.queue.workers = 1
+            $0.queue.shutdownGrace = .milliseconds(100)
+        }) { client, fake, pages, _ async throws in
+            await fake.setDelay(.seconds(30))
+            #expect(try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a")).1["status"] == "queued")
+            _ = try await fake.waitForPuts(1)  // the worker is busy with message 1
+            #expect(try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b")).1["status"] == "queued")
+            let (status, json) = try await Self.post(client, Self.webhook(id: 3, text: "\(pages.baseURL)/c"))
+            #expect(status == .serviceUnavailable)
+            #expect(json["error"]?.stringValue?.contains("full") == true)
+            // Refused, so not remembered: the retry is accepted once there is room.
+            #expect(try await Self.post(client, Self.webhook(id: 3, text: "\(pages.baseURL)/c")).0 == .serviceUnavailable)
+        }
+    }
+
+    @Test func shutdownHandsBackWorkInFlight() async throws {
+        let handedBack = HandedBack()
+        try await withServer({
+            $0.queue.workers = 1
+            $0.queue.shutdownGrace = .milliseconds(300)
+        }, handBack: { await handedBack.add($0) }) { client, fake, pages, _ async throws in
+            await fake.setDelay(.seconds(30))
+            try await Self.post(client, Self.webhook(id: 7, text: "\(pages.baseURL)/a"))
+            try await Self.post(client, Self.webhook(id: 8, text: "\(pages.baseURL)/b"))
+            _ = try await fake.waitForPuts(1)
+        }
+        let ids = await handedBack.ids
+        #expect(ids == [8, 7], "the queued job and the running one are handed back, not \(ids)")
+    }
+
+    @Test func shutdownFinishesQueuedWorkWithinTheGrace() async throws {
+        let handedBack = HandedBack()
+        let fakeRef = FakeRef()
+        try await withServer({ $0.queue.workers = 1 }, handBack: { await handedBack.add($0) }) { client, fake, pages, _ async throws in
+            await fakeRef.set(fake)
+            await fake.setDelay(.milliseconds(200))
+            for id in Int64(1)...3 { try await Self.post(client, Self.webhook(id: id, text: "\(pages.baseURL)/\(id)")) }
+        }
+        #expect(await handedBack.ids.isEmpty)
+        #expect(await fakeRef.fake?.puts.count == 3)
+    }
+
+    // MARK: Other routes
+
+    @Test func previewDecodeHealthAndMetricsRoutes() async throws {
+        try await withServer { client, _, pages, _ async throws in
+            let request = ByteBuffer(string: #"{"text": "see \#(pages.baseURL)/x and \#(pages.baseURL)/missing"}"#)
+            let previews = try await client.execute(uri: "/v1/preview", method: .post, body: request) { response in
+                #expect(response.status == .ok)
+                return try JSONValue.parse(String(buffer: response.body))["previews"]?.arrayValue ?? []
+            }
+            try #require(previews.count == 2)
+            #expect(previews[0]["payload"]?["body"]?["title"] == "Parcel 1138 is on its way")
+            #expect(previews[1]["error"]?["kind"] == "http_status")
+            let one = try await client.execute(uri: "/v1/preview", method: .post, body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)) {
+                try JSONValue.parse(String(buffer: $0.body))
+            }
+            #expect(one["previews"]?.arrayValue?.first?["data"]?.stringValue?.contains("SENDBIRD_DESK_URL_PREVIEW") == true)
+            #expect(try await client.execute(uri: "/v1/preview", method: .post, body: ByteBuffer(string: "{}")) { $0.status } == .badRequest)
+
+            let lines = #"""
+                {"message_id": 1, "type": "MESG", "message": "hi", "data": ""}
+
+                {"message_id": 2, "type": "ADMM", "custom_type": "SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE", "data": "{\"type\": \"TICKET_CLOSE\"}"}
+                not json
+                """#
+            let decoded = try await client.execute(uri: "/v1/decode", method: .post, body: ByteBuffer(string: lines)) {
+                try String(buffer: $0.body).split(separator: "\n").map { try JSONValue.parse(String($0)) }
+            }
+            try #require(decoded.count == 3)
+            #expect(decoded[0]["kind"] == "plain")
+            #expect(decoded[1]["kind"] == "system_message")
+            #expect(decoded[1]["visible_to_customer"] == false)
+            #expect(decoded[1]["ticket_closed"] == true)
+            #expect(decoded[2]["kind"] == "malformed")
+
+            let health = try await client.execute(uri: "/health", method: .get) { try JSONValue.parse(String(buffer: $0.body)) }
+            #expect(health["status"] == "ok")
+            #expect(health["queue_capacity"] == 10_000)
+            let metrics = try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
+                return String(buffer: response.body)
+            }
+            #expect(metrics.contains(#"deskkit_http_requests_total{route="/v1/preview",status="200"} 2"#))
+            #expect(metrics.contains(#"deskkit_fetch_errors_total{kind="http_status"} 1"#))
+            #expect(metrics.contains("deskkit_preview_fetches_total 3"))
+            _ = try await client.execute(uri: "/v1/preview", method: .post, body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)) { _ in }
+            let again = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            #expect(again.contains("deskkit_preview_cache_hits_total 1"))
+        }
+    }
+
+    // MARK: Configuration and logs
+
+    @Test func configurationFromFlagsAndEnvironment() throws {
+        let c = try ServerConfiguration.resolve(
+            flags: ["DESKKIT_PORT": "9000"],
+            environment: ["SENDBIRD_APP_ID": "ABC-123", "SENDBIRD_API_TOKEN": "s3cr3t-T0k3n", "DESKKIT_PORT": "1", "DESKKIT_WORKERS": "4"])
+        #expect(c.port == 9000)
+        #expect(c.queue.workers == 4)
+        #expect(c.apiBase == "https://api-abc-123.sendbird.com")
+        #expect(!c.description.contains("s3cr3t-T0k3n"))
+        func problem(_ env: [String: String]) -> String? {
+            do {
+                _ = try ServerConfiguration.resolve(environment: env)
+                return nil
+            } catch { return error.description }
+        }
+        #expect(problem(["SENDBIRD_APP_ID": "a"])?.hasPrefix("SENDBIRD_API_TOKEN is required") == true)
+        #expect(problem(["SENDBIRD_API_TOKEN": "t"])?.hasPrefix("SENDBIRD_APP_ID is required unless DESKKIT_API_BASE") == true)
+        #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_PORT": "70000"])?.hasPrefix("DESKKIT_PORT") == true)
+        #expect(problem(["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "ftp://x"])?.hasPrefix("DESKKIT_API_BASE") == true)
+        #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a/b"])?.hasPrefix("SENDBIRD_APP_ID") == true)
+        #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_QUEUE_CAPACITY": "lots"])?.contains("whole number") == true)
+    }
+
+    @Test func secretsAreNeverLogged() async throws {
+        let records = LogRecords()
+        var logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
+        logger.logLevel = .trace
+        try await withServer({ $0.retry.maxAttempts = 2 }, logger: logger) { client, fake, pages, _ async throws in
+            await fake.answer(.init(status: 500))
+            let body = Self.webhook(text: "\(pages.baseURL)/a")
+            try await Self.post(client, body)
+            try await Self.post(client, body, signature: "00")
+            _ = try await fake.waitForPuts(2)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let all = records.lines
+        #expect(all.contains { $0.contains("Platform API call failed") })
+        #expect(all.contains { $0.contains("message enriched") })
+        #expect(!all.contains { $0.contains(Self.token) }, "the API token appears in no log line")
+    }
+}
+
+actor HandedBack {
+    private(set) var ids: [Int64] = []
+    func add(_ jobs: [EnrichmentJob]) { ids += jobs.map(\.messageID) }
+}
+
+actor FakeRef {
+    var fake: FakeSendbird?
+    func set(_ f: FakeSendbird) { fake = f }
+}
+
+final class LogRecords: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String] = []
+    func append(_ s: String) { lock.withLock { storage.append(s) } }
+    var lines: [String] { lock.withLock { storage } }
+}
+
+struct CapturingLogHandler: LogHandler {
+    let records: LogRecords
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        let all = self.metadata.merging(metadata ?? [:]) { $1 }
+        records.append("\(level) \(message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))")
+    }
+}
