@@ -21,14 +21,15 @@ enum CLI {
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil) throws -> Result {
-        try run(arguments, bytes: stdin.map { Data($0.utf8) })
+    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws -> Result {
+        try run(arguments, bytes: stdin.map { Data($0.utf8) }, environment: environment)
     }
 
-    static func run(_ arguments: [String], bytes stdin: Data?) throws -> Result {
+    static func run(_ arguments: [String], bytes stdin: Data?, environment: [String: String]? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.currentDirectoryURL = repositoryRoot
         let out = Pipe()
         let err = Pipe()

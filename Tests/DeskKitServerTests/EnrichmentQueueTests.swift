@@ -79,7 +79,8 @@ struct EnrichmentQueueTests {
             }, handBack: { jobs in await done.handBack(jobs) })
         let took = try await Self.run(queue) {
             for id in Int64(1)...3 { #expect(await queue.submit(Self.job(id)) == .accepted) }
-            try await Task.sleep(for: .milliseconds(50))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while await queue.running == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(await queue.running == 1)
         }
         #expect(took < .seconds(5))

@@ -76,6 +76,16 @@ struct EnrichmentServerTests {
         }
     }
 
+    /// `/metrics`, once it shows `line` (the work behind an answered webhook happens afterwards), or after 10 s.
+    static func metrics(_ client: TestClientProtocol, once line: String) async throws -> String {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let text = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            if text.contains(line) || ContinuousClock.now > deadline { return text }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     // MARK: Signature
 
     @Test func signatureIsHexHMACSHA256() {
@@ -167,7 +177,7 @@ struct EnrichmentServerTests {
             #expect(puts[2].at - puts[1].at >= .milliseconds(950), "Retry-After: 1 is honoured")
             try await Task.sleep(for: .milliseconds(100))
             #expect(await fake.puts.count == 3, "no attempt after the success")
-            let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="updated"} 1"#)
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="500"} 1"#))
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="429"} 1"#))
             #expect(metrics.contains("deskkit_platform_api_retries_total 2"))
@@ -184,7 +194,7 @@ struct EnrichmentServerTests {
             #expect(try await fake.waitForPuts(4).count == 4)
             try await Task.sleep(for: .milliseconds(300))
             #expect(await fake.puts.count == 4, "three attempts, then one for the 404")
-            let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 2"#)
             #expect(metrics.contains(#"deskkit_jobs_total{outcome="api_failed"} 2"#))
         }
     }
@@ -318,7 +328,10 @@ struct EnrichmentServerTests {
             try await Self.post(client, body)
             try await Self.post(client, body, signature: "00")
             _ = try await fake.waitForPuts(2)
-            try await Task.sleep(for: .milliseconds(100))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !records.lines.contains(where: { $0.contains("message enriched") }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
         }
         let all = records.lines
         #expect(all.contains { $0.contains("Platform API call failed") })

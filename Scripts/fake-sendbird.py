@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""A stand-in for Sendbird's Platform API and for the pages behind links, on loopback, for load tests
+and trying `deskkit serve` by hand.
+
+    Scripts/fake-sendbird.py PORT
+
+PUT /v3/group_channels/{channel}/messages/{id} answers 200 and counts; GET of any other path answers a
+small page with OpenGraph tags. GET /stats prints {"puts": N, "pages": N}."""
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+lock = threading.Lock()
+stats = {"puts": 0, "pages": 0}
+PAGE = b"""<html><head><title>Order</title><meta property="og:title" content="Parcel is on its way">
+<meta property="og:description" content="Arrives Tuesday"><meta property="og:image" content="/map.png"></head></html>"""
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, content_type):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_PUT(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        json.loads(self.rfile.read(length) or b"{}")
+        with lock:
+            stats["puts"] += 1
+        self.answer(200, b"{}", "application/json")
+
+    def do_GET(self):
+        if self.path == "/stats":
+            with lock:
+                self.answer(200, json.dumps(stats).encode(), "application/json")
+            return
+        with lock:
+            stats["pages"] += 1
+        self.answer(200, PAGE, "text/html; charset=utf-8")
+
+
+if __name__ == "__main__":
+    ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Load test of `deskkit serve` with wrk: signed Sendbird webhooks against loopback.
+#
+#   Scripts/load-test.sh [SECONDS] [CONNECTIONS]     (default 300 s, 64 connections, 2 wrk threads)
+#
+# Needs wrk (apt-get install -y wrk) and python3. Sends 20,000 distinct signed message_send webhooks in a
+# loop (one in ten with a link; after the first round they are re-deliveries, answered as duplicates);
+# pages and the Platform API are Scripts/fake-sendbird.py. Prints wrk's figures with latency percentiles
+# and the server's resident memory every 30 s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-300}
+connections=${2:-64}
+token=load-test-token
+server_port=18181
+fake_port=18182
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+swift build -c release --product deskkit >&2
+python3 - "$work/bodies.lua" "$token" "$fake_port" <<'PY'
+import hashlib, hmac, json, sys
+path, token, port = sys.argv[1], sys.argv[2].encode(), sys.argv[3]
+with open(path, "w") as out:
+    out.write("return {\n")
+    for i in range(20000):
+        text = "Hi, my order %d has not arrived" % i
+        if i % 10 == 0:
+            text += " - tracking: http://127.0.0.1:%s/tracking/%d" % (port, i % 50)
+        body = json.dumps({"category": "group_channel:message_send", "type": "MESG", "app_id": "LOAD", "custom_type": "",
+                           "sender": {"user_id": "customer-%d" % (i % 500), "nickname": "Customer"},
+                           "payload": {"message_id": 10_000_000 + i, "message": text, "custom_type": "", "data": "",
+                                       "created_at": 1_700_000_000_000 + i},
+                           "channel": {"channel_url": "sendbird_group_channel_%d" % (i % 500), "name": "Support"}})
+        sig = hmac.new(token, body.encode(), hashlib.sha256).hexdigest()
+        out.write("{%s, %s},\n" % (json.dumps(body), json.dumps(sig)))
+    out.write("}\n")
+PY
+cat > "$work/webhooks.lua" <<LUA
+local bodies = dofile("$work/bodies.lua")
+local counter = 0
+function setup(thread) counter = counter + 1; thread:set("id", counter) end
+local i = 0
+function init(args) i = (id or 1) * 7919 end
+function request()
+  i = i % #bodies + 1
+  local b = bodies[i]
+  return wrk.format("POST", "/webhooks/sendbird", {["Content-Type"] = "application/json", ["x-sendbird-signature"] = b[2]}, b[1])
+end
+LUA
+
+python3 Scripts/fake-sendbird.py $fake_port &
+SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
+    DESKKIT_ALLOW_PRIVATE=1 .build/release/deskkit serve --log-level warning &
+server=$!
+for _ in $(seq 50); do curl -sf http://127.0.0.1:$server_port/health >/dev/null 2>&1 && break; sleep 0.2; done
+
+(
+    for i in $(seq $((seconds / 30))); do
+        sleep 30
+        echo "rss after $((i * 30))s: $(($(ps -o rss= -p $server) / 1024)) MiB"
+    done
+) &
+echo "rss at start: $(($(ps -o rss= -p $server) / 1024)) MiB"
+wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/webhooks.lua" "http://127.0.0.1:$server_port"
+echo "rss at end: $(($(ps -o rss= -p $server) / 1024)) MiB"
+echo "fake Sendbird: $(curl -s http://127.0.0.1:$fake_port/stats)"
+curl -s http://127.0.0.1:$server_port/metrics | grep -E '^deskkit_(webhooks|jobs)_total'

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("deskkit serve")
+struct ServeCommandTests {
+    @Test func badConfigurationStopsStartUpWithAClearMessage() throws {
+        let noToken = try CLI.run(["serve"], environment: ["SENDBIRD_APP_ID": "app"])
+        #expect(noToken.status == 64)
+        #expect(noToken.stderr.contains("SENDBIRD_API_TOKEN is required"))
+        let badPort = try CLI.run(["serve", "--port", "70000"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
+        #expect(badPort.status != 0)
+        #expect(badPort.stderr.contains("DESKKIT_PORT \"70000\" is not a whole number in 0...65535"))
+        let badBase = try CLI.run(["serve"], environment: ["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "api.example.com"])
+        #expect(badBase.stderr.contains("DESKKIT_API_BASE \"api.example.com\" is not an http(s) URL"))
+    }
+
+    /// The real binary starts, answers, and stops on SIGTERM with exit status 0.
+    @Test func startsServesAndStopsGracefully() async throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["serve", "--port", "0", "--api-base", "http://127.0.0.1:9"]
+        process.environment = ["SENDBIRD_API_TOKEN": "secret-for-this-test"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // "listening" carries the address, e.g. [IPv4]127.0.0.1/127.0.0.1:40123.
+        var log = ""
+        var port: Int?
+        let deadline = Date().addingTimeInterval(30)
+        while port == nil, Date() < deadline {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            log += String(decoding: data, as: UTF8.self)
+            if let line = log.split(separator: "\n").first(where: { $0.contains("listening") && $0.contains("address=") }),
+                let colon = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":").last
+            {
+                port = Int(colon)
+            }
+        }
+        let p = try #require(port, "no listening line in: \(log)")
+        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(p)/health")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains(#""status":"ok""#))
+        #expect(!log.contains("secret-for-this-test"))
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
