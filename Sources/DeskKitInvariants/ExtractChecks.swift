@@ -1,4 +1,5 @@
 import DeskKitMetadata
+import DeskKitModel
 
 enum ExtractChecks {
     static let pageURLs: [String?] = ["https://example.com/a/b?c=d", "http://xn--bcher-kva.example/", nil]
@@ -16,7 +17,7 @@ enum ExtractChecks {
         let limits = ExtractionLimits.default
         let oneShot = MetadataExtractor.extract(html: page, pageURL: pageURL, contentType: contentType)
 
-        var random = SplitMix64(state: UInt64(bytes[1]))
+        var random = SplitMix64(seed: UInt64(bytes[1]))
         let parser = HTMLMetadataParser(pageURL: pageURL, contentType: contentType)
         var offset = 0
         while offset < page.count {

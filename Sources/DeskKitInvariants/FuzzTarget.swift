@@ -72,15 +72,3 @@ func excerpt(_ s: some StringProtocol) -> String {
     let cut = String(s.prefix(200))
     return cut.debugDescription + (cut.count < s.count ? "…" : "")
 }
-
-/// A small deterministic random source for choices derived from the input (chunk sizes and such).
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -8,7 +8,6 @@ import Testing
 struct CorpusReplayTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         .standardizedFileURL
-    static let corpus = root.appendingPathComponent("Corpus")
 
     /// Fuzz/seeds.txt: target name → seed folders.
     static let seedFolders: [String: [String]] = {
@@ -24,7 +23,7 @@ struct CorpusReplayTests {
     static func files(_ target: FuzzTarget) -> [URL] {
         let folders = seedFolders[target.rawValue] ?? []
         return folders.flatMap { folder -> [URL] in
-            let url = corpus.appendingPathComponent(folder)
+            let url = root.appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
             return names.sorted().filter { !$0.hasPrefix(".") && $0 != "EXPECTED.jsonl" && $0 != "SOURCES.md" }
                 .map { url.appendingPathComponent($0) }
@@ -35,7 +34,7 @@ struct CorpusReplayTests {
     @Test(arguments: FuzzTarget.allCases)
     func replay(_ target: FuzzTarget) throws {
         let files = Self.files(target)
-        #expect(Self.seedFolders[target.rawValue]?.first == target.rawValue, "Fuzz/seeds.txt lists Corpus/\(target.rawValue)")
+        #expect(Self.seedFolders[target.rawValue]?.first == "Corpus/\(target.rawValue)", "Fuzz/seeds.txt lists Corpus/\(target.rawValue) first")
         #expect(files.count >= 10, "\(target.rawValue) has seeds")
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))

@@ -1,4 +1,5 @@
 import DeskKitLinks
+import DeskKitModel
 
 /// Link detection over chat messages (about one link in four messages), link-free text, and hostile text.
 enum LinksBenchmark {
@@ -20,7 +21,7 @@ enum LinksBenchmark {
     ]
 
     static func run(only: String? = nil) {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         var messages: [String] = []
         for i in 0..<200_000 {
             if i % 4 == 0 {
@@ -54,17 +55,5 @@ enum LinksBenchmark {
         }
         let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
         print("links: \(name): \(Int(Double(bytes) / s / 1e6)) MB/s, \(Int(Double(texts.count) / s)) texts/s, \(count) links")
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -24,7 +24,7 @@ public struct Mutator: Sendable {
     public func variants(of inputs: [String], count: Int) -> [Variant] {
         let parsed = inputs.compactMap { try? JSONValue.parse($0) }
         guard !parsed.isEmpty else { return [] }
-        var rng = Random(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<count).map { i in
             let source = Int(rng.next() % UInt64(parsed.count))
             let mutation = Mutation.allCases[Int(rng.next() % UInt64(Mutation.allCases.count))]
@@ -32,7 +32,7 @@ public struct Mutator: Sendable {
         }
     }
 
-    private func apply(_ mutation: Mutation, to value: JSONValue, rng: inout Random) -> [UInt8] {
+    private func apply(_ mutation: Mutation, to value: JSONValue, rng: inout SplitMix64) -> [UInt8] {
         func text(_ v: JSONValue) -> [UInt8] { Array(v.jsonString.utf8) }
         let isEnvelope = value["data"] != nil || value["message_id"] != nil
         // The payload itself: the decoded `data` of an envelope, or the value.
@@ -92,7 +92,7 @@ public struct Mutator: Sendable {
         }
     }
 
-    private func flip(_ v: JSONValue, rng: inout Random) -> JSONValue {
+    private func flip(_ v: JSONValue, rng: inout SplitMix64) -> JSONValue {
         switch v {
         case .object(var o):
             guard !o.isEmpty else { return .array([]) }
@@ -116,18 +116,6 @@ public struct Mutator: Sendable {
             for i in o.indices { o.members[i].value = replaceNumbers(o.members[i].value, with: replacement) }
             return .object(o)
         default: return v
-        }
-    }
-
-    struct Random {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
