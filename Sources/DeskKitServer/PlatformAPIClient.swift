@@ -118,8 +118,9 @@ public struct PlatformAPIClient: Sendable {
             do {
                 let response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(retry.requestTimeout.nanoseconds)))
                 status = Int(response.status.code)
-                let body = try await response.body.collect(upTo: 64 * 1024)
-                detail = String(decoding: body.readableBytesView.prefix(300), as: UTF8.self)
+                // The answer is read for the log only: a large or broken one does not fail the call.
+                let body = try? await response.body.collect(upTo: 1 << 20)
+                detail = body.map { String(decoding: $0.readableBytesView.prefix(300), as: UTF8.self) } ?? ""
                 if (200..<300).contains(response.status.code) {
                     metrics.platformAPI(status: status, retrying: false)
                     logger.debug("message updated", metadata: log.merging(["attempts": "\(attempt)"]) { $1 })

@@ -83,7 +83,7 @@ struct EnrichmentQueueTests {
             while await queue.running == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(await queue.running == 1)
         }
-        #expect(took < .seconds(5))
+        #expect(took < .seconds(20), "the grace (0.2 s) ended it, not the 60 s job")
         #expect(await done.ids.isEmpty)
         #expect(await done.handedBack == [2, 3, 1], "queued jobs first, then the one cut short")
     }
