@@ -5,6 +5,7 @@
 #                                                   extract, address, webhooks) for SECONDS
 #   Fuzz/run.sh all SECONDS                          each target in turn
 #
+# FUZZ_SEED=N fixes libFuzzer's random seed (CI uses 1, so a run repeats what was tried here).
 # New inputs go to Fuzz/.work/TARGET (not committed); Corpus/TARGET and the target's extra seed folders
 # are read as seeds. A crash or a broken invariant is saved as Fuzz/.work/TARGET-crash-* and the run
 # exits non-zero: minimise it (`-minimize_crash=1`), add it to Corpus/TARGET as finding-NAME, fix it.
@@ -32,7 +33,7 @@ run_one() {
     esac
     echo "== $t: ${seconds}s"
     SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="Fuzz/.work/$t-" "${dict[@]}" "$@" "$work" $(Fuzz/seeds.sh "$t")
+        -print_final_stats=1 -artifact_prefix="Fuzz/.work/$t-" ${FUZZ_SEED:+-seed=$FUZZ_SEED} "${dict[@]}" "$@" "$work" $(Fuzz/seeds.sh "$t")
 }
 
 if [[ $target == all ]]; then

@@ -46,10 +46,11 @@ enum ExtractChecks {
         try require(kept <= limits.maxMetaTags, "more meta tags kept than the cap")
     }
 
-    /// Whether a URL starts with a scheme (`letters:` before any `/`, `?` or `#`).
+    /// Whether a URL starts with a scheme as RFC 3986 writes one: a letter, then letters, digits, `+`, `-`
+    /// or `.`, then `:` (`meta.name=x:y` is a relative path).
     static func hasScheme(_ url: String) -> Bool {
-        guard let colon = url.firstIndex(of: ":") else { return false }
-        return !url[..<colon].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" })
+        guard let colon = url.firstIndex(of: ":"), let first = url.first, first.isASCII, first.isLetter else { return false }
+        return url[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
     }
 
     static func diff(_ a: PageMetadata, _ b: PageMetadata) -> String {
