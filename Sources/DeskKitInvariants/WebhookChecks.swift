@@ -1,40 +1,21 @@
 import DeskKitModel
 
 enum WebhookChecks {
-    /// Every webhook and push decoder (Sendbird, Pyrus, LiveTex) reads the body leniently and strictly without crashing; a body
-    /// that decodes strictly with no problems decodes leniently to the same value; every problem has a
-    /// path; the summary and notification text derive without crashing.
+    /// Every webhook and push decoder (Sendbird, Pyrus, LiveTex) reads the body leniently and strictly
+    /// without crashing; a body that decodes strictly with no problems decodes leniently to the same value;
+    /// every problem has a path; message events carry their message; the summary and notification text
+    /// derive without crashing.
     static func webhooks(_ bytes: UnsafeBufferPointer<UInt8>) throws(InvariantViolation) {
-        let sendbird = SendbirdWebhook.decode(bytes)
-        let sendbirdStrict = SendbirdWebhook.decode(bytes, options: .strict)
-        try MessageChecks.paths(sendbird.problems + sendbirdStrict.problems)
-        if let value = sendbird.value {
-            if value.isMessageEvent {
-                try require(value.message?.messageID != nil && value.channelURL != nil, "a message event without its message id or channel")
+        // The message inside a Sendbird webhook is read with the same options, so compare the envelope.
+        if let sendbird = try agree("a Sendbird webhook", { SendbirdWebhook.decode(bytes, options: $0) }, by: { ($0.category, $0.channelURL) == ($1.category, $1.channelURL) }) {
+            if sendbird.isMessageEvent {
+                try require(sendbird.message?.messageID != nil && sendbird.channelURL != nil, "a message event without its message id or channel")
             } else {
-                try require(value.message == nil, "a message on a \(value.category) event")
+                try require(sendbird.message == nil, "a message on a \(sendbird.category) event")
             }
         }
-        if let strictValue = sendbirdStrict.value, sendbirdStrict.problems.isEmpty {
-            try require(sendbird.value?.category == strictValue.category && sendbird.value?.channelURL == strictValue.channelURL,
-                        "a Sendbird webhook reads differently leniently and strictly")
-        }
-
-        let pyrus = PyrusReplyWebhook.decode(bytes)
-        let pyrusStrict = PyrusReplyWebhook.decode(bytes, options: .strict)
-        try MessageChecks.paths(pyrus.problems + pyrusStrict.problems)
-        if let strictValue = pyrusStrict.value, pyrusStrict.problems.isEmpty {
-            try require(pyrus.value == strictValue, "a Pyrus reply reads differently leniently and strictly")
-        }
-        _ = pyrus.value?.summary
-
-        let livetex = LiveTexPush.decode(bytes)
-        let livetexStrict = LiveTexPush.decode(bytes, options: .strict)
-        try MessageChecks.paths(livetex.problems + livetexStrict.problems)
-        if let strictValue = livetexStrict.value, livetexStrict.problems.isEmpty {
-            try require(livetex.value == strictValue, "a LiveTex push reads differently leniently and strictly")
-        }
-        _ = livetex.value?.notificationText
+        _ = try agree("a Pyrus reply", { PyrusReplyWebhook.decode(bytes, options: $0) }, by: ==)?.summary
+        _ = try agree("a LiveTex push", { LiveTexPush.decode(bytes, options: $0) }, by: ==)?.notificationText
 
         for contentType in [nil, "application/json", "application/x-www-form-urlencoded"] {
             let auth = PyrusAuthRequest.decode(bytes, contentType: contentType)
@@ -46,5 +27,19 @@ enum WebhookChecks {
                     "an authorization request with a field over \(PyrusAuthRequest.maxFieldLength) characters")
             }
         }
+    }
+
+    /// Decodes leniently and strictly; every problem has a path, and a strictly clean value is also the
+    /// lenient one. Returns the lenient value.
+    static func agree<T>(
+        _ what: String, _ decode: (DecodingOptions) -> (value: T?, problems: [PayloadProblem]), by same: (T, T) -> Bool
+    ) throws(InvariantViolation) -> T? {
+        let lenient = decode(.lenient)
+        let strict = decode(.strict)
+        try MessageChecks.paths(lenient.problems + strict.problems)
+        if let strictValue = strict.value, strict.problems.isEmpty {
+            try require(lenient.value.map { same($0, strictValue) } == true, "\(what) reads differently leniently and strictly")
+        }
+        return lenient.value
     }
 }
