@@ -1,3 +1,5 @@
+import DeskKitModel
+
 /// Punycode (RFC 3492) for IDN host labels: `bücher` → `xn--bcher-kva`.
 public enum Punycode {
     private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700, initialBias = 72, initialN = 128
@@ -92,20 +94,11 @@ extension RawLink {
         guard out.contains(where: { $0 >= 0x80 }) else { return (href, href) }
         var ascii: [UInt8] = []
         ascii.reserveCapacity(out.count + 16)
-        func appendPercentEncoded(_ bytes: ArraySlice<UInt8>) {
-            let hex = Array("0123456789ABCDEF".utf8)
-            for byte in bytes {
-                if byte < 0x80 {
-                    ascii.append(byte)
-                } else {
-                    ascii.append(contentsOf: [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-                }
-            }
-        }
-        appendPercentEncoded(out[..<hostStart])
+        let nonASCII = { (byte: UInt8) in byte >= 0x80 }
+        PercentEncoding.append(out[..<hostStart], to: &ascii, encoding: nonASCII)
         let hostText = String(decoding: out[hostStart..<hostEnd], as: UTF8.self)
-        ascii.append(contentsOf: (b[host].contains(where: { $0 >= 0x80 }) ? Punycode.asciiHost(hostText) : hostText).utf8)
-        appendPercentEncoded(out[hostEnd...])
+        ascii.append(contentsOf: (b[host].contains(where: nonASCII) ? Punycode.asciiHost(hostText) : hostText).utf8)
+        PercentEncoding.append(out[hostEnd...], to: &ascii, encoding: nonASCII)
         return (href, String(decoding: ascii, as: UTF8.self))
     }
 }

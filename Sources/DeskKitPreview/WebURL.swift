@@ -1,4 +1,5 @@
 import DeskKitLinks
+import DeskKitModel
 
 /// An http(s) URL taken apart far enough to check and fetch it.
 package struct WebURL: Sendable, Hashable {
@@ -25,17 +26,7 @@ package struct WebURL: Sendable, Hashable {
     /// A path and query as sent: controls, space, `"<>` and non-ASCII bytes percent-encoded (UTF-8), as
     /// browsers do; what is already encoded stays.
     static func percentEncoded(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }) else { return s }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for b in s.utf8 {
-            if b <= 0x20 || b >= 0x7F || b == 0x22 || b == 0x3C || b == 0x3E {
-                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
-            } else {
-                out.append(b)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        PercentEncoding.encode(s) { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }
     }
 
     package init(_ text: String) throws(FetchError) {

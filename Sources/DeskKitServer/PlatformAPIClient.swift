@@ -155,17 +155,15 @@ public struct PlatformAPIClient: Sendable {
 
     /// A channel URL as one path segment: everything but unreserved characters percent-encoded.
     static func pathSegment(_ s: String) -> String {
-        var out = ""
-        for byte in s.utf8 {
+        PercentEncoding.encode(s) { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                return false
             default:
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded
+                return true
             }
         }
-        return out
     }
 }
 
@@ -174,8 +172,4 @@ extension Duration {
         let (s, atto) = components
         return s * 1_000_000_000 + atto / 1_000_000_000
     }
-}
-
-extension String {
-    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }
