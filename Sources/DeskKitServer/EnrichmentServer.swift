@@ -112,8 +112,6 @@ public struct EnrichmentServer: Sendable {
             return Self.json(.ok, ["status": "ignored", "reason": .string(reason)])
         case .enrich(let job):
             let admission = await queue.submit(job)
-            let depth = await queue.depth
-            metrics.queue(depth: depth, inFlight: await queue.running)
             switch admission {
             case .accepted:
                 metrics.webhook("queued")
@@ -125,7 +123,7 @@ public struct EnrichmentServer: Sendable {
             case .full, .closed:
                 metrics.webhook(admission == .full ? "queue_full" : "shutting_down")
                 logger.warning("webhook refused", metadata: ["reason": .string(admission.rawValue), "message_id": "\(job.messageID)"])
-                var response = Self.problem(.serviceUnavailable, admission == .full ? "the work queue is full (\(depth) jobs)" : "shutting down")
+                var response = Self.problem(.serviceUnavailable, admission == .full ? "the work queue is full (\(configuration.queue.capacity) jobs)" : "shutting down")
                 response.headers[.retryAfter] = "1"
                 return response
             }
@@ -171,11 +169,7 @@ public struct EnrichmentServer: Sendable {
         }
         var writer = JSONWriter(capacity: body.readableBytes * 2)
         Array(body.readableBytesView).withUnsafeBufferPointer { all in
-            var start = 0
-            for i in 0...all.count where i == all.count || all[i] == UInt8(ascii: "\n") {
-                let line = UnsafeBufferPointer(rebasing: all[start..<i])
-                start = i + 1
-                guard line.contains(where: { $0 > 0x20 }) else { continue }
+            JSONLines.forEachNonBlankLine(in: all) { line, _ in
                 writer.write(DeskMessage(jsonBytes: line).summaryJSON)
                 writer.bytes.append(UInt8(ascii: "\n"))
             }

@@ -41,7 +41,7 @@ struct LineReader {
     /// Like ``forEachLine(_:)``, skipping lines of nothing but white space (their numbers still count).
     mutating func forEachNonBlankLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
         try forEachLine { line, number in
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+            if JSONLines.isBlank(line) { return }
             try body(line, number)
         }
     }
