@@ -1,4 +1,5 @@
 import DeskKitModel
+import NIOCore
 import ServiceLifecycle
 
 /// A message to enrich: the user message a webhook announced.
@@ -59,15 +60,14 @@ public actor EnrichmentQueue: Service {
     public nonisolated let configuration: Configuration
     private let work: Worker
     private let handBack: HandBack
-    private var pending: [EnrichmentJob] = []
-    private var pendingHead = 0
+    private var pending = CircularBuffer<EnrichmentJob>()
     private var inFlight: [Int64: EnrichmentJob] = [:]
-    private var waiters: [CheckedContinuation<EnrichmentJob?, Never>] = []
+    private var waiters = CircularBuffer<CheckedContinuation<EnrichmentJob?, Never>>()
     private var closed = false
     private var closedWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Accepted message ids, when accepted; `seenOrder` holds them oldest first, to forget beyond capacity.
     private var seen: [Int64: ContinuousClock.Instant] = [:]
-    private var seenOrder: [Int64] = []
-    private var seenHead = 0
+    private var seenOrder = CircularBuffer<Int64>()
 
     public init(configuration: Configuration = Configuration(), work: @escaping Worker, handBack: @escaping HandBack) {
         self.configuration = configuration
@@ -76,7 +76,7 @@ public actor EnrichmentQueue: Service {
     }
 
     /// Jobs waiting.
-    public var depth: Int { pending.count - pendingHead }
+    public var depth: Int { pending.count }
     /// Jobs being worked on.
     public var running: Int { inFlight.count }
 
@@ -98,26 +98,13 @@ public actor EnrichmentQueue: Service {
 
     private func remember(_ id: Int64, at now: ContinuousClock.Instant) {
         if seen.updateValue(now, forKey: id) == nil { seenOrder.append(id) }
-        while seen.count > configuration.dedupCapacity, seenHead < seenOrder.count {
-            seen[seenOrder[seenHead]] = nil
-            seenHead += 1
-        }
-        if seenHead > 4096, seenHead * 2 > seenOrder.count {
-            seenOrder.removeFirst(seenHead)
-            seenHead = 0
-        }
+        while seen.count > configuration.dedupCapacity, let oldest = seenOrder.popFirst() { seen[oldest] = nil }
     }
 
     /// The next job for a worker, or nil when the queue is closed and empty (or the worker is cancelled).
     private func next() async -> EnrichmentJob? {
         if Task.isCancelled { return nil }
-        if pendingHead < pending.count {
-            let job = pending[pendingHead]
-            pendingHead += 1
-            if pendingHead > 1024, pendingHead * 2 > pending.count {
-                pending.removeFirst(pendingHead)
-                pendingHead = 0
-            }
+        if let job = pending.popFirst() {
             inFlight[job.messageID] = job
             return job
         }
@@ -131,8 +118,7 @@ public actor EnrichmentQueue: Service {
     public func close() {
         guard !closed else { return }
         closed = true
-        for waiter in waiters { waiter.resume(returning: nil) }
-        waiters = []
+        while let waiter = waiters.popFirst() { waiter.resume(returning: nil) }
         for waiter in closedWaiters { waiter.resume() }
         closedWaiters = []
     }
@@ -177,9 +163,8 @@ public actor EnrichmentQueue: Service {
             workers.cancel()
         }
         timer.cancel()
-        let leftovers = Array(pending[pendingHead...]) + inFlight.values.sorted { $0.messageID < $1.messageID }
-        pending = []
-        pendingHead = 0
+        let leftovers = Array(pending) + inFlight.values.sorted { $0.messageID < $1.messageID }
+        pending.removeAll()
         inFlight = [:]
         if !leftovers.isEmpty { await handBack(leftovers) }
     }
