@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Fuzz/build.sh
-for t in message-data envelope validate links extract address webhooks; do
+for t in $(Fuzz/seeds.sh --targets); do
     files=()
     for d in $(Fuzz/seeds.sh "$t"); do
         while IFS= read -r -d '' f; do files+=("$f"); done < <(find "$d" -maxdepth 1 -type f -print0)

@@ -37,7 +37,7 @@ run_one() {
 }
 
 if [[ $target == all ]]; then
-    for t in message-data envelope validate links extract address webhooks; do run_one "$t" "$@"; done
+    for t in $(Fuzz/seeds.sh --targets); do run_one "$t" "$@"; done
 else
     run_one "$target" "$@"
 fi

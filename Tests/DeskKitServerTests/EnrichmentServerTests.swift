@@ -18,12 +18,14 @@ struct EnrichmentServerTests {
         <meta property="og:description" content="Arrives Tuesday"><meta property="og:image" content="/map.png"></head></html>
         """
 
-    /// Runs `body` with a server whose API base is a fake Sendbird and whose fetcher may reach the page server.
+    /// Runs `body` with a server whose API base is a fake Sendbird and whose fetcher may reach the page server;
+    /// returns the fake, for what it recorded by the end (after the server's shutdown).
+    @discardableResult
     func withServer(
         _ tweak: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test"),
         handBack: EnrichmentQueue.HandBack? = nil,
         _ body: @Sendable (TestClientProtocol, FakeSendbird, PageServer, EnrichmentServer) async throws -> Void
-    ) async throws {
+    ) async throws -> FakeSendbird {
         let fake = FakeSendbird()
         try await fake.start()
         let pages = try await PageServer.start(host: "127.0.0.1") { path in
@@ -45,6 +47,7 @@ struct EnrichmentServerTests {
         }
         await fake.stop()
         try await pages.stop()
+        return fake
     }
 
     static func webhook(
@@ -218,30 +221,28 @@ struct EnrichmentServerTests {
     }
 
     @Test func shutdownHandsBackWorkInFlight() async throws {
-        let handedBack = HandedBack()
+        let handedBack = Recorder()
         try await withServer({
             $0.queue.workers = 1
             $0.queue.shutdownGrace = .milliseconds(300)
-        }, handBack: { await handedBack.add($0) }) { client, fake, pages, _ async throws in
+        }, handBack: { await handedBack.handBack($0) }) { client, fake, pages, _ async throws in
             await fake.setDelay(.seconds(30))
             try await Self.post(client, Self.webhook(id: 7, text: "\(pages.baseURL)/a"))
             try await Self.post(client, Self.webhook(id: 8, text: "\(pages.baseURL)/b"))
             _ = try await fake.waitForPuts(1)
         }
-        let ids = await handedBack.ids
+        let ids = await handedBack.handedBack
         #expect(ids == [8, 7], "the queued job and the running one are handed back, not \(ids)")
     }
 
     @Test func shutdownFinishesQueuedWorkWithinTheGrace() async throws {
-        let handedBack = HandedBack()
-        let fakeRef = FakeRef()
-        try await withServer({ $0.queue.workers = 1 }, handBack: { await handedBack.add($0) }) { client, fake, pages, _ async throws in
-            await fakeRef.set(fake)
+        let handedBack = Recorder()
+        let fake = try await withServer({ $0.queue.workers = 1 }, handBack: { await handedBack.handBack($0) }) { client, fake, pages, _ async throws in
             await fake.setDelay(.milliseconds(200))
             for id in Int64(1)...3 { try await Self.post(client, Self.webhook(id: id, text: "\(pages.baseURL)/\(id)")) }
         }
-        #expect(await handedBack.ids.isEmpty)
-        #expect(await fakeRef.fake?.puts.count == 3)
+        #expect(await handedBack.handedBack.isEmpty)
+        #expect(await fake.puts.count == 3)
     }
 
     // MARK: Other routes
@@ -338,16 +339,6 @@ struct EnrichmentServerTests {
         #expect(all.contains { $0.contains("message enriched") })
         #expect(!all.contains { $0.contains(Self.token) }, "the API token appears in no log line")
     }
-}
-
-actor HandedBack {
-    private(set) var ids: [Int64] = []
-    func add(_ jobs: [EnrichmentJob]) { ids += jobs.map(\.messageID) }
-}
-
-actor FakeRef {
-    var fake: FakeSendbird?
-    func set(_ f: FakeSendbird) { fake = f }
 }
 
 final class LogRecords: @unchecked Sendable {
