@@ -3,12 +3,16 @@
 #
 #   Fuzz/run.sh TARGET SECONDS [libFuzzer flags…]   fuzz TARGET (message-data, envelope, validate, links,
 #                                                   extract, address, webhooks) for SECONDS
-#   Fuzz/run.sh all SECONDS                          each target in turn
+#   Fuzz/run.sh all SECONDS [libFuzzer flags…]       each target in turn; every target runs, and the exit
+#                                                   status is non-zero if any of them found something
 #
-# FUZZ_SEED=N fixes libFuzzer's random seed (CI uses 1, so a run repeats what was tried here).
 # New inputs go to Fuzz/.work/TARGET (not committed); Corpus/TARGET and the target's extra seed folders
 # are read as seeds. A crash or a broken invariant is saved as Fuzz/.work/TARGET-crash-* and the run
 # exits non-zero: minimise it (`-minimize_crash=1`), add it to Corpus/TARGET as finding-NAME, fix it.
+#
+# libFuzzer's progress lines (NEW, REDUCE, pulse) and its recommended dictionary are left out of the
+# output unless FUZZ_VERBOSE=1; start-up, final statistics and every report of a finding are printed.
+# FUZZ_SEED=N fixes libFuzzer's random seed (Swift's per-process hashing still makes runs differ).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?target}
@@ -16,6 +20,16 @@ seconds=${2:-60}
 shift 2 || true
 
 Fuzz/build.sh
+
+quiet() {
+    if [[ ${FUZZ_VERBOSE:-0} == 1 ]]; then
+        cat
+    else
+        awk '/^###### Recommended dictionary/ { skip = 1 }
+             !skip && !/^#[0-9]+\t(NEW|REDUCE|pulse) / { print; fflush() }
+             /^###### End of recommended dictionary/ { skip = 0 }'
+    fi
+}
 
 run_one() {
     local t=$1
@@ -33,11 +47,21 @@ run_one() {
     esac
     echo "== $t: ${seconds}s"
     SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="Fuzz/.work/$t-" ${FUZZ_SEED:+-seed=$FUZZ_SEED} "${dict[@]}" "$@" "$work" $(Fuzz/seeds.sh "$t")
+        -print_final_stats=1 -artifact_prefix="Fuzz/.work/$t-" ${FUZZ_SEED:+-seed=$FUZZ_SEED} "${dict[@]}" "$@" \
+        "$work" $(Fuzz/seeds.sh "$t") 2>&1 | quiet
 }
 
 if [[ $target == all ]]; then
-    for t in $(Fuzz/seeds.sh --targets); do run_one "$t" "$@"; done
+    failed=()
+    for t in $(Fuzz/seeds.sh --targets); do
+        status=0
+        run_one "$t" "$@" || status=$?
+        if ((status != 0)); then failed+=("$t (exit $status)"); fi
+    done
+    if ((${#failed[@]} > 0)); then
+        echo "fuzzing found something in: ${failed[*]}; the inputs are in Fuzz/.work/" >&2
+        exit 1
+    fi
 else
     run_one "$target" "$@"
 fi
