@@ -5,9 +5,11 @@ public enum Punycode {
     private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700, initialBias = 72, initialN = 128
 
     /// The ASCII form of a host: each label with non-ASCII characters lowercased and written as `xn--…`.
+    /// Labels are split at every `.` code point, also one a combining mark follows.
     public static func asciiHost(_ host: some StringProtocol) -> String {
-        host.split(separator: ".", omittingEmptySubsequences: false).map { label -> String in
-            guard label.utf8.contains(where: { $0 >= 0x80 }) else { return String(label) }
+        host.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { scalars -> String in
+            let label = String(String.UnicodeScalarView(scalars))
+            guard label.utf8.contains(where: { $0 >= 0x80 }) else { return label }
             return "xn--" + encode(label.lowercased())
         }.joined(separator: ".")
     }

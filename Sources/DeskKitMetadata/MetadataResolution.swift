@@ -142,7 +142,7 @@ enum MetadataResolution {
 
     static func host(of url: String?) -> String? {
         guard let url, let authority = URLResolution.split(Substring(url)).authority else { return nil }
-        let host = authority.split(separator: "@").last.map { $0.split(separator: ":").first ?? "" } ?? ""
+        let host = URLResolution.host(ofAuthority: authority)
         return host.isEmpty ? nil : String(host)
     }
 }

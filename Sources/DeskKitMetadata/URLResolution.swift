@@ -10,33 +10,45 @@ package enum URLResolution {
         var fragment: Substring?
     }
 
+    /// Splits by code points, not `Character`s: a delimiter followed by a combining mark (`#\u{64B}`,
+    /// `/\u{301}`) is one `Character` with it, and a `Character` search would not see it.
     static func split(_ s: Substring) -> Parts {
-        var rest = s
+        var rest = s.unicodeScalars
         var fragment: Substring?
         if let hash = rest.firstIndex(of: "#") {
-            fragment = rest[rest.index(after: hash)...]
+            fragment = Substring(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
         var query: Substring?
         if let q = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: q)...]
+            query = Substring(rest[rest.index(after: q)...])
             rest = rest[..<q]
         }
         var scheme: Substring?
-        if let colon = rest.firstIndex(of: ":"), let first = rest.first, first.isASCII, first.isLetter,
-            rest[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") })
+        if let colon = rest.firstIndex(of: ":"), let first = rest.first, isLetter(first),
+            rest[..<colon].allSatisfy({ isLetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." })
         {
-            scheme = rest[..<colon]
+            scheme = Substring(rest[..<colon])
             rest = rest[rest.index(after: colon)...]
         }
         var authority: Substring?
-        if rest.hasPrefix("//") {
+        if rest.starts(with: "//".unicodeScalars) {
             let afterSlashes = rest.dropFirst(2)
             let end = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
-            authority = afterSlashes[..<end]
+            authority = Substring(afterSlashes[..<end])
             rest = afterSlashes[end...]
         }
-        return Parts(scheme: scheme, authority: authority, path: rest, query: query, fragment: fragment)
+        return Parts(scheme: scheme, authority: authority, path: Substring(rest), query: query, fragment: fragment)
+    }
+
+    static func isLetter(_ c: Unicode.Scalar) -> Bool { ("a"..."z").contains(c) || ("A"..."Z").contains(c) }
+
+    /// The host of an authority: after the last `@`, before the first `:` (by code points).
+    static func host(ofAuthority authority: Substring) -> Substring {
+        var host = authority.unicodeScalars
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if let colon = host.firstIndex(of: ":") { host = host[..<colon] }
+        return Substring(host)
     }
 
     /// Resolves `reference` against `base` (an absolute URL). Returns the reference unchanged when there
@@ -57,14 +69,14 @@ package enum URLResolution {
                 out.path = b.path
                 out.query = ref.query ?? b.query
             } else {
-                if ref.path.hasPrefix("/") {
+                if ref.path.unicodeScalars.first == "/" {
                     out.path = Substring(removeDotSegments(String(ref.path)))
                 } else {
                     let merged: String
                     if b.authority != nil && b.path.isEmpty {
                         merged = "/" + ref.path
                     } else {
-                        let dir = b.path.lastIndex(of: "/").map { String(b.path[...$0]) } ?? ""
+                        let dir = b.path.unicodeScalars.lastIndex(of: "/").map { String(b.path.unicodeScalars[...$0]) } ?? ""
                         merged = dir + ref.path
                     }
                     out.path = Substring(removeDotSegments(merged))
@@ -81,8 +93,8 @@ package enum URLResolution {
     }
 
     static func removeDotSegments(_ path: String) -> String {
-        var output: [Substring] = []
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        var output: [String] = []
+        let segments = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         for (i, segment) in segments.enumerated() {
             let last = i == segments.count - 1
             switch segment {
@@ -96,7 +108,7 @@ package enum URLResolution {
             }
         }
         var result = output.joined(separator: "/")
-        if path.hasPrefix("/") && !result.hasPrefix("/") { result = "/" + result }
+        if path.utf8.first == UInt8(ascii: "/") && result.utf8.first != UInt8(ascii: "/") { result = "/" + result }
         return result
     }
 
@@ -115,7 +127,7 @@ package enum URLResolution {
         let parts = split(Substring(resolved))
         guard let scheme = parts.scheme else { return base == nil ? resolved : nil }
         guard ["http", "https"].contains(scheme.lowercased()), let authority = parts.authority else { return nil }
-        let host = authority.split(separator: "@").last.map { $0.split(separator: ":").first ?? "" } ?? ""
+        let host = URLResolution.host(ofAuthority: authority)
         guard !host.isEmpty else { return nil }
         if requirePublicHost {
             let links = LinkDetector(options: .init(strictHosts: true)).links(in: "http://" + host)

@@ -13,9 +13,12 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// (`127.1`, `0x7f.1`, `0177.0.0.1`, `2130706433`), or IPv6 with or without brackets.
     public init?(host: some StringProtocol) {
         var text = String(host)
-        if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
-        if text.contains(":") {
-            if let zone = text.firstIndex(of: "%") { text = String(text[..<zone]) }
+        // By bytes: a Character search misses `:` or `%` followed by a combining mark.
+        if text.utf8.first == UInt8(ascii: "["), text.utf8.last == UInt8(ascii: "]") {
+            text = String(text.unicodeScalars.dropFirst().dropLast())
+        }
+        if text.utf8.contains(UInt8(ascii: ":")) {
+            if let zone = text.utf8.firstIndex(of: UInt8(ascii: "%")) { text = String(text[..<zone]) }
             var bytes = [UInt8](repeating: 0, count: 16)
             guard inet_pton(AF_INET6, text, &bytes) == 1 else { return nil }
             self = .v6(bytes)

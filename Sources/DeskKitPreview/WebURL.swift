@@ -29,29 +29,33 @@ package struct WebURL: Sendable, Hashable {
         PercentEncoding.encode(s) { $0 <= 0x20 || $0 >= 0x7F || $0 == 0x22 || $0 == 0x3C || $0 == 0x3E }
     }
 
+    /// Takes the URL apart by code points, not `Character`s: a delimiter followed by a combining mark
+    /// (`#\u{64B}`, `/\u{301}`) is one `Character` with it, and a `Character` search would not see it.
     package init(_ text: String) throws(FetchError) {
-        let trimmed = text.trimmingWhitespace
-        guard let colon = trimmed.firstIndex(of: ":") else { throw .invalidURL("no scheme in \(trimmed.prefix(80))") }
-        scheme = trimmed[..<colon].lowercased()
+        var s = text.unicodeScalars[...]
+        while let f = s.first, f.properties.isWhitespace { s.removeFirst() }
+        while let l = s.last, l.properties.isWhitespace { s.removeLast() }
+        guard let colon = s.firstIndex(of: ":") else { throw .invalidURL("no scheme in \(String(s).prefix(80))") }
+        scheme = String(s[..<colon]).lowercased()
         guard scheme == "http" || scheme == "https" else {
             throw .invalidURL("only http and https are fetched, not \(scheme.prefix(20))")
         }
-        var rest = trimmed[trimmed.index(after: colon)...]
-        guard rest.hasPrefix("//") else { throw .invalidURL("no host in \(trimmed.prefix(80))") }
+        var rest = s[s.index(after: colon)...]
+        guard rest.starts(with: "//".unicodeScalars) else { throw .invalidURL("no host in \(String(s).prefix(80))") }
         rest = rest.dropFirst(2)
         if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
         var authority = rest[..<authorityEnd]
-        let tail = rest[authorityEnd...]
-        pathAndQuery = Self.percentEncoded(tail.isEmpty ? "/" : (tail.hasPrefix("?") ? "/" + tail : String(tail)))
+        let tail = String(rest[authorityEnd...])
+        pathAndQuery = Self.percentEncoded(tail.isEmpty ? "/" : (tail.utf8.first == UInt8(ascii: "?") ? "/" + tail : tail))
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }  // credentials are never sent
         var hostPart = authority
-        var portText: Substring?
-        if authority.hasPrefix("[") {
+        var portText: Substring.UnicodeScalarView?
+        if authority.first == "[" {
             guard let close = authority.firstIndex(of: "]") else { throw .invalidURL("unclosed [ in the host") }
             hostPart = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw .invalidURL("junk after ]") }
+            if after.first == ":" { portText = after.dropFirst() } else if !after.isEmpty { throw .invalidURL("junk after ]") }
             isIPv6Literal = true
         } else {
             if let c = authority.lastIndex(of: ":") {
@@ -62,27 +66,20 @@ package struct WebURL: Sendable, Hashable {
         }
         guard !hostPart.isEmpty else { throw .invalidURL("empty host") }
         if let portText, !portText.isEmpty {
-            guard let p = Int(portText), (1...65535).contains(p) else { throw .invalidURL("bad port \(portText.prefix(10))") }
+            guard let p = Int(String(portText)), (1...65535).contains(p) else {
+                throw .invalidURL("bad port \(String(portText).prefix(10))")
+            }
             port = p
         } else {
             port = scheme == "https" ? 443 : 80
         }
-        host = hostPart.lowercased()
-        while host.hasSuffix(".") { host.removeLast() }
+        host = String(hostPart).lowercased()
+        while host.utf8.last == UInt8(ascii: ".") { host.unicodeScalars.removeLast() }
         guard !host.isEmpty else { throw .invalidURL("empty host") }
         asciiHost = isIPv6Literal ? host : Punycode.asciiHost(host)
         guard isIPv6Literal || asciiHost.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !Self.forbiddenInHost.contains($0) })
         else {
             throw .invalidURL("bad characters in the host")
         }
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }

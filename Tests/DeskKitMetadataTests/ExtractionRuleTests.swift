@@ -105,6 +105,14 @@ struct ValueTests {
         #expect(m.baseURL == "https://static.example.com/assets/")
     }
 
+    /// `#`, `?` and `/` before a combining mark still delimit: URLs are split by code point, not Character.
+    @Test func delimitersBeforeCombiningMarks() {
+        let m = extract(#"<meta property="og:image" content="a/b?\#u{301}x#\#u{64B}y">"#, url: "https://example.com/p/q")
+        #expect(m.image == "https://example.com/p/a/b?\u{301}x#\u{64B}y")
+        let up = extract(#"<meta property="og:image" content="../\#u{301}/../i.png">"#, url: "https://example.com/p/q/r")
+        #expect(up.image == "https://example.com/p/i.png")
+    }
+
     @Test(arguments: ["javascript:alert(1)", "data:image/png;base64,AAAA", "vbscript:msgbox", "ftp://example.com/a.png", "..."])
     func unsafeOrJunkURLsDropped(_ value: String) {
         let m = extract(#"<meta property="og:image" content="\#(value)"><meta property="og:url" content="\#(value)">"#)

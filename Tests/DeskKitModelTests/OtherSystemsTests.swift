@@ -82,6 +82,11 @@ struct OtherSystemsTests {
         #expect(await answer(#"{"app_id":"a","user_id":"user 42","security_key":"wrong"}"#, nil, allowed: true) == 403)
         #expect(await answer(#"{"app_id":"a","user_id":"user 42"}"#, nil, allowed: true) == 400)
         #expect(await answer("user_id=%ZZ", nil, allowed: true) == 400)
+        // Split by bytes: `=` before a combining mark still separates the key (a `Character` split did not).
+        let combining = PyrusAuthRequest.decode(Array("app_id=a&user_id=\u{301}u&security_key=k".utf8))
+        #expect(combining.value?.userID == "\u{301}u")
+        // Raw bytes that are not UTF-8 are refused like percent-encoded ones.
+        #expect(PyrusAuthRequest.decode([UInt8]("app_id=a&user_id=".utf8) + [0xFF] + Array("&security_key=k".utf8)).value == nil)
     }
 
     @Test func liveTexNotificationText() throws {

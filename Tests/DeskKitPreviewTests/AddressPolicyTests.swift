@@ -58,6 +58,17 @@ struct AddressPolicyTests {
         #expect(try WebURL("http://example.com/a%20b").requestString == "http://example.com/a%20b")
     }
 
+    /// Fuzz finding: `#` followed by a combining mark is one `Character` with it, so a `Character` search
+    /// kept the fragment in the path (and sent it). Delimiters are found by code point.
+    @Test func delimitersBeforeCombiningMarks() throws {
+        #expect(try WebURL("http://a/b#\u{64B}c").requestString == "http://a/b")
+        let hidden = try WebURL("http://evil.example/\u{301}@127.0.0.1/")
+        #expect(hidden.host == "evil.example" && hidden.pathAndQuery == "/%CC%81@127.0.0.1/")
+        #expect(throws: FetchError.self) { try WebURL("http://a.example:8\u{301}0/") }
+        #expect(try WebURL("http://a.\u{301}b/").asciiHost.split(separator: ".").count == 2)
+        #expect(IPAddress(host: "::1%\u{301}eth0") == IPAddress(host: "::1"))
+    }
+
     @Test func names() {
         #expect(AddressPolicy.blockingRule(hostName: "localhost") != nil)
         #expect(AddressPolicy.blockingRule(hostName: "printer.local") != nil)

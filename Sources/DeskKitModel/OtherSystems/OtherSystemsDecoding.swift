@@ -110,9 +110,11 @@ enum ISO8601 {
 
 /// `application/x-www-form-urlencoded` values.
 enum FormDecoding {
-    static func decode(_ s: Substring) -> String? {
+    /// A form field, `+` and `%XX` decoded; nil when it is not UTF-8 (raw or decoded) or a `%` is not
+    /// followed by two hex digits.
+    static func decode(_ field: ArraySlice<UInt8>) -> String? {
         var out: [UInt8] = []
-        var it = Array(s.utf8).makeIterator()
+        var it = field.makeIterator()
         while let c = it.next() {
             switch c {
             case UInt8(ascii: "+"): out.append(0x20)

@@ -119,8 +119,8 @@ public struct PyrusAuthRequest: Sendable, Hashable {
         var fields: [String: String] = [:]
         var problems: [PayloadProblem] = []
         if isForm {
-            for pair in String(decoding: bytes, as: UTF8.self).split(separator: "&") {
-                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            for pair in bytes.split(separator: UInt8(ascii: "&")) {
+                let kv = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
                 guard let key = FormDecoding.decode(kv[0]) else { continue }
                 if let value = kv.count > 1 ? FormDecoding.decode(kv[1]) : "" { fields[key] = fields[key] ?? value }
             }
