@@ -28,20 +28,21 @@ enum TextCleaning {
     /// Decodes the entities left in a value after the HTML parser decoded it once (`&amp;amp;` → `&`).
     static func decodeEntities(_ s: String) -> String {
         guard s.utf8.contains(UInt8(ascii: "&")) else { return s }
-        var out = ""
-        var rest = Substring(s)
+        // By code point: `;` followed by a combining mark is one `Character` with it.
+        var out = String.UnicodeScalarView()
+        var rest = s.unicodeScalars[...]
         while let amp = rest.firstIndex(of: "&") {
             out += rest[..<amp]
             let after = rest[rest.index(after: amp)...]
-            guard let semi = after.prefix(32).firstIndex(of: ";"), let decoded = entity(after[..<semi]) else {
+            guard let semi = after.prefix(32).firstIndex(of: ";"), let decoded = entity(Substring(after[..<semi])) else {
                 out.append("&")
                 rest = after
                 continue
             }
-            out += decoded
+            out += decoded.unicodeScalars
             rest = after[after.index(after: semi)...]
         }
-        return out + rest
+        return String(out + rest)
     }
 
     /// One entity body (`amp`, `#39`, `#x27`), or nil.

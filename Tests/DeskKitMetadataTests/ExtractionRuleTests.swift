@@ -111,6 +111,7 @@ struct ValueTests {
         #expect(m.image == "https://example.com/p/a/b?\u{301}x#\u{64B}y")
         let up = extract(#"<meta property="og:image" content="../\#u{301}/../i.png">"#, url: "https://example.com/p/q/r")
         #expect(up.image == "https://example.com/p/i.png")
+        #expect(extract("<title>a &amp;amp;\u{301} b</title>").title == "a &\u{301} b")
     }
 
     @Test(arguments: ["javascript:alert(1)", "data:image/png;base64,AAAA", "vbscript:msgbox", "ftp://example.com/a.png", "..."])
