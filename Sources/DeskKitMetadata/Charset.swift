@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import DeskKitModel
 
 /// The character encoding a page was read with, and how it was chosen.
@@ -35,8 +40,25 @@ enum CharsetSniffer {
     static func window(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let limit = min(bytes.count, prescanLimit)
         let scope = UnsafeBufferPointer(rebasing: bytes[0..<limit])
-        let ends = [findSequence(Array("</head".utf8), in: scope, from: 0), findSequence(Array("<body".utf8), in: scope, from: 0)]
-        return ends.compactMap { $0 }.min().map { min(limit, $0 + 6) } ?? limit
+        return headEnd(in: scope, from: 0).map { min(limit, $0 + 6) } ?? limit
+    }
+
+    /// Where the first `</head` or `<body` (any case) starts at or after `from`.
+    static func headEnd(in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var i = from
+        while let lt = find(0x3C, in: b, from: i) {
+            if startsWith(b, at: lt, "</head") || startsWith(b, at: lt, "<body") { return lt }
+            i = lt + 1
+        }
+        return nil
+    }
+
+    /// The first `byte` at or after `from` (memchr: many bytes at a time).
+    static func find(_ byte: UInt8, in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = b.baseAddress, from < b.count, let hit = memchr(base + from, Int32(byte), b.count - from) else {
+            return nil
+        }
+        return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
     }
 
     /// Decides the encoding: BOM > HTTP charset > `<meta>` > UTF-8 when the bytes are UTF-8 > windows-1252.
@@ -170,20 +192,12 @@ enum CharsetSniffer {
         return nil
     }
 
-    static func find(_ c: UInt8, in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        var i = from
-        while i < b.count {
-            if b[i] == c { return i }
-            i += 1
-        }
-        return nil
-    }
-
+    /// Where `s` (lowercase ASCII, not starting with a letter) first occurs at or after `from`, in any case.
     static func findSequence(_ s: [UInt8], in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         var i = from
-        while i + s.count <= b.count {
-            if b[i] == s[0], startsWith(b, at: i, s) { return i }
-            i += 1
+        while let first = find(s[0], in: b, from: i) {
+            if startsWith(b, at: first, s) { return first }
+            i = first + 1
         }
         return nil
     }

@@ -9,12 +9,46 @@ final class Collector {
         var content: String?
     }
 
-    enum CaptureKind { case title, h1, firstP, pAfterH1, postTitle, descriptionID, jsonLD }
+    enum CaptureKind: Int, CaseIterable { case title, h1, firstP, pAfterH1, postTitle, descriptionID, jsonLD }
+
+    /// The first text of each kind (an array indexed by kind: looked up at every tag of the body).
+    struct Texts {
+        private var values = [String?](repeating: nil, count: CaptureKind.allCases.count)
+        subscript(kind: CaptureKind) -> String? {
+            get { values[kind.rawValue] }
+            set { values[kind.rawValue] = newValue }
+        }
+    }
 
     struct Capture {
         var kind: CaptureKind
         var depth: Int
         var bytes: [UInt8] = []
+    }
+
+    /// The elements the collector reacts to; every other one is `.other`.
+    enum Tag: String, CaseIterable {
+        case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, other
+
+        /// The tag named by `name`, a NUL-terminated name as libxml2's HTML parser reports it (lowercase),
+        /// without building a String: this runs for every element of the page.
+        init(_ name: UnsafePointer<UInt8>) {
+            var key: UInt64 = 0
+            var i = 0
+            while name[i] != 0 {
+                if i == 8 {
+                    self = .other
+                    return
+                }
+                key = key << 8 | UInt64(name[i])
+                i += 1
+            }
+            self = Self.byKey.first { $0.key == key }?.tag ?? .other
+        }
+
+        private static let byKey: [(key: UInt64, tag: Tag)] = allCases.map { tag in
+            (tag.rawValue.utf8.reduce(0) { $0 << 8 | UInt64($1) }, tag)
+        }
     }
 
     let limits: ExtractionLimits
@@ -23,7 +57,7 @@ final class Collector {
     var alternateDefault: String?
     var baseHref: String?
     var icons: [PageMetadata.Icon] = []
-    var texts: [CaptureKind: String] = [:]
+    var texts = Texts()
     var jsonLD: [String] = []
     var firstImage: String?
     var imageAfterH1: String?
@@ -46,28 +80,28 @@ final class Collector {
     // MARK: SAX events
 
     /// A start tag. `attribute` reads one attribute (by lowercase name) only when asked.
-    func start(_ name: String, attribute: (String) -> String?) {
+    func start(_ tag: Tag, attribute: (String) -> String?) {
         depth += 1
         if headDone { bodyRead += 16 }
-        switch name {
-        case "svg", "math": svgDepth += 1
-        case "body": endOfHead()
-        case "meta": if !headDone || needsAny { meta(attribute) }
-        case "link": link(attribute)
-        case "base": if baseHref == nil { baseHref = attribute("href") }
-        case "title":
+        switch tag {
+        case .svg, .math: svgDepth += 1
+        case .body: endOfHead()
+        case .meta: if !headDone || needsAny { meta(attribute) }
+        case .link: link(attribute)
+        case .base: if baseHref == nil { baseHref = attribute("href") }
+        case .title:
             if svgDepth == 0, texts[.title] == nil, !capturing(.title) { capture(.title) }
-        case "script":
+        case .script:
             if jsonLD.count < 4, attribute("type")?.lowercased().hasPrefix("application/ld+json") == true {
                 capture(.jsonLD)
             }
-        case "h1":
+        case .h1:
             if texts[.h1] == nil, !capturing(.h1) { capture(.h1) }
             sawH1 = true
-        case "p":
+        case .p:
             if texts[.firstP] == nil, !capturing(.firstP) { capture(.firstP) }
             if sawH1, texts[.pAfterH1] == nil, !capturing(.pAfterH1) { capture(.pAfterH1) }
-        case "img", "image":
+        case .img, .image:
             if imageAfterH1 == nil, let src = attribute("src"), Self.looksLikeImageFile(src) {
                 if firstImage == nil { firstImage = src }
                 if sawH1 { imageAfterH1 = src }
@@ -91,7 +125,7 @@ final class Collector {
     /// the parser stops at the same place however the page was cut into chunks.
     private var bodyRead = 0
 
-    func end(_ name: String) {
+    func end(_ tag: Tag) {
         var i = captures.count
         while i > 0 {
             i -= 1
@@ -105,9 +139,9 @@ final class Collector {
             }
         }
         depth -= 1
-        switch name {
-        case "svg", "math": svgDepth = max(0, svgDepth - 1)
-        case "head": endOfHead()
+        switch tag {
+        case .svg, .math: svgDepth = max(0, svgDepth - 1)
+        case .head: endOfHead()
         default: break
         }
         if headDone { checkBodyNeeds() }
@@ -175,9 +209,11 @@ final class Collector {
             done = true
             return
         }
-        // Bounded body reading: an image is looked for only so far past the head once the text is found.
+        // Bounded body reading: once there is a title and a description — the first paragraph will do —
+        // better fallbacks and an image are looked for only so far into the body.
         let read = bodyRead
-        if read > limits.maxBodyBytes || (!needTitle && !needDescription && read > limits.imageSearchBytes) {
+        let textInHand = !needTitle && (!needDescription || texts[.firstP] != nil)
+        if read > limits.maxBodyBytes || (textInHand && read > limits.fallbackSearchBytes) {
             done = true
         }
     }

@@ -47,15 +47,23 @@ public final class HTMLMetadataParser {
     @discardableResult
     public func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !stopped else { return true }
-        let buffer = bytes.bindMemory(to: UInt8.self)
-        pending.append(contentsOf: buffer)
-        if context == nil {
+        let input = bytes.bindMemory(to: UInt8.self)
+        if context != nil {
+            pushBuffered(input)
+        } else if pending.isEmpty, Self.decidable(input, newFrom: 0) {
+            start(deciding: input)
+            pushBuffered(input)
+        } else {
             // Keep the start of the page until the head is in (or 64 KiB): the charset is decided on it.
-            guard pending.count >= CharsetSniffer.prescanLimit || headIsIn(pending, from: pending.count - buffer.count)
-            else { return false }
-            start()
+            pending.append(contentsOf: input)
+            let head = pending
+            guard head.withUnsafeBufferPointer({ Self.decidable($0, newFrom: $0.count - input.count) }) else { return false }
+            pending = []
+            head.withUnsafeBufferPointer {
+                self.start(deciding: $0)
+                pushBuffered($0)
+            }
         }
-        pushWholeSlices()
         return stopped
     }
 
@@ -68,12 +76,11 @@ public final class HTMLMetadataParser {
 
     /// Ends the page and returns what was found.
     public func finish() -> PageMetadata {
-        if context == nil { start() }
-        pushWholeSlices()
-        if !stopped {
-            let rest = pending
-            pending = []
-            rest.withUnsafeBufferPointer { push($0, terminate: true) }
+        let rest = pending
+        pending = []
+        rest.withUnsafeBufferPointer {
+            if context == nil { start(deciding: $0) }
+            if !stopped { push($0, terminate: true) }
         }
         return MetadataResolution.resolve(
             collector, pageURL: pageURL, charset: charset!, bytesParsed: bytesParsed, stoppedEarly: collector.done)
@@ -81,8 +88,9 @@ public final class HTMLMetadataParser {
 
     // MARK: Driving libxml2
 
-    private func start() {
-        let decision = pending.withUnsafeBufferPointer { CharsetSniffer.decide($0, contentType: contentType) }
+    /// Decides the charset on the start of the page and sets up libxml2's push parser.
+    private func start(deciding startOfPage: UnsafeBufferPointer<UInt8>) {
+        let decision = CharsetSniffer.decide(startOfPage, contentType: contentType)
         charset = decision
         var sax = htmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
@@ -90,11 +98,11 @@ public final class HTMLMetadataParser {
             guard let ctx, let name else { return }
             let collector = Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
             let limit = collector.limits.maxValueBytes
-            collector.start(String(cString: name)) { LibXML2.attribute($0, in: attributes, limit: limit) }
+            collector.start(Collector.Tag(name)) { LibXML2.attribute($0, in: attributes, limit: limit) }
         }
         sax.endElement = { ctx, name in
             guard let ctx, let name else { return }
-            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue().end(String(cString: name))
+            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue().end(Collector.Tag(name))
         }
         sax.characters = { ctx, chars, length in
             guard let ctx, let chars, length > 0 else { return }
@@ -125,11 +133,21 @@ public final class HTMLMetadataParser {
     /// not always resume the same way at every cut).
     static let sliceSize = 16 * 1024
 
-    private func pushWholeSlices() {
-        guard context != nil, !stopped, pending.count >= Self.sliceSize else { return }
-        let whole = pending.count / Self.sliceSize * Self.sliceSize
-        pending.withUnsafeBufferPointer { push(UnsafeBufferPointer(rebasing: $0[0..<whole]), terminate: false) }
-        pending.removeFirst(whole)
+    /// Gives libxml2 the whole slices that `input` completes, straight from `input` where it can (no copy);
+    /// keeps the bytes of an incomplete slice for the next feed.
+    private func pushBuffered(_ input: UnsafeBufferPointer<UInt8>) {
+        var input = input[...]
+        if !pending.isEmpty {
+            let take = min(input.count, Self.sliceSize - pending.count)
+            pending.append(contentsOf: input.prefix(take))
+            input = input.dropFirst(take)
+            guard pending.count == Self.sliceSize else { return }
+            pending.withUnsafeBufferPointer { push($0, terminate: false) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        let whole = input.count / Self.sliceSize * Self.sliceSize
+        if whole > 0, !stopped { push(UnsafeBufferPointer(rebasing: input.prefix(whole)), terminate: false) }
+        if !stopped { pending.append(contentsOf: input.dropFirst(whole)) }
     }
 
     /// Pushes bytes in slices of 16 KiB, stopping as soon as the collector is done or the body limit is hit.
@@ -160,14 +178,10 @@ public final class HTMLMetadataParser {
         if terminate { stopped = true }
     }
 
-    /// Whether `</head` or `<body` appears in the bytes that arrived from `newStart` on (each byte is
-    /// looked at once, however small the chunks).
-    private func headIsIn(_ bytes: [UInt8], from newStart: Int) -> Bool {
-        let from = max(0, newStart - 5)
-        return bytes.withUnsafeBufferPointer { b in
-            CharsetSniffer.findSequence(Array("</head".utf8), in: b, from: from) != nil
-                || CharsetSniffer.findSequence(Array("<body".utf8), in: b, from: from) != nil
-        }
+    /// Whether the charset can be decided on `bytes`, the start of the page: the end of its head is in
+    /// them (looked for in what arrived from `newFrom` on, so each byte is looked at once), or 64 KiB.
+    private static func decidable(_ bytes: UnsafeBufferPointer<UInt8>, newFrom: Int) -> Bool {
+        bytes.count >= CharsetSniffer.prescanLimit || CharsetSniffer.headEnd(in: bytes, from: max(0, newFrom - 5)) != nil
     }
 }
 

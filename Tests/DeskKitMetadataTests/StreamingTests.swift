@@ -51,8 +51,24 @@ struct StreamingTests {
                 + String(repeating: "<p>some words of text here</p>", count: 2_000) + "<img src=\"/far.png\"></body></html>").utf8)
         #expect(MetadataExtractor.extract(html: page, pageURL: "https://example.com/").image == nil)
         var limits = ExtractionLimits()
-        limits.imageSearchBytes = 200_000
+        limits.fallbackSearchBytes = 200_000
         #expect(MetadataExtractor.extract(html: page, pageURL: "https://example.com/", limits: limits).image == "https://example.com/far.png")
+    }
+
+    @Test func firstParagraphEndsTheSearchForAHeadingSoon() {
+        // Documentation pages: no <h1>, the first paragraph near the top, then a long body.
+        let page = Array(
+            ("<html><head><title>T</title></head><body><p>Lead paragraph.</p>"
+                + String(repeating: "<div>some words of text here</div>", count: 8_000)
+                + "<h1>H</h1><p>After the heading.</p></body></html>").utf8)
+        let m = MetadataExtractor.extract(html: page, pageURL: "https://example.com/")
+        #expect(m.description == "Lead paragraph.")
+        #expect(m.bytesParsed < 64 * 1024, "read \(m.bytesParsed) of \(page.count) bytes")
+        var limits = ExtractionLimits()
+        limits.fallbackSearchBytes = 1_000_000
+        let far = MetadataExtractor.extract(html: page, pageURL: "https://example.com/", limits: limits)
+        #expect(far.description == "After the heading.")
+        #expect(far.bytesParsed >= page.count)
     }
 
     @Test func bodyReadingIsBounded() {
