@@ -83,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
                         writer.write(job.json)
                         lines += writer.bytes + [UInt8(ascii: "\n")]
                     }
-                    if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+                    if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
                     guard let file = FileHandle(forWritingAtPath: path) else {
                         log.error("cannot write the hand-back file", metadata: ["path": .string(path)])
                         return

@@ -82,6 +82,9 @@ struct OtherSystemsTests {
         #expect(await answer(#"{"app_id":"a","user_id":"user 42","security_key":"wrong"}"#, nil, allowed: true) == 403)
         #expect(await answer(#"{"app_id":"a","user_id":"user 42"}"#, nil, allowed: true) == 400)
         #expect(await answer("user_id=%ZZ", nil, allowed: true) == 400)
+        // Two hex digits, no sign: `%+f` and `%-0` are not escapes (Int parsing would read them as 15 and 0).
+        #expect(await answer("app_id=a&user_id=user%+f&security_key=k", nil, allowed: true) == 400)
+        #expect(await answer("app_id=a&user_id=user%-0&security_key=k", nil, allowed: true) == 400)
         // Split by bytes: `=` before a combining mark still separates the key (a `Character` split did not).
         let combining = PyrusAuthRequest.decode(Array("app_id=a&user_id=\u{301}u&security_key=k".utf8))
         #expect(combining.value?.userID == "\u{301}u")

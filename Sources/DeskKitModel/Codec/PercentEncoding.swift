@@ -1,13 +1,11 @@
 /// Percent-encoding (`%XX`, uppercase hex, of UTF-8 bytes), with the caller deciding which bytes are encoded:
 /// link hrefs in ASCII, URL paths as sent, a channel URL as one path segment.
 package enum PercentEncoding {
-    private static let hex = Array("0123456789ABCDEF".utf8)
-
     /// Appends `bytes` to `out`, each byte for which `encodes` holds as `%XX`.
     package static func append(_ bytes: some Sequence<UInt8>, to out: inout [UInt8], encoding encodes: (UInt8) -> Bool) {
         for byte in bytes {
             if encodes(byte) {
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+                out += [UInt8(ascii: "%"), Hex.uppercaseDigits[Int(byte >> 4)], Hex.uppercaseDigits[Int(byte & 15)]]
             } else {
                 out.append(byte)
             }

@@ -205,14 +205,8 @@ struct JSONTape {
             out[n] = b
             n += 1
         }
-        func hex4(_ at: Int) -> UInt32 {
-            var v: UInt32 = 0
-            for k in at..<at + 4 {
-                let b = raw[k]
-                v = v << 4 | UInt32(b <= 0x39 ? b - 0x30 : (b | 0x20) - 0x61 + 10)
-            }
-            return v
-        }
+        // The parser has checked the four digits.
+        func hex4(_ at: Int) -> UInt32 { raw[at..<at + 4].reduce(0) { $0 << 4 | UInt32(Hex.value($1) ?? 0) } }
         while i < raw.count {
             let b = raw[i]
             guard b == UInt8(ascii: "\\") else {

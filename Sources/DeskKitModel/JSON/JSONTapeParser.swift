@@ -249,14 +249,7 @@ private struct TapeBuilder {
         guard index + 4 <= bytes.count else { throw error(.unexpectedEnd, "a string ends inside a \\u escape") }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            let b = bytes[index]
-            let d: UInt8
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = b - 0x30
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = b - 0x61 + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = b - 0x41 + 10
-            default: throw error(.invalidEscape, "\\u needs four hex digits", at: at)
-            }
+            guard let d = Hex.value(bytes[index]) else { throw error(.invalidEscape, "\\u needs four hex digits", at: at) }
             v = v << 4 | UInt32(d)
             index += 1
         }

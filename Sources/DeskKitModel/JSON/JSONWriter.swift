@@ -53,8 +53,8 @@ public struct JSONWriter: Sendable {
             case 0x09: raw("\\t")
             case 0..<0x20, 0x7F:
                 raw("\\u00")
-                bytes.append(Self.hex[Int(b >> 4)])
-                bytes.append(Self.hex[Int(b & 0xF)])
+                bytes.append(Hex.lowercaseDigits[Int(b >> 4)])
+                bytes.append(Hex.lowercaseDigits[Int(b & 0xF)])
             default: bytes.append(b)
             }
         }
@@ -65,8 +65,6 @@ public struct JSONWriter: Sendable {
     public mutating func raw(_ s: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
-
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The text written so far.
     public var string: String { String(decoding: bytes, as: UTF8.self) }

@@ -119,10 +119,8 @@ enum FormDecoding {
             switch c {
             case UInt8(ascii: "+"): out.append(0x20)
             case UInt8(ascii: "%"):
-                guard let a = it.next(), let b = it.next(), let v = UInt8(String(decoding: [a, b], as: UTF8.self), radix: 16) else {
-                    return nil
-                }
-                out.append(v)
+                guard let a = it.next().flatMap(Hex.value), let b = it.next().flatMap(Hex.value) else { return nil }
+                out.append(a << 4 | b)
             default: out.append(c)
             }
         }
