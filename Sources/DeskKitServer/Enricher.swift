@@ -10,8 +10,8 @@ public enum WebhookVerdict: Sendable, Hashable {
     /// Nothing to do, and why (`message_update`, not a user message, already a preview, no links, …).
     case ignore(String)
 
-    /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a link in
-    /// their text is enriched: never an update (DeskKit's own update fires one: no loops), never a message
+    /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a web link
+    /// in their text (what ``PreviewService`` previews; an e-mail address is not one) is enriched: never an update (DeskKit's own update fires one: no loops), never a message
     /// that already carries a URL preview.
     public static func decide(_ webhook: SendbirdWebhook, detector: LinkDetector) -> WebhookVerdict {
         guard webhook.category == SendbirdWebhook.messageSend else { return .ignore("category \(webhook.category)") }
@@ -21,7 +21,9 @@ public enum WebhookVerdict: Sendable, Hashable {
         guard message.messageType == .user else { return .ignore("not a user message") }
         if case .urlPreview = message.content { return .ignore("already has a preview") }
         if message.dataType == URLPreview.dataType { return .ignore("already has a preview") }
-        guard let text = message.text, !detector.links(in: text).isEmpty else { return .ignore("no links") }
+        guard let text = message.text, detector.links(in: text).contains(where: { $0.kind == .url }) else {
+            return .ignore("no links")
+        }
         return .enrich(EnrichmentJob(channelURL: channelURL, messageID: id, text: text))
     }
 }

@@ -165,6 +165,8 @@ struct EnrichmentServerTests {
             let withPreview = Self.webhook(id: 1002, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE", data: data)
             #expect(try await Self.post(client, withPreview).1["reason"] == "already has a preview")
             #expect(try await Self.post(client, Self.webhook(id: 1003, text: "no links here")).1["reason"] == "no links")
+            // An e-mail address is a link but has no page to preview.
+            #expect(try await Self.post(client, Self.webhook(id: 1005, text: "write to help@example.com")).1["reason"] == "no links")
             #expect(try await Self.post(client, Self.webhook(id: 1004, text: text, type: "ADMM")).1["reason"] == "not a user message")
             try await Task.sleep(for: .milliseconds(200))
             #expect(await fake.puts.count == 1)
