@@ -71,13 +71,8 @@ struct ExtractCommand: ParsableCommand {
     }
 
     private func readFile(_ path: String) throws -> [UInt8] {
-        var bytes: [UInt8] = []
         var reader = try LineReader(path: path)
-        try reader.forEachLine { line, _ in
-            bytes.append(contentsOf: line)
-            bytes.append(0x0A)
-        }
-        return bytes
+        return try reader.readAll()
     }
 }
 

@@ -74,13 +74,28 @@ struct LineReader {
                 buffer.removeFirst(start)
                 start = 0
             }
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ValidationError("read failed: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { eof = true } else { buffer.append(contentsOf: chunk[0..<n]) }
+            eof = try !Self.readChunk(fd, into: &chunk, appendingTo: &buffer)
         }
+    }
+
+    /// Every byte of the input, unchanged (a page is not lines).
+    mutating func readAll() throws -> [UInt8] {
+        defer { if ownsFD { close(fd) } }
+        var bytes = buffer
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while !eof { eof = try !Self.readChunk(fd, into: &chunk, appendingTo: &bytes) }
+        return bytes
+    }
+
+    /// Reads from `fd` once into `chunk` and appends what came to `bytes`; false at the end of the input.
+    private static func readChunk(_ fd: Int32, into chunk: inout [UInt8], appendingTo bytes: inout [UInt8]) throws -> Bool {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { return true }
+            throw ValidationError("read failed: \(String(cString: strerror(errno)))")
+        }
+        bytes.append(contentsOf: chunk[0..<n])
+        return n > 0
     }
 }
 

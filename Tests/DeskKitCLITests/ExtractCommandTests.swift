@@ -15,6 +15,9 @@ struct ExtractCommandTests {
         #expect(m["description"] as? String == "body", "the first paragraph, for want of a description")
         #expect(m["image"] is NSNull)
         #expect(m["charset"] as? String == "WINDOWS-1251")
+        // The page is read as it is: not a byte added or lost.
+        let size = try #require(FileManager.default.attributesOfItem(atPath: page)[.size] as? Int)
+        #expect(m["bytes_parsed"] as? Int == size)
     }
 
     @Test func jsonlGoesOnAfterBadLines() throws {
