@@ -46,7 +46,7 @@ enum CharsetSniffer {
     /// Where the first `</head` or `<body` (any case) starts at or after `from`.
     static func headEnd(in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         var i = from
-        while let lt = find(0x3C, in: b, from: i) {
+        while let lt = find(UInt8(ascii: "<"), in: b, from: i) {
             if startsWith(b, at: lt, "</head") || startsWith(b, at: lt, "<body") { return lt }
             i = lt + 1
         }
