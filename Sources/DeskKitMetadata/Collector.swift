@@ -210,13 +210,16 @@ final class Collector {
             return
         }
         // Bounded body reading: once there is a title and a description — the first paragraph will do —
-        // better fallbacks and an image are looked for only so far into the body.
+        // better fallbacks and an image are looked for only so much further.
         let read = bodyRead
-        let textInHand = !needTitle && (!needDescription || texts[.firstP] != nil)
-        if read > limits.maxBodyBytes || (textInHand && read > limits.fallbackSearchBytes) {
+        if textInHandAt == nil, !needTitle, !needDescription || texts[.firstP] != nil { textInHandAt = read }
+        if read > limits.maxBodyBytes || textInHandAt.map({ read - $0 > limits.fallbackSearchBytes }) == true {
             done = true
         }
     }
+
+    /// How much of the body had been read when there was a title and a description.
+    private var textInHandAt: Int?
 
     private func hasMeta(_ test: (Meta) -> Bool) -> Bool { metas.contains { $0.content?.isEmpty == false && test($0) } }
 

@@ -78,7 +78,7 @@ public struct ExtractionLimits: Sendable, Hashable {
     public var maxJSONLDBytes: Int = 256 * 1024
     /// How far past the head the parser reads for body fallbacks. Default 512 KiB.
     public var maxBodyBytes: Int = 512 * 1024
-    /// How much of the body (text bytes, plus 16 per tag) the parser reads for an image and for better
+    /// How much more of the body (text bytes, plus 16 per tag) the parser reads for an image and for better
     /// fallbacks once it has a title and a description, the first paragraph counting as one: the picture
     /// and the lead of an article sit near its heading. Default 16 KiB.
     public var fallbackSearchBytes: Int = 16 * 1024

@@ -71,6 +71,16 @@ struct StreamingTests {
         #expect(far.bytesParsed >= page.count)
     }
 
+    @Test func theSearchWindowOpensAtTheFirstParagraph() {
+        // Sphinx pages: a long sidebar, its first <p>, then the article's <h1> and lead a little further.
+        let page = Array(
+            ("<html><head><title>T</title></head><body><ul>"
+                + String(repeating: "<li><a href=\"/x\">sidebar entry</a></li>", count: 2_000)
+                + "</ul><p>Previous topic</p><div>" + String(repeating: "<a href=\"/y\">y</a>", count: 200)
+                + "</div><h1>H</h1><p>The lead.</p></body></html>").utf8)
+        #expect(MetadataExtractor.extract(html: page, pageURL: "https://example.com/").description == "The lead.")
+    }
+
     @Test func bodyReadingIsBounded() {
         var limits = ExtractionLimits()
         limits.maxBodyBytes = 64 * 1024
