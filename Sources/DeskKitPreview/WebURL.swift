@@ -66,7 +66,9 @@ package struct WebURL: Sendable, Hashable {
         }
         guard !hostPart.isEmpty else { throw .invalidURL("empty host") }
         if let portText, !portText.isEmpty {
-            guard let p = Int(String(portText)), (1...65535).contains(p) else {
+            // ASCII digits only (WHATWG): Int(_:) would also take a sign.
+            guard portText.allSatisfy({ ("0"..."9").contains($0) }), let p = Int(String(portText)), (1...65535).contains(p)
+            else {
                 throw .invalidURL("bad port \(String(portText).prefix(10))")
             }
             port = p

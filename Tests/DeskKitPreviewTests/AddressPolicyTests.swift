@@ -53,6 +53,12 @@ struct AddressPolicyTests {
     }
 
     /// Fuzz finding: a path with controls and non-ASCII bytes is sent percent-encoded.
+    @Test(arguments: ["http://a:+80/", "http://a:-1/", "http://a:0/", "http://a:65536/", "http://a:8 0/", "http://a:\u{661}/"])
+    func badPorts(_ url: String) throws {
+        #expect(throws: FetchError.self) { try WebURL(url) }
+        #expect(try WebURL("http://a:08080/").port == 8080)
+    }
+
     @Test func pathsAreSentInASCII() throws {
         #expect(try WebURL("http://example.com/caf\u{E9} x?q=\u{1B}\"").requestString == "http://example.com/caf%C3%A9%20x?q=%1B%22")
         #expect(try WebURL("http://example.com/a%20b").requestString == "http://example.com/a%20b")
