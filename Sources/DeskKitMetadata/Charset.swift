@@ -43,6 +43,12 @@ enum CharsetSniffer {
         return headEnd(in: scope, from: 0).map { min(limit, $0 + 6) } ?? limit
     }
 
+    /// Whether `bytes`, the start of a page, hold the whole of ``window(_:)`` — which more bytes would not
+    /// change — looking for the end of the head from `from` on.
+    static func holdsWindow(_ bytes: UnsafeBufferPointer<UInt8>, searchingFrom from: Int) -> Bool {
+        bytes.count >= prescanLimit || headEnd(in: bytes, from: from).map { $0 + 6 <= bytes.count } ?? false
+    }
+
     /// Where the first `</head` or `<body` (any case) starts at or after `from`.
     static func headEnd(in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         var i = from

@@ -178,10 +178,11 @@ public final class HTMLMetadataParser {
         if terminate { stopped = true }
     }
 
-    /// Whether the charset can be decided on `bytes`, the start of the page: the end of its head is in
-    /// them (looked for in what arrived from `newFrom` on, so each byte is looked at once), or 64 KiB.
+    /// Whether the charset can be decided on `bytes`, the start of the page: they hold the bytes the
+    /// decision looks at, through the end of the head or 64 KiB. The end of the head is looked for in what
+    /// arrived from `newFrom` on (a few bytes earlier: it may have been cut), so each byte is looked at once.
     private static func decidable(_ bytes: UnsafeBufferPointer<UInt8>, newFrom: Int) -> Bool {
-        bytes.count >= CharsetSniffer.prescanLimit || CharsetSniffer.headEnd(in: bytes, from: max(0, newFrom - 5)) != nil
+        CharsetSniffer.holdsWindow(bytes, searchingFrom: max(0, newFrom - 5))
     }
 }
 

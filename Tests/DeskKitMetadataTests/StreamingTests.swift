@@ -24,6 +24,19 @@ struct StreamingTests {
         }
     }
 
+    /// Fuzz finding: the charset is decided on the head through `<body` and the byte after it; a chunk that
+    /// ended right after `<body` had it decided without that byte (here the one that is not UTF-8).
+    @Test(arguments: [5, 10, 11, 12])
+    func charsetWindowIsWholeBeforeDeciding(_ cut: Int) {
+        let page = Array("yL{\0\0<body".utf8) + [0xFF, 0x41]
+        let whole = MetadataExtractor.extract(html: page, pageURL: nil)
+        #expect(whole.charset.name == "WINDOWS-1252")
+        let parser = HTMLMetadataParser(pageURL: nil)
+        parser.feed(page[..<cut])
+        parser.feed(page[cut...])
+        #expect(parser.finish().charset == whole.charset)
+    }
+
     @Test func aHugePageCostsItsHead() {
         let head = """
             <html><head><meta property="og:title" content="T"><meta property="og:description" content="D">
