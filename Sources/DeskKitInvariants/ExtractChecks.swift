@@ -34,7 +34,8 @@ enum ExtractChecks {
         for url in [oneShot.image, oneShot.url, oneShot.canonicalURL] + oneShot.images.flatMap({ [$0.url, $0.secureURL] }) {
             guard let url else { continue }
             let lower = url.lowercased()
-            let web = lower.hasPrefix("http://") || lower.hasPrefix("https://")
+            // By bytes: `https://` followed by a combining mark does not have the prefix `https://` as Characters.
+            let web = lower.utf8.starts(with: "http://".utf8) || lower.utf8.starts(with: "https://".utf8)
             try require(web || (pageURL == nil && !hasScheme(lower)), "a kept URL that is not http(s): \(excerpt(url))")
             try require(url.count <= limits.maxURLLength, "a URL over \(limits.maxURLLength) characters")
         }

@@ -47,8 +47,19 @@ package enum URLResolution {
     static func host(ofAuthority authority: Substring) -> Substring {
         var host = authority.unicodeScalars
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if host.first == "[", let close = host.firstIndex(of: "]") { return Substring(host[...close]) }
         if let colon = host.firstIndex(of: ":") { host = host[..<colon] }
         return Substring(host)
+    }
+
+    /// WHATWG's forbidden host code points (besides controls and space), and `%`.
+    package static let forbiddenInHost = Set("#%/:<>?@[\\]^|".utf8)
+
+    /// Whether `host` (an IPv6 literal in brackets, or a name that may be an IDN) can be a URL's host.
+    static func isPlausibleHost(_ host: Substring) -> Bool {
+        guard !host.isEmpty else { return false }
+        if host.first == "[" { return host.last == "]" }
+        return !host.utf8.contains { $0 <= 0x20 || $0 == 0x7F || forbiddenInHost.contains($0) }
     }
 
     /// Resolves `reference` against `base` (an absolute URL). Returns the reference unchanged when there
@@ -128,7 +139,7 @@ package enum URLResolution {
         guard let scheme = parts.scheme else { return base == nil ? resolved : nil }
         guard ["http", "https"].contains(scheme.lowercased()), let authority = parts.authority else { return nil }
         let host = URLResolution.host(ofAuthority: authority)
-        guard !host.isEmpty else { return nil }
+        guard isPlausibleHost(host) else { return nil }
         if requirePublicHost {
             let links = LinkDetector(options: .init(strictHosts: true)).links(in: "http://" + host)
             guard links.count == 1, links[0].text == "http://" + host, host.contains(".") else { return nil }

@@ -1,4 +1,5 @@
 import DeskKitLinks
+import DeskKitMetadata
 import DeskKitModel
 
 /// An http(s) URL taken apart far enough to check and fetch it.
@@ -19,9 +20,6 @@ package struct WebURL: Sendable, Hashable {
         let defaultPort = scheme == "https" ? 443 : 80
         return "\(scheme)://\(h)\(port == defaultPort ? "" : ":\(port)")\(pathAndQuery)"
     }
-
-    /// WHATWG's forbidden host code points (besides controls and space), and `%`.
-    static let forbiddenInHost = Set("#%/:<>?@[\\]^|".utf8)
 
     /// A path and query as sent: controls, space, `"<>` and non-ASCII bytes percent-encoded (UTF-8), as
     /// browsers do; what is already encoded stays.
@@ -79,7 +77,7 @@ package struct WebURL: Sendable, Hashable {
         while host.utf8.last == UInt8(ascii: ".") { host.unicodeScalars.removeLast() }
         guard !host.isEmpty else { throw .invalidURL("empty host") }
         asciiHost = isIPv6Literal ? host : Punycode.asciiHost(host)
-        guard isIPv6Literal || asciiHost.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !Self.forbiddenInHost.contains($0) })
+        guard isIPv6Literal || asciiHost.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !URLResolution.forbiddenInHost.contains($0) })
         else {
             throw .invalidURL("bad characters in the host")
         }

@@ -121,6 +121,16 @@ struct ValueTests {
         #expect(m.url == "https://example.com/articles/1")
     }
 
+    /// Fuzz finding (the check, not the extractor, was wrong): `https://` followed by U+FF9E, a halfwidth
+    /// sound mark that extends the `/` as a Character. Hosts with forbidden characters are dropped too.
+    @Test func urlHostsMustBePlausible() {
+        let m = extract(#"<link rel="canonical" href="https://\#u{FF9E}\#u{FF9E}<html><hea\#u{FF9E}.com'canonical.html">"#)
+        #expect(m.canonicalURL == nil)
+        #expect(extract(#"<meta property="og:image" content="https://\#u{FF9E}a.com/i.png">"#).image == "https://\u{FF9E}a.com/i.png")
+        #expect(extract(#"<meta property="og:image" content="https://a|b.com/i.png">"#).image == nil)
+        #expect(extract(#"<meta property="og:image" content="http://[2001:db8::1]:8080/i.png">"#).image == "http://[2001:db8::1]:8080/i.png")
+    }
+
     @Test func garbageCanonicalFallsBackToThePage() {
         #expect(extract(#"<link rel="canonical" href="http://intranet">"#).url == "https://example.com/articles/1")
     }
