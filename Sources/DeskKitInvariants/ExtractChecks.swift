@@ -48,10 +48,12 @@ enum ExtractChecks {
     }
 
     /// Whether a URL starts with a scheme as RFC 3986 writes one: a letter, then letters, digits, `+`, `-`
-    /// or `.`, then `:` (`meta.name=x:y` is a relative path).
+    /// or `.`, then `:` (`meta.name=x:y` is a relative path). By code points, as the extractor splits URLs:
+    /// `:` followed by a combining mark is still a `:`.
     static func hasScheme(_ url: String) -> Bool {
-        guard let colon = url.firstIndex(of: ":"), let first = url.first, first.isASCII, first.isLetter else { return false }
-        return url[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+        let s = url.unicodeScalars
+        guard let colon = s.firstIndex(of: ":"), let first = s.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return s[..<colon].allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
     }
 
     static func diff(_ a: PageMetadata, _ b: PageMetadata) -> String {

@@ -40,13 +40,16 @@ enum CharsetSniffer {
     static func window(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         let limit = min(bytes.count, prescanLimit)
         let scope = UnsafeBufferPointer(rebasing: bytes[0..<limit])
-        return headEnd(in: scope, from: 0).map { min(limit, $0 + 6) } ?? limit
+        return headEnd(in: scope, from: 0).map { min(limit, $0 + headEndLength) } ?? limit
     }
+
+    /// How many bytes from the start of `</head` or `<body` the window takes in.
+    static let headEndLength = 6
 
     /// Whether `bytes`, the start of a page, hold the whole of ``window(_:)`` — which more bytes would not
     /// change — looking for the end of the head from `from` on.
     static func holdsWindow(_ bytes: UnsafeBufferPointer<UInt8>, searchingFrom from: Int) -> Bool {
-        bytes.count >= prescanLimit || headEnd(in: bytes, from: from).map { $0 + 6 <= bytes.count } ?? false
+        bytes.count >= prescanLimit || headEnd(in: bytes, from: from).map { $0 + headEndLength <= bytes.count } ?? false
     }
 
     /// Where the first `</head` or `<body` (any case) starts at or after `from`.

@@ -52,14 +52,18 @@ package enum URLResolution {
         return Substring(host)
     }
 
-    /// WHATWG's forbidden host code points (besides controls and space), and `%`.
-    package static let forbiddenInHost = Set("#%/:<>?@[\\]^|".utf8)
+    /// WHATWG's forbidden host code points, and `%`: controls, space, DEL and `#%/:<>?@[\]^|`.
+    package static func isForbiddenInHost(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || forbiddenPunctuation.contains(byte)
+    }
+
+    private static let forbiddenPunctuation = Set("#%/:<>?@[\\]^|".utf8)
 
     /// Whether `host` (an IPv6 literal in brackets, or a name that may be an IDN) can be a URL's host.
     static func isPlausibleHost(_ host: Substring) -> Bool {
         guard !host.isEmpty else { return false }
         if host.first == "[" { return host.last == "]" }
-        return !host.utf8.contains { $0 <= 0x20 || $0 == 0x7F || forbiddenInHost.contains($0) }
+        return !host.utf8.contains(where: isForbiddenInHost)
     }
 
     /// Resolves `reference` against `base` (an absolute URL). Returns the reference unchanged when there

@@ -77,8 +77,7 @@ package struct WebURL: Sendable, Hashable {
         while host.utf8.last == UInt8(ascii: ".") { host.unicodeScalars.removeLast() }
         guard !host.isEmpty else { throw .invalidURL("empty host") }
         asciiHost = isIPv6Literal ? host : Punycode.asciiHost(host)
-        guard isIPv6Literal || asciiHost.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && !URLResolution.forbiddenInHost.contains($0) })
-        else {
+        guard isIPv6Literal || !asciiHost.utf8.contains(where: { $0 >= 0x80 || URLResolution.isForbiddenInHost($0) }) else {
             throw .invalidURL("bad characters in the host")
         }
     }

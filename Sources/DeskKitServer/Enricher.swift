@@ -11,8 +11,8 @@ public enum WebhookVerdict: Sendable, Hashable {
     case ignore(String)
 
     /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a web link
-    /// in their text (what ``PreviewService`` previews; an e-mail address is not one) is enriched: never an update (DeskKit's own update fires one: no loops), never a message
-    /// that already carries a URL preview.
+    /// in their text (what ``PreviewService`` previews; an e-mail address is not one) is enriched: never an
+    /// update (DeskKit's own update fires one: no loops), never a message that already carries a URL preview.
     public static func decide(_ webhook: SendbirdWebhook, detector: LinkDetector) -> WebhookVerdict {
         guard webhook.category == SendbirdWebhook.messageSend else { return .ignore("category \(webhook.category)") }
         guard let message = webhook.message, let channelURL = webhook.channelURL, let id = message.messageID else {

@@ -81,7 +81,7 @@ struct LineReader {
     /// Every byte of the input, unchanged (a page is not lines).
     mutating func readAll() throws -> [UInt8] {
         defer { if ownsFD { close(fd) } }
-        var bytes = buffer
+        var bytes = Array(buffer[start...])
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while !eof { eof = try !Self.readChunk(fd, into: &chunk, appendingTo: &bytes) }
         return bytes
