@@ -25,8 +25,16 @@ public final class HTMLMetadataParser {
 
     private let collector: Collector
     private var context: htmlParserCtxtPtr?
+    /// The start of the page while the charset cannot be decided yet.
     private var pending: [UInt8] = []
     private var charset: CharsetDecision?
+    /// Drops script and style text on its way to libxml2 (nil when the encoding is not ASCII-compatible).
+    private var skipper: RawTextSkipper?
+    /// What libxml2 reads next, until it makes a whole slice.
+    private var staging: [UInt8] = []
+    /// Page bytes taken in since the parser started, and bytes given to libxml2.
+    private var taken = 0
+    private var fed = 0
     private var bytesParsed = 0
     private var headEndedAt: Int?
     private var stopped = false
@@ -49,10 +57,10 @@ public final class HTMLMetadataParser {
         guard !stopped else { return true }
         let input = bytes.bindMemory(to: UInt8.self)
         if context != nil {
-            pushBuffered(input)
+            pass(input)
         } else if pending.isEmpty, Self.decidable(input, newFrom: 0) {
             start(deciding: input)
-            pushBuffered(input)
+            pass(input)
         } else {
             // Keep the start of the page until the head is in (or 64 KiB): the charset is decided on it.
             pending.append(contentsOf: input)
@@ -61,7 +69,7 @@ public final class HTMLMetadataParser {
             pending = []
             head.withUnsafeBufferPointer {
                 self.start(deciding: $0)
-                pushBuffered($0)
+                pass($0)
             }
         }
         return stopped
@@ -76,11 +84,18 @@ public final class HTMLMetadataParser {
 
     /// Ends the page and returns what was found.
     public func finish() -> PageMetadata {
-        let rest = pending
-        pending = []
-        rest.withUnsafeBufferPointer {
-            if context == nil { start(deciding: $0) }
-            if !stopped { push($0, terminate: true) }
+        if context == nil {
+            let head = pending
+            pending = []
+            head.withUnsafeBufferPointer {
+                start(deciding: $0)
+                pass($0)
+            }
+        }
+        if !stopped {
+            let rest = staging
+            staging = []
+            rest.withUnsafeBufferPointer { push($0, terminate: true, pageEnd: taken) }
         }
         return MetadataResolution.resolve(
             collector, pageURL: pageURL, charset: charset!, bytesParsed: bytesParsed, stoppedEarly: collector.done)
@@ -92,6 +107,7 @@ public final class HTMLMetadataParser {
     private func start(deciding startOfPage: UnsafeBufferPointer<UInt8>) {
         let decision = CharsetSniffer.decide(startOfPage, contentType: contentType)
         charset = decision
+        skipper = decision.isASCIICompatible ? RawTextSkipper() : nil
         var sax = htmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElement = { ctx, name, attributes in
@@ -128,53 +144,74 @@ public final class HTMLMetadataParser {
         }
     }
 
-    /// libxml2 gets the page in slices of exactly 16 KiB from its start, whatever chunks the network
-    /// delivered: so a streamed page parses exactly as the whole page does (libxml2 2.9's push parser does
-    /// not always resume the same way at every cut).
-    static let sliceSize = 16 * 1024
-
-    /// Gives libxml2 the whole slices that `input` completes, straight from `input` where it can (no copy);
-    /// keeps the bytes of an incomplete slice for the next feed.
-    private func pushBuffered(_ input: UnsafeBufferPointer<UInt8>) {
-        var input = input[...]
-        if !pending.isEmpty {
-            let take = min(input.count, Self.sliceSize - pending.count)
-            pending.append(contentsOf: input.prefix(take))
-            input = input.dropFirst(take)
-            guard pending.count == Self.sliceSize else { return }
-            pending.withUnsafeBufferPointer { push($0, terminate: false) }
-            pending.removeAll(keepingCapacity: true)
-        }
-        let whole = input.count / Self.sliceSize * Self.sliceSize
-        if whole > 0, !stopped { push(UnsafeBufferPointer(rebasing: input.prefix(whole)), terminate: false) }
-        if !stopped { pending.append(contentsOf: input.dropFirst(whole)) }
+    /// libxml2 gets the page in slices whose places depend only on their position in what it reads, never
+    /// on the chunks the network delivered: so a streamed page parses exactly as the whole page does
+    /// (libxml2 2.9's push parser does not always resume the same way at every cut). Small at first, so
+    /// little is read past the metadata; then growing (a quarter of the position, up to 256 KiB), because
+    /// each slice makes libxml2 look again from the start of a token it has not finished (a 4 MB attribute
+    /// would otherwise be looked through a thousand times).
+    static func sliceSize(at position: Int) -> Int {
+        min(256 * 1024, max(4 * 1024, position / 4 & ~4095))
     }
 
-    /// Pushes bytes in slices of 16 KiB, stopping as soon as the collector is done or the body limit is hit.
-    private func push(_ bytes: UnsafeBufferPointer<UInt8>, terminate: Bool) {
+    /// Passes the next bytes of the page on to libxml2, without the text of scripts and styles; 4 KiB at a
+    /// time, so little is scanned after libxml2 has what it needs.
+    private func pass(_ input: UnsafeBufferPointer<UInt8>) {
+        guard var skipper else {
+            taken += input.count
+            return stage(input, pageEnd: taken)
+        }
+        var from = 0
+        while from < input.count, !stopped {
+            let piece = UnsafeBufferPointer(rebasing: input[from..<min(input.count, from + 4096)])
+            let base = taken
+            taken += piece.count
+            from += piece.count
+            skipper.scan(piece) { kept, end in stage(kept, pageEnd: base + end) }
+        }
+        self.skipper = skipper
+    }
+
+    /// Gives libxml2 the slices that `kept` completes, straight from `kept` where it can (no copy); keeps
+    /// the bytes of an incomplete slice for the next. `pageEnd`: where `kept` ends in the page.
+    private func stage(_ kept: UnsafeBufferPointer<UInt8>, pageEnd: Int) {
+        var rest = kept[...]
+        while !stopped {
+            let size = Self.sliceSize(at: fed)
+            if staging.isEmpty, rest.count >= size {
+                push(UnsafeBufferPointer(rebasing: rest.prefix(size)), terminate: false, pageEnd: pageEnd - (rest.count - size))
+                rest = rest.dropFirst(size)
+                continue
+            }
+            let take = min(rest.count, size - staging.count)
+            staging.append(contentsOf: rest.prefix(take))
+            rest = rest.dropFirst(take)
+            guard staging.count == size else { return }
+            staging.withUnsafeBufferPointer { push($0, terminate: false, pageEnd: pageEnd - rest.count) }
+            staging.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Pushes one slice; stops the parser when the collector is done or the body limit is hit.
+    /// `pageEnd`: where the slice ends in the page (skipped text makes it differ from a count).
+    private func push(_ slice: UnsafeBufferPointer<UInt8>, terminate: Bool, pageEnd: Int) {
         guard let context else { return }
         LibXML2.silenceErrors()
-        var offset = 0
-        repeat {
-            let n = min(Self.sliceSize, bytes.count - offset)
-            let last = terminate && offset + n == bytes.count
-            let slice = n > 0 ? UnsafeRawPointer(bytes.baseAddress! + offset).assumingMemoryBound(to: CChar.self) : nil
-            // libxml2 2.9 resumes its look-ahead for `>` and `<` at `checkIndex`, and can resume in the
-            // wrong quote state after its buffer moved: then it waits for the end of the page. Starting
-            // the look-ahead afresh at each chunk is always correct, and cheap.
-            context.pointee.checkIndex = 0
-            context.pointee.hasPErefs = 0
-            htmlParseChunk(context, slice, Int32(n), last ? 1 : 0)
-            offset += n
-            bytesParsed += n
-            if collector.headDone, headEndedAt == nil { headEndedAt = bytesParsed }
-            // The collector stops at elements; this also bounds a body of text without any.
-            if collector.done || (headEndedAt.map { bytesParsed - $0 > limits.maxBodyBytes + 64 * 1024 } ?? false) {
-                xmlStopParser(context)
-                stopped = true
-                return
-            }
-        } while offset < bytes.count
+        // libxml2 2.9 resumes its look-ahead for `>` and `<` at `checkIndex`, and can resume in the wrong
+        // quote state after its buffer moved: then it waits for the end of the page. Starting the
+        // look-ahead afresh at each slice is always correct.
+        context.pointee.checkIndex = 0
+        context.pointee.hasPErefs = 0
+        let bytes = slice.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+        htmlParseChunk(context, slice.isEmpty ? nil : bytes, Int32(slice.count), terminate ? 1 : 0)
+        fed += slice.count
+        bytesParsed = pageEnd
+        if collector.headDone, headEndedAt == nil { headEndedAt = bytesParsed }
+        // The collector stops at elements; this also bounds a body of text without any.
+        if collector.done || (headEndedAt.map { bytesParsed - $0 > limits.maxBodyBytes + 64 * 1024 } ?? false) {
+            xmlStopParser(context)
+            stopped = true
+        }
         if terminate { stopped = true }
     }
 

@@ -2,7 +2,8 @@ import DeskKitModel
 
 /// Benchmarks for DeskKit. Each prints what it measured; none asserts a figure. Run from the repository root:
 ///   deskkit-bench links [chat]            link detection over chat messages and hostile texts
-///   deskkit-bench extract [DIR]           metadata extraction over Corpus/html/real, and synthetic OG pages
+///   deskkit-bench extract [DIR] [--each]  metadata extraction over Corpus/html/real, and synthetic OG pages;
+///                                         --each: time of every page, slowest first
 ///   deskkit-bench previews                previews of distinct pages from a loopback server, cached, memory
 ///   deskkit-bench messages [COUNT] [N]    decode + classify + visibility of a realistic message mix
 ///   deskkit-bench parse                   the JSON parser alone
@@ -11,8 +12,10 @@ let which = args.first ?? "all"
 if which == "parse" { ParseOnlyBenchmark.run(count: 200_000) }
 if which == "links" || which == "all" { LinksBenchmark.run(only: args.dropFirst().first) }
 if which == "extract" || which == "all" {
-    ExtractBenchmark.run(directory: args.dropFirst().first ?? "Corpus/html/real")
+    let each = args.contains("--each")
+    ExtractBenchmark.run(directory: args.dropFirst().first { $0 != "--each" } ?? "Corpus/html/real", each: each)
     ExtractBenchmark.runSynthetic()
+    ExtractBenchmark.runHostile()
 }
 if which == "previews" || which == "all" { await PreviewsBenchmark.run() }
 if which == "messages" || which == "all" {
