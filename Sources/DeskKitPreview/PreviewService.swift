@@ -42,6 +42,7 @@ public actor PreviewService {
 
     public let fetcher: PageFetcher
     public let configuration: Configuration
+    private let detector: LinkDetector
     public private(set) var statistics = Statistics()
     private var cache: PreviewCache<Result<URLPreview, FetchError>>
     private var inFlight: [String: Task<Result<URLPreview, FetchError>, Never>] = [:]
@@ -51,15 +52,21 @@ public actor PreviewService {
     public init(fetcher: PageFetcher = PageFetcher(), configuration: Configuration = Configuration()) {
         self.fetcher = fetcher
         self.configuration = configuration
+        detector = LinkDetector(options: configuration.linkOptions)
         cache = PreviewCache(capacity: configuration.cacheCapacity)
         global = AsyncLimiter(limit: configuration.maxConcurrentFetches)
+    }
+
+    /// The links of `text` that ``previews(for:)`` previews: its first ``Configuration/maxLinksPerMessage``
+    /// web links (an e-mail address is not one), found with ``Configuration/linkOptions``.
+    public nonisolated func linksToPreview(in text: String) -> [Link] {
+        Array(detector.links(in: text).lazy.filter { $0.kind == .url }.prefix(configuration.maxLinksPerMessage))
     }
 
     /// Previews of the first ``Configuration/maxLinksPerMessage`` web links of `text`, fetched concurrently,
     /// in the order of the links.
     public func previews(for text: String) async -> [LinkPreview] {
-        let links = LinkDetector(options: configuration.linkOptions).links(in: text).filter { $0.kind == .url }
-            .prefix(configuration.maxLinksPerMessage)
+        let links = linksToPreview(in: text)
         return await withTaskGroup(of: (Int, LinkPreview).self) { group in
             for (i, link) in links.enumerated() {
                 group.addTask { (i, LinkPreview(link: link, result: await self.preview(for: link.href))) }

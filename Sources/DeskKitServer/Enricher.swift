@@ -1,4 +1,3 @@
-import DeskKitLinks
 import DeskKitModel
 import DeskKitPreview
 import Logging
@@ -10,10 +9,11 @@ public enum WebhookVerdict: Sendable, Hashable {
     /// Nothing to do, and why (`message_update`, not a user message, already a preview, no links, …).
     case ignore(String)
 
-    /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a web link
-    /// in their text (what ``PreviewService`` previews; an e-mail address is not one) is enriched: never an
-    /// update (DeskKit's own update fires one: no loops), never a message that already carries a URL preview.
-    public static func decide(_ webhook: SendbirdWebhook, detector: LinkDetector) -> WebhookVerdict {
+    /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a link that
+    /// `previews` would preview (``PreviewService/linksToPreview(in:)``: an e-mail address is not one) is
+    /// enriched: never an update (DeskKit's own update fires one: no loops), never a message that already
+    /// carries a URL preview.
+    public static func decide(_ webhook: SendbirdWebhook, previews: PreviewService) -> WebhookVerdict {
         guard webhook.category == SendbirdWebhook.messageSend else { return .ignore("category \(webhook.category)") }
         guard let message = webhook.message, let channelURL = webhook.channelURL, let id = message.messageID else {
             return .ignore("no message")
@@ -21,7 +21,7 @@ public enum WebhookVerdict: Sendable, Hashable {
         guard message.messageType == .user else { return .ignore("not a user message") }
         if case .urlPreview = message.content { return .ignore("already has a preview") }
         if message.dataType == URLPreview.dataType { return .ignore("already has a preview") }
-        guard let text = message.text, detector.links(in: text).contains(where: { $0.kind == .url }) else {
+        guard let text = message.text, !previews.linksToPreview(in: text).isEmpty else {
             return .ignore("no links")
         }
         return .enrich(EnrichmentJob(channelURL: channelURL, messageID: id, text: text))

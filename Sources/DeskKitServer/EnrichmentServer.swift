@@ -1,4 +1,3 @@
-import DeskKitLinks
 import DeskKitModel
 import DeskKitPreview
 import Foundation
@@ -23,7 +22,6 @@ public struct EnrichmentServer: Sendable {
     public let queue: EnrichmentQueue
     public let previews: PreviewService
     let logger: Logger
-    let detector: LinkDetector
     /// The preview statistics at the last scrape, to count the difference.
     let cacheFigures = LastFigures()
     let startedAt = ContinuousClock.now
@@ -44,7 +42,6 @@ public struct EnrichmentServer: Sendable {
         self.logger = logger
         let previews = PreviewService(fetcher: PageFetcher(configuration: configuration.fetch), configuration: configuration.previews)
         self.previews = previews
-        self.detector = LinkDetector(options: configuration.previews.linkOptions)
         let api = PlatformAPIClient(
             baseURL: configuration.apiBase, apiToken: configuration.apiToken, retry: configuration.retry, metrics: metrics,
             logger: logger)
@@ -106,7 +103,7 @@ public struct EnrichmentServer: Sendable {
             let first = problems.first.map { "\($0.path): \($0.message)" } ?? "not a webhook"
             return Self.json(.badRequest, ["error": .string("not a Sendbird webhook: \(first)"), "problems": .array(problems.map(\.jsonValue))])
         }
-        switch WebhookVerdict.decide(webhook, detector: detector) {
+        switch WebhookVerdict.decide(webhook, previews: previews) {
         case .ignore(let reason):
             metrics.webhook("ignored")
             return Self.json(.ok, ["status": "ignored", "reason": .string(reason)])
