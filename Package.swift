@@ -36,10 +36,16 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "DeskKitMetadata", dependencies: ["CLibXML2", "DeskKitModel", "DeskKitLinks"]),
+        // What may be fetched, without I/O: URLs as requests, IP addresses, the SSRF block list, fetch errors.
+        // Apart from DeskKitPreview so the fuzz targets build without SwiftNIO.
+        .target(
+            name: "DeskKitFetchPolicy",
+            dependencies: ["DeskKitModel", "DeskKitLinks", "DeskKitMetadata"]
+        ),
         .target(
             name: "DeskKitPreview",
             dependencies: [
-                "DeskKitModel", "DeskKitLinks", "DeskKitMetadata",
+                "DeskKitModel", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -76,7 +82,7 @@ let package = Package(
         // and by the corpus replay in the tests.
         .target(
             name: "DeskKitInvariants",
-            dependencies: ["DeskKitModel", "DeskKitLinks", "DeskKitMetadata", "DeskKitPreview"]
+            dependencies: ["DeskKitModel", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy"]
         ),
         .executableTarget(
             name: "deskkit",

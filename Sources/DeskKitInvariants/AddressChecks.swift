@@ -3,7 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import DeskKitPreview
+import DeskKitFetchPolicy
 
 enum AddressChecks {
     /// The input as 4 or 16 raw bytes and as host text: the address check agrees with

@@ -25,10 +25,10 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(kind.rawValue): \(detail)" }
 
-    static func invalidURL(_ why: String) -> FetchError { FetchError(.invalidURL, why) }
-    static func blocked(_ what: String, rule: String) -> FetchError { FetchError(.blockedAddress, "\(what) is \(rule)") }
-    static func dns(_ host: String, _ why: String) -> FetchError { FetchError(.dns, "\(host): \(why)") }
-    static func timeout(_ phase: String, _ seconds: Double) -> FetchError {
+    package static func invalidURL(_ why: String) -> FetchError { FetchError(.invalidURL, why) }
+    package static func blocked(_ what: String, rule: String) -> FetchError { FetchError(.blockedAddress, "\(what) is \(rule)") }
+    package static func dns(_ host: String, _ why: String) -> FetchError { FetchError(.dns, "\(host): \(why)") }
+    package static func timeout(_ phase: String, _ seconds: Double) -> FetchError {
         FetchError(.timeout, "\(phase) took longer than \(seconds) s")
     }
 }
