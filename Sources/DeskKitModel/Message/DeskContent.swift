@@ -1,5 +1,5 @@
 /// What a message carries, decided from its `data.type` (and its `custom_type` where the format says so).
-public enum DeskContent: Sendable, Hashable {
+public indirect enum DeskContent: Sendable, Hashable {
     case urlPreview(URLPreview)
     case closureInquiry(ClosureInquiry)
     case customerSatisfaction(CustomerSatisfaction)

@@ -74,7 +74,7 @@ public enum DeskPayload {
             return result
         }
         let needsJSON = expectsPayload || customType == richMessageCustomType || isSystemCustomType(customType)
-        let expected = customType.map { "a \($0) message" } ?? "a Desk payload"
+        var expected: String { customType.map { "a \($0) message" } ?? "a Desk payload" }
 
         func classifyJSON(_ json: UnsafeBufferPointer<UInt8>, offsetBase: Int?, text: () -> String) -> Decoded {
             switch JSONTape.parse(json, limits: options.limits) {

@@ -15,7 +15,7 @@ public struct SystemMessage: Sendable, Hashable {
         public static let ticketAssign = Kind(rawValue: "TICKET_ASSIGN")
         public static let ticketTransfer = Kind(rawValue: "TICKET_TRANSFER")
         public static let ticketClose = Kind(rawValue: "TICKET_CLOSE")
-        static let legacy: Set<String> = ["TICKET_ASSIGN", "TICKET_TRANSFER", "TICKET_CLOSE"]
+        static let legacy = ["TICKET_ASSIGN", "TICKET_TRANSFER", "TICKET_CLOSE"]
         static let prefix = "SYSTEM_MESSAGE_"
 
         /// Whether a `data.type` names a system message (`SYSTEM_MESSAGE_…` or a legacy type).
