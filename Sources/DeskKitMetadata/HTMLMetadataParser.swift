@@ -167,15 +167,37 @@ public final class HTMLMetadataParser {
             let base = taken
             taken += piece.count
             from += piece.count
-            skipper.scan(piece) { kept, end in stage(kept, pageEnd: base + end) }
+            skipper.scan(piece) { kept, end, skipFollows in stage(kept, pageEnd: base + end, flush: skipFollows) }
+            // Skipped text reaches libxml2 as nothing: it counts against the body limit here.
+            if let headEndedAt, taken - headEndedAt > maxBodyRead {
+                bytesParsed = taken
+                stop()
+            }
         }
         self.skipper = skipper
     }
 
+    /// How far past the end of the head the parser reads at most. The collector stops itself sooner
+    /// (``ExtractionLimits/maxBodyBytes`` of text and tags); this also bounds a body of text without any.
+    private var maxBodyRead: Int { limits.maxBodyBytes + 64 * 1024 }
+
+    private func stop() {
+        if let context { xmlStopParser(context) }
+        stopped = true
+    }
+
     /// Gives libxml2 the slices that `kept` completes, straight from `kept` where it can (no copy); keeps
-    /// the bytes of an incomplete slice for the next. `pageEnd`: where `kept` ends in the page.
-    private func stage(_ kept: UnsafeBufferPointer<UInt8>, pageEnd: Int) {
+    /// the bytes of an incomplete slice for the next. `pageEnd`: where `kept` ends in the page. `flush`:
+    /// text is skipped next, so libxml2 gets what is staged now, a shorter slice (where the page's bytes
+    /// put it, as every slice), and knows it is in a script — in the body, under the body limit.
+    private func stage(_ kept: UnsafeBufferPointer<UInt8>, pageEnd: Int, flush: Bool = false) {
         var rest = kept[...]
+        defer {
+            if flush, !stopped, !staging.isEmpty {
+                staging.withUnsafeBufferPointer { push($0, terminate: false, pageEnd: pageEnd) }
+                staging.removeAll(keepingCapacity: true)
+            }
+        }
         while !stopped {
             let size = Self.sliceSize(at: fed)
             if staging.isEmpty, rest.count >= size {
@@ -207,11 +229,7 @@ public final class HTMLMetadataParser {
         fed += slice.count
         bytesParsed = pageEnd
         if collector.headDone, headEndedAt == nil { headEndedAt = bytesParsed }
-        // The collector stops at elements; this also bounds a body of text without any.
-        if collector.done || (headEndedAt.map { bytesParsed - $0 > limits.maxBodyBytes + 64 * 1024 } ?? false) {
-            xmlStopParser(context)
-            stopped = true
-        }
+        if collector.done || (headEndedAt.map { bytesParsed - $0 > maxBodyRead } ?? false) { stop() }
         if terminate { stopped = true }
     }
 

@@ -74,10 +74,11 @@ struct RawTextSkipper {
     /// What marks a JSON-LD script, wherever it is in the start tag (as `type="application/ld+json"`).
     private static var json: StaticString { "ld+json" }
 
-    /// Scans the next bytes of the page and calls `keep` with each run libxml2 should read, in order, and
-    /// the index in `bytes` after the page bytes that run stands for. A skipped script's end tag is given
-    /// as `</script` (lowercase): its first bytes may have been in an earlier chunk.
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, keep: (UnsafeBufferPointer<UInt8>, Int) -> Void) {
+    /// Scans the next bytes of the page and calls `keep` with each run libxml2 should read, in order, the
+    /// index in `bytes` after the page bytes that run stands for, and whether text is skipped after it (the
+    /// run ends with a script's start tag). A skipped script's end tag is given as `</script` (lowercase):
+    /// its first bytes may have been in an earlier chunk.
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, keep: (UnsafeBufferPointer<UInt8>, Int, Bool) -> Void) {
         var i = 0
         var keptFrom: Int? = state == .rawText ? nil : 0
         while i < bytes.count {
@@ -166,7 +167,7 @@ struct RawTextSkipper {
                 guard let raw = element else { continue }
                 if raw == .script { matchJSON(bytes, from..<i) }
                 if state == .data, !slash, !isJSON {
-                    if let kept = keptFrom { keep(UnsafeBufferPointer(rebasing: bytes[kept..<i]), i) }
+                    if let kept = keptFrom { keep(UnsafeBufferPointer(rebasing: bytes[kept..<i]), i, true) }
                     (keptFrom, state, endMatched) = (nil, .rawText, 0)
                 }
             case .rawText:
@@ -182,7 +183,7 @@ struct RawTextSkipper {
                     i += 1
                     endMatched += 1
                     if endMatched == endTag.utf8CodeUnitCount {
-                        keep(UnsafeBufferPointer(start: endTag.utf8Start, count: endTag.utf8CodeUnitCount), i)
+                        keep(UnsafeBufferPointer(start: endTag.utf8Start, count: endTag.utf8CodeUnitCount), i, false)
                         (keptFrom, state, element) = (i, .toGreater, nil)
                     }
                 } else {
@@ -190,7 +191,7 @@ struct RawTextSkipper {
                 }
             }
         }
-        if let from = keptFrom, from < bytes.count { keep(UnsafeBufferPointer(rebasing: bytes[from...]), bytes.count) }
+        if let from = keptFrom, from < bytes.count { keep(UnsafeBufferPointer(rebasing: bytes[from...]), bytes.count, false) }
     }
 
     /// Looks for `ld+json` in `bytes[range]`, a part of a script's start tag, across parts.

@@ -101,6 +101,9 @@ struct StreamingTests {
         let m = MetadataExtractor.extract(html: page, pageURL: nil, limits: limits)
         #expect(m.bytesParsed < 200_000)
         #expect(m.title == nil)
+        // Script text, which libxml2 never sees, counts too.
+        let script = Array(("<html><head></head><body><script>" + String(repeating: "x", count: 1_000_000)).utf8)
+        #expect(MetadataExtractor.extract(html: script, pageURL: nil, limits: limits).bytesParsed < 200_000)
     }
 }
 
