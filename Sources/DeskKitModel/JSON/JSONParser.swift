@@ -76,6 +76,6 @@ extension JSONValue {
     public static func parseResult(_ buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default)
         -> Result<JSONValue, JSONSyntaxError>
     {
-        JSONTape.parse(buffer, limits: limits).map { $0.value(at: 0) }
+        JSONTape.withParsed(buffer, limits: limits) { $0.map { $0.value(at: 0) } }
     }
 }

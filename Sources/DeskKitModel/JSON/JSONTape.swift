@@ -3,7 +3,8 @@
 /// Parsing validates everything (grammar, escapes, UTF-8, depth) but builds no strings, arrays or
 /// dictionaries: values are read from the bytes only when asked for. DeskKit's decoders read the few
 /// members they model this way, which is what makes decoding a message cost little more than scanning it.
-/// A tape borrows its bytes: use it only while the buffer it was parsed from is alive.
+/// A tape borrows its bytes and its tokens: use it only while the buffer it was parsed from and the
+/// ``TapeStorage`` it was parsed into are alive and not parsed into again.
 struct JSONTape {
     enum Kind: UInt8 { case null, `true`, `false`, number, string, array, object }
 
@@ -23,7 +24,7 @@ struct JSONTape {
     static let fractional: UInt8 = 1
 
     let bytes: UnsafeBufferPointer<UInt8>
-    var tokens: [Token]
+    let tokens: UnsafePointer<Token>
 
     @inline(__always) func kind(_ i: Int) -> Kind { tokens[i].kind }
     @inline(__always) func next(_ i: Int) -> Int { Int(tokens[i].next) }
@@ -38,25 +39,23 @@ struct JSONTape {
         let first = keyCount > 0 ? keyStart[0] : 0
         var found: Int?
         let end = next(object)
-        return tokens.withUnsafeBufferPointer { t in
-            let base = bytes.baseAddress!
-            var i = object + 1
-            while i < end {
-                let k = t[i]
-                let length = Int(k.end &- k.start)
-                if k.flags & Self.escaped == 0 {
-                    if length == keyCount && (keyCount == 0 || base[Int(k.start)] == first)
-                        && memEqual(base + Int(k.start), keyStart, keyCount)
-                    {
-                        found = i + 1
-                    }
-                } else if string(at: i) == key.description {
+        let base = bytes.baseAddress!
+        var i = object + 1
+        while i < end {
+            let k = tokens[i]
+            let length = Int(k.end &- k.start)
+            if k.flags & Self.escaped == 0 {
+                if length == keyCount && (keyCount == 0 || base[Int(k.start)] == first)
+                    && memEqual(base + Int(k.start), keyStart, keyCount)
+                {
                     found = i + 1
                 }
-                i = Int(t[i + 1].next)
+            } else if string(at: i) == key.description {
+                found = i + 1
             }
-            return found
+            i = Int(tokens[i + 1].next)
         }
+        return found
     }
 
     /// Calls `body` with the key and value index of each member of `object`, in order.

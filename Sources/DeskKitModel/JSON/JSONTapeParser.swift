@@ -1,10 +1,28 @@
+/// Token memory for tapes, kept from one parse to the next so that a stream of texts is parsed without
+/// allocating. A tape parsed into a storage is valid until the storage is parsed into again or freed.
+final class TapeStorage {
+    fileprivate(set) var tokens: UnsafeMutablePointer<JSONTape.Token>
+    fileprivate(set) var capacity: Int
+
+    init(capacity: Int = 64) {
+        self.capacity = max(capacity, 8)
+        tokens = .allocate(capacity: self.capacity)
+    }
+
+    deinit { tokens.deallocate() }
+}
+
 extension JSONTape {
     /// Parses a complete JSON text (RFC 8259) into a tape: white space around the value, nothing else.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) -> Result<JSONTape, JSONSyntaxError> {
+    /// The tape's tokens live in `storage`: keep it alive (and do not parse into it again) while the tape is read.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, into storage: TapeStorage)
+        -> Result<JSONTape, JSONSyntaxError>
+    {
         guard bytes.count < Int(UInt32.max) else {
             return .failure(JSONSyntaxError(code: .unexpectedCharacter, offset: 0, message: "text larger than 4 GiB"))
         }
-        var builder = TapeBuilder(bytes: bytes, maxDepth: limits.maxDepth)
+        var builder = TapeBuilder(bytes: bytes, maxDepth: limits.maxDepth, storage: storage)
+        defer { builder.handBack(to: storage) }
         builder.skipWhitespace()
         if builder.index == bytes.count {
             return .failure(JSONSyntaxError(code: .empty, offset: 0, message: "no JSON value"))
@@ -17,10 +35,18 @@ extension JSONTape {
                     JSONSyntaxError(
                         code: .trailingGarbage, offset: builder.index, message: "unexpected data after the JSON value"))
             }
-            return .success(JSONTape(bytes: bytes, tokens: builder.tokens))
+            return .success(JSONTape(bytes: bytes, tokens: UnsafePointer(builder.tokens)))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Parses into a storage of its own and hands the outcome to `body`, the only place the tape may be read.
+    static func withParsed<R>(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, _ body: (Result<JSONTape, JSONSyntaxError>) -> R
+    ) -> R {
+        let storage = TapeStorage(capacity: bytes.count / 8)
+        return withExtendedLifetime(storage) { body(parse(bytes, limits: limits, into: storage)) }
     }
 }
 
@@ -29,12 +55,29 @@ private struct TapeBuilder {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var index = 0
-    var tokens: [JSONTape.Token] = []
+    /// The storage's memory, held here while parsing (and handed back, grown, at the end).
+    var tokens: UnsafeMutablePointer<JSONTape.Token>
+    var capacity: Int
+    var count = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, storage: TapeStorage) {
         self.bytes = bytes
         self.maxDepth = maxDepth
-        tokens.reserveCapacity(max(8, bytes.count / 8))
+        tokens = storage.tokens
+        capacity = storage.capacity
+    }
+
+    func handBack(to storage: TapeStorage) {
+        storage.tokens = tokens
+        storage.capacity = capacity
+    }
+
+    mutating func grow() {
+        let bigger = UnsafeMutablePointer<JSONTape.Token>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: tokens, count: count)
+        tokens.deallocate()
+        tokens = bigger
+        capacity *= 2
     }
 
     @inline(__always) mutating func skipWhitespace() {
@@ -58,8 +101,13 @@ private struct TapeBuilder {
     }
 
     @inline(__always) mutating func push(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int) {
-        let next = UInt32(tokens.count + 1)
-        tokens.append(JSONTape.Token(kind: kind, flags: flags, start: UInt32(start), end: UInt32(end), next: next))
+        if count == capacity { grow() }
+        let next = UInt32(truncatingIfNeeded: count + 1)
+        (tokens + count).initialize(
+            to: JSONTape.Token(
+                kind: kind, flags: flags, start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: end),
+                next: next))
+        count += 1
     }
 
     mutating func value(depth: Int) throws(JSONSyntaxError) {
@@ -87,11 +135,11 @@ private struct TapeBuilder {
 
     mutating func container(object: Bool, depth: Int) throws(JSONSyntaxError) {
         if depth > maxDepth { throw error(.tooDeep, "nested deeper than \(maxDepth) levels") }
-        let me = tokens.count
+        let me = count
         push(object ? .object : .array, 0, index, 0)
         index += 1
         let close = object ? UInt8(ascii: "}") : UInt8(ascii: "]")
-        var count: UInt32 = 0
+        var members: UInt32 = 0
         skipWhitespace()
         if index < bytes.count, bytes[index] == close {
             index += 1
@@ -107,7 +155,7 @@ private struct TapeBuilder {
                 skipWhitespace()
             }
             try value(depth: depth)
-            count += 1
+            members += 1
             skipWhitespace()
             guard index < bytes.count else { throw unexpected() }
             if bytes[index] == UInt8(ascii: ",") {
@@ -115,8 +163,8 @@ private struct TapeBuilder {
                 skipWhitespace()
             } else if bytes[index] == close {
                 index += 1
-                tokens[me].end = count
-                tokens[me].next = UInt32(tokens.count)
+                tokens[me].end = members
+                tokens[me].next = UInt32(truncatingIfNeeded: self.count)
                 return
             } else {
                 throw unexpected()

@@ -36,10 +36,11 @@ public enum DeskPayload {
     ) -> Decoded {
         var reader = FieldReader()
         var copy = data
+        let scratch = DecodingScratch()
         var result = copy.withUTF8 { buffer in
             decode(
                 buffer, original: data, customType: customType, expectsPayload: expectsPayload, path: "$",
-                options: options, reader: &reader)
+                options: options, scratch: scratch, reader: &reader)
         }
         result.problems = reader.problems
         return result
@@ -52,19 +53,21 @@ public enum DeskPayload {
         options: DecodingOptions = .lenient
     ) -> Decoded {
         var reader = FieldReader()
+        let scratch = DecodingScratch()
         var result = Array(bytes).withUnsafeBufferPointer { buffer in
             decode(
                 buffer, original: nil, customType: customType, expectsPayload: expectsPayload, path: "$",
-                options: options, reader: &reader)
+                options: options, scratch: scratch, reader: &reader)
         }
         result.problems = reader.problems
         return result
     }
 
-    /// The shared reader. `original` is `data` as a string when the caller has one (saves a copy).
+    /// The shared reader. `original` is `data` as a string when the caller has one (saves a copy). The data's
+    /// tape is parsed into `scratch`, which the caller keeps alive.
     static func decode(
         _ buffer: UnsafeBufferPointer<UInt8>, original: String?, customType: String?, expectsPayload: Bool = false,
-        path: String, options: DecodingOptions, reader: inout FieldReader
+        path: String, options: DecodingOptions, scratch: DecodingScratch, reader: inout FieldReader
     ) -> Decoded {
         let (found, encoding) = DataDecoder.locate(buffer)
         var result = Decoded(content: .plain, encoding: encoding, problems: [])
@@ -77,7 +80,7 @@ public enum DeskPayload {
         var expected: String { customType.map { "a \($0) message" } ?? "a Desk payload" }
 
         func classifyJSON(_ json: UnsafeBufferPointer<UInt8>, offsetBase: Int?, text: () -> String) -> Decoded {
-            switch JSONTape.parse(json, limits: options.limits) {
+            switch JSONTape.parse(json, limits: options.limits, into: scratch.payload) {
             case .failure(let error):
                 let problem = DataDecoder.problem(error, path: path, offsetBase: offsetBase)
                 reader.problems.append(problem)

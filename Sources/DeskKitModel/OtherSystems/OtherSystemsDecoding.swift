@@ -5,17 +5,19 @@ enum OtherSystemsDecoding {
     ) -> (value: T?, problems: [PayloadProblem]) {
         var reader = FieldReader()
         let value: T? = Array(json).withUnsafeBufferPointer { bytes in
-            switch JSONTape.parse(bytes, limits: options.limits) {
-            case .failure(let error):
-                reader.report(.syntax(error.code), "$", error.description)
-                return nil
-            case .success(let tape):
-                guard tape.kind(0) == .object else {
-                    reader.report(.wrongType, "$", "expected an object, found \(tape.typeName(0))")
+            JSONTape.withParsed(bytes, limits: options.limits) { parsed in
+                switch parsed {
+                case .failure(let error):
+                    reader.report(.syntax(error.code), "$", error.description)
                     return nil
+                case .success(let tape):
+                    guard tape.kind(0) == .object else {
+                        reader.report(.wrongType, "$", "expected an object, found \(tape.typeName(0))")
+                        return nil
+                    }
+                    if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: "$") }
+                    return read(JSONFields(tape: tape, index: 0, root: "$"), &reader)
                 }
-                if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: "$") }
-                return read(JSONFields(tape: tape, index: 0, root: "$"), &reader)
             }
         }
         return (reader.hasFatalProblem ? nil : value, reader.problems)

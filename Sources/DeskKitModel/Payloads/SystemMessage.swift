@@ -117,13 +117,13 @@ public struct Ticket: Sendable, Hashable {
         relatedChannels = []
         if var related = reader.string(o, "relatedChannels"), !related.isEmpty {
             let parsed: [RelatedChannel]? = related.withUTF8 { bytes in
-                guard case .success(let tape) = JSONTape.parse(bytes, limits: .default), tape.kind(0) == .array else {
-                    return nil
-                }
-                return tape.elements(0).compactMap { e in
-                    guard let url = tape.member(e, "channel_url"), tape.kind(url) == .string else { return nil }
-                    let name = tape.member(e, "name").flatMap { tape.kind($0) == .string ? tape.string(at: $0) : nil }
-                    return RelatedChannel(channelURL: tape.string(at: url), name: name)
+                JSONTape.withParsed(bytes, limits: .default) { parsed in
+                    guard case .success(let tape) = parsed, tape.kind(0) == .array else { return nil }
+                    return tape.elements(0).compactMap { e in
+                        guard let url = tape.member(e, "channel_url"), tape.kind(url) == .string else { return nil }
+                        let name = tape.member(e, "name").flatMap { tape.kind($0) == .string ? tape.string(at: $0) : nil }
+                        return RelatedChannel(channelURL: tape.string(at: url), name: name)
+                    }
                 }
             }
             if let parsed {

@@ -42,12 +42,12 @@ public struct URLPreview: Sendable, Hashable {
         let object = json["data"]?.objectValue.map(JSONValue.object) ?? json
         var text = object.jsonString
         let preview: URLPreview? = text.withUTF8 { bytes in
-            guard case .success(let tape) = JSONTape.parse(bytes, limits: .default), tape.kind(0) == .object else {
-                return nil
+            JSONTape.withParsed(bytes, limits: .default) { parsed in
+                guard case .success(let tape) = parsed, tape.kind(0) == .object else { return nil }
+                var reader = FieldReader()
+                let p = URLPreview(body: JSONFields(tape: tape, index: 0, root: "$"), reader: &reader)
+                return reader.hasFatalProblem ? nil : p
             }
-            var reader = FieldReader()
-            let p = URLPreview(body: JSONFields(tape: tape, index: 0, root: "$"), reader: &reader)
-            return reader.hasFatalProblem ? nil : p
         }
         guard let preview else { return nil }
         self = preview
