@@ -52,79 +52,115 @@ struct FieldReader {
         }
     }
 
+    // Each typed reader comes in two forms: by a key of a ``JSONKeys`` enum (members found in one pass, what
+    // the Desk decoders use) and by a literal key (a scan of the object, for the rarer formats).
+
     /// A string member; `null` and absence read as nil. `required` also rejects nil and "".
+    mutating func string<K>(_ f: Fields<K>, _ key: K, required: Bool = false, known: StringTable? = nil) -> String? {
+        string(f.object.tape, f[key], required: required, known: known) { f.path(key) }
+    }
+
     mutating func string(_ o: JSONFields, _ key: StaticString, required: Bool = false) -> String? {
-        guard let v = o[key], o.tape.kind(v) != .null else {
-            if required { report(.missingField, o.path(key), "is required") }
-            return nil
-        }
-        guard o.tape.kind(v) == .string else {
-            report(.wrongType, o.path(key), "expected a string, found \(o.tape.typeName(v))")
-            return nil
-        }
-        let s = o.tape.string(at: v)
-        if required && s.isEmpty { report(.missingField, o.path(key), "must not be empty") }
-        return s
+        string(o.tape, o[key], required: required, known: nil) { o.path(key) }
     }
 
     /// A 64-bit integer member, written as a number or as a string of digits.
+    mutating func int64<K>(_ f: Fields<K>, _ key: K, required: Bool = false) -> Int64? {
+        int64(f.object.tape, f[key], required: required) { f.path(key) }
+    }
+
     mutating func int64(_ o: JSONFields, _ key: StaticString, required: Bool = false) -> Int64? {
-        guard let v = o[key], o.tape.kind(v) != .null else {
-            if required { report(.missingField, o.path(key), "is required") }
+        int64(o.tape, o[key], required: required) { o.path(key) }
+    }
+
+    /// A number member of any size, as a `Double`.
+    mutating func double<K>(_ f: Fields<K>, _ key: K) -> Double? { double(f.object.tape, f[key]) { f.path(key) } }
+
+    mutating func double(_ o: JSONFields, _ key: StaticString) -> Double? { double(o.tape, o[key]) { o.path(key) } }
+
+    /// An object member.
+    mutating func object<K>(_ f: Fields<K>, _ key: K, required: Bool = false) -> JSONFields? {
+        object(f.object, f[key], required: required) { f.path(key) }
+    }
+
+    mutating func object(_ o: JSONFields, _ key: StaticString, required: Bool = false) -> JSONFields? {
+        object(o, o[key], required: required) { o.path(key) }
+    }
+
+    /// The objects of an array member, with their paths; other elements are reported.
+    mutating func objects<K>(_ f: Fields<K>, _ key: K) -> [JSONFields] { objects(f.object, f[key]) { f.path(key) } }
+
+    mutating func objects(_ o: JSONFields, _ key: StaticString) -> [JSONFields] { objects(o, o[key]) { o.path(key) } }
+
+    // MARK: The readers of a value token; `path` names the member, and is only worked out for a problem.
+
+    private mutating func string(
+        _ tape: JSONTape, _ v: Int?, required: Bool, known: StringTable?, _ path: () -> String
+    ) -> String? {
+        guard let v, tape.kind(v) != .null else {
+            if required { report(.missingField, path(), "is required") }
             return nil
         }
-        switch o.tape.kind(v) {
+        guard tape.kind(v) == .string else {
+            report(.wrongType, path(), "expected a string, found \(tape.typeName(v))")
+            return nil
+        }
+        let s = known.flatMap { tape.knownString(at: v, $0) } ?? tape.string(at: v)
+        if required && s.isEmpty { report(.missingField, path(), "must not be empty") }
+        return s
+    }
+
+    private mutating func int64(_ tape: JSONTape, _ v: Int?, required: Bool, _ path: () -> String) -> Int64? {
+        guard let v, tape.kind(v) != .null else {
+            if required { report(.missingField, path(), "is required") }
+            return nil
+        }
+        switch tape.kind(v) {
         case .number:
-            switch o.tape.number(at: v) {
-            case .integer(let i): return i
-            default:
-                let text = o.tape.numberText(at: v)
-                if let d = Double(text), d > -9.2e18, d < 9.2e18, Double(Int64(d)) == d { return Int64(d) }
-                let integral = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
-                report(
-                    integral ? .numberTooLarge : .wrongType, o.path(key),
-                    integral ? "\(text.prefix(40)) does not fit in 64 bits" : "expected an integer, found \(text.prefix(40))")
-                return nil
-            }
+            if let i = tape.integer(at: v) { return i }
+            let text = tape.numberText(at: v)
+            if let d = Double(text), d > -9.2e18, d < 9.2e18, Double(Int64(d)) == d { return Int64(d) }
+            let integral = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+            report(
+                integral ? .numberTooLarge : .wrongType, path(),
+                integral ? "\(text.prefix(40)) does not fit in 64 bits" : "expected an integer, found \(text.prefix(40))")
+            return nil
         case .string:
-            let s = o.tape.string(at: v)
+            let s = tape.string(at: v)
             if let i = Int64(s.trimmingSpaces) { return i }
-            report(.wrongType, o.path(key), "expected an integer, found the string \"\(s.prefix(40))\"")
+            report(.wrongType, path(), "expected an integer, found the string \"\(s.prefix(40))\"")
             return nil
         default:
-            report(.wrongType, o.path(key), "expected an integer, found \(o.tape.typeName(v))")
+            report(.wrongType, path(), "expected an integer, found \(tape.typeName(v))")
             return nil
         }
     }
 
-    /// A number member of any size, as a `Double`.
-    mutating func double(_ o: JSONFields, _ key: StaticString) -> Double? {
-        guard let v = o[key], o.tape.kind(v) != .null else { return nil }
-        guard o.tape.kind(v) == .number, let d = Double(o.tape.numberText(at: v)) else {
-            report(.wrongType, o.path(key), "expected a number, found \(o.tape.typeName(v))")
+    private mutating func double(_ tape: JSONTape, _ v: Int?, _ path: () -> String) -> Double? {
+        guard let v, tape.kind(v) != .null else { return nil }
+        guard tape.kind(v) == .number, let d = Double(tape.numberText(at: v)) else {
+            report(.wrongType, path(), "expected a number, found \(tape.typeName(v))")
             return nil
         }
         return d
     }
 
-    /// An object member.
-    mutating func object(_ o: JSONFields, _ key: StaticString, required: Bool = false) -> JSONFields? {
-        guard let v = o[key], o.tape.kind(v) != .null else {
-            if required { report(.missingField, o.path(key), "is required") }
+    private mutating func object(_ o: JSONFields, _ v: Int?, required: Bool, _ path: () -> String) -> JSONFields? {
+        guard let v, o.tape.kind(v) != .null else {
+            if required { report(.missingField, path(), "is required") }
             return nil
         }
         guard o.tape.kind(v) == .object else {
-            report(.wrongType, o.path(key), "expected an object, found \(o.tape.typeName(v))")
+            report(.wrongType, path(), "expected an object, found \(o.tape.typeName(v))")
             return nil
         }
         return o.child(v)
     }
 
-    /// The objects of an array member, with their paths; other elements are reported.
-    mutating func objects(_ o: JSONFields, _ key: StaticString) -> [JSONFields] {
-        guard let v = o[key], o.tape.kind(v) != .null else { return [] }
+    private mutating func objects(_ o: JSONFields, _ v: Int?, _ path: () -> String) -> [JSONFields] {
+        guard let v, o.tape.kind(v) != .null else { return [] }
         guard o.tape.kind(v) == .array else {
-            report(.wrongType, o.path(key), "expected an array, found \(o.tape.typeName(v))")
+            report(.wrongType, path(), "expected an array, found \(o.tape.typeName(v))")
             return []
         }
         var out: [JSONFields] = []
@@ -132,7 +168,7 @@ struct FieldReader {
             if o.tape.kind(e) == .object {
                 out.append(o.child(e))
             } else {
-                report(.wrongType, "\(o.path(key))[\(i)]", "expected an object, found \(o.tape.typeName(e))")
+                report(.wrongType, "\(path())[\(i)]", "expected an object, found \(o.tape.typeName(e))")
             }
         }
         return out

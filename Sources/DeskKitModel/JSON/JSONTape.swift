@@ -182,12 +182,20 @@ struct JSONTape {
         let negative = digits.first == UInt8(ascii: "-")
         if negative { i = 1 }
         var magnitude: UInt64 = 0
-        while i < digits.count {
-            let (m1, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (m2, o2) = m1.addingReportingOverflow(UInt64(digits[i] &- 0x30))
-            if o1 || o2 { return nil }
-            magnitude = m2
-            i += 1
+        if digits.count - i <= 18 {
+            // 18 digits cannot overflow.
+            while i < digits.count {
+                magnitude = magnitude &* 10 &+ UInt64(digits[i] &- 0x30)
+                i += 1
+            }
+        } else {
+            while i < digits.count {
+                let (m1, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (m2, o2) = m1.addingReportingOverflow(UInt64(digits[i] &- 0x30))
+                if o1 || o2 { return nil }
+                magnitude = m2
+                i += 1
+            }
         }
         if negative {
             if magnitude == 0 || magnitude > UInt64(Int64.max) + 1 { return nil }  // keep "-0" as written
@@ -196,24 +204,41 @@ struct JSONTape {
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
-    /// Resolves the escapes of validated string content; returns the number of bytes written.
+    /// Resolves the escapes of validated string content; returns the number of bytes written (at most
+    /// `raw.count`).
     static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        guard let source = raw.baseAddress, let target = out.baseAddress else { return 0 }
+        let count = raw.count
         var i = 0
         var n = 0
-        func put(_ b: UInt8) {
-            out[n] = b
+        @inline(__always) func put(_ b: UInt8) {
+            target[n] = b
             n += 1
         }
         // The parser has checked the four digits.
         func hex4(_ at: Int) -> UInt32 { raw[at..<at + 4].reduce(0) { $0 << 4 | UInt32(Hex.value($1) ?? 0) } }
-        while i < raw.count {
-            let b = raw[i]
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        while i < count {
+            // Copy eight bytes at a time up to the next backslash (the output never runs ahead of the input,
+            // so a whole word written past the backslash is overwritten or beyond what is returned).
+            while i + 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self))
+                UnsafeMutableRawPointer(target + n).storeBytes(of: word.littleEndian, as: UInt64.self)
+                let x = word ^ (ones &* 0x5C)
+                let hit = (x &- ones) & ~x & (ones &* 0x80)
+                let run = hit == 0 ? 8 : hit.trailingZeroBitCount >> 3
+                i += run
+                n += run
+                if hit != 0 { break }
+            }
+            guard i < count else { break }
+            let b = source[i]
             guard b == UInt8(ascii: "\\") else {
                 put(b)
                 i += 1
                 continue
             }
-            let c = raw[i + 1]
+            let c = source[i + 1]
             i += 2
             switch c {
             case UInt8(ascii: "b"): put(0x08)
@@ -238,7 +263,7 @@ struct JSONTape {
                     put(UInt8(0xF0 | v >> 18)); put(UInt8(0x80 | v >> 12 & 0x3F))
                     put(UInt8(0x80 | v >> 6 & 0x3F)); put(UInt8(0x80 | v & 0x3F))
                 }
-            default: put(c)  // " \ /
+            default: put(c)  // " \\ /
             }
         }
         return n

@@ -85,19 +85,19 @@ public struct DeskMessage: Sendable, Hashable {
             return
         }
         if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: "$") }
-        let o = JSONFields(tape: tape, index: 0, root: "$")
-        messageType = reader.string(o, "type").map(MessageType.init(rawValue:))
+        let o = JSONFields(tape: tape, index: 0, root: "$").fields(EnvelopeKey.self)
+        messageType = reader.string(o, .type).map(MessageType.init(rawValue:))
         if let t = messageType, !t.isKnown {
             reader.report(.unknownValue, "$.type", "\"\(t.rawValue.prefix(40))\" is not one of MESG, ADMM, FILE")
         }
-        messageID = reader.int64(o, "message_id")
-        text = reader.string(o, "message")
-        customType = reader.string(o, "custom_type")
+        messageID = reader.int64(o, .message_id)
+        text = reader.string(o, .message)
+        customType = reader.string(o, .custom_type, known: DeskPayload.knownCustomTypes)
         if let ct = customType, ct.utf8.count > Self.maxCustomTypeLength, ct.count > Self.maxCustomTypeLength {
             reader.report(.tooLong, "$.custom_type", "\(ct.count) characters, more than \(Self.maxCustomTypeLength)")
         }
-        createdAt = reader.int64(o, "created_at")
-        guard let d = o["data"], tape.kind(d) != .null else {
+        createdAt = reader.int64(o, .created_at)
+        guard let d = o[.data], tape.kind(d) != .null else {
             apply(DeskPayload.decode(UnsafeBufferPointer(start: nil, count: 0), original: nil, customType: customType,
                 path: "$.data", options: options, scratch: scratch, reader: &reader))
             return
@@ -116,6 +116,12 @@ public struct DeskMessage: Sendable, Hashable {
                 reader: &reader)
         }
         apply(decoded)
+    }
+
+    /// The envelope members DeskKit reads.
+    private enum EnvelopeKey: Int, JSONKeys {
+        case type, message_id, message, custom_type, created_at, data
+        static let table = StringTable(keys: Self.self)
     }
 
     private mutating func apply(_ decoded: DeskPayload.Decoded) {

@@ -123,13 +123,37 @@ public enum DeskPayload {
         }
     }
 
+    /// The members of `data` that classification and the payloads read.
+    enum DataKey: Int, JSONKeys {
+        case type, body, ticket, transfer, faq_file_id, results
+        static let table = StringTable(keys: Self.self)
+    }
+
+    /// Custom types every message can share instead of allocating its own copy.
+    static let knownCustomTypes = StringTable([
+        richMessageCustomType, adminMessageCustomType, legacyAdminMessageCustomType, DeskNotification.autoEventCustomType,
+        BotAnswers.customType,
+    ])
+
+    /// Data types every message can share instead of allocating its own copy.
+    static let knownDataTypes = StringTable(
+        [
+            URLPreview.dataType, CustomerSatisfaction.dataType, ClosureInquiry.dataType, ClosureInquiry.legacyDataType,
+            BotAnswers.dataType,
+        ] + DeskNotification.knownKinds + SystemMessage.Kind.legacy
+            + [
+                "ASSIGNED_BY_SYSTEM", "ASSIGNED_BY_AGENT", "TRANSFERRED_BY_AGENT", "CLOSED_BY_AGENT", "CLOSED_BY_CUSTOMER",
+                "CLOSED_BY_SYSTEM", "CLOSED_BY_PLATFORM_API",
+            ].map { SystemMessage.Kind.prefix + "TICKET_" + $0 })
+
     private static func classify(
         _ tape: JSONTape, customType: String?, path: String, dataType: inout String?, reader: inout FieldReader
     ) -> DeskContent {
+        let data = JSONFields(tape: tape, index: 0, root: path).fields(DataKey.self)
         var type: String?
-        if tape.kind(0) == .object, let t = tape.member(0, "type") {
+        if let t = data[.type] {
             switch tape.kind(t) {
-            case .string: type = tape.string(at: t)
+            case .string: type = tape.knownString(at: t, knownDataTypes) ?? tape.string(at: t)
             case .null: break
             default:
                 reader.report(.wrongType, path + ".type", "expected a string, found \(tape.typeName(t))")
@@ -145,21 +169,20 @@ public enum DeskPayload {
             if customType == DeskNotification.autoEventCustomType { return .notification(DeskNotification(kind: nil)) }
             return .plain
         }
-        let data = JSONFields(tape: tape, index: 0, root: path)
         func unknown() -> DeskContent { .unknown(UnknownPayload(type: type, json: tape.value(at: 0))) }
         switch type {
         case URLPreview.dataType:
-            guard let body = reader.object(data, "body", required: true),
+            guard let body = reader.object(data, .body, required: true),
                 let preview = URLPreview(body: body, reader: &reader)
             else { return unknown() }
             return .urlPreview(preview)
         case ClosureInquiry.dataType, ClosureInquiry.legacyDataType:
-            guard let body = reader.object(data, "body", required: true),
+            guard let body = reader.object(data, .body, required: true),
                 let inquiry = ClosureInquiry(body: body, reader: &reader)
             else { return unknown() }
             return .closureInquiry(inquiry)
         case CustomerSatisfaction.dataType:
-            guard let body = reader.object(data, "body", required: true),
+            guard let body = reader.object(data, .body, required: true),
                 let csat = CustomerSatisfaction(body: body, reader: &reader)
             else { return unknown() }
             return .customerSatisfaction(csat)

@@ -38,13 +38,19 @@ public struct ClosureInquiry: Sendable, Hashable {
         return .object(o)
     }
 
+    private enum Key: Int, JSONKeys {
+        case state, ticketId
+        static let table = StringTable(keys: Self.self)
+    }
+
     init?(body: JSONFields, reader: inout FieldReader) {
-        let state = reader.string(body, "state", required: true)
-        ticketID = reader.int64(body, "ticketId")
+        let body = body.fields(Key.self)
+        let state = reader.string(body, .state, required: true)
+        ticketID = reader.int64(body, .ticketId)
         guard let state else { return nil }
         self.state = State(rawValue: state)
         if !self.state.isKnown {
-            reader.report(.unknownValue, body.path("state"), "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED, DECLINED")
+            reader.report(.unknownValue, body.path(.state), "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED, DECLINED")
         }
     }
 }

@@ -45,20 +45,26 @@ public struct CustomerSatisfaction: Sendable, Hashable {
         return .object(o)
     }
 
+    private enum Key: Int, JSONKeys {
+        case state, status, customerSatisfactionScore, customerSatisfactionComment, ticketId
+        static let table = StringTable(keys: Self.self)
+    }
+
     init?(body: JSONFields, reader: inout FieldReader) {
-        let key: StaticString = body.has("state") || !body.has("status") ? "state" : "status"
+        let body = body.fields(Key.self)
+        let key: Key = body[.state] != nil || body[.status] == nil ? .state : .status
         let state = reader.string(body, key, required: true)
-        score = reader.int64(body, "customerSatisfactionScore")
-        let comment = reader.string(body, "customerSatisfactionComment")
+        score = reader.int64(body, .customerSatisfactionScore)
+        let comment = reader.string(body, .customerSatisfactionComment)
         self.comment = comment?.isEmpty == true ? nil : comment
-        ticketID = reader.int64(body, "ticketId")
+        ticketID = reader.int64(body, .ticketId)
         guard let state else { return nil }
         self.state = State(rawValue: state)
         if !self.state.isKnown {
             reader.report(.unknownValue, body.path(key), "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED")
         }
         if let score, !Self.scoreRange.contains(score) {
-            reader.report(.outOfRange, body.path("customerSatisfactionScore"), "score \(score) is outside 1–5")
+            reader.report(.outOfRange, body.path(.customerSatisfactionScore), "score \(score) is outside 1–5")
         }
     }
 }

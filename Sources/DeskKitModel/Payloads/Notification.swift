@@ -57,13 +57,19 @@ public struct BotAnswers: Sendable, Hashable {
     public static let dataType = "SENDBIRD_DESK_BOT_MESSAGE_FAQ_ANSWERS"
     public static let customType = "SENDBIRD_DESK_BOT_MESSAGE"
 
-    init(data: JSONFields, reader: inout FieldReader) {
-        faqFileID = reader.int64(data, "faq_file_id")
-        results = reader.objects(data, "results").map { o in
-            Result(
-                category: reader.string(o, "category"), question: reader.string(o, "question"),
-                answer: reader.string(o, "answer"), keyword: reader.string(o, "keyword"), url: reader.string(o, "url"),
-                imageURL: reader.string(o, "image_url"))
+    private enum ResultKey: Int, JSONKeys {
+        case category, question, answer, keyword, url, image_url
+        static let table = StringTable(keys: Self.self)
+    }
+
+    init(data: Fields<DeskPayload.DataKey>, reader: inout FieldReader) {
+        faqFileID = reader.int64(data, .faq_file_id)
+        results = reader.objects(data, .results).map { o in
+            let o = o.fields(ResultKey.self)
+            return Result(
+                category: reader.string(o, .category), question: reader.string(o, .question),
+                answer: reader.string(o, .answer), keyword: reader.string(o, .keyword), url: reader.string(o, .url),
+                imageURL: reader.string(o, .image_url))
         }
     }
 }

@@ -53,10 +53,10 @@ public struct SystemMessage: Sendable, Hashable {
         self.transfer = transfer
     }
 
-    init(kind: String, data: JSONFields, reader: inout FieldReader) {
+    init(kind: String, data: Fields<DeskPayload.DataKey>, reader: inout FieldReader) {
         self.kind = Kind(rawValue: kind)
-        ticket = reader.object(data, "ticket").map { Ticket($0, reader: &reader) }
-        transfer = reader.object(data, "transfer").map { Transfer($0, reader: &reader) }
+        ticket = reader.object(data, .ticket).map { Ticket($0, reader: &reader) }
+        transfer = reader.object(data, .transfer).map { Transfer($0, reader: &reader) }
     }
 }
 
@@ -96,26 +96,39 @@ public struct Ticket: Sendable, Hashable {
         public var name: String?
     }
 
+    private enum Key: Int, JSONKeys {
+        case id, channelName, channelUrl, status, status2, priority, info, recentAssignment, customer, customFields,
+            group, firstResponseTime, issuedAt, updatedAt, relatedChannels
+        static let table = StringTable(keys: Self.self)
+    }
+
+    private enum CustomFieldKey: Int, JSONKeys {
+        case key, value
+        static let table = StringTable(keys: Self.self)
+    }
+
     init(_ o: JSONFields, reader: inout FieldReader) {
-        id = reader.int64(o, "id")
-        channelName = reader.string(o, "channelName")
-        channelURL = reader.string(o, "channelUrl")
-        status = reader.string(o, "status")
-        status2 = reader.string(o, "status2")
-        priority = reader.string(o, "priority")
-        info = reader.string(o, "info")
-        recentAssignment = reader.object(o, "recentAssignment").map { Assignment($0, reader: &reader) }
-        customer = reader.object(o, "customer").flatMap { $0.tape.value(at: $0.index).objectValue }
-        group = reader.int64(o, "group")
-        firstResponseTime = reader.int64(o, "firstResponseTime")
-        issuedAt = reader.string(o, "issuedAt")
-        updatedAt = reader.double(o, "updatedAt")
-        customFields = reader.objects(o, "customFields").compactMap { f in
-            guard let key = reader.string(f, "key", required: true) else { return nil }
-            return CustomField(key: key, value: f["value"].map { f.tape.value(at: $0) } ?? .null)
+        let o = o.fields(Key.self)
+        id = reader.int64(o, .id)
+        channelName = reader.string(o, .channelName)
+        channelURL = reader.string(o, .channelUrl)
+        status = reader.string(o, .status)
+        status2 = reader.string(o, .status2)
+        priority = reader.string(o, .priority)
+        info = reader.string(o, .info)
+        recentAssignment = reader.object(o, .recentAssignment).map { Assignment($0, reader: &reader) }
+        customer = reader.object(o, .customer).flatMap { $0.tape.value(at: $0.index).objectValue }
+        group = reader.int64(o, .group)
+        firstResponseTime = reader.int64(o, .firstResponseTime)
+        issuedAt = reader.string(o, .issuedAt)
+        updatedAt = reader.double(o, .updatedAt)
+        customFields = reader.objects(o, .customFields).compactMap { f in
+            let f = f.fields(CustomFieldKey.self)
+            guard let key = reader.string(f, .key, required: true) else { return nil }
+            return CustomField(key: key, value: f[.value].map { f.object.tape.value(at: $0) } ?? .null)
         }
         relatedChannels = []
-        if var related = reader.string(o, "relatedChannels"), !related.isEmpty {
+        if var related = reader.string(o, .relatedChannels), !related.isEmpty {
             let parsed: [RelatedChannel]? = related.withUTF8 { bytes in
                 JSONTape.withParsed(bytes, limits: .default) { parsed in
                     guard case .success(let tape) = parsed, tape.kind(0) == .array else { return nil }
@@ -130,7 +143,7 @@ public struct Ticket: Sendable, Hashable {
                 relatedChannels = parsed
             } else {
                 reader.report(
-                    .invalidJSON, o.path("relatedChannels"), "expected a JSON string holding an array of {channel_url, name}")
+                    .invalidJSON, o.path(.relatedChannels), "expected a JSON string holding an array of {channel_url, name}")
             }
         }
     }
@@ -150,13 +163,25 @@ public struct Assignment: Sendable, Hashable {
         public var sendbirdID: String?
     }
 
+    private enum Key: Int, JSONKeys {
+        case agent, status, unreadCount
+        static let table = StringTable(keys: Self.self)
+    }
+
+    private enum AgentKey: Int, JSONKeys {
+        case id, displayName, photoThumbnailUrl, sendbirdId
+        static let table = StringTable(keys: Self.self)
+    }
+
     init(_ o: JSONFields, reader: inout FieldReader) {
-        status = reader.string(o, "status")
-        unreadCount = reader.int64(o, "unreadCount")
-        agent = reader.object(o, "agent").map { a in
-            Agent(
-                id: reader.int64(a, "id"), displayName: reader.string(a, "displayName"),
-                photoThumbnailURL: reader.string(a, "photoThumbnailUrl"), sendbirdID: reader.string(a, "sendbirdId"))
+        let o = o.fields(Key.self)
+        status = reader.string(o, .status)
+        unreadCount = reader.int64(o, .unreadCount)
+        agent = reader.object(o, .agent).map { a in
+            let a = a.fields(AgentKey.self)
+            return Agent(
+                id: reader.int64(a, .id), displayName: reader.string(a, .displayName),
+                photoThumbnailURL: reader.string(a, .photoThumbnailUrl), sendbirdID: reader.string(a, .sendbirdId))
         }
     }
 }
@@ -167,8 +192,14 @@ public struct Transfer: Sendable, Hashable {
     public var fromAssignment: Assignment?
     public var toAssignment: Assignment?
 
+    private enum Key: Int, JSONKeys {
+        case fromAssignment, toAssignment
+        static let table = StringTable(keys: Self.self)
+    }
+
     init(_ o: JSONFields, reader: inout FieldReader) {
-        fromAssignment = reader.object(o, "fromAssignment").map { Assignment($0, reader: &reader) }
-        toAssignment = reader.object(o, "toAssignment").map { Assignment($0, reader: &reader) }
+        let o = o.fields(Key.self)
+        fromAssignment = reader.object(o, .fromAssignment).map { Assignment($0, reader: &reader) }
+        toAssignment = reader.object(o, .toAssignment).map { Assignment($0, reader: &reader) }
     }
 }

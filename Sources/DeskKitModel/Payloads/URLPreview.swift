@@ -53,16 +53,22 @@ public struct URLPreview: Sendable, Hashable {
         self = preview
     }
 
+    private enum Key: Int, JSONKeys {
+        case url, site_name, siteName, title, description, image
+        static let table = StringTable(keys: Self.self)
+    }
+
     init?(body: JSONFields, reader: inout FieldReader) {
-        func field(_ key: StaticString) -> String? {
+        let body = body.fields(Key.self)
+        func field(_ key: Key) -> String? {
             let s = reader.string(body, key)
             return s?.isEmpty == true ? nil : s
         }
-        let url = reader.string(body, "url", required: true)
-        siteName = body.has("site_name") ? field("site_name") : field("siteName")
-        title = field("title")
-        description = field("description")
-        image = field("image")
+        let url = reader.string(body, .url, required: true)
+        siteName = body[.site_name] != nil ? field(.site_name) : field(.siteName)
+        title = field(.title)
+        description = field(.description)
+        image = field(.image)
         guard let url, !url.isEmpty else { return nil }
         self.url = url
     }

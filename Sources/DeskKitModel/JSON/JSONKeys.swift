@@ -1,0 +1,121 @@
+/// The members a decoder reads from one kind of object: the case names are the JSON keys (in the order
+/// the decoder likes; raw values 0, 1, 2, … as Swift gives them). ``Fields`` finds all of them in one pass
+/// over the object's members instead of a scan of the object for each key.
+///
+/// ```swift
+/// enum AgentKey: Int, JSONKeys { case id, displayName; static let table = StringTable(keys: Self.self) }
+/// ```
+protocol JSONKeys: CaseIterable, RawRepresentable where RawValue == Int {
+    static var table: StringTable { get }
+}
+
+/// The value tokens of an object's members named by the keys of `K` (the last one when a key is repeated).
+struct Fields<K: JSONKeys> {
+    let object: JSONFields
+    private var slots = InlineArray<16, Int32>(repeating: -1)
+
+    init(_ object: JSONFields) {
+        self.object = object
+        let tape = object.tape
+        guard tape.kind(object.index) == .object else { return }
+        let table = K.table
+        var i = object.index + 1
+        let end = tape.next(object.index)
+        while i < end {
+            if let j = tape.match(i, in: table) { slots[j] = Int32(truncatingIfNeeded: i + 1) }
+            i = tape.next(i + 1)
+        }
+    }
+
+    /// The value token of `key`, nil when the object has no such member.
+    subscript(key: K) -> Int? {
+        let v = slots[key.rawValue]
+        return v < 0 ? nil : Int(v)
+    }
+
+    /// The JSONPath of member `key`, for problems.
+    func path(_ key: K) -> String { JSONPath.member(object.path, K.table[key.rawValue]) }
+}
+
+extension JSONFields {
+    /// The members named by `K`'s keys, found in one pass.
+    func fields<K: JSONKeys>(_: K.Type) -> Fields<K> { Fields(self) }
+}
+
+/// A short list of strings laid out for matching raw bytes against them: the keys of a ``JSONKeys`` enum,
+/// or values met so often (data types, custom types) that every message can share one `String` of each
+/// instead of allocating its own. Built once, into a `static let`, and kept for the life of the process.
+struct StringTable: @unchecked Sendable {
+    /// Plain pointers, so that copying a table costs no reference counting.
+    private let values: UnsafeMutablePointer<String>
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let offsets: UnsafeMutablePointer<Int>
+    let count: Int
+
+    init(_ strings: [String]) {
+        count = strings.count
+        values = .allocate(capacity: max(count, 1))
+        values.initialize(from: strings, count: count)
+        let total = strings.reduce(0) { $0 + $1.utf8.count }
+        bytes = .allocate(capacity: max(total, 1))
+        offsets = .allocate(capacity: count + 1)
+        var at = 0
+        for (i, s) in strings.enumerated() {
+            offsets[i] = at
+            for b in s.utf8 {
+                bytes[at] = b
+                at += 1
+            }
+        }
+        offsets[count] = at
+    }
+
+    /// The case names of `K`, in raw-value order.
+    init<K: JSONKeys>(keys: K.Type) {
+        let names = K.allCases.sorted { $0.rawValue < $1.rawValue }.map { "\($0)" }
+        precondition(
+            names.count <= 16 && K.allCases.map(\.rawValue).sorted() == Array(0..<names.count),
+            "\(K.self): at most 16 keys, with raw values 0, 1, 2, …")
+        self.init(names)
+    }
+
+    subscript(i: Int) -> String { values[i] }
+
+    /// The index of the string whose UTF-8 is `raw`.
+    @inline(__always) func index(of raw: UnsafePointer<UInt8>, count n: Int) -> Int? {
+        for i in 0..<count {
+            let start = offsets[i]
+            if offsets[i + 1] - start == n && memEqual(raw, bytes + start, n) { return i }
+        }
+        return nil
+    }
+
+    /// The index of `string`.
+    func index(of string: String) -> Int? {
+        var string = string
+        return string.withUTF8 { index(of: $0.baseAddress ?? UnsafePointer(bytes), count: $0.count) }
+    }
+}
+
+extension JSONTape {
+    /// The index in `table` of string token `i`'s text.
+    @inline(__always) func match(_ i: Int, in table: StringTable) -> Int? {
+        let t = tokens[i]
+        if t.flags & Self.escaped == 0 {
+            return table.index(of: bytes.baseAddress! + Int(t.start), count: Int(t.end &- t.start))
+        }
+        return table.index(of: string(at: i))
+    }
+
+    /// The shared string of `table` equal to string token `i`, if there is one.
+    @inline(__always) func knownString(at i: Int, _ table: StringTable) -> String? {
+        match(i, in: table).map { table[$0] }
+    }
+
+    /// The value of number token `i` when it is written as an integer that fits in 64 bits.
+    func integer(at i: Int) -> Int64? {
+        let t = tokens[i]
+        guard t.flags & Self.fractional == 0 else { return nil }
+        return Self.integer(UnsafeBufferPointer(rebasing: bytes[Int(t.start)..<Int(t.end)]))
+    }
+}
