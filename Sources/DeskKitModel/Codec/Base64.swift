@@ -47,94 +47,106 @@ public enum Base64 {
 
     /// Decodes `text`, accepting either alphabet (not both at once), optional padding and white space.
     public static func decode(_ text: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> (bytes: [UInt8], style: Style) {
+        var result: Result<Style, DecodingError> = .success([])
+        let bytes = [UInt8](unsafeUninitializedCapacity: decodedCapacity(text.count)) { out, written in
+            result = decode(text, into: out.baseAddress!, written: &written)
+        }
+        return (bytes, try result.get())
+    }
+
+    /// The most bytes `count` characters of base64 decode to (what ``decode(_:into:written:)`` needs).
+    static func decodedCapacity(_ count: Int) -> Int { count / 4 * 3 + 3 }
+
+    /// Decodes into memory of at least ``decodedCapacity(_:)`` bytes.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, written: inout Int)
+        -> Result<Style, DecodingError>
+    {
         var style: Style = []
         var standard = false
         var failure: DecodingError?
-        let bytes = [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3 + 3) { out, written in
-            table.withUnsafeBufferPointer { t in
-                var acc: UInt32 = 0
-                var n = 0  // sextets in the current quantum
-                var padding = 0
-                var o = 0
-                var i = 0
-                // Fast path: whole quanta of four alphabet characters.
-                var seen: UInt8 = 0
-                while i + 4 <= text.count, padding == 0, n == 0 {
-                    let a = t[Int(text[i])], b = t[Int(text[i + 1])], c = t[Int(text[i + 2])], d = t[Int(text[i + 3])]
-                    guard (a | b | c | d) < 64 else { break }
-                    seen |= flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])] | flags[Int(text[i + 3])]
-                    let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                    out[o] = UInt8(truncatingIfNeeded: v >> 16)
-                    out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                    out[o + 2] = UInt8(truncatingIfNeeded: v)
-                    o += 3
-                    i += 4
-                }
-                if seen & 1 != 0 { standard = true }
-                if seen & 2 != 0 { style.insert(.urlSafe) }
-                while i < text.count {
-                    let c = text[i]
-                    let v = t[Int(c)]
-                    if v < 64 {
-                        if padding > 0 {
-                            failure = DecodingError(offset: i, message: "base64 data after '=' padding")
-                            return
-                        }
-                        if c == UInt8(ascii: "-") || c == UInt8(ascii: "_") {
-                            style.insert(.urlSafe)
-                        } else if c == UInt8(ascii: "+") || c == UInt8(ascii: "/") {
-                            standard = true
-                        }
-                        acc = acc << 6 | UInt32(v)
-                        n += 1
-                        if n == 4 {
-                            out[o] = UInt8(truncatingIfNeeded: acc >> 16)
-                            out[o + 1] = UInt8(truncatingIfNeeded: acc >> 8)
-                            out[o + 2] = UInt8(truncatingIfNeeded: acc)
-                            o += 3
-                            acc = 0
-                            n = 0
-                        }
-                    } else if v == 0xFE {
-                        style.insert(.wrapped)
-                    } else if c == UInt8(ascii: "=") {
-                        padding += 1
-                        if padding > 2 || n < 2 {
-                            failure = DecodingError(offset: i, message: "misplaced '=' padding")
-                            return
-                        }
-                    } else {
-                        failure = DecodingError(offset: i, message: "character not in the base64 alphabet")
+        table.withUnsafeBufferPointer { t in
+            var acc: UInt32 = 0
+            var n = 0  // sextets in the current quantum
+            var padding = 0
+            var o = 0
+            var i = 0
+            // Fast path: whole quanta of four alphabet characters.
+            var seen: UInt8 = 0
+            while i + 4 <= text.count, padding == 0, n == 0 {
+                let a = t[Int(text[i])], b = t[Int(text[i + 1])], c = t[Int(text[i + 2])], d = t[Int(text[i + 3])]
+                guard (a | b | c | d) < 64 else { break }
+                seen |= flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])] | flags[Int(text[i + 3])]
+                let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                out[o] = UInt8(truncatingIfNeeded: v >> 16)
+                out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                out[o + 2] = UInt8(truncatingIfNeeded: v)
+                o += 3
+                i += 4
+            }
+            if seen & 1 != 0 { standard = true }
+            if seen & 2 != 0 { style.insert(.urlSafe) }
+            while i < text.count {
+                let c = text[i]
+                let v = t[Int(c)]
+                if v < 64 {
+                    if padding > 0 {
+                        failure = DecodingError(offset: i, message: "base64 data after '=' padding")
                         return
                     }
-                    i += 1
-                }
-                switch n {
-                case 0:
-                    if padding > 0 { failure = DecodingError(offset: text.count, message: "wrong amount of '=' padding") }
-                case 1:
-                    failure = DecodingError(offset: text.count, message: "base64 data ends in the middle of a byte")
-                default:
-                    if padding == 0 {
-                        style.insert(.unpadded)
-                    } else if n + padding != 4 {
-                        failure = DecodingError(offset: text.count, message: "wrong amount of '=' padding")
+                    if c == UInt8(ascii: "-") || c == UInt8(ascii: "_") {
+                        style.insert(.urlSafe)
+                    } else if c == UInt8(ascii: "+") || c == UInt8(ascii: "/") {
+                        standard = true
                     }
-                    out[o] = UInt8(truncatingIfNeeded: n == 2 ? acc >> 4 : acc >> 10)
-                    o += 1
-                    if n == 3 {
-                        out[o] = UInt8(truncatingIfNeeded: acc >> 2)
-                        o += 1
+                    acc = acc << 6 | UInt32(v)
+                    n += 1
+                    if n == 4 {
+                        out[o] = UInt8(truncatingIfNeeded: acc >> 16)
+                        out[o + 1] = UInt8(truncatingIfNeeded: acc >> 8)
+                        out[o + 2] = UInt8(truncatingIfNeeded: acc)
+                        o += 3
+                        acc = 0
+                        n = 0
                     }
+                } else if v == 0xFE {
+                    style.insert(.wrapped)
+                } else if c == UInt8(ascii: "=") {
+                    padding += 1
+                    if padding > 2 || n < 2 {
+                        failure = DecodingError(offset: i, message: "misplaced '=' padding")
+                        return
+                    }
+                } else {
+                    failure = DecodingError(offset: i, message: "character not in the base64 alphabet")
+                    return
                 }
-                written = o
+                i += 1
             }
+            switch n {
+            case 0:
+                if padding > 0 { failure = DecodingError(offset: text.count, message: "wrong amount of '=' padding") }
+            case 1:
+                failure = DecodingError(offset: text.count, message: "base64 data ends in the middle of a byte")
+            default:
+                if padding == 0 {
+                    style.insert(.unpadded)
+                } else if n + padding != 4 {
+                    failure = DecodingError(offset: text.count, message: "wrong amount of '=' padding")
+                }
+                out[o] = UInt8(truncatingIfNeeded: n == 2 ? acc >> 4 : acc >> 10)
+                o += 1
+                if n == 3 {
+                    out[o] = UInt8(truncatingIfNeeded: acc >> 2)
+                    o += 1
+                }
+            }
+            written = o
         }
-        if let failure { throw failure }
+        if let failure { return .failure(failure) }
         if style.contains(.urlSafe) && standard {
-            throw DecodingError(offset: 0, message: "base64 mixes the standard and URL-safe alphabets")
+            return .failure(DecodingError(offset: 0, message: "base64 mixes the standard and URL-safe alphabets"))
         }
-        return (bytes, style)
+        return .success(style)
     }
 
     /// Encodes bytes as standard, padded base64.

@@ -53,10 +53,11 @@ enum DataDecoder {
         case none
         case text
         case json(Range<Int>)
-        case base64JSON([UInt8], Range<Int>)
+        /// The decoded bytes live in the scratch memory given to ``locate(_:scratch:)``.
+        case base64JSON(UnsafeBufferPointer<UInt8>, Range<Int>)
     }
 
-    static func locate(_ bytes: UnsafeBufferPointer<UInt8>) -> (Found, DataEncoding) {
+    static func locate(_ bytes: UnsafeBufferPointer<UInt8>, scratch: DecodingScratch) -> (Found, DataEncoding) {
         var encoding = DataEncoding.none
         let (lo, hi) = trim(bytes, encoding: &encoding)
         if lo == hi { return (.none, encoding) }
@@ -66,10 +67,14 @@ enum DataDecoder {
             return (.json(lo..<hi), encoding)
         }
         encoding.form = .text
-        guard looksLikeBase64(first), let (decoded, style) = try? Base64.decode(UnsafeBufferPointer(rebasing: bytes[lo..<hi]))
-        else { return (.text, encoding) }
+        guard looksLikeBase64(first) else { return (.text, encoding) }
+        let text = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
+        let out = scratch.bytes(capacity: Base64.decodedCapacity(text.count))
+        var count = 0
+        guard case .success(let style) = Base64.decode(text, into: out, written: &count) else { return (.text, encoding) }
+        let decoded = UnsafeBufferPointer(start: out, count: count)
         var inner = DataEncoding.none
-        let range = decoded.withUnsafeBufferPointer { trim($0, encoding: &inner) }
+        let range = trim(decoded, encoding: &inner)
         guard range.0 < range.1, decoded[range.0] == UInt8(ascii: "{") || decoded[range.0] == UInt8(ascii: "[") else {
             return (.text, encoding)
         }

@@ -138,6 +138,8 @@ struct FieldReader {
 
     private mutating func double(_ tape: JSONTape, _ v: Int?, _ path: () -> String) -> Double? {
         guard let v, tape.kind(v) != .null else { return nil }
+        // An integer below 2^53 is exactly a Double: no need for the text.
+        if tape.kind(v) == .number, let i = tape.integer(at: v), i.magnitude < 1 << 53 { return Double(i) }
         guard tape.kind(v) == .number, let d = Double(tape.numberText(at: v)) else {
             report(.wrongType, path(), "expected a number, found \(tape.typeName(v))")
             return nil
@@ -188,6 +190,15 @@ enum JSONPath {
 }
 
 extension String {
+    /// Whether the UTF-8 of this string starts with that of `prefix` (byte for byte, no Unicode rules).
+    func hasUTF8Prefix(_ prefix: StaticString) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        if let r = utf8.withContiguousStorageIfAvailable({ $0.count >= n && memEqual($0.baseAddress!, prefix.utf8Start, n) }) {
+            return r
+        }
+        return utf8.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: n))
+    }
+
     var trimmingSpaces: Substring {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s.removeFirst() }

@@ -50,6 +50,8 @@ struct StringTable: @unchecked Sendable {
     private let values: UnsafeMutablePointer<String>
     private let bytes: UnsafeMutablePointer<UInt8>
     private let offsets: UnsafeMutablePointer<Int>
+    /// Each string's length and first eight bytes (zero-padded): one comparison rules most strings out.
+    private let heads: UnsafeMutablePointer<(length: Int, prefix: UInt64)>
     let count: Int
 
     init(_ strings: [String]) {
@@ -59,6 +61,7 @@ struct StringTable: @unchecked Sendable {
         let total = strings.reduce(0) { $0 + $1.utf8.count }
         bytes = .allocate(capacity: max(total, 1))
         offsets = .allocate(capacity: count + 1)
+        heads = .allocate(capacity: max(count, 1))
         var at = 0
         for (i, s) in strings.enumerated() {
             offsets[i] = at
@@ -66,6 +69,7 @@ struct StringTable: @unchecked Sendable {
                 bytes[at] = b
                 at += 1
             }
+            heads[i] = (s.utf8.count, Self.prefix(bytes + offsets[i], count: s.utf8.count))
         }
         offsets[count] = at
     }
@@ -81,11 +85,18 @@ struct StringTable: @unchecked Sendable {
 
     subscript(i: Int) -> String { values[i] }
 
+    /// The first eight bytes of `raw` (fewer when it is shorter), little-endian, zero-padded.
+    @inline(__always) static func prefix(_ raw: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        var p: UInt64 = 0
+        for i in 0..<min(count, 8) { p |= UInt64(raw[i]) &<< (8 &* UInt64(i)) }
+        return p
+    }
+
     /// The index of the string whose UTF-8 is `raw`.
     @inline(__always) func index(of raw: UnsafePointer<UInt8>, count n: Int) -> Int? {
-        for i in 0..<count {
-            let start = offsets[i]
-            if offsets[i + 1] - start == n && memEqual(raw, bytes + start, n) { return i }
+        let p = Self.prefix(raw, count: n)
+        for i in 0..<count where heads[i].length == n && heads[i].prefix == p {
+            if n <= 8 || memEqual(raw + 8, bytes + offsets[i] + 8, n &- 8) { return i }
         }
         return nil
     }

@@ -227,42 +227,63 @@ private struct TapeBuilder {
     /// Validates a string starting at its opening quote and records its content's bounds.
     mutating func string() throws(JSONSyntaxError) {
         let quote = index
-        index += 1
-        let start = index
+        let base = bytes.baseAddress!
+        let end = bytes.count
+        var i = quote &+ 1
+        let start = i
         var flags: UInt8 = 0
-        let base = UnsafeRawPointer(bytes.baseAddress!)
-        while index < bytes.count {
+        while true {
             // Eight bytes at a time until one needs a look: a quote, a backslash, a control or non-ASCII byte.
-            while index + 8 <= bytes.count {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let mask = Self.special(word)
-                if mask == 0 {
-                    index += 8
-                } else {
-                    index += mask.trailingZeroBitCount >> 3
+            while i &+ 8 <= end {
+                let mask = Self.special(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+                if mask != 0 {
+                    i &+= mask.trailingZeroBitCount &>> 3
                     break
                 }
+                i &+= 8
             }
-            guard index < bytes.count else { break }
-            let b = bytes[index]
+            guard i < end else { break }
+            let b = base[i]
             if b == UInt8(ascii: "\"") {
-                push(.string, flags, start, index)
-                index += 1
+                push(.string, flags, start, i)
+                index = i &+ 1
                 return
             } else if b == UInt8(ascii: "\\") {
                 flags = JSONTape.escaped
-                try escape()
+                if i &+ 1 < end, Self.isSimpleEscape(base[i &+ 1]) {
+                    i &+= 2
+                } else {
+                    index = i
+                    try escape()
+                    i = index
+                }
             } else if b < 0x20 {
+                index = i
                 throw error(.controlCharacter, "unescaped control character in a string")
             } else if b < 0x80 {
-                index += 1
+                i &+= 1
             } else {
-                let n = UTF8Validation.sequenceLength(bytes, at: index)
-                if n == 0 { throw error(.invalidUTF8, "invalid UTF-8 in a string") }
-                index += n
+                let n = UTF8Validation.sequenceLength(bytes, at: i)
+                if n == 0 {
+                    index = i
+                    throw error(.invalidUTF8, "invalid UTF-8 in a string")
+                }
+                i &+= n
             }
         }
+        index = i
         throw error(.unexpectedEnd, "a string is not closed", at: quote)
+    }
+
+    /// The escapes of one character after the backslash: `\"` `\\` `/` `b` `f` `n` `r` `t`.
+    @inline(__always) static func isSimpleEscape(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        default:
+            return false
+        }
     }
 
     mutating func escape() throws(JSONSyntaxError) {
@@ -271,10 +292,8 @@ private struct TapeBuilder {
         guard index < bytes.count else { throw error(.unexpectedEnd, "a string ends inside an escape") }
         let c = bytes[index]
         index += 1
+        if Self.isSimpleEscape(c) { return }
         switch c {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return
         case UInt8(ascii: "u"):
             let v = try hex4(at)
             if v >= 0xD800, v < 0xDC00 {

@@ -36,8 +36,23 @@ public struct DeskMessageDecoder: Sendable {
     }
 }
 
-/// The memory one decode works in: the envelope's tape, the data's tape. Used by one decode at a time.
+/// The memory one decode works in: the envelope's tape, the data's tape, the data decoded from base64.
+/// Used by one decode at a time.
 final class DecodingScratch: @unchecked Sendable {
     let envelope = TapeStorage(capacity: 128)
     let payload = TapeStorage(capacity: 128)
+    private var decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
+    private var decodedCapacity = 1024
+
+    /// Memory for at least `capacity` bytes of decoded data, valid until the next call.
+    func bytes(capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        if capacity > decodedCapacity {
+            decoded.deallocate()
+            decodedCapacity = max(capacity, decodedCapacity * 2)
+            decoded = .allocate(capacity: decodedCapacity)
+        }
+        return decoded
+    }
+
+    deinit { decoded.deallocate() }
 }

@@ -69,7 +69,7 @@ public enum DeskPayload {
         _ buffer: UnsafeBufferPointer<UInt8>, original: String?, customType: String?, expectsPayload: Bool = false,
         path: String, options: DecodingOptions, scratch: DecodingScratch, reader: inout FieldReader
     ) -> Decoded {
-        let (found, encoding) = DataDecoder.locate(buffer)
+        let (found, encoding) = DataDecoder.locate(buffer, scratch: scratch)
         var result = Decoded(content: .plain, encoding: encoding, problems: [])
         func malformed(_ p: PayloadProblem) -> Decoded {
             result.content = .malformed(
@@ -102,10 +102,8 @@ public enum DeskPayload {
                 return String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
             }
         case .base64JSON(let decoded, let range):
-            return decoded.withUnsafeBufferPointer { bytes in
-                let json = UnsafeBufferPointer(rebasing: bytes[range])
-                return classifyJSON(json, offsetBase: nil) { String(decoding: json, as: UTF8.self) }
-            }
+            let json = UnsafeBufferPointer(rebasing: decoded[range])
+            return classifyJSON(json, offsetBase: nil) { String(decoding: json, as: UTF8.self) }
         case .none, .text:
             guard needsJSON else {
                 if customType == DeskNotification.autoEventCustomType { result.content = .notification(DeskNotification(kind: nil)) }
@@ -144,7 +142,7 @@ public enum DeskPayload {
             + [
                 "ASSIGNED_BY_SYSTEM", "ASSIGNED_BY_AGENT", "TRANSFERRED_BY_AGENT", "CLOSED_BY_AGENT", "CLOSED_BY_CUSTOMER",
                 "CLOSED_BY_SYSTEM", "CLOSED_BY_PLATFORM_API",
-            ].map { SystemMessage.Kind.prefix + "TICKET_" + $0 })
+            ].map { "\(SystemMessage.Kind.prefix)TICKET_" + $0 })
 
     private static func classify(
         _ tape: JSONTape, customType: String?, path: String, dataType: inout String?, reader: inout FieldReader
@@ -192,7 +190,7 @@ public enum DeskPayload {
             if SystemMessage.Kind.isSystemType(type) || isSystemCustomType(customType) {
                 return .systemMessage(SystemMessage(kind: type, data: data, reader: &reader))
             }
-            if type.utf8.starts(with: DeskNotification.prefix.utf8) || customType == DeskNotification.autoEventCustomType {
+            if type.hasUTF8Prefix(DeskNotification.prefix) || customType == DeskNotification.autoEventCustomType {
                 return .notification(DeskNotification(kind: type))
             }
             return unknown()

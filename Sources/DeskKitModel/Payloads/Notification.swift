@@ -6,7 +6,7 @@ public struct DeskNotification: Sendable, Hashable {
 
     public init(kind: String?) { self.kind = kind }
 
-    static let prefix = "NOTIFICATION_"
+    static let prefix: StaticString = "NOTIFICATION_"
     /// The `custom_type` of Sendbird's automatic event messages.
     public static let autoEventCustomType = "SENDBIRD:AUTO_EVENT_MESSAGE"
 

@@ -16,17 +16,17 @@ public struct SystemMessage: Sendable, Hashable {
         public static let ticketTransfer = Kind(rawValue: "TICKET_TRANSFER")
         public static let ticketClose = Kind(rawValue: "TICKET_CLOSE")
         static let legacy = ["TICKET_ASSIGN", "TICKET_TRANSFER", "TICKET_CLOSE"]
-        static let prefix = "SYSTEM_MESSAGE_"
+        static let prefix: StaticString = "SYSTEM_MESSAGE_"
 
         /// Whether a `data.type` names a system message (`SYSTEM_MESSAGE_…` or a legacy type).
         public static func isSystemType(_ type: String) -> Bool {
-            type.utf8.starts(with: prefix.utf8) || legacy.contains(type)
+            type.hasUTF8Prefix(prefix) || legacy.contains(type)
         }
 
         /// Whether the message says the ticket was closed (`TICKET_CLOSE`, `…_CLOSED_BY_…`): clients hide
         /// their reply bar.
         public var closesTicket: Bool {
-            self == .ticketClose || rawValue.utf8.starts(with: "SYSTEM_MESSAGE_TICKET_CLOSED_BY_".utf8)
+            self == .ticketClose || rawValue.hasUTF8Prefix("SYSTEM_MESSAGE_TICKET_CLOSED_BY_")
         }
 
         /// Who made the change, from the `_BY_…` suffix: `AGENT`, `CUSTOMER`, `SYSTEM`, `PLATFORM_API`.
@@ -55,8 +55,8 @@ public struct SystemMessage: Sendable, Hashable {
 
     init(kind: String, data: Fields<DeskPayload.DataKey>, reader: inout FieldReader) {
         self.kind = Kind(rawValue: kind)
-        ticket = reader.object(data, .ticket).map { Ticket($0, reader: &reader) }
-        transfer = reader.object(data, .transfer).map { Transfer($0, reader: &reader) }
+        if let t = reader.object(data, .ticket) { ticket = Ticket(t, reader: &reader) }
+        if let t = reader.object(data, .transfer) { transfer = Transfer(t, reader: &reader) }
     }
 }
 
@@ -116,7 +116,7 @@ public struct Ticket: Sendable, Hashable {
         status2 = reader.string(o, .status2)
         priority = reader.string(o, .priority)
         info = reader.string(o, .info)
-        recentAssignment = reader.object(o, .recentAssignment).map { Assignment($0, reader: &reader) }
+        if let a = reader.object(o, .recentAssignment) { recentAssignment = Assignment(a, reader: &reader) }
         customer = reader.object(o, .customer).flatMap { $0.tape.value(at: $0.index).objectValue }
         group = reader.int64(o, .group)
         firstResponseTime = reader.int64(o, .firstResponseTime)
@@ -177,9 +177,9 @@ public struct Assignment: Sendable, Hashable {
         let o = o.fields(Key.self)
         status = reader.string(o, .status)
         unreadCount = reader.int64(o, .unreadCount)
-        agent = reader.object(o, .agent).map { a in
+        if let a = reader.object(o, .agent) {
             let a = a.fields(AgentKey.self)
-            return Agent(
+            agent = Agent(
                 id: reader.int64(a, .id), displayName: reader.string(a, .displayName),
                 photoThumbnailURL: reader.string(a, .photoThumbnailUrl), sendbirdID: reader.string(a, .sendbirdId))
         }
@@ -199,7 +199,7 @@ public struct Transfer: Sendable, Hashable {
 
     init(_ o: JSONFields, reader: inout FieldReader) {
         let o = o.fields(Key.self)
-        fromAssignment = reader.object(o, .fromAssignment).map { Assignment($0, reader: &reader) }
-        toAssignment = reader.object(o, .toAssignment).map { Assignment($0, reader: &reader) }
+        if let a = reader.object(o, .fromAssignment) { fromAssignment = Assignment(a, reader: &reader) }
+        if let a = reader.object(o, .toAssignment) { toAssignment = Assignment(a, reader: &reader) }
     }
 }
