@@ -6,7 +6,7 @@ import DeskKitModel
 /// object, the rest are plain user messages, rich messages (previews, CSAT, closure) and notifications.
 enum MessagesBenchmark {
     static func makeLines(count: Int) -> [[UInt8]] {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SplitMix64(seed: 2021)  // the same mix on every run
         let ticket = #"{"id": 4021, "channelName": "Order #1138", "channelUrl": "sendbird_desk_agent_chat_4021", "status": "ASSIGNED", "status2": "ACTIVE", "priority": "HIGH", "recentAssignment": {"agent": {"id": 77, "displayName": "Cindy", "photoThumbnailUrl": "https://example.com/c.png", "sendbirdId": "agent-cindy"}, "status": "IN_PROGRESS", "unreadCount": 2}, "customer": {"id": 9, "displayName": "Ann"}, "customFields": [{"key": "plan", "value": "gold"}], "group": 3, "firstResponseTime": 41, "issuedAt": "2021-03-04T05:06:07Z", "updatedAt": 1614834367000}"#
         let payloads: [(String, String?, String)] = [
             ("MESG", nil, ""),

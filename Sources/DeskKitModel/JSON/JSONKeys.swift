@@ -52,6 +52,8 @@ struct StringTable: @unchecked Sendable {
     private let offsets: UnsafeMutablePointer<Int>
     /// Each string's length and first eight bytes (zero-padded): one comparison rules most strings out.
     private let heads: UnsafeMutablePointer<(length: Int, prefix: UInt64)>
+    /// For each length below 64, a bit for each string of that length (63 stands for 63 and longer).
+    private let byLength: UnsafeMutablePointer<UInt64>
     let count: Int
 
     init(_ strings: [String]) {
@@ -62,6 +64,9 @@ struct StringTable: @unchecked Sendable {
         bytes = .allocate(capacity: max(total, 1))
         offsets = .allocate(capacity: count + 1)
         heads = .allocate(capacity: max(count, 1))
+        byLength = .allocate(capacity: 64)
+        byLength.initialize(repeating: 0, count: 64)
+        precondition(count <= 64, "a string table holds at most 64 strings")
         var at = 0
         for (i, s) in strings.enumerated() {
             offsets[i] = at
@@ -70,6 +75,7 @@ struct StringTable: @unchecked Sendable {
                 at += 1
             }
             heads[i] = (s.utf8.count, Self.prefix(bytes + offsets[i], count: s.utf8.count))
+            byLength[min(s.utf8.count, 63)] |= 1 << UInt64(i)
         }
         offsets[count] = at
     }
@@ -85,18 +91,31 @@ struct StringTable: @unchecked Sendable {
 
     subscript(i: Int) -> String { values[i] }
 
-    /// The first eight bytes of `raw` (fewer when it is shorter), little-endian, zero-padded.
-    @inline(__always) static func prefix(_ raw: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+    /// The first eight bytes of `raw` (fewer when it is shorter), little-endian, zero-padded. With
+    /// `readable` (bytes that may be read from `raw`) of at least 8 they are loaded at once.
+    @inline(__always) static func prefix(_ raw: UnsafePointer<UInt8>, count: Int, readable: Int = 0) -> UInt64 {
+        if readable >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(raw).loadUnaligned(as: UInt64.self))
+            return count >= 8 ? word : word & ((1 &<< (8 &* UInt64(count))) &- 1)
+        }
         var p: UInt64 = 0
         for i in 0..<min(count, 8) { p |= UInt64(raw[i]) &<< (8 &* UInt64(i)) }
         return p
     }
 
-    /// The index of the string whose UTF-8 is `raw`.
-    @inline(__always) func index(of raw: UnsafePointer<UInt8>, count n: Int) -> Int? {
-        let p = Self.prefix(raw, count: n)
-        for i in 0..<count where heads[i].length == n && heads[i].prefix == p {
-            if n <= 8 || memEqual(raw + 8, bytes + offsets[i] + 8, n &- 8) { return i }
+    /// The index of the string whose UTF-8 is `raw` (of which `readable` bytes may be read).
+    @inline(__always) func index(of raw: UnsafePointer<UInt8>, count n: Int, readable: Int = 0) -> Int? {
+        var candidates = byLength[min(n, 63)]
+        guard candidates != 0 else { return nil }
+        let p = Self.prefix(raw, count: n, readable: readable)
+        while candidates != 0 {
+            let i = candidates.trailingZeroBitCount
+            candidates &= candidates &- 1
+            if heads[i].length == n && heads[i].prefix == p
+                && (n <= 8 || memEqual(raw + 8, bytes + offsets[i] + 8, n &- 8))
+            {
+                return i
+            }
         }
         return nil
     }
@@ -113,7 +132,8 @@ extension JSONTape {
     @inline(__always) func match(_ i: Int, in table: StringTable) -> Int? {
         let t = tokens[i]
         if t.flags & Self.escaped == 0 {
-            return table.index(of: bytes.baseAddress! + Int(t.start), count: Int(t.end &- t.start))
+            let start = Int(t.start)
+            return table.index(of: bytes.baseAddress! + start, count: Int(t.end &- t.start), readable: bytes.count &- start)
         }
         return table.index(of: string(at: i))
     }

@@ -63,72 +63,93 @@ public struct DeskMessage: Sendable, Hashable {
         self = decoder.decode(bytes)
     }
 
+    /// Every initializer ends here: one construction from locals, which Swift can move into place.
+    private init(
+        messageType: MessageType? = nil, messageID: Int64? = nil, text: String? = nil, customType: String? = nil,
+        data: String? = nil, createdAt: Int64? = nil, decoded: DeskPayload.Decoded, problems: [PayloadProblem]
+    ) {
+        self.messageType = messageType
+        self.messageID = messageID
+        self.text = text
+        self.customType = customType
+        self.data = data
+        self.createdAt = createdAt
+        encoding = decoded.encoding
+        dataType = decoded.dataType
+        payloadText = decoded.payloadText
+        content = decoded.content
+        self.problems = problems
+    }
+
+    /// A message that is malformed before its data is reached.
+    private init(malformed problem: PayloadProblem, data: String) {
+        let content = DeskContent.malformed(MalformedPayload(data: data, reason: problem))
+        self.init(decoded: DeskPayload.Decoded(content: content, encoding: .none, problems: []), problems: [problem])
+    }
+
     init(jsonBytes bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions, scratch: DecodingScratch) {
-        encoding = .none
-        content = .plain
-        problems = []
-        var reader = FieldReader()
-        defer { problems = reader.problems }
         let tape: JSONTape
         switch JSONTape.parse(bytes, limits: options.limits, into: scratch.envelope) {
         case .success(let t): tape = t
         case .failure(let error):
             let problem = PayloadProblem(.syntax(error.code), at: "$", error.description)
-            reader.problems.append(problem)
-            content = .malformed(MalformedPayload(data: String(decoding: bytes, as: UTF8.self), reason: problem))
+            self.init(malformed: problem, data: String(decoding: bytes, as: UTF8.self))
             return
         }
         guard tape.kind(0) == .object else {
             let problem = PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))")
-            reader.problems.append(problem)
-            content = .malformed(MalformedPayload(data: String(decoding: bytes, as: UTF8.self), reason: problem))
+            self.init(malformed: problem, data: String(decoding: bytes, as: UTF8.self))
             return
         }
+        var reader = FieldReader()
         if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: "$") }
         let o = JSONFields(tape: tape, index: 0, root: "$").fields(EnvelopeKey.self)
-        messageType = reader.string(o, .type).map(MessageType.init(rawValue:))
+        let messageType = reader.string(o, .type).map(MessageType.init(rawValue:))
         if let t = messageType, !t.isKnown {
             reader.report(.unknownValue, "$.type", "\"\(t.rawValue.prefix(40))\" is not one of MESG, ADMM, FILE")
         }
-        messageID = reader.int64(o, .message_id)
-        text = reader.string(o, .message)
-        customType = reader.string(o, .custom_type, known: DeskPayload.knownCustomTypes)
+        let messageID = reader.int64(o, .message_id)
+        let text = reader.string(o, .message)
+        let customType = reader.string(o, .custom_type, known: DeskPayload.knownCustomTypes)
         if let ct = customType, ct.utf8.count > Self.maxCustomTypeLength, ct.count > Self.maxCustomTypeLength {
             reader.report(.tooLong, "$.custom_type", "\(ct.count) characters, more than \(Self.maxCustomTypeLength)")
         }
-        createdAt = reader.int64(o, .created_at)
-        guard let d = o[.data], tape.kind(d) != .null else {
-            apply(DeskPayload.decode(UnsafeBufferPointer(start: nil, count: 0), original: nil, customType: customType,
-                path: "$.data", options: options, scratch: scratch, reader: &reader))
-            return
+        let createdAt = reader.int64(o, .created_at)
+        var data: String?
+        let decoded: DeskPayload.Decoded
+        if let d = o[.data], tape.kind(d) != .null {
+            guard tape.kind(d) == .string else {
+                let problem = PayloadProblem(.wrongType, at: "$.data", "expected a string, found \(tape.typeName(d))")
+                reader.problems.append(problem)
+                let content = DeskContent.malformed(MalformedPayload(data: tape.value(at: d).jsonString, reason: problem))
+                self.init(
+                    messageType: messageType, messageID: messageID, text: text, customType: customType,
+                    createdAt: createdAt, decoded: DeskPayload.Decoded(content: content, encoding: .none, problems: []),
+                    problems: reader.problems)
+                return
+            }
+            var string = tape.string(at: d)
+            let original = string
+            decoded = string.withUTF8 { buffer in
+                DeskPayload.decode(
+                    buffer, original: original, customType: customType, path: "$.data", options: options,
+                    scratch: scratch, reader: &reader)
+            }
+            data = original
+        } else {
+            decoded = DeskPayload.decode(
+                UnsafeBufferPointer(start: nil, count: 0), original: nil, customType: customType, path: "$.data",
+                options: options, scratch: scratch, reader: &reader)
         }
-        guard tape.kind(d) == .string else {
-            let problem = PayloadProblem(.wrongType, at: "$.data", "expected a string, found \(tape.typeName(d))")
-            reader.problems.append(problem)
-            content = .malformed(MalformedPayload(data: tape.value(at: d).jsonString, reason: problem))
-            return
-        }
-        var data = tape.string(at: d)
-        self.data = data
-        let decoded = data.withUTF8 { buffer in
-            DeskPayload.decode(
-                buffer, original: self.data, customType: customType, path: "$.data", options: options, scratch: scratch,
-                reader: &reader)
-        }
-        apply(decoded)
+        self.init(
+            messageType: messageType, messageID: messageID, text: text, customType: customType, data: data,
+            createdAt: createdAt, decoded: decoded, problems: reader.problems)
     }
 
     /// The envelope members DeskKit reads.
     private enum EnvelopeKey: Int, JSONKeys {
         case type, message_id, message, custom_type, created_at, data
         static let table = StringTable(keys: Self.self)
-    }
-
-    private mutating func apply(_ decoded: DeskPayload.Decoded) {
-        encoding = decoded.encoding
-        dataType = decoded.dataType
-        payloadText = decoded.payloadText
-        content = decoded.content
     }
 }
 
