@@ -87,10 +87,17 @@ struct FieldReader {
         object(o, o[key], required: required) { o.path(key) }
     }
 
-    /// The objects of an array member, with their paths; other elements are reported.
-    mutating func objects<K>(_ f: Fields<K>, _ key: K) -> [JSONFields] { objects(f.object, f[key]) { f.path(key) } }
+    /// Calls `body` with each object of an array member, in order; other elements are reported.
+    mutating func forEachObject<K>(_ f: Fields<K>, _ key: K, _ body: (JSONFields, inout FieldReader) -> Void) {
+        forEachObject(f.object, f[key], { f.path(key) }, body)
+    }
 
-    mutating func objects(_ o: JSONFields, _ key: StaticString) -> [JSONFields] { objects(o, o[key]) { o.path(key) } }
+    /// The objects of an array member; other elements are reported.
+    mutating func objects(_ o: JSONFields, _ key: StaticString) -> [JSONFields] {
+        var out: [JSONFields] = []
+        forEachObject(o, o[key], { o.path(key) }) { object, _ in out.append(object) }
+        return out
+    }
 
     // MARK: The readers of a value token; `path` names the member, and is only worked out for a problem.
 
@@ -159,21 +166,25 @@ struct FieldReader {
         return o.child(v)
     }
 
-    private mutating func objects(_ o: JSONFields, _ v: Int?, _ path: () -> String) -> [JSONFields] {
-        guard let v, o.tape.kind(v) != .null else { return [] }
+    private mutating func forEachObject(
+        _ o: JSONFields, _ v: Int?, _ path: () -> String, _ body: (JSONFields, inout FieldReader) -> Void
+    ) {
+        guard let v, o.tape.kind(v) != .null else { return }
         guard o.tape.kind(v) == .array else {
             report(.wrongType, path(), "expected an array, found \(o.tape.typeName(v))")
-            return []
+            return
         }
-        var out: [JSONFields] = []
-        for (i, e) in o.tape.elements(v).enumerated() {
+        var e = v + 1
+        var position = 0
+        while e < o.tape.next(v) {
             if o.tape.kind(e) == .object {
-                out.append(o.child(e))
+                body(o.child(e), &self)
             } else {
-                report(.wrongType, "\(path())[\(i)]", "expected an object, found \(o.tape.typeName(e))")
+                report(.wrongType, "\(path())[\(position)]", "expected an object, found \(o.tape.typeName(e))")
             }
+            e = o.tape.next(e)
+            position += 1
         }
-        return out
     }
 }
 

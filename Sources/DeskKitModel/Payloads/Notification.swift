@@ -64,12 +64,15 @@ public struct BotAnswers: Sendable, Hashable {
 
     init(data: Fields<DeskPayload.DataKey>, reader: inout FieldReader) {
         faqFileID = reader.int64(data, .faq_file_id)
-        results = reader.objects(data, .results).map { o in
+        var results: [Result] = []
+        reader.forEachObject(data, .results) { o, reader in
             let o = o.fields(ResultKey.self)
-            return Result(
-                category: reader.string(o, .category), question: reader.string(o, .question),
-                answer: reader.string(o, .answer), keyword: reader.string(o, .keyword), url: reader.string(o, .url),
-                imageURL: reader.string(o, .image_url))
+            results.append(
+                Result(
+                    category: reader.string(o, .category), question: reader.string(o, .question),
+                    answer: reader.string(o, .answer), keyword: reader.string(o, .keyword), url: reader.string(o, .url),
+                    imageURL: reader.string(o, .image_url)))
         }
+        self.results = results
     }
 }

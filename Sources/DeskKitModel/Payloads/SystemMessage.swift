@@ -122,11 +122,13 @@ public struct Ticket: Sendable, Hashable {
         firstResponseTime = reader.int64(o, .firstResponseTime)
         issuedAt = reader.string(o, .issuedAt)
         updatedAt = reader.double(o, .updatedAt)
-        customFields = reader.objects(o, .customFields).compactMap { f in
+        var customFields: [CustomField] = []
+        reader.forEachObject(o, .customFields) { f, reader in
             let f = f.fields(CustomFieldKey.self)
-            guard let key = reader.string(f, .key, required: true) else { return nil }
-            return CustomField(key: key, value: f[.value].map { f.object.tape.value(at: $0) } ?? .null)
+            guard let key = reader.string(f, .key, required: true) else { return }
+            customFields.append(CustomField(key: key, value: f[.value].map { f.object.tape.value(at: $0) } ?? .null))
         }
+        self.customFields = customFields
         relatedChannels = []
         if var related = reader.string(o, .relatedChannels), !related.isEmpty {
             let parsed: [RelatedChannel]? = related.withUTF8 { bytes in
