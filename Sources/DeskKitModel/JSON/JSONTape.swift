@@ -8,8 +8,9 @@
 struct JSONTape {
     enum Kind: UInt8 { case null, `true`, `false`, number, string, array, object }
 
-    /// One value. Strings and numbers: `start..<end` are the bytes (without quotes). Arrays and
-    /// objects: `start` is the offset of the bracket and `end` the number of elements (members).
+    /// One value. Strings and numbers: `start..<end` are the bytes (without quotes); for a string with
+    /// escapes, its text in ``text`` with the escapes resolved. Arrays and objects: `start` is the offset of
+    /// the bracket and `end` the number of elements (members).
     /// `next` is the index of the token after this value and everything inside it.
     struct Token {
         var kind: Kind
@@ -19,12 +20,15 @@ struct JSONTape {
         var next: UInt32
     }
 
-    /// Strings: the text has backslash escapes. Numbers: written with a fraction or an exponent.
+    /// Strings: written with backslash escapes (the token points into ``text``). Numbers: written with a
+    /// fraction or an exponent.
     static let escaped: UInt8 = 1
     static let fractional: UInt8 = 1
 
     let bytes: UnsafeBufferPointer<UInt8>
     let tokens: UnsafePointer<Token>
+    /// The text of the strings written with escapes, escapes resolved by the parser.
+    let text: UnsafePointer<UInt8>
 
     @inline(__always) func kind(_ i: Int) -> Kind { tokens[i].kind }
     @inline(__always) func next(_ i: Int) -> Int { Int(tokens[i].next) }
@@ -103,9 +107,8 @@ struct JSONTape {
     /// The text of string token `i`, escapes resolved.
     func string(at i: Int) -> String {
         let t = tokens[i]
-        let raw = UnsafeBufferPointer(rebasing: bytes[Int(t.start)..<Int(t.end)])
-        if t.flags & Self.escaped == 0 { return String(decoding: raw, as: UTF8.self) }
-        return String(unsafeUninitializedCapacity: raw.count) { out in JSONTape.unescape(raw, into: out) }
+        let source = t.flags & Self.escaped == 0 ? bytes.baseAddress! : text
+        return String(decoding: UnsafeBufferPointer(start: source + Int(t.start), count: Int(t.end &- t.start)), as: UTF8.self)
     }
 
     /// The value of number token `i`: `.integer` when it is written as an integer that fits in 64 bits.
@@ -202,71 +205,6 @@ struct JSONTape {
             return Int64(truncatingIfNeeded: 0 &- magnitude)
         }
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
-    }
-
-    /// Resolves the escapes of validated string content; returns the number of bytes written (at most
-    /// `raw.count`).
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        guard let source = raw.baseAddress, let target = out.baseAddress else { return 0 }
-        let count = raw.count
-        var i = 0
-        var n = 0
-        @inline(__always) func put(_ b: UInt8) {
-            target[n] = b
-            n += 1
-        }
-        // The parser has checked the four digits.
-        func hex4(_ at: Int) -> UInt32 { raw[at..<at + 4].reduce(0) { $0 << 4 | UInt32(Hex.value($1) ?? 0) } }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        while i < count {
-            // Copy eight bytes at a time up to the next backslash (the output never runs ahead of the input,
-            // so a whole word written past the backslash is overwritten or beyond what is returned).
-            while i + 8 <= count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self))
-                UnsafeMutableRawPointer(target + n).storeBytes(of: word.littleEndian, as: UInt64.self)
-                let x = word ^ (ones &* 0x5C)
-                let hit = (x &- ones) & ~x & (ones &* 0x80)
-                let run = hit == 0 ? 8 : hit.trailingZeroBitCount >> 3
-                i += run
-                n += run
-                if hit != 0 { break }
-            }
-            guard i < count else { break }
-            let b = source[i]
-            guard b == UInt8(ascii: "\\") else {
-                put(b)
-                i += 1
-                continue
-            }
-            let c = source[i + 1]
-            i += 2
-            switch c {
-            case UInt8(ascii: "b"): put(0x08)
-            case UInt8(ascii: "f"): put(0x0C)
-            case UInt8(ascii: "n"): put(0x0A)
-            case UInt8(ascii: "r"): put(0x0D)
-            case UInt8(ascii: "t"): put(0x09)
-            case UInt8(ascii: "u"):
-                var v = hex4(i)
-                i += 4
-                if v >= 0xD800 && v < 0xDC00 {
-                    v = 0x10000 + ((v - 0xD800) << 10) + (hex4(i + 2) - 0xDC00)
-                    i += 6
-                }
-                switch v {
-                case 0..<0x80: put(UInt8(v))
-                case 0x80..<0x800:
-                    put(UInt8(0xC0 | v >> 6)); put(UInt8(0x80 | v & 0x3F))
-                case 0x800..<0x10000:
-                    put(UInt8(0xE0 | v >> 12)); put(UInt8(0x80 | v >> 6 & 0x3F)); put(UInt8(0x80 | v & 0x3F))
-                default:
-                    put(UInt8(0xF0 | v >> 18)); put(UInt8(0x80 | v >> 12 & 0x3F))
-                    put(UInt8(0x80 | v >> 6 & 0x3F)); put(UInt8(0x80 | v & 0x3F))
-                }
-            default: put(c)  // " \\ /
-            }
-        }
-        return n
     }
 }
 

@@ -1,15 +1,23 @@
-/// Token memory for tapes, kept from one parse to the next so that a stream of texts is parsed without
-/// allocating. A tape parsed into a storage is valid until the storage is parsed into again or freed.
+/// Memory for tapes (tokens, and the text of strings with escapes), kept from one parse to the next so that
+/// a stream of texts is parsed without allocating. A tape parsed into a storage is valid until the storage
+/// is parsed into again or freed.
 final class TapeStorage {
     fileprivate(set) var tokens: UnsafeMutablePointer<JSONTape.Token>
     fileprivate(set) var capacity: Int
+    fileprivate(set) var text: UnsafeMutablePointer<UInt8>
+    fileprivate(set) var textCapacity: Int
 
     init(capacity: Int = 64) {
         self.capacity = max(capacity, 8)
         tokens = .allocate(capacity: self.capacity)
+        textCapacity = 256
+        text = .allocate(capacity: textCapacity)
     }
 
-    deinit { tokens.deallocate() }
+    deinit {
+        tokens.deallocate()
+        text.deallocate()
+    }
 }
 
 extension JSONTape {
@@ -35,7 +43,7 @@ extension JSONTape {
                     JSONSyntaxError(
                         code: .trailingGarbage, offset: builder.index, message: "unexpected data after the JSON value"))
             }
-            return .success(JSONTape(bytes: bytes, tokens: UnsafePointer(builder.tokens)))
+            return .success(JSONTape(bytes: bytes, tokens: UnsafePointer(builder.tokens), text: UnsafePointer(builder.text)))
         } catch {
             return .failure(error)
         }
@@ -59,17 +67,25 @@ private struct TapeBuilder {
     var tokens: UnsafeMutablePointer<JSONTape.Token>
     var capacity: Int
     var count = 0
+    /// The text of strings with escapes, escapes resolved: never longer than the bytes they were read from.
+    var text: UnsafeMutablePointer<UInt8>
+    var textCapacity: Int
+    var textCount = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, storage: TapeStorage) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         tokens = storage.tokens
         capacity = storage.capacity
+        text = storage.text
+        textCapacity = storage.textCapacity
     }
 
     func handBack(to storage: TapeStorage) {
         storage.tokens = tokens
         storage.capacity = capacity
+        storage.text = text
+        storage.textCapacity = textCapacity
     }
 
     mutating func grow() {
@@ -231,7 +247,6 @@ private struct TapeBuilder {
         let end = bytes.count
         var i = quote &+ 1
         let start = i
-        var flags: UInt8 = 0
         while true {
             // Eight bytes at a time until one needs a look: a quote, a backslash, a control or non-ASCII byte.
             while i &+ 8 <= end {
@@ -245,18 +260,12 @@ private struct TapeBuilder {
             guard i < end else { break }
             let b = base[i]
             if b == UInt8(ascii: "\"") {
-                push(.string, flags, start, i)
+                push(.string, 0, start, i)
                 index = i &+ 1
                 return
             } else if b == UInt8(ascii: "\\") {
-                flags = JSONTape.escaped
-                if i &+ 1 < end, Self.isSimpleEscape(base[i &+ 1]) {
-                    i &+= 2
-                } else {
-                    index = i
-                    try escape()
-                    i = index
-                }
+                try escapedString(quote: quote, start: start, at: i)
+                return
             } else if b < 0x20 {
                 index = i
                 throw error(.controlCharacter, "unescaped control character in a string")
@@ -275,41 +284,141 @@ private struct TapeBuilder {
         throw error(.unexpectedEnd, "a string is not closed", at: quote)
     }
 
-    /// The escapes of one character after the backslash: `\"` `\\` `/` `b` `f` `n` `r` `t`.
-    @inline(__always) static func isSimpleEscape(_ c: UInt8) -> Bool {
+    /// The rest of a string whose first backslash is at `first`: validated as ``string()`` does, and written
+    /// to the text with its escapes resolved, where its token points. One pass: the string is never unescaped
+    /// again when it is read.
+    mutating func escapedString(quote: Int, start: Int, at first: Int) throws(JSONSyntaxError) {
+        if textCapacity < bytes.count { growText() }
+        let base = bytes.baseAddress!
+        let end = bytes.count
+        let out = text
+        let outStart = textCount
+        // Output never runs ahead of input (o <= i): every string's text is no longer than its bytes, and the
+        // text of earlier strings fits before this one's start. So a whole word stored at `o` stays inside the
+        // text's capacity (at least `bytes.count`) whenever a whole word can be loaded at `i`.
+        var o = outStart &+ (first &- start)
+        (out + outStart).update(from: base + start, count: first &- start)
+        var i = first
+        while true {
+            while i &+ 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+                UnsafeMutableRawPointer(out + o).storeBytes(of: word.littleEndian, as: UInt64.self)
+                let mask = Self.special(word)
+                if mask != 0 {
+                    let k = mask.trailingZeroBitCount &>> 3
+                    i &+= k
+                    o &+= k
+                    break
+                }
+                i &+= 8
+                o &+= 8
+            }
+            guard i < end else { break }
+            let b = base[i]
+            if b == UInt8(ascii: "\"") {
+                push(.string, JSONTape.escaped, outStart, o)
+                textCount = o
+                index = i &+ 1
+                return
+            } else if b == UInt8(ascii: "\\") {
+                if i &+ 1 < end, let c = Self.simpleEscape(base[i &+ 1]) {
+                    out[o] = c
+                    o &+= 1
+                    i &+= 2
+                } else {
+                    index = i
+                    o &+= Self.writeUTF8(try escape(), to: out + o)
+                    i = index
+                }
+            } else if b < 0x20 {
+                index = i
+                throw error(.controlCharacter, "unescaped control character in a string")
+            } else if b < 0x80 {
+                out[o] = b
+                o &+= 1
+                i &+= 1
+            } else {
+                let n = UTF8Validation.sequenceLength(bytes, at: i)
+                if n == 0 {
+                    index = i
+                    throw error(.invalidUTF8, "invalid UTF-8 in a string")
+                }
+                (out + o).update(from: base + i, count: n)
+                i &+= n
+                o &+= n
+            }
+        }
+        index = i
+        throw error(.unexpectedEnd, "a string is not closed", at: quote)
+    }
+
+    mutating func growText() {
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, textCapacity * 2))
+        bigger.update(from: text, count: textCount)
+        text.deallocate()
+        text = bigger
+        textCapacity = max(bytes.count, textCapacity * 2)
+    }
+
+    /// The byte a one-character escape stands for: `\"` `\\` `/` `b` `f` `n` `r` `t`.
+    @inline(__always) static func simpleEscape(_ c: UInt8) -> UInt8? {
         switch c {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            return true
-        default:
-            return false
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return c
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        default: return nil
         }
     }
 
-    mutating func escape() throws(JSONSyntaxError) {
+    /// Writes the UTF-8 of code point `v`; returns the number of bytes.
+    @inline(__always) static func writeUTF8(_ v: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        switch v {
+        case 0..<0x80:
+            out[0] = UInt8(v)
+            return 1
+        case 0x80..<0x800:
+            out[0] = UInt8(0xC0 | v >> 6)
+            out[1] = UInt8(0x80 | v & 0x3F)
+            return 2
+        case 0x800..<0x10000:
+            out[0] = UInt8(0xE0 | v >> 12)
+            out[1] = UInt8(0x80 | v >> 6 & 0x3F)
+            out[2] = UInt8(0x80 | v & 0x3F)
+            return 3
+        default:
+            out[0] = UInt8(0xF0 | v >> 18)
+            out[1] = UInt8(0x80 | v >> 12 & 0x3F)
+            out[2] = UInt8(0x80 | v >> 6 & 0x3F)
+            out[3] = UInt8(0x80 | v & 0x3F)
+            return 4
+        }
+    }
+
+    /// Validates the escape at `index` and moves past it; returns the code point it stands for.
+    mutating func escape() throws(JSONSyntaxError) -> UInt32 {
         let at = index
         index += 1
         guard index < bytes.count else { throw error(.unexpectedEnd, "a string ends inside an escape") }
         let c = bytes[index]
         index += 1
-        if Self.isSimpleEscape(c) { return }
-        switch c {
-        case UInt8(ascii: "u"):
-            let v = try hex4(at)
-            if v >= 0xD800, v < 0xDC00 {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                else { throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at) }
-                index += 2
-                let low = try hex4(at)
-                guard low >= 0xDC00, low < 0xE000 else {
-                    throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at)
-                }
-            } else if v >= 0xDC00, v < 0xE000 {
+        if let simple = Self.simpleEscape(c) { return UInt32(simple) }
+        guard c == UInt8(ascii: "u") else { throw error(.invalidEscape, "invalid escape in a string", at: at) }
+        let v = try hex4(at)
+        if v >= 0xD800, v < 0xDC00 {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else { throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at) }
+            index += 2
+            let low = try hex4(at)
+            guard low >= 0xDC00, low < 0xE000 else {
                 throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at)
             }
-        default:
-            throw error(.invalidEscape, "invalid escape in a string", at: at)
+            return 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
         }
+        if v >= 0xDC00, v < 0xE000 { throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at) }
+        return v
     }
 
     mutating func hex4(_ at: Int) throws(JSONSyntaxError) -> UInt32 {
