@@ -55,6 +55,13 @@ struct JSONTests {
         Bad(text: #""abc"#, code: .unexpectedEnd, offset: 0),
         Bad(text: "tru", code: .unexpectedEnd, offset: 3),
         Bad(text: "nul1", code: .unexpectedCharacter, offset: 3),
+        // The same errors after a string's first escape (the part of the scanner that also unescapes).
+        Bad(text: #""\n\x""#, code: .invalidEscape, offset: 3),
+        Bad(text: #""\n\ud800""#, code: .invalidEscape, offset: 3),
+        Bad(text: "\"\\n\u{01}\"", code: .controlCharacter, offset: 3),
+        Bad(text: #""\nabcdefghijklmnop"#, code: .unexpectedEnd, offset: 0),
+        Bad(text: #""\n\u12"#, code: .unexpectedEnd, offset: 3),
+        Bad(text: #""\n\"#, code: .unexpectedEnd, offset: 4),
     ])
     func reportsWhatAndWhere(_ bad: Bad) {
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(bad.text) }
@@ -63,6 +70,40 @@ struct JSONTests {
         } catch {
             #expect(error.code == bad.code)
             #expect(error.offset == bad.offset)
+        }
+    }
+
+    /// Strings with escapes are unescaped by the parser, eight bytes at a time: at every alignment, at the
+    /// very end of the text, many in one text, they must read as written.
+    @Test func escapedStringsReadAsWrittenAtEveryAlignment() throws {
+        let escaped = #"a\"b\\c\/d\b\f\n\r\t\u00e9\u4e2d\ud83d\ude00e"#
+        let value = "a\"b\\c/d\u{08}\u{0C}\n\r\té中😀e"
+        for pad in 0..<17 {
+            let p = String(repeating: "p", count: pad)
+            let text = #"{"\#(p)\#(escaped)": ["\#(escaped)\#(p)", "plain\#(p)", "\#(p)\#(escaped)"], "k\\n": "\#(escaped)"}"#
+            let v = try JSONValue.parse(text)
+            #expect(v[p + value] == [.string(value + p), .string("plain" + p), .string(p + value)])
+            #expect(v["k\n"] == .string(value))
+            // A string with an escape that ends the text.
+            #expect(try JSONValue.parse("\"" + p + escaped + "\"") == .string(p + value))
+        }
+    }
+
+    @Test func aReusedTapeStorageForgetsThePreviousText() {
+        let storage = TapeStorage(capacity: 8)
+        let many = "[" + String(repeating: #""\n","#, count: 500) + #""\t"]"#
+        for (text, expected) in [
+            (#"["\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9", "x\ty"]"#, ["ééééééé", "x\ty"]),
+            (#"["a\nb"]"#, ["a\nb"]),
+            (many, Array(repeating: "\n", count: 500) + ["\t"]),  // grows tokens and text
+            (#"["\/"]"#, ["/"]),
+        ] {
+            let bytes = Array(text.utf8)
+            let strings = bytes.withUnsafeBufferPointer { b -> [String]? in
+                guard case .success(let tape) = JSONTape.parse(b, limits: .default, into: storage) else { return nil }
+                return tape.elements(0).map { tape.string(at: $0) }
+            }
+            #expect(strings == expected)
         }
     }
 

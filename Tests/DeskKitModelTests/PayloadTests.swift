@@ -213,3 +213,58 @@ struct VisibilityTests {
         #expect(!message("MESG", data: "TICKET_CLOSE").closesTicket)
     }
 }
+
+@Suite("DeskMessageDecoder")
+struct DecoderTests {
+    /// Envelopes of every kind, big and small, good and broken, in an order that makes the decoder's memory
+    /// grow and then serve smaller messages.
+    static func mixedEnvelopes() -> [[UInt8]] {
+        var lines = CorpusCase.all().filter { $0.file.hasSuffix(".envelope.json") }.map(\.bytes)
+        let ticket = #"{\"id\": 1, \"channelUrl\": \"c\u00e9\", \"customFields\": [{\"key\": \"k\", \"value\": [1, {}]}]}"#
+        let big = String(repeating: #"{\"t\": \"\\u00e9\\n\"}, "#, count: 2_000)
+        lines += [
+            #"{"type": "ADMM", "custom_type": "SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE", "data": "{\"type\": \"SYSTEM_MESSAGE_TICKET_CLOSED_BY_AGENT\", \"ticket\": \#(ticket)}"}"#,
+            #"{"type": "MESG", "data": "{\"type\": \"X\", \"list\": [\#(big) 0]}", "message": "\#(String(repeating: "\\\"", count: 3_000))"}"#,
+            #"{"type": "MESG", "data": "eyJ0eXBlIjogIk5PVElGSUNBVElPTl9XRUxDT01FIn0="}"#,
+            #"{"type": "MESG", "data": "{\"type\": "#,
+            #"{"data": 5}"#, "[]", "", #"{"type": "MESG", "message": "\u00e9\n"}"#,
+        ].map { Array($0.utf8) }
+        return lines + lines.reversed()
+    }
+
+    @Test func aReusedDecoderGivesWhatAFreshDecodeGives() {
+        let lines = Self.mixedEnvelopes()
+        #expect(lines.count > 40)
+        var decoder = DeskMessageDecoder()
+        for line in lines {
+            let reused = line.withUnsafeBufferPointer { decoder.decode($0) }
+            let fresh = line.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0) }
+            #expect(reused == fresh, "\(String(decoding: line.prefix(80), as: UTF8.self))")
+        }
+        #expect(lines.contains { l in l.withUnsafeBufferPointer { decoder.decode($0).content.kind == .systemMessage } })
+    }
+
+    /// Two copies of one decoder used at the same time on two threads: each must get memory of its own.
+    @Test func copiesOfADecoderDecodeConcurrently() async {
+        let lines = Self.mixedEnvelopes()
+        let expected = lines.map { l in l.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0, options: .strict) } }
+        let decoder = DeskMessageDecoder(options: .strict)
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    var copy = decoder
+                    var wrong = 0
+                    for _ in 0..<20 {
+                        for (line, want) in zip(lines, expected)
+                        where line.withUnsafeBufferPointer({ copy.decode($0) }) != want {
+                            wrong += 1
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+    }
+}

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import DeskKitModel
 
 /// Benchmarks for DeskKit. Each prints what it measured; none asserts a figure. Run from the repository root:
@@ -7,9 +10,17 @@ import DeskKitModel
 ///   deskkit-bench previews                previews of distinct pages from a loopback server, cached, memory
 ///   deskkit-bench messages [COUNT] [N]    decode + classify + visibility of a realistic message mix
 ///   deskkit-bench parse                   the JSON parser alone
+///   deskkit-bench messages-file FILE [N]  writes the message mix as JSON lines (for Scripts/messages-python.py)
 let args = CommandLine.arguments.dropFirst()
 let which = args.first ?? "all"
 if which == "parse" { ParseOnlyBenchmark.run(count: 200_000) }
+if which == "messages-file", let path = args.dropFirst().first {
+    let lines = MessagesBenchmark.makeLines(count: args.dropFirst(2).first.flatMap(Int.init) ?? 200_000)
+    let text = lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n"
+    guard let file = fopen(path, "w") else { fatalError("cannot write \(path)") }
+    fputs(text, file)
+    fclose(file)
+}
 if which == "links" || which == "all" { LinksBenchmark.run(only: args.dropFirst().first) }
 if which == "extract" || which == "all" {
     let each = args.contains("--each")
