@@ -60,7 +60,7 @@ struct JSONTests {
         Bad(text: #""\n\ud800""#, code: .invalidEscape, offset: 3),
         Bad(text: "\"\\n\u{01}\"", code: .controlCharacter, offset: 3),
         Bad(text: #""\nabcdefghijklmnop"#, code: .unexpectedEnd, offset: 0),
-        Bad(text: #""\n\u12"#, code: .unexpectedEnd, offset: 3),
+        Bad(text: #""\n\u12"#, code: .unexpectedEnd, offset: 5),  // where the four digits should be
         Bad(text: #""\n\"#, code: .unexpectedEnd, offset: 4),
     ])
     func reportsWhatAndWhere(_ bad: Bad) {
@@ -80,7 +80,7 @@ struct JSONTests {
         let value = "a\"b\\c/d\u{08}\u{0C}\n\r\té中😀e"
         for pad in 0..<17 {
             let p = String(repeating: "p", count: pad)
-            let text = #"{"\#(p)\#(escaped)": ["\#(escaped)\#(p)", "plain\#(p)", "\#(p)\#(escaped)"], "k\\n": "\#(escaped)"}"#
+            let text = #"{"\#(p)\#(escaped)": ["\#(escaped)\#(p)", "plain\#(p)", "\#(p)\#(escaped)"], "k\n": "\#(escaped)"}"#
             let v = try JSONValue.parse(text)
             #expect(v[p + value] == [.string(value + p), .string("plain" + p), .string(p + value)])
             #expect(v["k\n"] == .string(value))
