@@ -42,6 +42,14 @@ public struct DeskMessage: Sendable, Hashable {
     /// `data` decoded as JSON, with every member (parsed on each access).
     public var payload: JSONValue? { payloadText.flatMap { try? JSONValue.parse($0) } }
 
+    /// The envelope members DeskKit reads.
+    private enum EnvelopeKey: Int, JSONKeys {
+        case type, message_id, message, custom_type, created_at, data
+        static let table = StringTable(keys: Self.self)
+    }
+}
+
+extension DeskMessage {
     /// Decodes one envelope from JSON text (lenient: never throws). Text that is not JSON gives a
     /// ``DeskContent/malformed(_:)`` message whose problem says where the text breaks.
     public init(json text: String, options: DecodingOptions = .lenient) {
@@ -63,43 +71,30 @@ public struct DeskMessage: Sendable, Hashable {
         self = decoder.decode(bytes)
     }
 
-    /// Every initializer ends here: one construction from locals, which Swift can move into place.
-    private init(
-        messageType: MessageType? = nil, messageID: Int64? = nil, text: String? = nil, customType: String? = nil,
-        data: String? = nil, createdAt: Int64? = nil, decoded: DeskPayload.Decoded, problems: [PayloadProblem]
-    ) {
-        self.messageType = messageType
-        self.messageID = messageID
-        self.text = text
-        self.customType = customType
-        self.data = data
-        self.createdAt = createdAt
-        encoding = decoded.encoding
-        dataType = decoded.dataType
-        payloadText = decoded.payloadText
-        content = decoded.content
-        self.problems = problems
-    }
-
     /// A message that is malformed before its data is reached.
-    private init(malformed problem: PayloadProblem, data: String) {
-        let content = DeskContent.malformed(MalformedPayload(data: data, reason: problem))
-        self.init(decoded: DeskPayload.Decoded(content: content, encoding: .none, problems: []), problems: [problem])
+    private static func malformed(_ problem: PayloadProblem, data: String) -> DeskMessage {
+        DeskMessage(encoding: .none, content: .malformed(MalformedPayload(data: data, reason: problem)), problems: [problem])
     }
 
-    init(jsonBytes bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions, scratch: DecodingScratch) {
+    /// Decodes an envelope, working in `scratch`.
+    ///
+    /// Every path ends in the memberwise initializer that Swift synthesizes (which is why the initializers
+    /// above live in an extension): Swift 6.3 copies a large struct whole, every string retained and the
+    /// original released, at the end of an initializer that assigns its fields one by one, but builds it in
+    /// place from the synthesized one.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions, scratch: DecodingScratch)
+        -> DeskMessage
+    {
         let tape: JSONTape
         switch JSONTape.parse(bytes, limits: options.limits, into: scratch.envelope) {
         case .success(let t): tape = t
         case .failure(let error):
             let problem = PayloadProblem(.syntax(error.code), at: "$", error.description)
-            self.init(malformed: problem, data: String(decoding: bytes, as: UTF8.self))
-            return
+            return malformed(problem, data: String(decoding: bytes, as: UTF8.self))
         }
         guard tape.kind(0) == .object else {
             let problem = PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))")
-            self.init(malformed: problem, data: String(decoding: bytes, as: UTF8.self))
-            return
+            return malformed(problem, data: String(decoding: bytes, as: UTF8.self))
         }
         var reader = FieldReader()
         if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: "$") }
@@ -111,45 +106,38 @@ public struct DeskMessage: Sendable, Hashable {
         let messageID = reader.int64(o, .message_id)
         let text = reader.string(o, .message)
         let customType = reader.string(o, .custom_type, known: DeskPayload.knownCustomTypes)
-        if let ct = customType, ct.utf8.count > Self.maxCustomTypeLength, ct.count > Self.maxCustomTypeLength {
-            reader.report(.tooLong, "$.custom_type", "\(ct.count) characters, more than \(Self.maxCustomTypeLength)")
+        if let ct = customType, ct.utf8.count > maxCustomTypeLength, ct.count > maxCustomTypeLength {
+            reader.report(.tooLong, "$.custom_type", "\(ct.count) characters, more than \(maxCustomTypeLength)")
         }
         let createdAt = reader.int64(o, .created_at)
         var data: String?
-        let decoded: DeskPayload.Decoded
+        let outcome: DeskPayload.Outcome
         if let d = o[.data], tape.kind(d) != .null {
             guard tape.kind(d) == .string else {
                 let problem = PayloadProblem(.wrongType, at: "$.data", "expected a string, found \(tape.typeName(d))")
                 reader.problems.append(problem)
                 let content = DeskContent.malformed(MalformedPayload(data: tape.value(at: d).jsonString, reason: problem))
-                self.init(
+                return DeskMessage(
                     messageType: messageType, messageID: messageID, text: text, customType: customType,
-                    createdAt: createdAt, decoded: DeskPayload.Decoded(content: content, encoding: .none, problems: []),
-                    problems: reader.problems)
-                return
+                    createdAt: createdAt, encoding: .none, content: content, problems: reader.problems)
             }
             var string = tape.string(at: d)
             let original = string
-            decoded = string.withUTF8 { buffer in
+            outcome = string.withUTF8 { buffer in
                 DeskPayload.decode(
                     buffer, original: original, customType: customType, path: "$.data", options: options,
                     scratch: scratch, reader: &reader)
             }
             data = original
         } else {
-            decoded = DeskPayload.decode(
+            outcome = DeskPayload.decode(
                 UnsafeBufferPointer(start: nil, count: 0), original: nil, customType: customType, path: "$.data",
                 options: options, scratch: scratch, reader: &reader)
         }
-        self.init(
+        return DeskMessage(
             messageType: messageType, messageID: messageID, text: text, customType: customType, data: data,
-            createdAt: createdAt, decoded: decoded, problems: reader.problems)
-    }
-
-    /// The envelope members DeskKit reads.
-    private enum EnvelopeKey: Int, JSONKeys {
-        case type, message_id, message, custom_type, created_at, data
-        static let table = StringTable(keys: Self.self)
+            createdAt: createdAt, encoding: outcome.encoding, dataType: outcome.dataType,
+            payloadText: outcome.payloadText, content: outcome.content, problems: reader.problems)
     }
 }
 

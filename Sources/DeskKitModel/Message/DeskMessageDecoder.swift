@@ -26,7 +26,7 @@ public struct DeskMessageDecoder: Sendable {
         // The working memory is only ever used by one decode at a time: a copy of this decoder that
         // shares it gets its own before it decodes.
         if !isKnownUniquelyReferenced(&scratch) { scratch = DecodingScratch() }
-        return withExtendedLifetime(scratch) { DeskMessage(jsonBytes: bytes, options: options, scratch: scratch) }
+        return withExtendedLifetime(scratch) { DeskMessage.decode(bytes, options: options, scratch: scratch) }
     }
 
     /// Decodes one envelope from JSON text.

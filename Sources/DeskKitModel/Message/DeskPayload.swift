@@ -37,13 +37,14 @@ public enum DeskPayload {
         var reader = FieldReader()
         var copy = data
         let scratch = DecodingScratch()
-        var result = copy.withUTF8 { buffer in
+        let o = copy.withUTF8 { buffer in
             decode(
                 buffer, original: data, customType: customType, expectsPayload: expectsPayload, path: "$",
                 options: options, scratch: scratch, reader: &reader)
         }
-        result.problems = reader.problems
-        return result
+        return Decoded(
+            content: o.content, encoding: o.encoding, dataType: o.dataType, payloadText: o.payloadText,
+            problems: reader.problems)
     }
 
     /// Reads `data` given as bytes, which may not be UTF-8: invalid UTF-8 inside JSON is reported
@@ -54,44 +55,50 @@ public enum DeskPayload {
     ) -> Decoded {
         var reader = FieldReader()
         let scratch = DecodingScratch()
-        var result = Array(bytes).withUnsafeBufferPointer { buffer in
+        let o = Array(bytes).withUnsafeBufferPointer { buffer in
             decode(
                 buffer, original: nil, customType: customType, expectsPayload: expectsPayload, path: "$",
                 options: options, scratch: scratch, reader: &reader)
         }
-        result.problems = reader.problems
-        return result
+        return Decoded(
+            content: o.content, encoding: o.encoding, dataType: o.dataType, payloadText: o.payloadText,
+            problems: reader.problems)
     }
+
+    /// What reading `data` gives besides its problems. A tuple, so that its parts move into a message
+    /// instead of being copied out of a struct.
+    typealias Outcome = (content: DeskContent, encoding: DataEncoding, dataType: String?, payloadText: String?)
 
     /// The shared reader. `original` is `data` as a string when the caller has one (saves a copy). The data's
     /// tape is parsed into `scratch`, which the caller keeps alive.
     static func decode(
         _ buffer: UnsafeBufferPointer<UInt8>, original: String?, customType: String?, expectsPayload: Bool = false,
         path: String, options: DecodingOptions, scratch: DecodingScratch, reader: inout FieldReader
-    ) -> Decoded {
+    ) -> Outcome {
         let (found, encoding) = DataDecoder.locate(buffer, scratch: scratch)
-        var result = Decoded(content: .plain, encoding: encoding, problems: [])
-        func malformed(_ p: PayloadProblem) -> Decoded {
-            result.content = .malformed(
-                MalformedPayload(data: original ?? String(decoding: buffer, as: UTF8.self), reason: p))
-            return result
+        func malformed(_ p: PayloadProblem, dataType: String? = nil, payloadText: String? = nil) -> Outcome {
+            let data = original ?? String(decoding: buffer, as: UTF8.self)
+            return (.malformed(MalformedPayload(data: data, reason: p)), encoding, dataType, payloadText)
         }
         let needsJSON = expectsPayload || customType == richMessageCustomType || isSystemCustomType(customType)
         var expected: String { customType.map { "a \($0) message" } ?? "a Desk payload" }
 
-        func classifyJSON(_ json: UnsafeBufferPointer<UInt8>, offsetBase: Int?, text: () -> String) -> Decoded {
+        func classifyJSON(_ json: UnsafeBufferPointer<UInt8>, offsetBase: Int?, text: () -> String) -> Outcome {
             switch JSONTape.parse(json, limits: options.limits, into: scratch.payload) {
             case .failure(let error):
                 let problem = DataDecoder.problem(error, path: path, offsetBase: offsetBase)
                 reader.problems.append(problem)
                 return malformed(problem)
             case .success(let tape):
-                result.payloadText = text()
+                let payloadText = text()
                 if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: path) }
                 let before = reader.problems.count
-                result.content = classify(tape, customType: customType, path: path, dataType: &result.dataType, reader: &reader)
-                if let fatal = reader.problems[before...].first(where: { $0.code.isFatal }) { return malformed(fatal) }
-                return result
+                var dataType: String?
+                let content = classify(tape, customType: customType, path: path, dataType: &dataType, reader: &reader)
+                if let fatal = reader.problems[before...].first(where: { $0.code.isFatal }) {
+                    return malformed(fatal, dataType: dataType, payloadText: payloadText)
+                }
+                return (content, encoding, dataType, payloadText)
             }
         }
 
@@ -106,8 +113,8 @@ public enum DeskPayload {
             return classifyJSON(json, offsetBase: nil) { String(decoding: json, as: UTF8.self) }
         case .none, .text:
             guard needsJSON else {
-                if customType == DeskNotification.autoEventCustomType { result.content = .notification(DeskNotification(kind: nil)) }
-                return result
+                let autoEvent = customType == DeskNotification.autoEventCustomType
+                return (autoEvent ? .notification(DeskNotification(kind: nil)) : .plain, encoding, nil, nil)
             }
             let problem: PayloadProblem
             if case .none = found {

@@ -106,30 +106,33 @@ public struct Ticket: Sendable, Hashable {
         case key, value
         static let table = StringTable(keys: Self.self)
     }
+}
 
+// The decoding initializers are in extensions and end in the memberwise initializer Swift synthesizes, which
+// builds the value in place (see DeskMessage.decode).
+extension Ticket {
     init(_ o: JSONFields, reader: inout FieldReader) {
         let o = o.fields(Key.self)
-        id = reader.int64(o, .id)
-        channelName = reader.string(o, .channelName)
-        channelURL = reader.string(o, .channelUrl)
-        status = reader.string(o, .status)
-        status2 = reader.string(o, .status2)
-        priority = reader.string(o, .priority)
-        info = reader.string(o, .info)
-        if let a = reader.object(o, .recentAssignment) { recentAssignment = Assignment(a, reader: &reader) }
-        customer = reader.object(o, .customer).flatMap { $0.tape.value(at: $0.index).objectValue }
-        group = reader.int64(o, .group)
-        firstResponseTime = reader.int64(o, .firstResponseTime)
-        issuedAt = reader.string(o, .issuedAt)
-        updatedAt = reader.double(o, .updatedAt)
+        let id = reader.int64(o, .id)
+        let channelName = reader.string(o, .channelName)
+        let channelURL = reader.string(o, .channelUrl)
+        let status = reader.string(o, .status)
+        let status2 = reader.string(o, .status2)
+        let priority = reader.string(o, .priority)
+        let info = reader.string(o, .info)
+        let recentAssignment = reader.object(o, .recentAssignment).map { Assignment($0, reader: &reader) }
+        let customer = reader.object(o, .customer).flatMap { $0.tape.value(at: $0.index).objectValue }
+        let group = reader.int64(o, .group)
+        let firstResponseTime = reader.int64(o, .firstResponseTime)
+        let issuedAt = reader.string(o, .issuedAt)
+        let updatedAt = reader.double(o, .updatedAt)
         var customFields: [CustomField] = []
         reader.forEachObject(o, .customFields) { f, reader in
             let f = f.fields(CustomFieldKey.self)
             guard let key = reader.string(f, .key, required: true) else { return }
             customFields.append(CustomField(key: key, value: f[.value].map { f.object.tape.value(at: $0) } ?? .null))
         }
-        self.customFields = customFields
-        relatedChannels = []
+        var relatedChannels: [RelatedChannel] = []
         if var related = reader.string(o, .relatedChannels), !related.isEmpty {
             let parsed: [RelatedChannel]? = related.withUTF8 { bytes in
                 JSONTape.withParsed(bytes, limits: .default) { parsed in
@@ -148,6 +151,11 @@ public struct Ticket: Sendable, Hashable {
                     .invalidJSON, o.path(.relatedChannels), "expected a JSON string holding an array of {channel_url, name}")
             }
         }
+        self.init(
+            id: id, channelName: channelName, channelURL: channelURL, status: status, status2: status2,
+            priority: priority, info: info, recentAssignment: recentAssignment, customer: customer,
+            customFields: customFields, group: group, firstResponseTime: firstResponseTime, issuedAt: issuedAt,
+            updatedAt: updatedAt, relatedChannels: relatedChannels)
     }
 }
 
@@ -175,16 +183,20 @@ public struct Assignment: Sendable, Hashable {
         static let table = StringTable(keys: Self.self)
     }
 
+}
+
+extension Assignment {
     init(_ o: JSONFields, reader: inout FieldReader) {
         let o = o.fields(Key.self)
-        status = reader.string(o, .status)
-        unreadCount = reader.int64(o, .unreadCount)
-        if let a = reader.object(o, .agent) {
+        let status = reader.string(o, .status)
+        let unreadCount = reader.int64(o, .unreadCount)
+        let agent = reader.object(o, .agent).map { a in
             let a = a.fields(AgentKey.self)
-            agent = Agent(
+            return Agent(
                 id: reader.int64(a, .id), displayName: reader.string(a, .displayName),
                 photoThumbnailURL: reader.string(a, .photoThumbnailUrl), sendbirdID: reader.string(a, .sendbirdId))
         }
+        self.init(agent: agent, status: status, unreadCount: unreadCount)
     }
 }
 
@@ -199,9 +211,13 @@ public struct Transfer: Sendable, Hashable {
         static let table = StringTable(keys: Self.self)
     }
 
+}
+
+extension Transfer {
     init(_ o: JSONFields, reader: inout FieldReader) {
         let o = o.fields(Key.self)
-        if let a = reader.object(o, .fromAssignment) { fromAssignment = Assignment(a, reader: &reader) }
-        if let a = reader.object(o, .toAssignment) { toAssignment = Assignment(a, reader: &reader) }
+        let from = reader.object(o, .fromAssignment).map { Assignment($0, reader: &reader) }
+        let to = reader.object(o, .toAssignment).map { Assignment($0, reader: &reader) }
+        self.init(fromAssignment: from, toAssignment: to)
     }
 }
