@@ -165,9 +165,10 @@ public struct EnrichmentServer: Sendable {
             return Self.problem(.contentTooLarge, "the body is over \(Self.maxDecodeRequestBytes) bytes")
         }
         var writer = JSONWriter(capacity: body.readableBytes * 2)
+        var decoder = DeskMessageDecoder()
         Array(body.readableBytesView).withUnsafeBufferPointer { all in
             JSONLines.forEachNonBlankLine(in: all) { line, _ in
-                writer.write(DeskMessage(jsonBytes: line).summaryJSON)
+                writer.write(decoder.decode(line).summaryJSON)
                 writer.bytes.append(UInt8(ascii: "\n"))
             }
         }

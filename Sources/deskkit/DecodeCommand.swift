@@ -58,6 +58,7 @@ struct DecodeCommand: ParsableCommand {
             return
         }
         var reader = try LineReader(path: input)
-        try reader.forEachNonBlankLine { line, _ in out.line(DeskMessage(jsonBytes: line).summaryJSON) }
+        var decoder = DeskMessageDecoder()
+        try reader.forEachNonBlankLine { line, _ in out.line(decoder.decode(line).summaryJSON) }
     }
 }

@@ -27,20 +27,18 @@ struct FilterCommand: ParsableCommand {
             err.flush()
         }
         var reader = try LineReader(path: file)
+        var decoder = DeskMessageDecoder()
         var skipped = 0
         try reader.forEachNonBlankLine { line, number in
-            switch JSONValue.parseResult(line) {
-            case .success(let json) where json.objectValue != nil:
-                if DeskMessage(json: json).isVisible(to: audience) {
-                    out.write(line)
-                    out.write(CollectionOfOne(0x0A))
-                }
-            case .success(let json):
+            let message = decoder.decode(line)
+            // A line that is not a JSON object is malformed at "$"; anything else is a message.
+            if case .malformed(let m) = message.content, m.reason.path == "$" {
                 skipped += 1
-                err.line("line \(number): skipped: a message is a JSON object, found \(json.typeName)")
-            case .failure(let error):
-                skipped += 1
-                err.line("line \(number): skipped: not JSON: \(error)")
+                let notJSON = m.reason.code != .wrongType  // a syntax error, not a value of another type
+                err.line("line \(number): skipped: \(notJSON ? "not JSON: " : "")\(m.reason.message)")
+            } else if message.isVisible(to: audience) {
+                out.write(line)
+                out.write(CollectionOfOne(0x0A))
             }
         }
         if skipped > 0 {

@@ -22,6 +22,25 @@ struct JSONTests {
         #expect(try JSONValue.parse(big).jsonString == big)
     }
 
+    /// Integers are read eight digits at a time: every length, both signs, and the edges of 64 bits.
+    @Test func integersOfEveryLengthReadExactly() throws {
+        var rng = SplitMix64(seed: 8)
+        for length in 1...19 {
+            for _ in 0..<50 {
+                var digits = String(UInt64.random(in: 1...9, using: &rng))
+                for _ in 1..<length { digits += String(UInt64.random(in: 0...9, using: &rng)) }
+                for text in [digits, "-" + digits] {
+                    let expected = Int64(text).map(JSONValue.integer) ?? .number(text)
+                    #expect(try JSONValue.parse(text) == expected, "\(text)")
+                }
+            }
+        }
+        #expect(try JSONValue.parse("9223372036854775808") == .number("9223372036854775808"))
+        #expect(try JSONValue.parse("-9223372036854775809") == .number("-9223372036854775809"))
+        #expect(try JSONValue.parse("18446744073709551616") == .number("18446744073709551616"))
+        #expect(throws: JSONSyntaxError.self) { try JSONValue.parse("[12345678, 00]") }
+    }
+
     @Test func duplicateKeysKeepBothAndLookupTakesTheLast() throws {
         let v = try JSONValue.parse(#"{"k": 1, "k": 2, "j": 0}"#)
         #expect(v["k"] == .integer(2))
