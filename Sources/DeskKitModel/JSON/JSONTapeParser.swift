@@ -266,22 +266,29 @@ private struct TapeBuilder {
             } else if b == UInt8(ascii: "\\") {
                 try escapedString(quote: quote, start: start, at: i)
                 return
-            } else if b < 0x20 {
-                index = i
-                throw error(.controlCharacter, "unescaped control character in a string")
-            } else if b < 0x80 {
-                i &+= 1
             } else {
-                let n = UTF8Validation.sequenceLength(bytes, at: i)
-                if n == 0 {
-                    index = i
-                    throw error(.invalidUTF8, "invalid UTF-8 in a string")
-                }
-                i &+= n
+                i &+= try sequenceLength(at: i)
             }
         }
         index = i
         throw error(.unexpectedEnd, "a string is not closed", at: quote)
+    }
+
+    /// The length of the character at `i` in a string, neither a quote nor a backslash: 1 for ASCII, the
+    /// UTF-8 sequence's length otherwise; a control byte or invalid UTF-8 is an error there.
+    @inline(__always) mutating func sequenceLength(at i: Int) throws(JSONSyntaxError) -> Int {
+        let b = bytes[i]
+        if b < 0x20 {
+            index = i
+            throw error(.controlCharacter, "unescaped control character in a string")
+        }
+        if b < 0x80 { return 1 }
+        let n = UTF8Validation.sequenceLength(bytes, at: i)
+        if n == 0 {
+            index = i
+            throw error(.invalidUTF8, "invalid UTF-8 in a string")
+        }
+        return n
     }
 
     /// The rest of a string whose first backslash is at `first`: validated as ``string()`` does, and written
@@ -330,19 +337,8 @@ private struct TapeBuilder {
                     o &+= Self.writeUTF8(try escape(), to: out + o)
                     i = index
                 }
-            } else if b < 0x20 {
-                index = i
-                throw error(.controlCharacter, "unescaped control character in a string")
-            } else if b < 0x80 {
-                out[o] = b
-                o &+= 1
-                i &+= 1
             } else {
-                let n = UTF8Validation.sequenceLength(bytes, at: i)
-                if n == 0 {
-                    index = i
-                    throw error(.invalidUTF8, "invalid UTF-8 in a string")
-                }
+                let n = try sequenceLength(at: i)
                 (out + o).update(from: base + i, count: n)
                 i &+= n
                 o &+= n
