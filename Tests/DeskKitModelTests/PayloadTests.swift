@@ -244,6 +244,22 @@ struct DecoderTests {
         #expect(lines.contains { l in l.withUnsafeBufferPointer { decoder.decode($0).content.kind == .systemMessage } })
     }
 
+    /// The memory kept between messages grows to fit a big message and is let go after it.
+    @Test func workingMemoryIsBoundedAfterABigMessage() {
+        var decoder = DeskMessageDecoder(maxRetainedBytes: 64 * 1024)
+        let small = Array(#"{"type": "MESG", "data": "{\"type\": \"NOTIFICATION_WELCOME\"}"}"#.utf8)
+        _ = small.withUnsafeBufferPointer { decoder.decode($0) }
+        let kept = decoder.retainedBytes
+        #expect(kept <= 64 * 1024)
+        let items = String(repeating: #"{\"k\": \"\\n\"}, "#, count: 20_000)
+        let big = Array(#"{"type": "MESG", "data": "{\"type\": \"X\", \"list\": [\#(items) 0]}"}"#.utf8)
+        let message = big.withUnsafeBufferPointer { decoder.decode($0) }
+        #expect(message.content.kind == .unknown)
+        #expect(decoder.retainedBytes == kept)  // the big message's memory was let go
+        #expect(small.withUnsafeBufferPointer { decoder.decode($0) }.content.kind == .notification)
+        #expect(DeskMessageDecoder().maxRetainedBytes == 1 << 20)
+    }
+
     /// Two copies of one decoder used at the same time on two threads: each must get memory of its own.
     @Test func copiesOfADecoderDecodeConcurrently() async {
         let lines = Self.mixedEnvelopes()

@@ -8,9 +8,6 @@ struct JSONFields {
     /// The value token of the last member named `key`.
     @inline(__always) subscript(key: StaticString) -> Int? { tape.member(index, key) }
 
-    /// Whether a member named `key` is present (with any value).
-    func has(_ key: StaticString) -> Bool { tape.member(index, key) != nil }
-
     /// The path of this object.
     var path: String { tape.path(to: index, root: root) }
 

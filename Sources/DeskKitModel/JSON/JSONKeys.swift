@@ -57,6 +57,7 @@ struct StringTable: @unchecked Sendable {
     let count: Int
 
     init(_ strings: [String]) {
+        precondition(strings.count <= 64, "a string table holds at most 64 strings")
         count = strings.count
         values = .allocate(capacity: max(count, 1))
         values.initialize(from: strings, count: count)
@@ -66,7 +67,6 @@ struct StringTable: @unchecked Sendable {
         heads = .allocate(capacity: max(count, 1))
         byLength = .allocate(capacity: 64)
         byLength.initialize(repeating: 0, count: 64)
-        precondition(count <= 64, "a string table holds at most 64 strings")
         var at = 0
         for (i, s) in strings.enumerated() {
             offsets[i] = at

@@ -85,25 +85,6 @@ struct JSONTape {
         return out
     }
 
-    /// Whether string token `i` equals `text`.
-    func stringEquals(_ i: Int, _ text: StaticString) -> Bool {
-        let t = tokens[i]
-        guard t.kind == .string else { return false }
-        if t.flags & Self.escaped != 0 { return string(at: i) == text.description }
-        return Int(t.end - t.start) == text.utf8CodeUnitCount
-            && memEqual(bytes.baseAddress! + Int(t.start), text.utf8Start, text.utf8CodeUnitCount)
-    }
-
-    /// Whether string token `i` starts with `prefix`.
-    func stringHasPrefix(_ i: Int, _ prefix: StaticString) -> Bool {
-        let t = tokens[i]
-        guard t.kind == .string, t.flags & Self.escaped == 0 else {
-            return t.kind == .string && string(at: i).utf8.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
-        }
-        return Int(t.end - t.start) >= prefix.utf8CodeUnitCount
-            && memEqual(bytes.baseAddress! + Int(t.start), prefix.utf8Start, prefix.utf8CodeUnitCount)
-    }
-
     /// The text of string token `i`, escapes resolved.
     func string(at i: Int) -> String {
         let t = tokens[i]

@@ -14,6 +14,9 @@ final class TapeStorage {
         text = .allocate(capacity: textCapacity)
     }
 
+    /// The memory held, in bytes.
+    var bytes: Int { capacity * MemoryLayout<JSONTape.Token>.stride + textCapacity }
+
     deinit {
         tokens.deallocate()
         text.deallocate()
@@ -22,7 +25,8 @@ final class TapeStorage {
 
 extension JSONTape {
     /// Parses a complete JSON text (RFC 8259) into a tape: white space around the value, nothing else.
-    /// The tape's tokens live in `storage`: keep it alive (and do not parse into it again) while the tape is read.
+    /// The tape's tokens and text live in `storage`: keep it alive (and do not parse into it again) while the tape
+    /// is read.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, into storage: TapeStorage)
         -> Result<JSONTape, JSONSyntaxError>
     {

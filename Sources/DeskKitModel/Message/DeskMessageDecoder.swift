@@ -13,10 +13,14 @@
 /// It gives the same messages as ``DeskMessage/init(jsonBytes:options:)``.
 public struct DeskMessageDecoder: Sendable {
     public var options: DecodingOptions
+    /// The most working memory kept from one message to the next, in bytes (default 1 MiB). The memory grows to
+    /// fit the message at hand; after a message that needed more than this, it is let go.
+    public var maxRetainedBytes: Int
     private var scratch: DecodingScratch
 
-    public init(options: DecodingOptions = .lenient) {
+    public init(options: DecodingOptions = .lenient, maxRetainedBytes: Int = 1 << 20) {
         self.options = options
+        self.maxRetainedBytes = maxRetainedBytes
         scratch = DecodingScratch()
     }
 
@@ -26,8 +30,15 @@ public struct DeskMessageDecoder: Sendable {
         // The working memory is only ever used by one decode at a time: a copy of this decoder that
         // shares it gets its own before it decodes.
         if !isKnownUniquelyReferenced(&scratch) { scratch = DecodingScratch() }
-        return withExtendedLifetime(scratch) { DeskMessage.decode(bytes, options: options, scratch: scratch) }
+        let message = withExtendedLifetime(scratch) { DeskMessage.decode(bytes, options: options, scratch: scratch) }
+        // A message grows the memory by at most ~38 bytes a byte (tokens, unescaped text, decoded base64, for
+        // two tapes), so one under 1/64 of the limit cannot pass it: only bigger ones need the look.
+        if bytes.count > maxRetainedBytes / 64, scratch.bytes > maxRetainedBytes { scratch = DecodingScratch() }
+        return message
     }
+
+    /// The working memory kept now, in bytes.
+    var retainedBytes: Int { scratch.bytes }
 
     /// Decodes one envelope from JSON text.
     public mutating func decode(_ text: String) -> DeskMessage {
@@ -43,6 +54,9 @@ final class DecodingScratch: @unchecked Sendable {
     let payload = TapeStorage(capacity: 128)
     private var decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
     private var decodedCapacity = 1024
+
+    /// The memory held, in bytes.
+    var bytes: Int { envelope.bytes + payload.bytes + decodedCapacity }
 
     /// Memory for at least `capacity` bytes of decoded data, valid until the next call.
     func bytes(capacity: Int) -> UnsafeMutablePointer<UInt8> {
