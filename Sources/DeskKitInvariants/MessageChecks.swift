@@ -1,6 +1,10 @@
 import DeskKitModel
+import Synchronization
 
 enum MessageChecks {
+    /// One decoder kept across inputs, so that its working memory holds whatever earlier inputs left in it.
+    private static let reused = Mutex(DeskMessageDecoder())
+
     /// `data` read on its own: lenient reading of bytes and of the same text agree; a clean rich payload
     /// survives encoding and decoding in both forms; every problem has a path; JSON that parses is
     /// written and parsed back to the same value.
@@ -22,11 +26,13 @@ enum MessageChecks {
         try richRoundTrip(decoded)
     }
 
-    /// Whole envelopes: the byte, text and JSON-value initialisers agree; agents see everything and
-    /// customers everything but system messages; malformed data is kept whole; the summary line is JSON
-    /// that reads back as written.
+    /// Whole envelopes: the byte, text and JSON-value initialisers and a decoder reused across inputs agree;
+    /// agents see everything and customers everything but system messages; malformed data is kept whole; the
+    /// summary line is JSON that reads back as written.
     static func envelope(_ bytes: UnsafeBufferPointer<UInt8>) throws(InvariantViolation) {
         let message = DeskMessage(jsonBytes: bytes)
+        let fromReused = reused.withLock { $0.decode(bytes) }
+        try require(fromReused == message, "a reused DeskMessageDecoder differs from a fresh decode")
         if let text = String(validating: bytes, as: UTF8.self) {
             try require(DeskMessage(json: text) == message, "DeskMessage(json: String) differs from DeskMessage(jsonBytes:)")
         }
