@@ -338,7 +338,10 @@ private struct TapeBuilder {
                     i &+= 2
                 } else {
                     index = i
-                    o &+= Self.writeUTF8(try escape(), to: out + o)
+                    UTF8.encode(try escape()) { byte in
+                        out[o] = byte
+                        o &+= 1
+                    }
                     i = index
                 }
             } else {
@@ -353,11 +356,11 @@ private struct TapeBuilder {
     }
 
     mutating func growText() {
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: max(bytes.count, textCapacity * 2))
+        textCapacity = max(bytes.count, textCapacity * 2)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: textCapacity)
         bigger.update(from: text, count: textCount)
         text.deallocate()
         text = bigger
-        textCapacity = max(bytes.count, textCapacity * 2)
     }
 
     /// The byte a one-character escape stands for: `\"` `\\` `/` `b` `f` `n` `r` `t`.
@@ -373,40 +376,16 @@ private struct TapeBuilder {
         }
     }
 
-    /// Writes the UTF-8 of code point `v`; returns the number of bytes.
-    @inline(__always) static func writeUTF8(_ v: UInt32, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        switch v {
-        case 0..<0x80:
-            out[0] = UInt8(v)
-            return 1
-        case 0x80..<0x800:
-            out[0] = UInt8(0xC0 | v >> 6)
-            out[1] = UInt8(0x80 | v & 0x3F)
-            return 2
-        case 0x800..<0x10000:
-            out[0] = UInt8(0xE0 | v >> 12)
-            out[1] = UInt8(0x80 | v >> 6 & 0x3F)
-            out[2] = UInt8(0x80 | v & 0x3F)
-            return 3
-        default:
-            out[0] = UInt8(0xF0 | v >> 18)
-            out[1] = UInt8(0x80 | v >> 12 & 0x3F)
-            out[2] = UInt8(0x80 | v >> 6 & 0x3F)
-            out[3] = UInt8(0x80 | v & 0x3F)
-            return 4
-        }
-    }
-
-    /// Validates the escape at `index` and moves past it; returns the code point it stands for.
-    mutating func escape() throws(JSONSyntaxError) -> UInt32 {
+    /// Validates the escape at `index` and moves past it; returns the character it stands for.
+    mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let at = index
         index += 1
         guard index < bytes.count else { throw error(.unexpectedEnd, "a string ends inside an escape") }
         let c = bytes[index]
         index += 1
-        if let simple = Self.simpleEscape(c) { return UInt32(simple) }
+        if let simple = Self.simpleEscape(c) { return Unicode.Scalar(simple) }
         guard c == UInt8(ascii: "u") else { throw error(.invalidEscape, "invalid escape in a string", at: at) }
-        let v = try hex4(at)
+        var v = try hex4(at)
         if v >= 0xD800, v < 0xDC00 {
             guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
             else { throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at) }
@@ -415,10 +394,13 @@ private struct TapeBuilder {
             guard low >= 0xDC00, low < 0xE000 else {
                 throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at)
             }
-            return 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+            v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
         }
-        if v >= 0xDC00, v < 0xE000 { throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at) }
-        return v
+        // What is left that is no character is a low surrogate on its own.
+        guard let scalar = Unicode.Scalar(v) else {
+            throw error(.invalidEscape, "lone UTF-16 surrogate in \\u escape", at: at)
+        }
+        return scalar
     }
 
     mutating func hex4(_ at: Int) throws(JSONSyntaxError) -> UInt32 {

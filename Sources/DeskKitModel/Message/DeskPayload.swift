@@ -34,17 +34,10 @@ public enum DeskPayload {
     public static func decode(
         _ data: String, customType: String? = nil, expectsPayload: Bool = false, options: DecodingOptions = .lenient
     ) -> Decoded {
-        var reader = FieldReader()
         var copy = data
-        let scratch = DecodingScratch()
-        let o = copy.withUTF8 { buffer in
-            decode(
-                buffer, original: data, customType: customType, expectsPayload: expectsPayload, path: "$",
-                options: options, scratch: scratch, reader: &reader)
+        return copy.withUTF8 {
+            decoded($0, original: data, customType: customType, expectsPayload: expectsPayload, options: options)
         }
-        return Decoded(
-            content: o.content, encoding: o.encoding, dataType: o.dataType, payloadText: o.payloadText,
-            problems: reader.problems)
     }
 
     /// Reads `data` given as bytes, which may not be UTF-8: invalid UTF-8 inside JSON is reported
@@ -53,13 +46,20 @@ public enum DeskPayload {
         bytes: some Collection<UInt8>, customType: String? = nil, expectsPayload: Bool = false,
         options: DecodingOptions = .lenient
     ) -> Decoded {
-        var reader = FieldReader()
-        let scratch = DecodingScratch()
-        let o = Array(bytes).withUnsafeBufferPointer { buffer in
-            decode(
-                buffer, original: nil, customType: customType, expectsPayload: expectsPayload, path: "$",
-                options: options, scratch: scratch, reader: &reader)
+        Array(bytes).withUnsafeBufferPointer {
+            decoded($0, original: nil, customType: customType, expectsPayload: expectsPayload, options: options)
         }
+    }
+
+    /// `data` read on its own, with memory of its own, as the two public readers above give it.
+    private static func decoded(
+        _ buffer: UnsafeBufferPointer<UInt8>, original: String?, customType: String?, expectsPayload: Bool,
+        options: DecodingOptions
+    ) -> Decoded {
+        var reader = FieldReader()
+        let o = decode(
+            buffer, original: original, customType: customType, expectsPayload: expectsPayload, path: "$",
+            options: options, scratch: DecodingScratch(), reader: &reader)
         return Decoded(
             content: o.content, encoding: o.encoding, dataType: o.dataType, payloadText: o.payloadText,
             problems: reader.problems)

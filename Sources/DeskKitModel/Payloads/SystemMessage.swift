@@ -182,7 +182,6 @@ public struct Assignment: Sendable, Hashable {
         case id, displayName, photoThumbnailUrl, sendbirdId
         static let table = StringTable(keys: Self.self)
     }
-
 }
 
 extension Assignment {
@@ -210,7 +209,6 @@ public struct Transfer: Sendable, Hashable {
         case fromAssignment, toAssignment
         static let table = StringTable(keys: Self.self)
     }
-
 }
 
 extension Transfer {
