@@ -92,7 +92,7 @@ struct JSONTests {
         }
     }
 
-    /// Strings with escapes are unescaped by the parser, eight bytes at a time: at every alignment, at the
+    /// Strings with escapes are unescaped by the parser, sixteen bytes at a time: at every alignment, at the
     /// very end of the text, many in one text, they must read as written.
     @Test func escapedStringsReadAsWrittenAtEveryAlignment() throws {
         let escaped = #"a\"b\\c\/d\b\f\n\r\t\u00e9\u4e2d\ud83d\ude00e"#
@@ -105,6 +105,48 @@ struct JSONTests {
             #expect(v["k\n"] == .string(value))
             // A string with an escape that ends the text.
             #expect(try JSONValue.parse("\"" + p + escaped + "\"") == .string(p + value))
+        }
+    }
+
+    /// Long strings of random pieces (escapes of every kind, dense or far apart, multi-byte characters,
+    /// runs of plain text) read as the characters they stand for, as values and as keys; a bad piece put
+    /// anywhere in such a string is reported with its own offset.
+    @Test func randomEscapedStringsReadAsTheirCharacters() throws {
+        let pieces: [(written: String, value: String)] = [
+            (#"\""#, "\""), (#"\\"#, "\\"), (#"\/"#, "/"), (#"\b"#, "\u{08}"), (#"\f"#, "\u{0C}"), (#"\n"#, "\n"),
+            (#"\r"#, "\r"), (#"\t"#, "\t"), (#"\u00e9"#, "é"), (#"\u4E2D"#, "中"), (#"\ud83d\ude00"#, "😀"),
+            (#"\u005C"#, "\\"), (#"\u0022"#, "\""), ("a", "a"), ("é", "é"), ("中", "中"), ("😀", "😀"), (" ", " "),
+            ("abcdefghijklmnopqrstuvwxyz", "abcdefghijklmnopqrstuvwxyz"), (#"\\\""#, "\\\""),
+        ]
+        var rng = SplitMix64(seed: 16)
+        for _ in 0..<400 {
+            var written = ""
+            var value = ""
+            var boundaries = [0]  // UTF-8 lengths of `written` between pieces
+            for _ in 0..<Int.random(in: 0..<80, using: &rng) {
+                let piece = pieces[Int.random(in: 0..<pieces.count, using: &rng)]
+                written += piece.written
+                value += piece.value
+                boundaries.append(written.utf8.count)
+            }
+            let text = #"{"\#(written)": ["\#(written)", 1], "k": "\#(written)x"}"#
+            let v = try JSONValue.parse(text)
+            #expect(v[value] == [.string(value), .integer(1)])
+            #expect(v["k"] == .string(value + "x"))
+
+            // A bad piece between two pieces: its offset is where the escape (or the control byte) starts.
+            let bad = [(#"\x"#, JSONSyntaxError.Code.invalidEscape), (#"\ud800a"#, .invalidEscape), ("\u{01}", .controlCharacter)]
+                .randomElement(using: &rng)!
+            let cut = boundaries.randomElement(using: &rng)!
+            let prefix = String(decoding: written.utf8.prefix(cut), as: UTF8.self)
+            let broken = "[\"" + prefix + bad.0 + "\"]"
+            do {
+                _ = try JSONValue.parse(broken)
+                Issue.record("parsed \(broken)")
+            } catch {
+                #expect(error.code == bad.1, "\(broken)")
+                #expect(error.offset == 2 + prefix.utf8.count, "\(broken)")
+            }
         }
     }
 
@@ -181,6 +223,27 @@ struct Base64Tests {
     @Test(arguments: ["a", "aGk==", "aG=k", "a===", "aGk/_z8+", "aGk*", "=aGk"])
     func rejectsBadText(_ text: String) {
         #expect(throws: Base64.DecodingError.self) { try decode(text) }
+    }
+
+    /// Long texts go through the four-characters-at-a-time path: wrapped at any place, in either alphabet,
+    /// and caught when they mix the two however far apart the characters are.
+    @Test func decodesLongTextsAndCatchesMixedAlphabetsFarApart() throws {
+        var rng = SplitMix64(seed: 64)
+        for n in stride(from: 0, to: 600, by: 7) {
+            let bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            var wrapped = Base64.encode(bytes)
+            if !wrapped.isEmpty {
+                let at = wrapped.index(wrapped.startIndex, offsetBy: Int.random(in: 0..<wrapped.count, using: &rng))
+                wrapped.insert(contentsOf: "\r\n", at: at)
+            }
+            let (decoded, style) = try decode(wrapped)
+            #expect(decoded == bytes)
+            #expect(style.contains(.wrapped) == !bytes.isEmpty)
+            #expect(try decode(Base64.encode(bytes, urlSafe: true)).0 == bytes)
+        }
+        let standard = Base64.encode([0xFB, 0xFF] + Array(repeating: 0x41, count: 300))  // starts "+/"
+        let urlSafe = Base64.encode(Array(repeating: 0x41, count: 300) + [0xFB, 0xFF], urlSafe: true)  // ends in "-_"
+        #expect(throws: Base64.DecodingError.self) { try decode(String(standard.dropLast(4)) + urlSafe) }
     }
 
     @Test func encodesAsTheStandardPaddedAlphabet() throws {

@@ -35,15 +35,26 @@ public enum Base64 {
         return t
     }()
 
-    /// 1 for the characters of the standard alphabet only (`+`, `/`), 2 for the URL-safe ones (`-`, `_`).
-    private static let flags: [UInt8] = {
-        var f = [UInt8](repeating: 0, count: 256)
-        f[Int(UInt8(ascii: "+"))] = 1
-        f[Int(UInt8(ascii: "/"))] = 1
-        f[Int(UInt8(ascii: "-"))] = 2
-        f[Int(UInt8(ascii: "_"))] = 2
-        return f
+    /// The fast path's tables, one for each place in a quantum of four characters: a character's sextet
+    /// already shifted to its place in the 24 bits, with ``standardBit`` for `+` and `/`, ``urlSafeBit`` for
+    /// `-` and `_`, and ``stopBit`` for every other byte (white space, `=`, and what is not base64).
+    /// Written once, read only after that.
+    nonisolated(unsafe) private static let quantum: UnsafePointer<UInt32> = {
+        let t = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 256)
+        for place in 0..<4 {
+            for c in 0..<256 {
+                let v = table[c]
+                var entry = v < 64 ? UInt32(v) << (6 * (3 - place)) : stopBit
+                if c == Int(UInt8(ascii: "+")) || c == Int(UInt8(ascii: "/")) { entry |= standardBit }
+                if c == Int(UInt8(ascii: "-")) || c == Int(UInt8(ascii: "_")) { entry |= urlSafeBit }
+                t[place * 256 + c] = entry
+            }
+        }
+        return UnsafePointer(t)
     }()
+    private static let standardBit: UInt32 = 1 << 24
+    private static let urlSafeBit: UInt32 = 1 << 25
+    private static let stopBit: UInt32 = 1 << 31
 
     /// Decodes `text`, accepting either alphabet (not both at once), optional padding and white space.
     public static func decode(_ text: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> (bytes: [UInt8], style: Style) {
@@ -70,21 +81,23 @@ public enum Base64 {
             var padding = 0
             var o = 0
             var i = 0
-            // Fast path: whole quanta of four alphabet characters.
-            var seen: UInt8 = 0
-            while i + 4 <= text.count, padding == 0, n == 0 {
-                let a = t[Int(text[i])], b = t[Int(text[i + 1])], c = t[Int(text[i + 2])], d = t[Int(text[i + 3])]
-                guard (a | b | c | d) < 64 else { break }
-                seen |= flags[Int(text[i])] | flags[Int(text[i + 1])] | flags[Int(text[i + 2])] | flags[Int(text[i + 3])]
-                let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                out[o] = UInt8(truncatingIfNeeded: v >> 16)
-                out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                out[o + 2] = UInt8(truncatingIfNeeded: v)
-                o += 3
-                i += 4
+            // Fast path: whole quanta of four alphabet characters, one lookup each. The three bytes are stored
+            // as four: the fourth is overwritten by the next quantum or lies past the decoded bytes, inside
+            // the capacity of `decodedCapacity(text.count)`.
+            var seen: UInt32 = 0
+            let q = quantum
+            while i &+ 4 <= text.count {
+                let v =
+                    q[Int(text[i])] | q[256 &+ Int(text[i &+ 1])] | q[512 &+ Int(text[i &+ 2])]
+                    | q[768 &+ Int(text[i &+ 3])]
+                guard v & stopBit == 0 else { break }
+                seen |= v
+                UnsafeMutableRawPointer(out + o).storeBytes(of: (v &<< 8).bigEndian, as: UInt32.self)
+                o &+= 3
+                i &+= 4
             }
-            if seen & 1 != 0 { standard = true }
-            if seen & 2 != 0 { style.insert(.urlSafe) }
+            if seen & standardBit != 0 { standard = true }
+            if seen & urlSafeBit != 0 { style.insert(.urlSafe) }
             while i < text.count {
                 let c = text[i]
                 let v = t[Int(c)]

@@ -231,6 +231,50 @@ private struct TapeBuilder {
 
     @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
+    /// A bit for each of the sixteen bytes of `v` that needs a look in a string: `"`, `\\`, below 0x20 or
+    /// above 0x7F. Compiles to vector compares (SSE2, NEON) and a multiply per half to gather the bits.
+    @inline(__always) static func specials(_ v: SIMD16<UInt8>) -> UInt32 {
+        let found =
+            (v .== SIMD16<UInt8>(repeating: UInt8(ascii: "\"")))
+            .| (v .== SIMD16<UInt8>(repeating: UInt8(ascii: "\\")))
+            .| (SIMD16<Int8>(truncatingIfNeeded: v) .< SIMD16<Int8>(repeating: 0x20))  // also catches 0x80–0xFF
+        // Each lane is 0x00 or 0xFF; the multiply moves the high bit of byte k to bit 56 + k.
+        let halves = unsafeBitCast(found, to: SIMD2<UInt64>.self)
+        let low = (((halves[0] & 0x8080_8080_8080_8080) &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+        let high = (((halves[1] & 0x8080_8080_8080_8080) &>> 7) &* 0x0102_0408_1020_4080) &>> 56
+        return UInt32(truncatingIfNeeded: low | high &<< 8)
+    }
+
+    @inline(__always) static func load16(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt8> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
+    }
+
+    @inline(__always) static func store16(_ v: SIMD16<UInt8>, _ p: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<UInt8>.self)
+    }
+
+    /// The index of the first byte from `i` on that needs a look in a string (see ``specials(_:)``), or
+    /// `end`: sixteen bytes at a time, then eight, then one.
+    @inline(__always) static func plainRun(_ base: UnsafePointer<UInt8>, from i: Int, to end: Int) -> Int {
+        var i = i
+        while i &+ 16 <= end {
+            let m = specials(load16(base + i))
+            if m != 0 { return i &+ m.trailingZeroBitCount }
+            i &+= 16
+        }
+        if i &+ 8 <= end {
+            let mask = special(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
+            if mask != 0 { return i &+ mask.trailingZeroBitCount &>> 3 }
+            i &+= 8
+        }
+        while i < end {
+            let b = base[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b > 0x7F { return i }
+            i &+= 1
+        }
+        return i
+    }
+
     /// High bit set in each byte of `word` that is `"`, `\\`, below 0x20 or above 0x7F (exact for the
     /// lowest such byte; bytes above it may be flagged falsely, which only costs a look).
     @inline(__always) static func special(_ word: UInt64) -> UInt64 {
@@ -252,15 +296,8 @@ private struct TapeBuilder {
         var i = quote &+ 1
         let start = i
         while true {
-            // Eight bytes at a time until one needs a look: a quote, a backslash, a control or non-ASCII byte.
-            while i &+ 8 <= end {
-                let mask = Self.special(UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)))
-                if mask != 0 {
-                    i &+= mask.trailingZeroBitCount &>> 3
-                    break
-                }
-                i &+= 8
-            }
+            // Skip to the first byte that needs a look: a quote, a backslash, a control or non-ASCII byte.
+            i = Self.plainRun(base, from: i, to: end)
             guard i < end else { break }
             let b = base[i]
             if b == UInt8(ascii: "\"") {
@@ -311,6 +348,32 @@ private struct TapeBuilder {
         (out + outStart).update(from: base + start, count: first &- start)
         var i = first
         while true {
+            // Sixteen bytes at a time, copied whole; then each one-character escape in them is resolved by
+            // writing its character and copying the sixteen bytes after it one place further back, without
+            // reading the input again to find the next escape. What is not such an escape (the closing quote,
+            // `\u`, a non-ASCII byte, a backslash in the block's last byte) goes to the byte-wise part below.
+            // Loads and stores stay below `i + 32` (and o <= i).
+            block: while i &+ 32 <= end {
+                let v = Self.load16(base + i)
+                Self.store16(v, out + o)
+                var m = Self.specials(v)
+                var removed = 0  // bytes the escapes resolved so far took out of the block
+                while m != 0 {
+                    let p = m.trailingZeroBitCount
+                    guard p < 15, base[i &+ p] == UInt8(ascii: "\\"), let c = Self.simpleEscape(base[i &+ p &+ 1]) else {
+                        i &+= p
+                        o &+= p &- removed
+                        break block
+                    }
+                    out[o &+ p &- removed] = c
+                    removed &+= 1
+                    Self.store16(Self.load16(base + (i &+ p &+ 2)), out + (o &+ p &+ 2 &- removed))
+                    m &= m &- 1
+                    m &= ~(2 &<< p)  // the escaped character itself may be a quote or a backslash
+                }
+                i &+= 16
+                o &+= 16 &- removed
+            }
             while i &+ 8 <= end {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
                 UnsafeMutableRawPointer(out + o).storeBytes(of: word.littleEndian, as: UInt64.self)
