@@ -85,7 +85,7 @@ enum DataDecoder {
     }
 
     /// Strict reading of text meant to be base64 JSON: why it is not, as a problem.
-    static func base64Problem(_ bytes: UnsafeBufferPointer<UInt8>, path: String) -> PayloadProblem? {
+    static func base64Problem(_ bytes: UnsafeBufferPointer<UInt8>, path: StaticString) -> PayloadProblem? {
         var enc = DataEncoding.none
         let (lo, hi) = trim(bytes, encoding: &enc)
         do throws(Base64.DecodingError) {
@@ -93,14 +93,14 @@ enum DataDecoder {
             return nil
         } catch {
             return PayloadProblem(
-                .invalidBase64, at: path, "neither JSON nor base64 JSON: \(error.message) at byte \(error.offset + lo)")
+                .invalidBase64, at: path.description, "neither JSON nor base64 JSON: \(error.message) at byte \(error.offset + lo)")
         }
     }
 
     /// The problem for JSON that does not parse.
-    static func problem(_ error: JSONSyntaxError, path: String, offsetBase: Int?) -> PayloadProblem {
+    static func problem(_ error: JSONSyntaxError, path: StaticString, offsetBase: Int?) -> PayloadProblem {
         let place = offsetBase.map { "at byte \(error.offset + $0)" } ?? "at byte \(error.offset) of the decoded base64"
-        return PayloadProblem(.syntax(error.code), at: path, "\(error.message) \(place)")
+        return PayloadProblem(.syntax(error.code), at: path.description, "\(error.message) \(place)")
     }
 
     /// Bounds of the content without a leading BOM and surrounding white space.

@@ -3,13 +3,13 @@ struct JSONFields {
     let tape: JSONTape
     let index: Int
     /// The path of the tape's root value: `$`, or `$.data` for the data inside an envelope.
-    let root: String
+    let root: StaticString
 
     /// The value token of the last member named `key`.
     @inline(__always) subscript(key: StaticString) -> Int? { tape.member(index, key) }
 
     /// The path of this object.
-    var path: String { tape.path(to: index, root: root) }
+    var path: String { tape.path(to: index, root: root.description) }
 
     func path(_ key: StaticString) -> String { JSONPath.member(path, key.description) }
 

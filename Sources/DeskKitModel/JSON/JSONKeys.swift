@@ -10,21 +10,29 @@ protocol JSONKeys: CaseIterable, RawRepresentable where RawValue == Int {
 }
 
 /// The value tokens of an object's members named by the keys of `K` (the last one when a key is repeated).
+///
+/// Plain data (no references, no generic layout), so that it is copied and dropped as bytes; built by the
+/// synthesized memberwise initializer, which Swift fills in place (see ``DeskMessage``'s `decode`).
 struct Fields<K: JSONKeys> {
     let object: JSONFields
-    private var slots = InlineArray<16, Int32>(repeating: -1)
+    /// The value token of each key, -1 when the object has no such member.
+    private let slots: SIMD16<Int32>
+}
 
+extension Fields {
     init(_ object: JSONFields) {
-        self.object = object
+        var slots = SIMD16<Int32>(repeating: -1)
         let tape = object.tape
-        guard tape.kind(object.index) == .object else { return }
-        let table = K.table
-        var i = object.index + 1
-        let end = tape.next(object.index)
-        while i < end {
-            if let j = tape.match(i, in: table) { slots[j] = Int32(truncatingIfNeeded: i + 1) }
-            i = tape.next(i + 1)
+        if tape.kind(object.index) == .object {
+            let table = K.table
+            var i = object.index + 1
+            let end = tape.next(object.index)
+            while i < end {
+                if let j = tape.match(i, in: table) { slots[j] = Int32(truncatingIfNeeded: i + 1) }
+                i = tape.next(i + 1)
+            }
         }
+        self.init(object: object, slots: slots)
     }
 
     /// The value token of `key`, nil when the object has no such member.

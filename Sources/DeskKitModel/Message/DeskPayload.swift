@@ -73,7 +73,7 @@ public enum DeskPayload {
     /// tape is parsed into `scratch`, which the caller keeps alive.
     static func decode(
         _ buffer: UnsafeBufferPointer<UInt8>, original: String?, customType: String?, expectsPayload: Bool = false,
-        path: String, options: DecodingOptions, scratch: DecodingScratch, reader: inout FieldReader
+        path: StaticString, options: DecodingOptions, scratch: DecodingScratch, reader: inout FieldReader
     ) -> Outcome {
         let (found, encoding) = DataDecoder.locate(buffer, scratch: scratch)
         func malformed(_ p: PayloadProblem, dataType: String? = nil, payloadText: String? = nil) -> Outcome {
@@ -91,7 +91,7 @@ public enum DeskPayload {
                 return malformed(problem)
             case .success(let tape):
                 let payloadText = text()
-                if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: path) }
+                if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: path.description) }
                 let before = reader.problems.count
                 var dataType: String?
                 let content = classify(tape, customType: customType, path: path, dataType: &dataType, reader: &reader)
@@ -118,10 +118,10 @@ public enum DeskPayload {
             }
             let problem: PayloadProblem
             if case .none = found {
-                problem = PayloadProblem(.missingField, at: path, "\(expected) carries JSON data")
+                problem = PayloadProblem(.missingField, at: path.description, "\(expected) carries JSON data")
             } else {
                 problem = DataDecoder.base64Problem(buffer, path: path)
-                    ?? PayloadProblem(.notJSON, at: path, "\(expected) carries JSON data, found text")
+                    ?? PayloadProblem(.notJSON, at: path.description, "\(expected) carries JSON data, found text")
             }
             reader.problems.append(problem)
             return malformed(problem)
@@ -157,7 +157,7 @@ public enum DeskPayload {
             ].map { "\(SystemMessage.Kind.prefix)TICKET_" + $0 })
 
     private static func classify(
-        _ tape: JSONTape, customType: String?, path: String, dataType: inout String?, reader: inout FieldReader
+        _ tape: JSONTape, customType: String?, path: StaticString, dataType: inout String?, reader: inout FieldReader
     ) -> DeskContent {
         let data = JSONFields(tape: tape, index: 0, root: path).fields(DataKey.self)
         var type: String?
@@ -166,14 +166,14 @@ public enum DeskPayload {
             case .string: type = tape.knownString(at: t, knownDataTypes) ?? tape.string(at: t)
             case .null: break
             default:
-                reader.report(.wrongType, path + ".type", "expected a string, found \(tape.typeName(t))")
+                reader.report(.wrongType, "\(path).type", "expected a string, found \(tape.typeName(t))")
                 return .unknown(UnknownPayload(type: nil, json: tape.value(at: 0)))
             }
         }
         dataType = type
         guard let type else {
             if isSystemCustomType(customType) || customType == richMessageCustomType {
-                reader.report(.missingField, path + ".type", "a \(customType!) payload names its type")
+                reader.report(.missingField, "\(path).type", "a \(customType!) payload names its type")
                 return .unknown(UnknownPayload(type: nil, json: tape.value(at: 0)))
             }
             if customType == DeskNotification.autoEventCustomType { return .notification(DeskNotification(kind: nil)) }
