@@ -25,11 +25,16 @@ extension Fields {
         let tape = object.tape
         if tape.kind(object.index) == .object {
             let table = K.table
-            var i = object.index + 1
-            let end = tape.next(object.index)
-            while i < end {
-                if let j = tape.match(i, in: table) { slots[j] = Int32(truncatingIfNeeded: i + 1) }
-                i = tape.next(i + 1)
+            // Written through memory: a vector's lane set by a variable index is a round trip through the stack.
+            withUnsafeMutableBytes(of: &slots) { slots in
+                var i = object.index + 1
+                let end = tape.next(object.index)
+                while i < end {
+                    if let j = tape.match(i, in: table) {
+                        slots.storeBytes(of: Int32(truncatingIfNeeded: i + 1), toByteOffset: j &* 4, as: Int32.self)
+                    }
+                    i = tape.next(i + 1)
+                }
             }
         }
         self.init(object: object, slots: slots)

@@ -42,21 +42,26 @@ public struct SystemMessage: Sendable, Hashable {
         }
     }
 
-    public var kind: Kind
+    // Declared in this order so that the memberwise initializer Swift synthesizes, `init(ticket:transfer:kind:)`,
+    // differs from the public `init(kind:ticket:transfer:)`: both build the value through it, in place (an
+    // initializer that assigns the fields itself copies the whole value at its end; see `DeskMessage.decode`).
     public var ticket: Ticket?
     /// Present with `…TRANSFERRED_BY_AGENT`.
     public var transfer: Transfer?
+    public var kind: Kind
+}
 
+extension SystemMessage {
     public init(kind: Kind, ticket: Ticket? = nil, transfer: Transfer? = nil) {
-        self.kind = kind
-        self.ticket = ticket
-        self.transfer = transfer
+        self.init(ticket: ticket, transfer: transfer, kind: kind)
     }
 
     init(kind: String, data: Fields<DeskPayload.DataKey>, reader: inout FieldReader) {
-        self.kind = Kind(rawValue: kind)
+        var ticket: Ticket?
         if let t = reader.object(data, .ticket) { ticket = Ticket(t, reader: &reader) }
+        var transfer: Transfer?
         if let t = reader.object(data, .transfer) { transfer = Transfer(t, reader: &reader) }
+        self.init(ticket: ticket, transfer: transfer, kind: Kind(rawValue: kind))
     }
 }
 
