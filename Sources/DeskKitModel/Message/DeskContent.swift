@@ -1,17 +1,21 @@
 /// What a message carries, decided from its `data.type` (and its `custom_type` where the format says so).
-public indirect enum DeskContent: Sendable, Hashable {
-    case urlPreview(URLPreview)
+///
+/// The big payloads are boxed (`indirect`) so that a message stays small to move; the small ones (a closure
+/// inquiry, a notification, bot answers: each under 32 bytes) are kept inline, which spares a message an
+/// allocation.
+public enum DeskContent: Sendable, Hashable {
+    indirect case urlPreview(URLPreview)
     case closureInquiry(ClosureInquiry)
-    case customerSatisfaction(CustomerSatisfaction)
-    case systemMessage(SystemMessage)
+    indirect case customerSatisfaction(CustomerSatisfaction)
+    indirect case systemMessage(SystemMessage)
     case notification(DeskNotification)
     case botAnswers(BotAnswers)
     /// An ordinary message: no `data`, free text in `data`, or JSON of the app's own without a `type`.
     case plain
     /// A rich or admin payload of a type DeskKit does not model, kept whole.
-    case unknown(UnknownPayload)
+    indirect case unknown(UnknownPayload)
     /// `data` that should have held a Desk payload and does not, kept whole with the reason.
-    case malformed(MalformedPayload)
+    indirect case malformed(MalformedPayload)
 
     /// The content's kind, as printed by `deskkit decode --messages`.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
