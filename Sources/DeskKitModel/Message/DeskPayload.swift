@@ -140,12 +140,17 @@ public enum DeskPayload {
         BotAnswers.customType,
     ])
 
-    /// Data types every message can share instead of allocating its own copy.
-    static let knownDataTypes = StringTable(
+    /// What a known `data.type` is.
+    enum Family { case urlPreview, closureInquiry, customerSatisfaction, botAnswers, notification, systemMessage }
+
+    /// The data types every message can share instead of allocating its own copy, with their families.
+    static let knownDataTypeFamilies: [(type: String, family: Family)] =
         [
-            URLPreview.dataType, CustomerSatisfaction.dataType, ClosureInquiry.dataType, ClosureInquiry.legacyDataType,
-            BotAnswers.dataType,
-        ] + DeskNotification.knownKinds + SystemMessage.Kind.legacy
+            (URLPreview.dataType, .urlPreview), (CustomerSatisfaction.dataType, .customerSatisfaction),
+            (ClosureInquiry.dataType, .closureInquiry), (ClosureInquiry.legacyDataType, .closureInquiry),
+            (BotAnswers.dataType, .botAnswers),
+        ] + DeskNotification.knownKinds.map { ($0, .notification) }
+        + (SystemMessage.Kind.legacy
             + [
                 "ACTIVE_TO_IDLE_BY_SYSTEM", "ACTIVE_TO_IDLE_BY_AGENT", "WIP_BY_AGENT", "WIP_TO_UNASSIGNED_BY_SYSTEM",
                 "IDLE_TO_ACTIVE_BY_AGENT", "IDLE_TO_ACTIVE_BY_CUSTOMER", "IDLE_TO_ACTIVE_BY_SYSTEM", "CLOSED_BY_AGENT",
@@ -154,16 +159,25 @@ public enum DeskPayload {
                 "GROUP_UNASSIGNED_BY_AGENT", "TRANSFERRED_BY_AGENT", "GROUP_TRANSFERRED_BY_AGENT",
                 "GROUP_TRANSFERRED_BY_PLATFORM_API", "PRIORITY_VALUE_UPDATED_BY_AGENT",
                 "PRIORITY_VALUE_UPDATED_BY_CUSTOMER", "PRIORITY_VALUE_UPDATED_BY_PLATFORM_API",
-            ].map { "\(SystemMessage.Kind.prefix)TICKET_" + $0 })
+            ].map { "\(SystemMessage.Kind.prefix)TICKET_" + $0 }).map { ($0, .systemMessage) }
+
+    static let knownDataTypes = StringTable(knownDataTypeFamilies.map(\.type))
 
     private static func classify(
         _ tape: JSONTape, customType: String?, path: StaticString, dataType: inout String?, reader: inout FieldReader
     ) -> DeskContent {
         let data = JSONFields(tape: tape, index: 0, root: path).fields(DataKey.self)
         var type: String?
+        var family: Family?  // nil for a type not in the table
         if let t = data[.type] {
             switch tape.kind(t) {
-            case .string: type = tape.knownString(at: t, knownDataTypes) ?? tape.string(at: t)
+            case .string:
+                if let k = tape.match(t, in: knownDataTypes) {
+                    type = knownDataTypes[k]
+                    family = knownDataTypeFamilies[k].family
+                } else {
+                    type = tape.string(at: t)
+                }
             case .null: break
             default:
                 reader.report(.wrongType, "\(path).type", "expected a string, found \(tape.typeName(t))")
@@ -180,29 +194,34 @@ public enum DeskPayload {
             return .plain
         }
         func unknown() -> DeskContent { .unknown(UnknownPayload(type: type, json: tape.value(at: 0))) }
-        switch type {
-        case URLPreview.dataType:
+        switch family {
+        case .urlPreview:
             guard let body = reader.object(data, .body, required: true),
                 let preview = URLPreview(body: body, reader: &reader)
             else { return unknown() }
             return .urlPreview(preview)
-        case ClosureInquiry.dataType, ClosureInquiry.legacyDataType:
+        case .closureInquiry:
             guard let body = reader.object(data, .body, required: true),
                 let inquiry = ClosureInquiry(body: body, reader: &reader)
             else { return unknown() }
             return .closureInquiry(inquiry)
-        case CustomerSatisfaction.dataType:
+        case .customerSatisfaction:
             guard let body = reader.object(data, .body, required: true),
                 let csat = CustomerSatisfaction(body: body, reader: &reader)
             else { return unknown() }
             return .customerSatisfaction(csat)
-        case BotAnswers.dataType:
+        case .botAnswers:
             return .botAnswers(BotAnswers(data: data, reader: &reader))
         default:
-            if SystemMessage.Kind.isSystemType(type) || isSystemCustomType(customType) {
+            // Types outside the table are read by their prefix.
+            if family == .systemMessage || (family == nil && SystemMessage.Kind.isSystemType(type))
+                || isSystemCustomType(customType)
+            {
                 return .systemMessage(SystemMessage(kind: type, data: data, reader: &reader))
             }
-            if type.hasUTF8Prefix(DeskNotification.prefix) || customType == DeskNotification.autoEventCustomType {
+            if family == .notification || (family == nil && type.hasUTF8Prefix(DeskNotification.prefix))
+                || customType == DeskNotification.autoEventCustomType
+            {
                 return .notification(DeskNotification(kind: type))
             }
             return unknown()
