@@ -35,7 +35,13 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(name: "DeskKitMetadata", dependencies: ["CLibXML2", "DeskKitModel", "DeskKitLinks"]),
+        // uchardet, for pages whose declared encoding does not fit their bytes.
+        .systemLibrary(
+            name: "CUchardet",
+            pkgConfig: "uchardet",
+            providers: [.apt(["libuchardet-dev"]), .brew(["uchardet"])]
+        ),
+        .target(name: "DeskKitMetadata", dependencies: ["CLibXML2", "CUchardet", "DeskKitModel", "DeskKitLinks"]),
         // What may be fetched, without I/O: URLs as requests, IP addresses, the SSRF block list, fetch errors.
         // Apart from DeskKitPreview so the fuzz targets build without SwiftNIO.
         .target(

@@ -20,14 +20,18 @@ public struct CharsetDecision: Sendable, Hashable {
         /// A declaration said otherwise, but the bytes are valid UTF-8 with multi-byte characters: pages
         /// that lie about their charset are common, valid UTF-8 by accident is not.
         case utf8OverDeclaration = "utf-8-over-declaration"
-        /// Nothing declared and the bytes are not UTF-8.
+        /// No declaration fits the bytes (none was made, or the bytes contradict it) and they are not UTF-8:
+        /// uchardet named the encoding, and the bytes are valid in it.
+        case detected
+        /// No declaration fits, the bytes are not UTF-8 and the detector found nothing: windows-1252.
         case fallback
     }
 
     /// The encoding's name as libxml2/iconv know it (`UTF-8`, `SHIFT_JIS`, `WINDOWS-1251`, …).
     public var name: String
     public var source: Source
-    /// What the page or server declared, when that was overruled or unknown.
+    /// What the page or server declared, when that was overruled (the first declaration the bytes
+    /// contradicted).
     public var declared: String?
 }
 
@@ -70,7 +74,10 @@ enum CharsetSniffer {
         return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
     }
 
-    /// Decides the encoding: BOM > HTTP charset > `<meta>` > UTF-8 when the bytes are UTF-8 > windows-1252.
+    /// Decides the encoding: BOM > HTTP charset > `<meta>` > UTF-8 when the bytes are UTF-8 > what
+    /// uchardet detects > windows-1252. A declaration the bytes contradict is passed over for the next: a
+    /// UTF-8 one by bytes that are mostly not UTF-8, a multi-byte one (Shift_JIS, GBK, Big5…) by bytes
+    /// that are invalid in it; a single-byte one by bytes that are valid UTF-8 with multi-byte characters.
     static func decide(_ bytes: UnsafeBufferPointer<UInt8>, contentType: String?) -> CharsetDecision {
         guard bytes.count > 0 else { return CharsetDecision(name: "UTF-8", source: .detectedUTF8) }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
@@ -83,51 +90,68 @@ enum CharsetSniffer {
             return CharsetDecision(name: "UTF-16BE", source: .byteOrderMark)
         }
         let sample = UnsafeBufferPointer(rebasing: bytes[0..<window(bytes)])
-        let declared: (String, CharsetDecision.Source)?
+        var declarations: [(name: String, source: CharsetDecision.Source)] = []
         if let label = contentType.flatMap(charsetParameter), let name = canonicalName(label) {
-            declared = (name, .httpHeader)
-        } else if let label = metaCharset(sample), let name = canonicalName(label) {
-            declared = (name, .meta)
-        } else {
-            declared = nil
+            declarations.append((name, .httpHeader))
         }
-        let utf8 = utf8Evidence(sample)
-        if let (name, source) = declared {
-            if name == "UTF-8" { return CharsetDecision(name: name, source: source) }
-            if utf8 == .multibyte { return CharsetDecision(name: "UTF-8", source: .utf8OverDeclaration, declared: name) }
-            return CharsetDecision(name: name, source: source)
+        if let label = metaCharset(sample), let name = canonicalName(label) { declarations.append((name, .meta)) }
+        let utf8 = UTF8Evidence(sample)
+        var overruled: String?
+        for (name, source) in declarations {
+            if name == "UTF-8" {
+                if !utf8.contradictsUTF8 { return CharsetDecision(name: name, source: source, declared: overruled) }
+            } else if utf8.isUTF8, utf8.multibyte > 0 {
+                return CharsetDecision(name: "UTF-8", source: .utf8OverDeclaration, declared: name)
+            } else if CharsetDetection.decodes(sample, as: name) {
+                return CharsetDecision(name: name, source: source, declared: overruled)
+            }
+            overruled = overruled ?? name
         }
-        return utf8 == .invalid
-            ? CharsetDecision(name: "WINDOWS-1252", source: .fallback)
-            : CharsetDecision(name: "UTF-8", source: .detectedUTF8)
+        if !utf8.contradictsUTF8 { return CharsetDecision(name: "UTF-8", source: .detectedUTF8, declared: overruled) }
+        if let name = CharsetDetection.detect(sample), name != "UTF-8", CharsetDetection.decodes(sample, as: name) {
+            return CharsetDecision(name: name, source: .detected, declared: overruled)
+        }
+        return CharsetDecision(name: "WINDOWS-1252", source: .fallback, declared: overruled)
     }
 
-    enum UTF8Evidence { case asciiOnly, multibyte, invalid }
+    /// How far bytes are UTF-8: their valid multi-byte sequences and their invalid ones.
+    struct UTF8Evidence {
+        var multibyte = 0
+        var invalid = 0
 
-    static func utf8Evidence(_ b: UnsafeBufferPointer<UInt8>) -> UTF8Evidence {
-        var i = 0
-        var multibyte = false
-        let base = UnsafeRawPointer(b.baseAddress!)
-        while i < b.count {
-            // ASCII eight bytes at a time.
-            while i + 8 <= b.count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
+        /// Valid UTF-8 (ASCII alone counts).
+        var isUTF8: Bool { invalid == 0 }
+        /// Invalid sequences that are not strays among valid characters: a title cut inside a character by a
+        /// CMS leaves one among many; text in a legacy encoding is mostly invalid (GBK, whose pairs are
+        /// the most often valid by accident, about nine in ten).
+        var contradictsUTF8: Bool { invalid > 0 && invalid * 2 > multibyte }
+
+        init(_ b: UnsafeBufferPointer<UInt8>) {
+            var i = 0
+            guard let base = b.baseAddress.map(UnsafeRawPointer.init) else { return }
+            while i < b.count {
+                // ASCII eight bytes at a time.
+                while i + 8 <= b.count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                }
+                guard i < b.count else { break }
+                if b[i] < 0x80 {
+                    i += 1
+                    continue
+                }
+                let n = UTF8Validation.sequenceLength(b, at: i)
+                if n == 0 {
+                    // A sequence cut by the end of the sample (a chunk boundary) is not evidence against UTF-8.
+                    let cut = b.count - i < 4 && b[i] >= 0xC2 && b[i] <= 0xF4 && b[(i + 1)...].allSatisfy { $0 & 0xC0 == 0x80 }
+                    if cut { break }
+                    invalid += 1
+                    i += 1
+                } else {
+                    multibyte += 1
+                    i += n
+                }
             }
-            guard i < b.count else { break }
-            if b[i] < 0x80 {
-                i += 1
-                continue
-            }
-            let n = UTF8Validation.sequenceLength(b, at: i)
-            if n == 0 {
-                // A sequence cut by the end of the sample (a chunk boundary) is not evidence against UTF-8.
-                let cut = b.count - i < 4 && b[i] >= 0xC2 && b[i] <= 0xF4 && b[(i + 1)...].allSatisfy { $0 & 0xC0 == 0x80 }
-                return cut ? (multibyte ? .multibyte : .asciiOnly) : .invalid
-            }
-            multibyte = true
-            i += n
         }
-        return multibyte ? .multibyte : .asciiOnly
     }
 
     /// `charset=` of a Content-Type value.
@@ -159,7 +183,7 @@ enum CharsetSniffer {
         case "gb2312", "gbk", "x-gbk", "cp936", "chinese", "csgb2312", "gb_2312-80", "iso-ir-58": return "GBK"
         case "gb18030": return "GB18030"
         case "big5", "big5-hkscs", "x-x-big5", "cn-big5", "csbig5": return "BIG5-HKSCS"
-        case "euc-kr", "ks_c_5601-1987", "windows-949", "cp949", "korean", "csksc56011987": return "CP949"
+        case "euc-kr", "ks_c_5601-1987", "windows-949", "cp949", "korean", "csksc56011987", "uhc": return "CP949"
         case "koi8-r", "koi8", "cskoi8r", "koi": return "KOI8-R"
         case "koi8-u", "koi8-ru": return "KOI8-U"
         case "tis-620", "iso-8859-11", "windows-874", "dos-874": return "CP874"

@@ -9,7 +9,7 @@ final class Collector {
         var content: String?
     }
 
-    enum CaptureKind: Int, CaseIterable { case title, h1, firstP, pAfterH1, postTitle, descriptionID, jsonLD }
+    enum CaptureKind: Int, CaseIterable { case title, h1, firstP, pAfterH1, postTitle, descriptionID, jsonLD, bodyText }
 
     /// The first text of each kind (an array indexed by kind: looked up at every tag of the body).
     struct Texts {
@@ -26,9 +26,11 @@ final class Collector {
         var bytes: [UInt8] = []
     }
 
-    /// The elements the collector reacts to; every other one is `.other`.
+    /// The elements the collector reacts to. For the body-text fallback, `.inline` elements run on within
+    /// a block of text, `.hidden` ones hold no visible text (navigation, forms, scripts, headings, media),
+    /// and every other element (`.other`) starts or ends a block.
     enum Tag: String, CaseIterable {
-        case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, other
+        case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, a, br, inline, hidden, other
 
         /// The tag named by `name`, a NUL-terminated name as libxml2's HTML parser reports it (lowercase),
         /// without building a String: this runs for every element of the page.
@@ -43,12 +45,29 @@ final class Collector {
                 key = key << 8 | UInt64(name[i])
                 i += 1
             }
-            self = Self.byKey.first { $0.key == key }?.tag ?? .other
+            self = Self.byKey[key] ?? .other
         }
 
-        private static let byKey: [(key: UInt64, tag: Tag)] = allCases.map { tag in
-            (tag.rawValue.utf8.reduce(0) { $0 << 8 | UInt64($1) }, tag)
-        }
+        private static let byKey: [UInt64: Tag] = {
+            var table: [UInt64: Tag] = [:]
+            func add(_ names: [String], _ tag: Tag) {
+                for name in names { table[name.utf8.reduce(0) { $0 << 8 | UInt64($1) }] = tag }
+            }
+            for tag in allCases where ![.inline, .hidden, .other].contains(tag) { add([tag.rawValue], tag) }
+            add(
+                [
+                    "span", "em", "strong", "b", "i", "u", "s", "small", "big", "abbr", "code", "time", "mark", "sub",
+                    "sup", "cite", "q", "font", "bdi", "bdo", "kbd", "var", "dfn", "data", "del", "ins",
+                    "tt", "nobr", "label", "input", "embed", "wbr",
+                ], .inline)
+            add(
+                [
+                    "style", "noscript", "nav", "header", "footer", "aside", "form", "button", "template", "select",
+                    "textarea", "option", "iframe", "object", "embed", "canvas", "audio", "video", "picture", "figure",
+                    "h2", "h3", "h4", "h5", "h6", "dialog", "menu",
+                ], .hidden)
+            return table
+        }()
     }
 
     let limits: ExtractionLimits
@@ -64,6 +83,12 @@ final class Collector {
 
     var depth = 0
     var svgDepth = 0
+    /// The body-text fallback: the text of the block being read, how much of it is link text, and the
+    /// depth of the hidden element it is inside (its text is not read).
+    private var block: [UInt8] = []
+    private var blockLinkBytes = 0
+    private var linkDepth = 0
+    private var hiddenFrom: Int?
     var sawH1 = false
     var headDone = false
     var captures: [Capture] = []
@@ -83,6 +108,7 @@ final class Collector {
     func start(_ tag: Tag, attribute: (String) -> String?) {
         depth += 1
         if headDone { bodyRead += 16 }
+        if readsBodyText { bodyTextStart(tag, attribute) }
         switch tag {
         case .svg, .math: svgDepth += 1
         case .body: endOfHead()
@@ -126,6 +152,7 @@ final class Collector {
     private var bodyRead = 0
 
     func end(_ tag: Tag) {
+        if readsBodyText { bodyTextEnd(tag) }
         var i = captures.count
         while i > 0 {
             i -= 1
@@ -148,6 +175,16 @@ final class Collector {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if readsBodyText, hiddenFrom == nil, svgDepth == 0, block.count < limits.maxValueBytes {
+            block.append(contentsOf: bytes.prefix(limits.maxValueBytes - block.count))
+            if linkDepth > 0 { blockLinkBytes += bytes.count }
+        }
+        rawText(bytes)
+    }
+
+    /// Text that is not the page's visible text (CDATA sections, script and style content): only the
+    /// captures that take raw text (JSON-LD) keep it.
+    func rawText(_ bytes: UnsafeBufferPointer<UInt8>) {
         if headDone { bodyRead += bytes.count }
         guard !captures.isEmpty else { return }
         for i in captures.indices {
@@ -155,6 +192,68 @@ final class Collector {
             let room = cap - captures[i].bytes.count
             if room > 0 { captures[i].bytes.append(contentsOf: bytes.prefix(room)) }
         }
+    }
+
+    /// Called when parsing ends: text directly in `<body>`, with no element after it, ends its block.
+    func finish() {
+        if readsBodyText { endBlock() }
+    }
+
+    // MARK: Body text
+
+    /// Whether the first block of visible body text is still looked for.
+    private var readsBodyText: Bool { headDone && !done && texts[.bodyText] == nil }
+
+    private func bodyTextStart(_ tag: Tag, _ attribute: (String) -> String?) {
+        guard hiddenFrom == nil else { return }
+        switch tag {
+        case .a:
+            linkDepth += 1
+            return
+        case .br:
+            if !block.isEmpty, block.count < limits.maxValueBytes { block.append(0x20) }
+            return
+        case .inline, .img, .image, .meta, .link, .base:
+            return
+        case .hidden, .script, .svg, .math, .title, .h1, .head:
+            hiddenFrom = depth
+        default:
+            if attribute("hidden") != nil || attribute("aria-hidden")?.lowercased() == "true"
+                || attribute("style").map(Self.hidesElement) == true
+            {
+                hiddenFrom = depth
+            }
+        }
+        endBlock()
+    }
+
+    private func bodyTextEnd(_ tag: Tag) {
+        if let hidden = hiddenFrom {
+            if depth <= hidden { hiddenFrom = nil }
+            return
+        }
+        switch tag {
+        case .a: linkDepth = max(0, linkDepth - 1)
+        case .inline, .br, .img, .image, .meta, .link, .base: break
+        default: endBlock()
+        }
+    }
+
+    /// Ends the block being read: it is the fallback when it has a few words and is not mostly links.
+    private func endBlock() {
+        defer {
+            block.removeAll(keepingCapacity: true)
+            blockLinkBytes = 0
+        }
+        guard !block.isEmpty, blockLinkBytes * 2 <= block.count else { return }
+        let text = TextCleaning.collapse(TextCleaning.removingCDATA(String(decoding: block, as: UTF8.self)))
+        if TextCleaning.isSentenceLike(text) { texts[.bodyText] = text }
+    }
+
+    /// An inline style that hides the element (`display: none`, `visibility: hidden`).
+    static func hidesElement(_ style: String) -> Bool {
+        let compact = style.lowercased().filter { $0 != " " && $0 != "\t" }
+        return compact.contains("display:none") || compact.contains("visibility:hidden")
     }
 
     // MARK: Tags
@@ -212,7 +311,9 @@ final class Collector {
         // Bounded body reading: once there is a title and a description — the first paragraph will do —
         // better fallbacks and an image are looked for only so much further.
         let read = bodyRead
-        if textInHandAt == nil, !needTitle, !needDescription || texts[.firstP] != nil { textInHandAt = read }
+        if textInHandAt == nil, !needTitle, !needDescription || texts[.firstP] != nil || texts[.bodyText] != nil {
+            textInHandAt = read
+        }
         if read > limits.maxBodyBytes || textInHandAt.map({ read - $0 > limits.fallbackSearchBytes }) == true {
             done = true
         }
@@ -245,9 +346,14 @@ final class Collector {
     }
 
     static func key(_ m: Meta, in keys: Set<String>) -> Bool {
-        if let p = m.property?.lowercased(), keys.contains(p) { return true }
+        if let p = m.property, Self.keys(p).contains(where: keys.contains) { return true }
         if let n = m.name?.lowercased(), keys.contains(n) { return true }
         return false
+    }
+
+    /// The names of a `property=` value, lowercased: RDFa allows several, separated by white space.
+    static func keys(_ property: String) -> [String] {
+        property.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
     }
 
     static func looksLikeImageFile(_ src: String) -> Bool {

@@ -97,6 +97,7 @@ public final class HTMLMetadataParser {
             staging = []
             rest.withUnsafeBufferPointer { push($0, terminate: true, pageEnd: taken) }
         }
+        collector.finish()
         return MetadataResolution.resolve(
             collector, pageURL: pageURL, charset: charset!, bytesParsed: bytesParsed, stoppedEarly: collector.done)
     }
@@ -125,7 +126,11 @@ public final class HTMLMetadataParser {
             Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
                 .characters(UnsafeBufferPointer(start: chars, count: Int(length)))
         }
-        sax.cdataBlock = sax.characters
+        sax.cdataBlock = { ctx, chars, length in
+            guard let ctx, let chars, length > 0 else { return }
+            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
+                .rawText(UnsafeBufferPointer(start: chars, count: Int(length)))
+        }
         sax.serror = { _, _ in }
         let userData = Unmanaged.passUnretained(collector).toOpaque()
         context = htmlCreatePushParserCtxt(&sax, userData, nil, 0, nil, XML_CHAR_ENCODING_NONE)

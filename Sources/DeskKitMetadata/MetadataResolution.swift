@@ -16,22 +16,31 @@ enum MetadataResolution {
         }
         func text(_ raw: String?, _ limit: Int) -> String? { TextCleaning.clean(raw, limit: limit) }
 
-        // Properties by kind, in document order.
+        // Properties by kind, in document order. OpenGraph by `property=` (RDFa: several names separated by
+        // spaces) first, then by `name=`, as the protocol writes it. `named`: the first value of each
+        // `name=` (or, without one, `property=`).
         var named: [String: String] = [:]
+        var openGraphByName: [(String, String)] = []
         for meta in c.metas {
             guard let content = meta.content else { continue }
-            let key = (meta.property ?? meta.name)?.lowercased()
-            if let key, key.hasPrefix("og:") {
-                appendOpenGraph(key, content, into: &m, limits: limits, url: url)
-            } else if let key = [meta.name, meta.property].compactMap({ $0?.lowercased() }).first(where: { $0.hasPrefix("twitter:") }) {
-                if let v = text(content, limits.maxDescriptionLength) { m.twitter.append(.init(key: key, value: v)) }
+            let properties = meta.property.map { Collector.keys($0) } ?? []
+            let name = meta.name?.lowercased()
+            for key in properties where key.hasPrefix("og:") { appendOpenGraph(key, content, into: &m, limits: limits, url: url) }
+            if let name, name.hasPrefix("og:") { openGraphByName.append((name, content)) }
+            if let key = ([name] + properties).lazy.compactMap({ $0 }).first(where: { $0.hasPrefix("twitter:") }),
+                let v = text(content, limits.maxDescriptionLength)
+            {
+                m.twitter.append(.init(key: key, value: v))
             }
             if let itemprop = meta.itemprop, let v = text(content, limits.maxDescriptionLength) {
                 m.itemprops.append(.init(key: itemprop, value: v))
             }
-            if let name = meta.name?.lowercased(), named[name] == nil, let v = text(content, limits.maxDescriptionLength) {
-                named[name] = v
+            if let key = name ?? properties.first, named[key] == nil, let v = text(content, limits.maxDescriptionLength) {
+                named[key] = v
             }
+        }
+        for (key, content) in openGraphByName where !m.openGraph.contains(where: { $0.key == key }) {
+            appendOpenGraph(key, content, into: &m, limits: limits, url: url)
         }
         func first(_ list: [PageMetadata.Property], _ keys: String...) -> String? {
             for key in keys { if let p = list.first(where: { $0.key == key }) { return p.value } }
@@ -49,6 +58,7 @@ enum MetadataResolution {
             first(m.itemprops, "description"), first(ld, "description"), c.texts[.descriptionID], c.texts[.pAfterH1],
             c.texts[.firstP],
         ].lazy.compactMap { text($0, limits.maxDescriptionLength) }.first
+            ?? TextCleaning.cleanAtWord(c.texts[.bodyText], limit: limits.maxDescriptionLength)
         let ogImage = m.images.lazy.compactMap { $0.secureURL ?? $0.url }.first
         m.image = ogImage
             ?? [
@@ -60,8 +70,7 @@ enum MetadataResolution {
             ?? pageURL
         m.applicationName = named["application-name"]
         m.themeColor = named["theme-color"]
-        m.siteName = [first(m.openGraph, "og:site_name"), m.applicationName, first(ld, "publisher")]
-            .lazy.compactMap { text($0, limits.maxSiteNameLength) }.first ?? host(of: pageURL)
+        m.siteName = siteName(m, named: named, documentTitle: c.texts[.title], pageURL: pageURL, limits: limits)
         m.type = first(m.openGraph, "og:type")
         m.locale = first(m.openGraph, "og:locale")
         m.icons = c.icons.compactMap { icon in url(icon.href).map { .init(rel: icon.rel, href: $0, sizes: icon.sizes, type: icon.type) } }
@@ -104,40 +113,76 @@ enum MetadataResolution {
         }
     }
 
-    /// Headline, name, description, image and publisher from the head's JSON-LD blocks.
+    /// Headline, name, description, image, publisher and website name from the page's JSON-LD blocks.
+    /// Objects are read from every block, several in one block, and `@graph` arrays; the article's own
+    /// object (any type but the site's, its organisation's or navigation's) is preferred for headline,
+    /// name, description and image.
     static func jsonLD(_ blocks: [String], limits: ExtractionLimits) -> [PageMetadata.Property] {
+        var objects: [(object: JSONValue, rank: Int)] = []
+        func visit(_ v: JSONValue, depth: Int) {
+            guard depth < 6, objects.count < 64 else { return }
+            switch v {
+            case .array(let a): for e in a.prefix(16) { visit(e, depth: depth + 1) }
+            case .object(let o):
+                if let rank = JSONLD.rank(of: v) { objects.append((v, rank)) }
+                if let graph = o["@graph"] { visit(graph, depth: depth + 1) }
+            default: break
+            }
+        }
+        for block in blocks { for value in JSONLD.values(in: block) { visit(value, depth: 0) } }
+        // Stable: the page's own objects first, each rank in document order.
+        let ordered = objects.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+
         var out: [PageMetadata.Property] = []
         func add(_ key: String, _ value: String?) {
             if let value, !out.contains(where: { $0.key == key }), let v = TextCleaning.clean(value, limit: limits.maxDescriptionLength) {
                 out.append(.init(key: key, value: v))
             }
         }
-        func image(_ v: JSONValue?) -> String? {
-            switch v {
-            case .string(let s)?: return s
-            case .array(let a)?: return a.lazy.compactMap { image($0) }.first
-            case .object?: return v?["url"]?.stringValue ?? v?["contentUrl"]?.stringValue
-            default: return nil
-            }
+        for (o, rank) in ordered where rank == JSONLD.contentRank {
+            add("headline", o["headline"]?.stringValue)
+            add("name", o["name"]?.stringValue)
+            add("description", o["description"]?.stringValue)
+            add("image", JSONLD.image(o["image"]) ?? JSONLD.image(o["thumbnailUrl"]))
         }
-        func visit(_ v: JSONValue, depth: Int) {
-            guard depth < 6 else { return }
-            switch v {
-            case .array(let a): for e in a.prefix(16) { visit(e, depth: depth + 1) }
-            case .object(let o):
-                add("headline", o["headline"]?.stringValue)
-                add("name", o["name"]?.stringValue)
-                add("description", o["description"]?.stringValue)
-                add("image", image(o["image"]) ?? image(o["thumbnailUrl"]))
-                add("publisher", o["publisher"]?["name"]?.stringValue ?? o["publisher"]?.stringValue)
-                if let graph = o["@graph"] { visit(graph, depth: depth + 1) }
-            default: break
-            }
-        }
-        for block in blocks {
-            if let json = try? JSONValue.parse(block) { visit(json, depth: 0) }
+        for (o, _) in ordered {
+            add("publisher", o["publisher"]?["name"]?.stringValue ?? o["publisher"]?.stringValue)
+            if JSONLD.isType(o, in: JSONLD.siteTypes) { add("website", o["name"]?.stringValue) }
         }
         return out
+    }
+
+    /// The site's name by the precedence documented on ``PageMetadata/siteName``; the host without `www.`
+    /// when nothing names the site.
+    static func siteName(
+        _ m: PageMetadata, named: [String: String], documentTitle: String?, pageURL: String?, limits: ExtractionLimits
+    ) -> String? {
+        func first(_ list: [PageMetadata.Property], _ keys: String...) -> String? {
+            for key in keys { if let p = list.first(where: { $0.key == key }) { return p.value } }
+            return nil
+        }
+        let appNames = [
+            named["al:ios:app_name"] ?? named["al:android:app_name"],
+            first(m.twitter, "twitter:app:name:iphone", "twitter:app:name:googleplay", "twitter:app:name:ipad"),
+        ]
+        let publisher = named["publisher"].flatMap { URLResolution.split(Substring($0)).scheme == nil ? $0 : nil }
+        let candidates: [String?] =
+            [first(m.openGraph, "og:site_name"), m.applicationName, named["apple-mobile-web-app-title"]] + appNames + [
+                publisher, first(m.jsonLD, "publisher"), first(m.jsonLD, "website"),
+                documentTitle.flatMap { TitleSegments.siteSegment(of: $0, headline: m.title) },
+                first(m.twitter, "twitter:site").flatMap(twitterHandle),
+            ]
+        return candidates.lazy.compactMap { TextCleaning.clean($0, limit: limits.maxSiteNameLength) }.first
+            ?? host(of: pageURL).map { $0.lowercased().hasPrefix("www.") ? String($0.dropFirst(4)) : $0 }
+    }
+
+    /// `@name` (or a `twitter.com/name` URL) as the name alone.
+    static func twitterHandle(_ value: String) -> String? {
+        let name = value.split(separator: "/").last.map { $0.hasPrefix("@") ? $0.dropFirst() : $0 } ?? ""
+        guard !name.isEmpty, name.count <= 15, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            return nil
+        }
+        return String(name)
     }
 
     static func host(of url: String?) -> String? {

@@ -4,7 +4,9 @@ public struct PageMetadata: Sendable, Hashable {
     /// `.post-title`/`.entry-title` > first `<h1>`.
     public var title: String?
     /// og:description > twitter:description > meta description > itemprop description > JSON-LD description >
-    /// `#description` > first `<p>` after the first `<h1>` > first `<p>`.
+    /// `#description` > first `<p>` after the first `<h1>` > first `<p>` > the first block of visible body
+    /// text (outside scripts, navigation, headers, footers, asides, forms, headings and hidden elements; a
+    /// few words, not mostly links; cut at a word boundary).
     public var description: String?
     /// The first og:image's secure_url > its url > the og:image > twitter:image > itemprop image > JSON-LD
     /// image > the first body `<img>` (after the first `<h1>` when there is one) whose file is an image.
@@ -12,7 +14,11 @@ public struct PageMetadata: Sendable, Hashable {
     /// og:url > canonical link > `hreflang="x-default"` alternate > the page URL. Candidates that are not
     /// http(s) URLs with a public host are skipped.
     public var url: String?
-    /// og:site_name > application-name > JSON-LD publisher > the page's host.
+    /// og:site_name > application-name > apple-mobile-web-app-title > app-link and app-card names
+    /// (`al:ios:app_name`, `al:android:app_name`, `twitter:app:name:iphone`, `:googleplay`, `:ipad`) >
+    /// `<meta name="publisher">` > JSON-LD publisher name > JSON-LD WebSite name > the site part of
+    /// `<title>` (after its last separator, when short and not the headline) > the `twitter:site` handle >
+    /// the page's host without `www.`.
     public var siteName: String?
 
     /// One og:image with its structured properties.
@@ -49,7 +55,8 @@ public struct PageMetadata: Sendable, Hashable {
     public var applicationName: String?
     public var themeColor: String?
     public var icons: [Icon] = []
-    /// Headline, description, image and publisher of the head's JSON-LD blocks, when present.
+    /// Headline, name, description and image of the page's own JSON-LD object, the publisher's name and
+    /// the WebSite's name (`website`), when present.
     public var jsonLD: [Property] = []
     /// The encoding the page was read with.
     public var charset: CharsetDecision

@@ -62,6 +62,51 @@ enum TextCleaning {
         return String(Character(scalar))
     }
 
+    /// Whether body text reads as prose rather than a label: at least four words and 30 characters, or,
+    /// in scripts written without spaces (Chinese, Japanese, Thai), 15 characters.
+    static func isSentenceLike(_ text: String) -> Bool {
+        let count = text.count
+        if count >= 15, text.unicodeScalars.contains(where: { isUnspacedScript($0) }) { return true }
+        return count >= 30 && text.split(separator: " ", omittingEmptySubsequences: true).count >= 4
+    }
+
+    /// Han, kana, Thai, Lao, Khmer, Myanmar: scripts whose words are not separated by spaces.
+    static func isUnspacedScript(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF, 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0xF900...0xFAFF, 0x20000...0x2FFFF:
+            return true
+        default: return false
+        }
+    }
+
+    /// The text without `<![CDATA[ … ]]>` sections, which libxml2's HTML parser passes on as text and
+    /// browsers do not show.
+    static func removingCDATA(_ text: String) -> String {
+        guard text.contains("<![CDATA[") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstRange(of: "<![CDATA[") {
+            out += rest[..<open.lowerBound]
+            rest = rest[open.upperBound...]
+            guard let close = rest.firstRange(of: "]]>") else { return out }
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// Like ``clean(_:limit:)``, but a cut text ends at a word boundary (when there is one in its last
+    /// third) before the "…".
+    static func cleanAtWord(_ raw: String?, limit: Int) -> String? {
+        guard let text = clean(raw, limit: Int.max) else { return nil }
+        guard text.count > limit else { return text }
+        let cut = text.prefix(limit - 1)
+        if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) >= limit * 2 / 3 {
+            return String(cut[..<space]).trimmingCharacters(in: " ,;:-–—") + "…"
+        }
+        return String(cut) + "…"
+    }
+
     /// Decoded, collapsed and capped at `limit` characters (cut at a character, an ellipsis added).
     /// Nil when nothing is left.
     static func clean(_ raw: String?, limit: Int) -> String? {

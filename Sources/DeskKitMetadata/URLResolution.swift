@@ -127,6 +127,14 @@ package enum URLResolution {
         return result
     }
 
+    /// Values that templates write where they had no URL (`null`, `undefined`, `about:blank`…): skipped
+    /// like a missing tag, never resolved into `https://example.com/null`.
+    static func isPlaceholder(_ value: String) -> Bool {
+        value.utf8.count <= 11 && placeholders.contains(value.lowercased())
+    }
+
+    private static let placeholders: Set<String> = ["null", "undefined", "about:blank", "none", "nil", "false", "nan"]
+
     /// The resolved URL when it is fit for a preview: http(s) with a host, or a relative reference when
     /// there is no base to resolve it against. `javascript:`, `data:`, `vbscript:` and other schemes are
     /// dropped, as are values with no letter or digit (`...`, `#`).
@@ -135,7 +143,7 @@ package enum URLResolution {
         // Values wrapped in stray quotes or backslashes (`content=\"https://…\"`) are common junk.
         let trimmed = TextCleaning.collapse(TextCleaning.decodeEntities(raw)).trimmingCharacters(in: "\"'\\ ")
         guard !trimmed.isEmpty, trimmed.contains(where: { $0.isLetter || $0.isNumber }),
-            !trimmed.contains(" ")
+            !trimmed.contains(" "), !isPlaceholder(trimmed)
         else { return nil }
         let resolved = resolve(trimmed, against: base)
         guard resolved.utf8.count <= maxLength else { return nil }

@@ -56,6 +56,43 @@ struct PrecedenceTests {
         #expect(m.image == nil)
     }
 
+    @Test func junkURLValuesAreSkippedLikeMissingTags() {
+        for junk in ["null", "undefined", "about:blank", "#", "", "   ", "NULL", "None"] {
+            let m = extract(
+                """
+                <head><meta property="og:url" content="\(junk)"><link rel="canonical" href="https://example.com/c">
+                <meta property="og:image" content="\(junk)"><meta name="twitter:image" content="/t.png"></head>
+                """)
+            #expect(m.url == "https://example.com/c", "\(junk)")
+            #expect(m.image == "https://example.com/t.png", "\(junk)")
+            #expect(m.images.isEmpty, "\(junk)")
+        }
+        let bare = extract(#"<head><link rel="canonical" href="null"><meta property="og:image" content="undefined"></head>"#)
+        #expect(bare.url == "https://example.com/articles/1")
+        #expect(bare.image == nil)
+    }
+
+    @Test func openGraphByPropertyBeatsOpenGraphByName() {
+        let m = extract(
+            """
+            <head><meta name="og:title" content="By name"><meta property="og:title" content="By property">
+            <meta name="og:description" content="Only by name"></head>
+            """)
+        #expect(m.title == "By property")
+        #expect(m.description == "Only by name")
+    }
+
+    @Test func propertiesSeparatedBySpaces() {
+        let m = extract(
+            """
+            <head><title>Element</title><meta property="og:title twitter:title" content="A title">
+            <meta property="dc:description og:description" content="A description"></head>
+            """)
+        #expect(m.title == "A title")
+        #expect(m.description == "A description")
+        #expect(m.twitter.first?.value == "A title")
+    }
+
     @Test func siteNameFallsBackToTheHost() {
         #expect(extract("<title>x</title>", url: "https://shop.example.co.uk/p").siteName == "shop.example.co.uk")
     }

@@ -1,0 +1,96 @@
+import DeskKitModel
+
+/// JSON-LD as sites write it: wrapped in `<!-- … -->` or `<![CDATA[ … ]]>`, with a BOM or a trailing
+/// `;`, several objects in one block, `@graph` arrays; and which of its objects speak for the page.
+enum JSONLD {
+    /// The values of one `<script type="application/ld+json">` block, in order: wrappers and separators
+    /// removed, at most 16. A block that does not parse gives the values before the fault.
+    static func values(in block: String) -> [JSONValue] {
+        var bytes = Array(unwrap(block).utf8)
+        var values: [JSONValue] = []
+        var start = 0
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            while start < buffer.count, values.count < 16 {
+                while start < buffer.count, isSeparator(buffer[start]) { start += 1 }
+                guard start < buffer.count else { return }
+                let rest = UnsafeBufferPointer(rebasing: buffer[start...])
+                switch JSONValue.parseResult(rest) {
+                case .success(let value):
+                    values.append(value)
+                    return
+                case .failure(let error) where error.code == .trailingGarbage && error.offset > 0:
+                    // One value, then more: parse the value alone and go on after it.
+                    guard case .success(let value) = JSONValue.parseResult(UnsafeBufferPointer(rebasing: rest[..<error.offset]))
+                    else { return }
+                    values.append(value)
+                    start += error.offset
+                case .failure:
+                    return
+                }
+            }
+        }
+        return values
+    }
+
+    /// The block without the comment and CDATA wrappers that keep old browsers from showing it, a BOM, or
+    /// a trailing `;` (JavaScript habits).
+    static func unwrap(_ block: String) -> Substring {
+        var s = Substring(block)
+        var changed = true
+        while changed {
+            changed = false
+            s = s.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            while let last = s.last, last.isWhitespace || last == ";" { s = s.dropLast() }
+            for prefix in ["<!--", "//<![CDATA[", "/*<![CDATA[*/", "<![CDATA["] where s.hasPrefix(prefix) {
+                s = s.dropFirst(prefix.count)
+                changed = true
+            }
+            for suffix in ["-->", "//]]>", "/*]]>*/", "]]>", "//"] where s.hasSuffix(suffix) {
+                s = s.dropLast(suffix.count)
+                changed = true
+            }
+        }
+        return s
+    }
+
+    private static func isSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// The rank of objects that describe the page itself (an article, a product, a web page…): read first.
+    static let contentRank = 0
+    /// The types that describe the site, its owner or its navigation: their names are not the page's.
+    static let siteTypes: Set<String> = ["WebSite"]
+    private static let ownerTypes: Set<String> = [
+        "Organization", "NewsMediaOrganization", "Corporation", "Person", "Brand", "WebSite", "SiteNavigationElement",
+        "WPHeader", "WPFooter", "WPSideBar",
+    ]
+    private static let ignoredTypes: Set<String> = ["BreadcrumbList", "ListItem", "SearchAction", "EntryPoint", "ReadAction"]
+
+    /// ``contentRank`` for the page's own objects, 1 for the site's and its owner's, nil for navigation.
+    static func rank(of object: JSONValue) -> Int? {
+        if isType(object, in: ignoredTypes) { return nil }
+        return isType(object, in: ownerTypes) ? 1 : contentRank
+    }
+
+    /// Whether the object's `@type` (a string or an array of them, with or without a schema.org prefix)
+    /// is one of `types`.
+    static func isType(_ object: JSONValue, in types: Set<String>) -> Bool {
+        func named(_ t: String) -> Bool { types.contains(String(t.split(separator: "/").last ?? "")) }
+        switch object["@type"] {
+        case .string(let t)?: return named(t)
+        case .array(let list)?: return list.contains { $0.stringValue.map(named) ?? false }
+        default: return false
+        }
+    }
+
+    /// An image given as a URL, an `ImageObject` (`url` or `contentUrl`) or an array of either.
+    static func image(_ v: JSONValue?) -> String? {
+        switch v {
+        case .string(let s)?: return s
+        case .array(let a)?: return a.lazy.compactMap { image($0) }.first
+        case .object?: return v?["url"]?.stringValue ?? v?["contentUrl"]?.stringValue
+        default: return nil
+        }
+    }
+}
