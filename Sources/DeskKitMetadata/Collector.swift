@@ -9,7 +9,12 @@ final class Collector {
         var content: String?
     }
 
-    enum CaptureKind: Int, CaseIterable { case title, h1, firstP, pAfterH1, postTitle, descriptionID, jsonLD, bodyText }
+    /// `firstP` and `pAfterH1` are paragraphs that read as prose (``TextCleaning/isSentenceLike(_:)``) and are
+    /// not mostly links; `shortP` and `shortPAfterH1` are the first visible paragraphs that are not, the
+    /// last resort.
+    enum CaptureKind: Int, CaseIterable {
+        case title, h1, firstP, pAfterH1, shortP, shortPAfterH1, postTitle, descriptionID, jsonLD, bodyText
+    }
 
     /// The first text of each kind (an array indexed by kind: looked up at every tag of the body).
     struct Texts {
@@ -24,6 +29,8 @@ final class Collector {
         var kind: CaptureKind
         var depth: Int
         var bytes: [UInt8] = []
+        /// How many of the bytes are link text.
+        var linkBytes = 0
     }
 
     /// The elements the collector reacts to. For the body-text fallback, `.inline` elements run on within
@@ -63,7 +70,7 @@ final class Collector {
             add(
                 [
                     "style", "noscript", "nav", "header", "footer", "aside", "form", "button", "template", "select",
-                    "textarea", "option", "iframe", "object", "embed", "canvas", "audio", "video", "picture", "figure",
+                    "textarea", "option", "iframe", "object", "canvas", "audio", "video", "picture", "figure",
                     "h2", "h3", "h4", "h5", "h6", "dialog", "menu",
                 ], .hidden)
             return table
@@ -83,12 +90,13 @@ final class Collector {
 
     var depth = 0
     var svgDepth = 0
-    /// The body-text fallback: the text of the block being read, how much of it is link text, and the
-    /// depth of the hidden element it is inside (its text is not read).
+    /// What of the body is visible: the depth of the hidden element the parser is in (its text is not
+    /// read), and how many links it is in.
+    private var hiddenFrom: Int?
+    private var linkDepth = 0
+    /// The body-text fallback: the text of the block being read, and how much of it is link text.
     private var block: [UInt8] = []
     private var blockLinkBytes = 0
-    private var linkDepth = 0
-    private var hiddenFrom: Int?
     var sawH1 = false
     var headDone = false
     var captures: [Capture] = []
@@ -104,11 +112,14 @@ final class Collector {
 
     // MARK: SAX events
 
-    /// A start tag. `attribute` reads one attribute (by lowercase name) only when asked.
-    func start(_ tag: Tag, attribute: (String) -> String?) {
+    /// A start tag. `attribute` reads one attribute (by lowercase name) only when asked; `hides` tells
+    /// whether the element's attributes hide it.
+    func start(_ tag: Tag, attribute: (String) -> String?, hides: () -> Bool) {
         depth += 1
-        if headDone { bodyRead += 16 }
-        if readsBodyText { bodyTextStart(tag, attribute) }
+        if headDone {
+            bodyRead += 16
+            visibilityStart(tag, hides)
+        }
         switch tag {
         case .svg, .math: svgDepth += 1
         case .body: endOfHead()
@@ -124,7 +135,7 @@ final class Collector {
         case .h1:
             if texts[.h1] == nil, !capturing(.h1) { capture(.h1) }
             sawH1 = true
-        case .p:
+        case .p where hiddenFrom == nil:
             if texts[.firstP] == nil, !capturing(.firstP) { capture(.firstP) }
             if sawH1, texts[.pAfterH1] == nil, !capturing(.pAfterH1) { capture(.pAfterH1) }
         case .img, .image:
@@ -152,17 +163,25 @@ final class Collector {
     private var bodyRead = 0
 
     func end(_ tag: Tag) {
-        if readsBodyText { bodyTextEnd(tag) }
+        if headDone { visibilityEnd(tag) }
         var i = captures.count
         while i > 0 {
             i -= 1
             guard captures[i].depth >= depth else { continue }
             let c = captures.remove(at: i)
             let text = String(decoding: c.bytes, as: UTF8.self)
-            if c.kind == .jsonLD {
+            switch c.kind {
+            case .jsonLD:
                 jsonLD.append(text)
-            } else if c.kind == .title || !TextCleaning.isBlank(text) {
-                texts[c.kind] = text
+            case .firstP, .pAfterH1:
+                if !Self.isMostlyLinks(c.linkBytes, of: c.bytes.count), TextCleaning.isSentenceLike(TextCleaning.collapse(text)) {
+                    texts[c.kind] = text
+                } else if !TextCleaning.isBlank(text) {
+                    let short: CaptureKind = c.kind == .firstP ? .shortP : .shortPAfterH1
+                    if texts[short] == nil { texts[short] = text }
+                }
+            default:
+                if c.kind == .title || !TextCleaning.isBlank(text) { texts[c.kind] = text }
             }
         }
         depth -= 1
@@ -179,6 +198,7 @@ final class Collector {
             block.append(contentsOf: bytes.prefix(limits.maxValueBytes - block.count))
             if linkDepth > 0 { blockLinkBytes += bytes.count }
         }
+        if linkDepth > 0 { for i in captures.indices { captures[i].linkBytes += bytes.count } }
         rawText(bytes)
     }
 
@@ -199,35 +219,32 @@ final class Collector {
         if readsBodyText { endBlock() }
     }
 
-    // MARK: Body text
+    // MARK: Visible text
 
-    /// Whether the first block of visible body text is still looked for.
-    private var readsBodyText: Bool { headDone && !done && texts[.bodyText] == nil }
+    /// Whether the first block of visible body text is still looked for: until it, or a paragraph that
+    /// beats it, is found.
+    private var readsBodyText: Bool { headDone && !done && texts[.bodyText] == nil && texts[.firstP] == nil }
 
-    private func bodyTextStart(_ tag: Tag, _ attribute: (String) -> String?) {
+    private func visibilityStart(_ tag: Tag, _ hides: () -> Bool) {
         guard hiddenFrom == nil else { return }
         switch tag {
         case .a:
             linkDepth += 1
             return
         case .br:
-            if !block.isEmpty, block.count < limits.maxValueBytes { block.append(0x20) }
+            if readsBodyText, !block.isEmpty, block.count < limits.maxValueBytes { block.append(0x20) }
             return
         case .inline, .img, .image, .meta, .link, .base:
             return
         case .hidden, .script, .svg, .math, .title, .h1, .head:
             hiddenFrom = depth
         default:
-            if attribute("hidden") != nil || attribute("aria-hidden")?.lowercased() == "true"
-                || attribute("style").map(Self.hidesElement) == true
-            {
-                hiddenFrom = depth
-            }
+            if hides() { hiddenFrom = depth }
         }
-        endBlock()
+        if readsBodyText { endBlock() }
     }
 
-    private func bodyTextEnd(_ tag: Tag) {
+    private func visibilityEnd(_ tag: Tag) {
         if let hidden = hiddenFrom {
             if depth <= hidden { hiddenFrom = nil }
             return
@@ -235,7 +252,7 @@ final class Collector {
         switch tag {
         case .a: linkDepth = max(0, linkDepth - 1)
         case .inline, .br, .img, .image, .meta, .link, .base: break
-        default: endBlock()
+        default: if readsBodyText { endBlock() }
         }
     }
 
@@ -245,16 +262,13 @@ final class Collector {
             block.removeAll(keepingCapacity: true)
             blockLinkBytes = 0
         }
-        guard !block.isEmpty, blockLinkBytes * 2 <= block.count else { return }
+        guard !block.isEmpty, !Self.isMostlyLinks(blockLinkBytes, of: block.count) else { return }
         let text = TextCleaning.collapse(TextCleaning.removingCDATA(String(decoding: block, as: UTF8.self)))
         if TextCleaning.isSentenceLike(text) { texts[.bodyText] = text }
     }
 
-    /// An inline style that hides the element (`display: none`, `visibility: hidden`).
-    static func hidesElement(_ style: String) -> Bool {
-        let compact = style.lowercased().filter { $0 != " " && $0 != "\t" }
-        return compact.contains("display:none") || compact.contains("visibility:hidden")
-    }
+    /// Text of which links are 40 % or more: a menu, a list of tags, a language switcher.
+    static func isMostlyLinks(_ linkBytes: Int, of bytes: Int) -> Bool { linkBytes * 5 >= bytes * 2 }
 
     // MARK: Tags
 
@@ -311,7 +325,9 @@ final class Collector {
         // Bounded body reading: once there is a title and a description — the first paragraph will do —
         // better fallbacks and an image are looked for only so much further.
         let read = bodyRead
-        if textInHandAt == nil, !needTitle, !needDescription || texts[.firstP] != nil || texts[.bodyText] != nil {
+        if textInHandAt == nil, !needTitle,
+            !needDescription || texts[.firstP] != nil || texts[.bodyText] != nil || texts[.shortP] != nil
+        {
             textInHandAt = read
         }
         if read > limits.maxBodyBytes || textInHandAt.map({ read - $0 > limits.fallbackSearchBytes }) == true {

@@ -115,7 +115,9 @@ public final class HTMLMetadataParser {
             guard let ctx, let name else { return }
             let collector = Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
             let limit = collector.limits.maxValueBytes
-            collector.start(Collector.Tag(name)) { LibXML2.attribute($0, in: attributes, limit: limit) }
+            collector.start(
+                Collector.Tag(name), attribute: { LibXML2.attribute($0, in: attributes, limit: limit) },
+                hides: { LibXML2.hides(attributes) })
         }
         sax.endElement = { ctx, name in
             guard let ctx, let name else { return }
@@ -270,6 +272,28 @@ enum LibXML2 {
     /// Encoding-conversion errors go to the thread's global handler, not the parser's: silence them.
     static func silenceErrors() {
         xmlSetStructuredErrorFunc(nil) { _, _ in }
+    }
+
+    /// Whether a start tag's attributes hide its element: `hidden`, `aria-hidden="true"`, or an inline
+    /// style with `display: none` or `visibility: hidden`. One pass over the attributes.
+    static func hides(_ list: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> Bool {
+        guard let list else { return false }
+        var i = 0
+        while let name = list[i] {
+            let value = list[i + 1]
+            switch String(cString: name) {
+            case "hidden": return true
+            case "aria-hidden": if let value, String(cString: value).lowercased() == "true" { return true }
+            case "style":
+                if let value {
+                    let compact = String(cString: value).lowercased().filter { $0 != " " && $0 != "\t" }
+                    if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
+                }
+            default: break
+            }
+            i += 2
+        }
+        return false
     }
 
     /// The value of attribute `name` (lowercase) of a start tag, cut at `limit` bytes.

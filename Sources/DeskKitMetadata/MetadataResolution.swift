@@ -59,6 +59,7 @@ enum MetadataResolution {
             c.texts[.firstP],
         ].lazy.compactMap { text($0, limits.maxDescriptionLength) }.first
             ?? TextCleaning.cleanAtWord(c.texts[.bodyText], limit: limits.maxDescriptionLength)
+            ?? [c.texts[.shortPAfterH1], c.texts[.shortP]].lazy.compactMap { text($0, limits.maxDescriptionLength) }.first
         let ogImage = m.images.lazy.compactMap { $0.secureURL ?? $0.url }.first
         m.image = ogImage
             ?? [

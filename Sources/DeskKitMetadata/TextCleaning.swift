@@ -62,12 +62,14 @@ enum TextCleaning {
         return String(Character(scalar))
     }
 
-    /// Whether body text reads as prose rather than a label: at least four words and 30 characters, or,
-    /// in scripts written without spaces (Chinese, Japanese, Thai), 15 characters.
+    /// Whether body text reads as prose rather than a label: at least four words (with a letter or a
+    /// digit) and 30 characters, or, in scripts written without spaces (Chinese, Japanese, Thai), 15
+    /// characters.
     static func isSentenceLike(_ text: String) -> Bool {
         let count = text.count
         if count >= 15, text.unicodeScalars.contains(where: { isUnspacedScript($0) }) { return true }
-        return count >= 30 && text.split(separator: " ", omittingEmptySubsequences: true).count >= 4
+        guard count >= 30 else { return false }
+        return text.split(separator: " ").lazy.filter { $0.contains { $0.isLetter || $0.isNumber } }.prefix(4).count == 4
     }
 
     /// Han, kana, Thai, Lao, Khmer, Myanmar: scripts whose words are not separated by spaces.

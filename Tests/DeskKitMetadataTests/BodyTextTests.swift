@@ -57,7 +57,8 @@ struct BodyTextTests {
     }
 
     @Test func paragraphsAndMetaDescriptionsStillComeFirst() {
-        #expect(description("<div>\(sentence)</div><p>A paragraph.</p>") == "A paragraph.")
+        let paragraph = "A paragraph that reads as a sentence of prose."
+        #expect(description("<div>\(sentence)</div><p>\(paragraph)</p>") == paragraph)
         let m = extract(#"<head><meta name="description" content="Meta."></head><body><div>\#(sentence)</div></body>"#)
         #expect(m.description == "Meta.")
     }
@@ -69,5 +70,25 @@ struct BodyTextTests {
         #expect(m.description == sentence)
         #expect(m.stoppedEarly)
         #expect(m.bytesParsed < 64 * 1024)
+    }
+
+    @Test func aParagraphMustReadAsProse() {
+        let lead = "The module provides a portable way of using operating system functions."
+        // Labels before the lead are passed over.
+        #expect(description("<p>Source code: Lib/os.py</p><p>\(lead)</p>") == lead)
+        // A paragraph of links (a language menu) is not a description.
+        let menu = #"<p><span>Available languages:</span> <a href="/de">Deutsch</a> | <a href="/en">English</a> | <a href="/fr">Français</a></p>"#
+        #expect(description(menu + "<p>\(lead)</p>") == lead)
+        // Paragraphs in navigation, footers or hidden elements are not the page's text.
+        #expect(description("<nav><p>Our shop has the best mugs in the whole wide world</p></nav><p>\(lead)</p>") == lead)
+        #expect(description("<div hidden><p>Our shop has the best mugs in the whole wide world</p></div><p>\(lead)</p>") == lead)
+    }
+
+    @Test func shortParagraphsAreTheLastResort() {
+        #expect(description("<p>Links</p>") == "Links")
+        // After the first heading first, as for long paragraphs.
+        #expect(description("<p>Invalid one.</p><h1>Heading</h1><p>The valid one.</p>") == "The valid one.")
+        // A block of body text beats a short paragraph.
+        #expect(description("<p>Links</p><div>\(sentence)</div>") == sentence)
     }
 }
