@@ -52,10 +52,21 @@ final class Collector {
                 key = key << 8 | UInt64(name[i])
                 i += 1
             }
-            self = Self.byKey[key] ?? .other
+            // Binary search of the sorted keys: no hashing for each element of the page.
+            var low = 0
+            var high = Self.keys.count
+            while low < high {
+                let mid = (low + high) / 2
+                if Self.keys[mid] < key { low = mid + 1 } else { high = mid }
+            }
+            self = low < Self.keys.count && Self.keys[low] == key ? Self.tags[low] : .other
         }
 
-        private static let byKey: [UInt64: Tag] = {
+        private static let keys: [UInt64] = table.map(\.key)
+        private static let tags: [Tag] = table.map(\.tag)
+
+        /// Each name's key (its up to eight bytes, big-endian) and tag, sorted by key.
+        private static let table: [(key: UInt64, tag: Tag)] = {
             var table: [UInt64: Tag] = [:]
             func add(_ names: [String], _ tag: Tag) {
                 for name in names { table[name.utf8.reduce(0) { $0 << 8 | UInt64($1) }] = tag }
@@ -73,7 +84,7 @@ final class Collector {
                     "textarea", "option", "iframe", "object", "canvas", "audio", "video", "picture", "figure",
                     "h2", "h3", "h4", "h5", "h6", "dialog", "menu",
                 ], .hidden)
-            return table
+            return table.map { ($0.key, $0.value) }.sorted { $0.key < $1.key }
         }()
     }
 
@@ -174,7 +185,7 @@ final class Collector {
             case .jsonLD:
                 jsonLD.append(text)
             case .firstP, .pAfterH1:
-                if !Self.isMostlyLinks(c.linkBytes, of: c.bytes.count), TextCleaning.isSentenceLike(TextCleaning.collapse(text)) {
+                if !Self.isMostlyLinks(c.linkBytes, of: c.bytes.count), c.bytes.withUnsafeBufferPointer(TextCleaning.isSentenceLike) {
                     texts[c.kind] = text
                 } else if !TextCleaning.isBlank(text) {
                     let short: CaptureKind = c.kind == .firstP ? .shortP : .shortPAfterH1
@@ -263,8 +274,9 @@ final class Collector {
             blockLinkBytes = 0
         }
         guard !block.isEmpty, !Self.isMostlyLinks(blockLinkBytes, of: block.count) else { return }
+        guard block.withUnsafeBufferPointer(TextCleaning.isSentenceLike) else { return }
         let text = TextCleaning.collapse(TextCleaning.removingCDATA(String(decoding: block, as: UTF8.self)))
-        if TextCleaning.isSentenceLike(text) { texts[.bodyText] = text }
+        if text.utf8.withContiguousStorageIfAvailable(TextCleaning.isSentenceLike) == true { texts[.bodyText] = text }
     }
 
     /// Text of which links are 40 % or more: a menu, a list of tags, a language switcher.

@@ -281,15 +281,11 @@ enum LibXML2 {
         var i = 0
         while let name = list[i] {
             let value = list[i + 1]
-            switch String(cString: name) {
-            case "hidden": return true
-            case "aria-hidden": if let value, String(cString: value).lowercased() == "true" { return true }
-            case "style":
-                if let value {
-                    let compact = String(cString: value).lowercased().filter { $0 != " " && $0 != "\t" }
-                    if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
-                }
-            default: break
+            if xmlStrEqual(name, "hidden") != 0 { return true }
+            if let value, xmlStrEqual(name, "aria-hidden") != 0, xmlStrcasecmp(value, "true") == 0 { return true }
+            if let value, xmlStrEqual(name, "style") != 0 {
+                let compact = String(cString: value).lowercased().filter { $0 != " " && $0 != "\t" }
+                if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
             }
             i += 2
         }

@@ -6,55 +6,68 @@ enum JSONLD {
     /// The values of one `<script type="application/ld+json">` block, in order: wrappers and separators
     /// removed, at most 16. A block that does not parse gives the values before the fault.
     static func values(in block: String) -> [JSONValue] {
-        var bytes = Array(unwrap(block).utf8)
-        var values: [JSONValue] = []
-        var start = 0
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            while start < buffer.count, values.count < 16 {
-                while start < buffer.count, isSeparator(buffer[start]) { start += 1 }
-                guard start < buffer.count else { return }
-                let rest = UnsafeBufferPointer(rebasing: buffer[start...])
+        var block = block
+        return block.withUTF8 { bytes in
+            let unwrapped = unwrap(bytes)
+            var values: [JSONValue] = []
+            var start = unwrapped.lowerBound
+            while start < unwrapped.upperBound, values.count < 16 {
+                while start < unwrapped.upperBound, isSeparator(bytes[start]) { start += 1 }
+                guard start < unwrapped.upperBound else { break }
+                let rest = UnsafeBufferPointer(rebasing: bytes[start..<unwrapped.upperBound])
                 switch JSONValue.parseResult(rest) {
                 case .success(let value):
                     values.append(value)
-                    return
+                    return values
                 case .failure(let error) where error.code == .trailingGarbage && error.offset > 0:
                     // One value, then more: parse the value alone and go on after it.
                     guard case .success(let value) = JSONValue.parseResult(UnsafeBufferPointer(rebasing: rest[..<error.offset]))
-                    else { return }
+                    else { return values }
                     values.append(value)
                     start += error.offset
                 case .failure:
-                    return
+                    return values
                 }
             }
+            return values
         }
-        return values
     }
 
-    /// The block without the comment and CDATA wrappers that keep old browsers from showing it, a BOM, or
-    /// a trailing `;` (JavaScript habits).
-    static func unwrap(_ block: String) -> Substring {
-        var s = Substring(block)
+    /// The part of the block inside the comment and CDATA wrappers that keep old browsers from showing it,
+    /// without a BOM or a trailing `;` (JavaScript habits).
+    static func unwrap(_ b: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var lower = 0
+        var upper = b.count
+        func hasPrefix(_ p: StaticString) -> Bool {
+            upper - lower >= p.utf8CodeUnitCount && (0..<p.utf8CodeUnitCount).allSatisfy { b[lower + $0] == p.utf8Start[$0] }
+        }
+        func hasSuffix(_ p: StaticString) -> Bool {
+            let n = p.utf8CodeUnitCount
+            return upper - lower >= n && (0..<n).allSatisfy { b[upper - n + $0] == p.utf8Start[$0] }
+        }
         var changed = true
         while changed {
             changed = false
-            s = s.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-            while let last = s.last, last.isWhitespace || last == ";" { s = s.dropLast() }
-            for prefix in ["<!--", "//<![CDATA[", "/*<![CDATA[*/", "<![CDATA["] where s.hasPrefix(prefix) {
-                s = s.dropFirst(prefix.count)
+            while lower < upper, isSpace(b[lower]) || hasPrefix("\u{FEFF}") {
+                lower += isSpace(b[lower]) ? 1 : 3
+            }
+            while lower < upper, isSpace(b[upper - 1]) || b[upper - 1] == UInt8(ascii: ";") { upper -= 1 }
+            for prefix: StaticString in ["<!--", "//<![CDATA[", "/*<![CDATA[*/", "<![CDATA["] where hasPrefix(prefix) {
+                lower += prefix.utf8CodeUnitCount
                 changed = true
             }
-            for suffix in ["-->", "//]]>", "/*]]>*/", "]]>", "//"] where s.hasSuffix(suffix) {
-                s = s.dropLast(suffix.count)
+            for suffix: StaticString in ["-->", "//]]>", "/*]]>*/", "]]>", "//"] where hasSuffix(suffix) {
+                upper -= suffix.utf8CodeUnitCount
                 changed = true
             }
         }
-        return s
+        return lower..<upper
     }
 
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C }
+
     private static func isSeparator(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || isSpace(byte)
     }
 
     /// The rank of objects that describe the page itself (an article, a product, a web page…): read first.

@@ -166,14 +166,16 @@ enum MetadataResolution {
             named["al:ios:app_name"] ?? named["al:android:app_name"],
             first(m.twitter, "twitter:app:name:iphone", "twitter:app:name:googleplay", "twitter:app:name:ipad"),
         ]
-        let publisher = named["publisher"].flatMap { URLResolution.split(Substring($0)).scheme == nil ? $0 : nil }
-        let candidates: [String?] =
-            [first(m.openGraph, "og:site_name"), m.applicationName, named["apple-mobile-web-app-title"]] + appNames + [
-                publisher, first(m.jsonLD, "publisher"), first(m.jsonLD, "website"),
-                documentTitle.flatMap { TitleSegments.siteSegment(of: $0, headline: m.title) },
-                first(m.twitter, "twitter:site").flatMap(twitterHandle),
-            ]
-        return candidates.lazy.compactMap { TextCleaning.clean($0, limit: limits.maxSiteNameLength) }.first
+        // Each candidate is computed only when those before it gave nothing.
+        let candidates: [() -> String?] = [
+            { first(m.openGraph, "og:site_name") }, { m.applicationName }, { named["apple-mobile-web-app-title"] },
+            { appNames[0] }, { appNames[1] },
+            { named["publisher"].flatMap { URLResolution.split(Substring($0)).scheme == nil ? $0 : nil } },
+            { first(m.jsonLD, "publisher") }, { first(m.jsonLD, "website") },
+            { documentTitle.flatMap { TitleSegments.siteSegment(of: $0, headline: m.title) } },
+            { first(m.twitter, "twitter:site").flatMap(twitterHandle) },
+        ]
+        return candidates.lazy.compactMap { TextCleaning.clean($0(), limit: limits.maxSiteNameLength) }.first
             ?? host(of: pageURL).map { $0.lowercased().hasPrefix("www.") ? String($0.dropFirst(4)) : $0 }
     }
 

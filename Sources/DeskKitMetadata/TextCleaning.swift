@@ -8,21 +8,63 @@ enum TextCleaning {
         s.unicodeScalars.allSatisfy { $0.value < 0x80 ? ($0.value <= 0x20) : $0.properties.isWhitespace }
     }
 
-    /// Collapses white space (including no-break spaces and line separators) to one space and trims.
+    /// Collapses white space (including no-break spaces and line separators) to one space and trims. On
+    /// the UTF-8 bytes; a string that needs no change is returned as it is, without a copy.
     static func collapse(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        var pendingSpace = false
-        for scalar in s.unicodeScalars {
-            if scalar.value <= 0x20 || (scalar.value >= 0x80 && scalar.properties.isWhitespace) {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.unicodeScalars.append(" ") }
-                pendingSpace = false
-                out.unicodeScalars.append(scalar)
+        var s = s
+        let collapsed: [UInt8]? = s.withUTF8 { b in
+            // Already collapsed: no white space but single spaces between words.
+            var i = 0
+            var clean = true
+            while i < b.count {
+                let n = whitespaceLength(b, at: i)
+                if n > 0, b[i] != 0x20 || i == 0 || i + 1 == b.count || b[i + 1] == 0x20 || whitespaceLength(b, at: i + 1) > 0 {
+                    clean = false
+                    break
+                }
+                i += max(n, 1)
             }
+            if clean { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count)
+            var pendingSpace = false
+            i = 0
+            while i < b.count {
+                let n = whitespaceLength(b, at: i)
+                if n > 0 {
+                    pendingSpace = !out.isEmpty
+                    i += n
+                } else {
+                    if pendingSpace { out.append(0x20) }
+                    pendingSpace = false
+                    out.append(b[i])
+                    i += 1
+                }
+            }
+            return out
         }
-        return out
+        return collapsed.map { String(decoding: $0, as: UTF8.self) } ?? s
+    }
+
+    /// The length of the white-space character (Unicode's White_Space) at `i`, or 0: ASCII controls and
+    /// space, U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000.
+    @inline(__always)
+    static func whitespaceLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        let c = b[i]
+        if c <= 0x20 { return 1 }
+        guard c >= 0xC2, c <= 0xE3 else { return 0 }
+        let rest = b.count - i
+        switch c {
+        case 0xC2: return rest >= 2 && (b[i + 1] == 0x85 || b[i + 1] == 0xA0) ? 2 : 0
+        case 0xE1: return rest >= 3 && b[i + 1] == 0x9A && b[i + 2] == 0x80 ? 3 : 0
+        case 0xE2:
+            guard rest >= 3 else { return 0 }
+            let (x, y) = (b[i + 1], b[i + 2])
+            if x == 0x80, y <= 0x8A || y == 0xA8 || y == 0xA9 || y == 0xAF { return 3 }
+            return x == 0x81 && y == 0x9F ? 3 : 0
+        case 0xE3: return rest >= 3 && b[i + 1] == 0x80 && b[i + 2] == 0x80 ? 3 : 0
+        default: return 0
+        }
     }
 
     /// Decodes the entities left in a value after the HTML parser decoded it once (`&amp;amp;` → `&`).
@@ -62,24 +104,37 @@ enum TextCleaning {
         return String(Character(scalar))
     }
 
-    /// Whether body text reads as prose rather than a label: at least four words (with a letter or a
-    /// digit) and 30 characters, or, in scripts written without spaces (Chinese, Japanese, Thai), 15
-    /// characters.
-    static func isSentenceLike(_ text: String) -> Bool {
-        let count = text.count
-        if count >= 15, text.unicodeScalars.contains(where: { isUnspacedScript($0) }) { return true }
-        guard count >= 30 else { return false }
-        return text.split(separator: " ").lazy.filter { $0.contains { $0.isLetter || $0.isNumber } }.prefix(4).count == 4
-    }
-
-    /// Han, kana, Thai, Lao, Khmer, Myanmar: scripts whose words are not separated by spaces.
-    static func isUnspacedScript(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF, 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-            0xF900...0xFAFF, 0x20000...0x2FFFF:
-            return true
-        default: return false
+    /// Whether text (UTF-8) reads as prose rather than a label: at least four words (with a letter or a
+    /// digit) and 30 characters, white space runs counting as one, or, in Chinese and Japanese (written
+    /// without spaces), 15 characters. One pass over the bytes, before any string is built.
+    static func isSentenceLike(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var characters = 0
+        var words = 0
+        var inWord = false
+        var wordCounted = false
+        var unspaced = false
+        for byte in utf8 {
+            if byte <= 0x20 {
+                inWord = false
+                continue
+            }
+            guard byte & 0xC0 != 0x80 else { continue }  // a continuation byte
+            characters += 1
+            if !inWord {
+                if characters > 1 { characters += 1 }  // the space before the word
+                inWord = true
+                wordCounted = false
+            }
+            // Letters and digits: ASCII alphanumerics, or any character beyond ASCII.
+            let alphanumeric = byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            if alphanumeric, !wordCounted {
+                wordCounted = true
+                words += 1
+            }
+            // Lead bytes of U+3040–U+9FFF: kana and the common Han ideographs.
+            if byte >= 0xE3 && byte <= 0xE9 { unspaced = true }
         }
+        return unspaced ? characters >= 15 : characters >= 30 && words >= 4
     }
 
     /// The text without `<![CDATA[ … ]]>` sections, which libxml2's HTML parser passes on as text and
