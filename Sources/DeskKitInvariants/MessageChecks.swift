@@ -24,6 +24,25 @@ enum MessageChecks {
             try require(m.reason.code.isFatal, "malformed for a problem that is not fatal: \(m.reason)")
         }
         try richRoundTrip(decoded)
+        try safeURLs(decoded, strict: strict)
+    }
+
+    /// A preview hands renderers a URL only when it is http(s) with a host and nothing a browser would
+    /// strip or reinterpret; strict validation reports `unsafe_url` exactly for the URLs it withholds.
+    static func safeURLs(_ decoded: DeskPayload.Decoded, strict: DeskPayload.Decoded) throws(InvariantViolation) {
+        guard case .urlPreview(let p) = decoded.content else { return }
+        for (value, safe, key) in [(Optional(p.url), p.safeURL, "url"), (p.image, p.safeImageURL, "image")] {
+            guard let value else { continue }
+            if let safe {
+                let lower = safe.lowercased()
+                try require(
+                    (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && !safe.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
+                        && safe == value,
+                    "an unsafe \(key) was handed to renderers: \(excerpt(safe))")
+            }
+            let reported = strict.problems.contains { $0.code == .unsafeURL && $0.path.hasSuffix(".body.\(key)") }
+            try require(reported == (safe == nil), "unsafe_url for \(key) is \(reported) but safe\(key) is \(safe ?? "nil")")
+        }
     }
 
     /// Whole envelopes: the byte, text and JSON-value initialisers and a decoder reused across inputs agree;

@@ -27,6 +27,8 @@ struct DecodeCommand: ParsableCommand {
     @Option(name: .long, help: "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook: the other formats read JSON bodies (DATA, or lines with --messages).")
     var format: PayloadFormat = .desk
 
+    @OptionGroup var lineOptions: LineOptions
+
     @Argument(help: "The data string; with --messages, the file to read (default: standard input).")
     var input: String?
 
@@ -40,16 +42,21 @@ struct DecodeCommand: ParsableCommand {
         defer { out.flush() }
         if format != .desk {
             if !messages {
-                var body = input!
-                out.line(body.withUTF8 { format.decode($0, strict: false).0 })
+                out.line(RawArguments.bytes(of: input!).withUnsafeBufferPointer { format.decode($0, strict: false).0 })
                 return
             }
-            var reader = try LineReader(path: input)
-            try reader.forEachNonBlankLine { line, _ in out.line(format.decode(line, strict: false).0) }
+            var reader = try LineReader(path: input, options: lineOptions)
+            var failed = false
+            try reader.forEachNonBlankLine({ line, _ in out.line(format.decode(line, strict: false).0) }) {
+                failed = true
+                out.line($0.jsonValue)
+            }
+            if failed { throw ExitCode(1) }
             return
         }
         if !messages {
-            let decoded = DeskPayload.decode(input!, customType: customType)
+            // The argument's own bytes: invalid UTF-8 is reported, as it is from a file.
+            let decoded = DeskPayload.decode(bytes: RawArguments.bytes(of: input!), customType: customType)
             let json: JSONValue = [
                 "kind": .string(decoded.content.kind.rawValue), "encoding": .string(decoded.encoding.description),
                 "value": decoded.content.jsonValue, "problems": .array(decoded.problems.map(\.jsonValue)),
@@ -57,8 +64,16 @@ struct DecodeCommand: ParsableCommand {
             out.line(json)
             return
         }
-        var reader = try LineReader(path: input)
+        var reader = try LineReader(path: input, options: lineOptions)
         var decoder = DeskMessageDecoder()
-        try reader.forEachNonBlankLine { line, _ in out.line(decoder.decode(line).summaryJSON) }
+        var failed = false
+        try reader.forEachNonBlankLine({ line, _ in out.line(decoder.decode(line).summaryJSON) }) {
+            failed = true
+            out.line($0.jsonValue)
+        }
+        if failed {
+            out.flush()
+            throw ExitCode(1)
+        }
     }
 }

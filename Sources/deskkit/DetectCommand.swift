@@ -36,11 +36,13 @@ struct DetectCommand: ParsableCommand {
     @Flag(name: .long, help: "Require a known top-level domain after a scheme too.")
     var strictHosts = false
 
-    @Argument(help: "The text to search (joined with spaces).")
+    @OptionGroup var lineOptions: LineOptions
+
+    @Argument(help: "The text to search (joined with spaces); with --jsonl, the file to read (default: standard input).")
     var text: [String] = []
 
     func validate() throws {
-        if jsonl && !text.isEmpty { throw ValidationError("give TEXT or --jsonl, not both") }
+        if jsonl && text.count > 1 { throw ValidationError("--jsonl reads one FILE (or standard input), not TEXT") }
         if !jsonl && text.isEmpty { throw ValidationError("give the TEXT to search, or --jsonl to read JSON lines") }
     }
 
@@ -61,8 +63,9 @@ struct DetectCommand: ParsableCommand {
             }
             return
         }
-        var reader = try LineReader(path: nil)
-        try reader.forEachLine { line, number in
+        var reader = try LineReader(path: text.first, options: lineOptions)
+        var failed = false
+        try reader.forEachLine({ line, number in
             let answer: JSONValue
             switch JSONValue.parseResult(line) {
             case .success(let json):
@@ -75,6 +78,13 @@ struct DetectCommand: ParsableCommand {
                 answer = ["links": [], "error": .string("line \(number): not JSON: \(error)")]
             }
             out.line(answer)
+        }) {
+            failed = true
+            out.line($0.jsonValue)
+        }
+        if failed {
+            out.flush()
+            throw ExitCode(1)
         }
     }
 }

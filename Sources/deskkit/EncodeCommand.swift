@@ -35,15 +35,20 @@ struct EncodeCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "url-preview", abstract: "A SENDBIRD_DESK_URL_PREVIEW payload.")
 
-        @Option(name: .long, help: "The page URL (required).") var url: String
+        @Option(name: .long, help: "The page URL (required): http or https, with a host.") var url: String
         @Option(name: .long, help: "The page title.") var title: String?
         @Option(name: .long, help: "The site name.") var siteName: String?
         @Option(name: .long, help: "The description.") var description: String?
-        @Option(name: .long, help: "The image URL.") var image: String?
+        @Option(name: .long, help: "The image URL: http or https, with a host.") var image: String?
         @OptionGroup var form: Form
 
         func validate() throws {
             if url.isEmpty { throw ValidationError("--url must not be empty") }
+            // A client would open these: refuse to write them (unsafe_url).
+            if let problem = URLSafety.problem(with: url) { throw ValidationError("--url \(problem) [unsafe_url]") }
+            if let image, let problem = URLSafety.problem(with: image) {
+                throw ValidationError("--image \(problem) [unsafe_url]")
+            }
         }
 
         func run() {

@@ -30,6 +30,8 @@ struct ExtractCommand: ParsableCommand {
     @Option(name: .long, help: "The HTTP Content-Type the page came with.")
     var contentType: String?
 
+    @OptionGroup var lineOptions: LineOptions
+
     @Argument(help: "The HTML file.")
     var file: String?
 
@@ -46,8 +48,9 @@ struct ExtractCommand: ParsableCommand {
             out.line(MetadataExtractor.extract(html: bytes, pageURL: url, contentType: contentType).jsonValue)
             return
         }
-        var reader = try LineReader(path: nil)
-        try reader.forEachLine { line, number in
+        var reader = try LineReader(path: nil, options: lineOptions)
+        var failed = false
+        try reader.forEachLine({ line, number in
             let answer: JSONValue
             switch JSONValue.parseResult(line) {
             case .success(let json):
@@ -67,6 +70,13 @@ struct ExtractCommand: ParsableCommand {
                 answer = ["error": .string("line \(number): not JSON: \(error)")]
             }
             out.line(answer)
+        }) {
+            failed = true
+            out.line($0.jsonValue)
+        }
+        if failed {
+            out.flush()
+            throw ExitCode(1)
         }
     }
 

@@ -16,6 +16,8 @@ struct FilterCommand: ParsableCommand {
     @Option(name: .long, help: "Whose view to produce: customer or agent.")
     var audience: Audience
 
+    @OptionGroup var lineOptions: LineOptions
+
     @Argument(help: "The file to read (default: standard input).")
     var file: String?
 
@@ -26,10 +28,10 @@ struct FilterCommand: ParsableCommand {
             out.flush()
             err.flush()
         }
-        var reader = try LineReader(path: file)
+        var reader = try LineReader(path: file, options: lineOptions)
         var decoder = DeskMessageDecoder()
         var skipped = 0
-        try reader.forEachNonBlankLine { line, number in
+        try reader.forEachNonBlankLine({ line, number in
             let message = decoder.decode(line)
             // A line that is not a JSON object is malformed at "$"; anything else is a message.
             if case .malformed(let m) = message.content, m.reason.path == "$" {
@@ -40,6 +42,9 @@ struct FilterCommand: ParsableCommand {
                 out.write(line)
                 out.write(CollectionOfOne(0x0A))
             }
+        }) {
+            skipped += 1
+            err.line($0.text)
         }
         if skipped > 0 {
             err.line("\(skipped) line\(skipped == 1 ? "" : "s") skipped")

@@ -8,17 +8,49 @@
 import ArgumentParser
 import DeskKitModel
 
-/// Reads a file or standard input line by line, in large chunks, without decoding text.
+/// The options every command that reads lines takes.
+struct LineOptions: ParsableArguments {
+    @Option(name: .long, help: "The longest input line read, in bytes; a longer one is reported and skipped. (default: 67108864, 64 MiB)")
+    var maxLineBytes: Int = LineSplitter.defaultMaxLineBytes
+
+    func validate() throws {
+        guard maxLineBytes > 0 else { throw ValidationError("--max-line-bytes must be positive") }
+    }
+}
+
+/// A line that could not be read, in the one shape every command uses:
+/// `{"error": {"code", "message", "line"}}` on standard output for commands that answer each line, and
+/// `line N: message` on standard error for the others.
+struct LineError {
+    var code: String
+    var message: String
+    var line: Int
+
+    static func tooLong(line: Int, limit: Int) -> LineError {
+        LineError(code: "line_too_long", message: "longer than \(limit) bytes (--max-line-bytes); skipped", line: line)
+    }
+
+    var jsonValue: JSONValue {
+        ["error": ["code": .string(code), "message": .string(message), "line": .integer(Int64(line))]]
+    }
+
+    var text: String { "line \(line): \(message)" }
+}
+
+/// Reads a file or standard input line by line, in large chunks, without decoding text. Each byte is
+/// examined once (``LineSplitter``), and a line longer than `maxLineBytes` is handed to `overlong`
+/// instead of the body.
 struct LineReader {
     private let fd: Int32
     private let ownsFD: Bool
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var eof = false
-    private var lineNumber = 0
+    private var splitter: LineSplitter
+
+    /// How much is read at a time.
+    static let chunkSize = 1 << 20
 
     /// Opens `path`, or standard input for nil or "-".
-    init(path: String?) throws {
+    init(path: String?, maxLineBytes: Int = LineSplitter.defaultMaxLineBytes) throws {
+        splitter = LineSplitter(maxLineBytes: maxLineBytes)
         if let path, path != "-" {
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else {
@@ -35,67 +67,73 @@ struct LineReader {
             fd = 0
             ownsFD = false
         }
-        buffer.reserveCapacity(1 << 16)
     }
 
-    /// Like ``forEachLine(_:)``, skipping lines of nothing but white space (their numbers still count).
-    mutating func forEachNonBlankLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
-        try forEachLine { line, number in
+    init(path: String?, options: LineOptions) throws { try self.init(path: path, maxLineBytes: options.maxLineBytes) }
+
+    /// Like ``forEachLine(_:overlong:)``, skipping lines of nothing but white space (their numbers still count).
+    mutating func forEachNonBlankLine(
+        _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void, overlong: (LineError) throws -> Void
+    ) throws {
+        try forEachLine({ line, number in
             if JSONLines.isBlank(line) { return }
             try body(line, number)
-        }
+        }, overlong: overlong)
     }
 
-    /// Calls `body` with each line (without its `\n`) and its 1-based number until the input ends.
-    mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+    /// Calls `body` with each line (without its `\n`) and its 1-based number until the input ends, and
+    /// `overlong` for each line over the limit.
+    mutating func forEachLine(
+        _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void, overlong: (LineError) throws -> Void
+    ) throws {
         defer { if ownsFD { close(fd) } }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            // Hand out every complete line in the buffer.
-            let found: Int? = buffer.withUnsafeBufferPointer { b in
-                var i = start
-                while i < b.count { if b[i] == 0x0A { return i }; i += 1 }
-                return nil
+        let limit = splitter.maxLineBytes
+        func handle(_ event: LineSplitter.Event) throws {
+            switch event {
+            case .line(let line, let number): try body(line, number)
+            case .tooLong(let number): try overlong(.tooLong(line: number, limit: limit))
             }
-            if let newline = found {
-                lineNumber += 1
-                try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start..<newline]), lineNumber) }
-                start = newline + 1
-                continue
-            }
-            if eof {
-                if start < buffer.count {
-                    lineNumber += 1
-                    try buffer.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[start...]), lineNumber) }
-                }
-                return
-            }
-            if start > 0 {
-                buffer.removeFirst(start)
-                start = 0
-            }
-            eof = try !Self.readChunk(fd, into: &chunk, appendingTo: &buffer)
         }
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try Self.read(fd, into: $0) }
+            if n == 0 { break }
+            try chunk.withUnsafeBufferPointer { try splitter.append(UnsafeBufferPointer(rebasing: $0[..<n]), handle) }
+        }
+        try splitter.finish(handle)
     }
 
-    /// Every byte of the input, unchanged (a page is not lines).
+    /// Every byte of the input, unchanged (a page is not lines): a file is read straight into one array
+    /// of its size, without copies; a pipe in chunks.
     mutating func readAll() throws -> [UInt8] {
         defer { if ownsFD { close(fd) } }
-        var bytes = Array(buffer[start...])
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while !eof { eof = try !Self.readChunk(fd, into: &chunk, appendingTo: &bytes) }
-        return bytes
+        var info = stat()
+        let expected = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+        let fd = self.fd
+        var bytes = try [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
+            while count < buffer.count {
+                let n = try Self.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+                if n == 0 { return }
+                count += n
+            }
+        }
+        guard bytes.count > expected else { return bytes }
+        // A pipe, or a file longer than it said: the rest in chunks.
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try Self.read(fd, into: $0) }
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<n])
+        }
     }
 
-    /// Reads from `fd` once into `chunk` and appends what came to `bytes`; false at the end of the input.
-    private static func readChunk(_ fd: Int32, into chunk: inout [UInt8], appendingTo bytes: inout [UInt8]) throws -> Bool {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { return true }
-            throw ValidationError("read failed: \(String(cString: strerror(errno)))")
+    /// Reads once from `fd` into `buffer` (again after EINTR); 0 at the end of the input.
+    private static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw ValidationError("read failed: \(String(cString: strerror(errno)))") }
         }
-        bytes.append(contentsOf: chunk[0..<n])
-        return n > 0
     }
 }
 
@@ -132,11 +170,19 @@ struct Output {
 
     private var json = JSONWriter()
 
+    /// Writes what is buffered. A reader that went away (`deskkit mutate | head -1`: EPIPE) ends the
+    /// process quietly, as a closed pipe ends any Unix filter; another write error ends it with status 74.
     mutating func flush() {
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n <= 0 { if errno == EINTR { continue } else { break } }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { exit(0) }
+                let reason = String(cString: strerror(errno))
+                _ = "deskkit: cannot write: \(reason)\n".withCString { Glibc.write(2, $0, strlen($0)) }
+                exit(74)
+            }
             offset += n
         }
         buffer.removeAll(keepingCapacity: true)

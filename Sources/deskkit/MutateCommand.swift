@@ -28,12 +28,19 @@ struct MutateCommand: ParsableCommand {
         if count < 0 { throw ValidationError("--count must not be negative") }
     }
 
+    @OptionGroup var lineOptions: LineOptions
+
     func run() throws {
         var inputs: [String] = []
-        var reader = try LineReader(path: file ?? "Corpus/conversations/order-late.jsonl")
-        try reader.forEachNonBlankLine { line, _ in inputs.append(String(decoding: line, as: UTF8.self)) }
-        let variants = Mutator(seed: seed).variants(of: inputs, count: count)
-        if variants.isEmpty, count > 0 { throw ValidationError("no valid JSON line to mutate") }
+        var reader = try LineReader(path: file ?? "Corpus/conversations/order-late.jsonl", options: lineOptions)
+        try reader.forEachNonBlankLine({ line, _ in inputs.append(String(decoding: line, as: UTF8.self)) }) {
+            var err = Output.stderr()
+            err.line($0.text)
+            err.flush()
+        }
+        // Made and written one at a time: the first line is out at once and memory stays constant.
+        let variants = Mutator(seed: seed).stream(of: inputs, count: count)
+        if !variants.hasInputs, count > 0 { throw ValidationError("no valid JSON line to mutate") }
         var out = Output.stdout()
         defer { out.flush() }
         for v in variants {

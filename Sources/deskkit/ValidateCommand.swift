@@ -22,18 +22,24 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .long, help: "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook.")
     var format: PayloadFormat = .desk
 
+    @OptionGroup var lineOptions: LineOptions
+
     func run() throws {
         var out = Output.stdout()
         defer { out.flush() }
-        var reader = try LineReader(path: file)
+        var reader = try LineReader(path: file, options: lineOptions)
         var problemCount = 0
         var lines = 0
-        try reader.forEachNonBlankLine { line, number in
+        try reader.forEachNonBlankLine({ line, number in
             lines += 1
             for problem in format == .desk ? DeskValidation.problems(inLine: line) : format.decode(line, strict: true).1 {
                 problemCount += 1
                 out.line("line \(number): \(problem.path): \(problem.message) [\(problem.code)]")
             }
+        }) {
+            lines += 1
+            problemCount += 1
+            out.line("\($0.text) [\($0.code)]")
         }
         out.line("\(lines) line\(lines == 1 ? "" : "s") checked, \(problemCount) problem\(problemCount == 1 ? "" : "s")")
         if problemCount > 0 {

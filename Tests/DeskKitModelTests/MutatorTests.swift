@@ -25,3 +25,17 @@ struct MutatorTests {
         #expect(Mutator(seed: 1).variants(of: Self.inputs, count: 100) != Mutator(seed: 2).variants(of: Self.inputs, count: 100))
     }
 }
+
+@Suite("Mutator streams")
+struct MutatorStreamTests {
+    @Test func theStreamGivesTheSameVariantsOneAtATime() {
+        let inputs = [#"{"message_id": 1, "data": "{\"type\":\"SENDBIRD_DESK_URL_PREVIEW\",\"body\":{\"url\":\"https://a.example\"}}"}"#]
+        let stream = Mutator(seed: 9).stream(of: inputs, count: 300)
+        #expect(stream.hasInputs)
+        #expect(Array(stream) == Mutator(seed: 9).variants(of: inputs, count: 300))
+        // A count far beyond memory costs nothing until iterated.
+        var iterator = Mutator(seed: 9).stream(of: inputs, count: Int.max).makeIterator()
+        #expect(iterator.next() == Mutator(seed: 9).variants(of: inputs, count: 1).first)
+        #expect(!Mutator(seed: 1).stream(of: ["not json"], count: 5).hasInputs)
+    }
+}

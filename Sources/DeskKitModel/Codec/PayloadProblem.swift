@@ -10,7 +10,7 @@ public struct PayloadProblem: Error, Sendable, Hashable, CustomStringConvertible
             case missingField = "missing_field", invalidBase64 = "invalid_base64", invalidJSON = "invalid_json"
             case trailingGarbage = "trailing_garbage", tooLong = "too_long", tooDeep = "too_deep"
             case duplicateKey = "duplicate_key", notJSON = "not_json", numberTooLarge = "number_too_large"
-            case unsupportedValue = "unsupported_value"
+            case unsupportedValue = "unsupported_value", unsafeURL = "unsafe_url"
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -41,6 +41,9 @@ public struct PayloadProblem: Error, Sendable, Hashable, CustomStringConvertible
         public static let duplicateKey = Code(.duplicateKey)
         /// `data` that must carry JSON (a rich or Desk system message) carries plain text.
         public static let notJSON = Code(.notJSON)
+        /// A URL a client must not open or load (`javascript:`, `data:`, `file:`, credentials, control
+        /// characters: see ``URLSafety``). The text is kept; renderers use ``URLPreview/safeURL``.
+        public static let unsafeURL = Code(.unsafeURL)
 
         /// The problem code for a JSON syntax error.
         static func syntax(_ code: JSONSyntaxError.Code) -> Code {
@@ -54,7 +57,7 @@ public struct PayloadProblem: Error, Sendable, Hashable, CustomStringConvertible
         /// Range, set and length problems do not: the value is kept as written.
         public var isFatal: Bool {
             switch base {
-            case .outOfRange, .unknownValue, .tooLong, .duplicateKey: return false
+            case .outOfRange, .unknownValue, .tooLong, .duplicateKey, .unsafeURL: return false
             default: return true
             }
         }

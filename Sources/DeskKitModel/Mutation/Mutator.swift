@@ -21,18 +21,42 @@ public struct Mutator: Sendable {
     public init(seed: UInt64) { self.seed = seed }
 
     /// `count` variants of `inputs` (JSON texts of envelopes or payloads), cycling through inputs and mutations.
-    public func variants(of inputs: [String], count: Int) -> [Variant] {
-        let parsed = inputs.compactMap { try? JSONValue.parse($0) }
-        guard !parsed.isEmpty else { return [] }
-        var rng = SplitMix64(seed: seed)
-        return (0..<count).map { i in
-            let source = Int(rng.next() % UInt64(parsed.count))
-            let mutation = Mutation.allCases[Int(rng.next() % UInt64(Mutation.allCases.count))]
-            return Variant(mutation: mutation, source: source, bytes: apply(mutation, to: parsed[source], rng: &rng))
+    public func variants(of inputs: [String], count: Int) -> [Variant] { Array(stream(of: inputs, count: count)) }
+
+    /// The same variants as ``variants(of:count:)``, made one at a time as they are iterated: memory stays
+    /// that of one variant, whatever the count. Empty when no input is JSON.
+    public func stream(of inputs: [String], count: Int) -> Variants {
+        Variants(mutator: self, inputs: inputs.compactMap { try? JSONValue.parse($0) }, count: count)
+    }
+
+    /// Variants made as they are iterated.
+    public struct Variants: Sequence, Sendable {
+        let mutator: Mutator
+        let inputs: [JSONValue]
+        let count: Int
+
+        /// Whether there is a valid input to mutate.
+        public var hasInputs: Bool { !inputs.isEmpty }
+
+        public func makeIterator() -> Iterator { Iterator(variants: self, rng: SplitMix64(seed: mutator.seed)) }
+
+        public struct Iterator: IteratorProtocol {
+            let variants: Variants
+            var rng: SplitMix64
+            var made = 0
+
+            public mutating func next() -> Variant? {
+                let inputs = variants.inputs
+                guard made < variants.count, !inputs.isEmpty else { return nil }
+                made += 1
+                let source = Int(rng.next() % UInt64(inputs.count))
+                let mutation = Mutation.allCases[Int(rng.next() % UInt64(Mutation.allCases.count))]
+                return Variant(mutation: mutation, source: source, bytes: variants.mutator.apply(mutation, to: inputs[source], rng: &rng))
+            }
         }
     }
 
-    private func apply(_ mutation: Mutation, to value: JSONValue, rng: inout SplitMix64) -> [UInt8] {
+    func apply(_ mutation: Mutation, to value: JSONValue, rng: inout SplitMix64) -> [UInt8] {
         func text(_ v: JSONValue) -> [UInt8] { Array(v.jsonString.utf8) }
         let isEnvelope = value["data"] != nil || value["message_id"] != nil
         // The payload itself: the decoded `data` of an envelope, or the value.

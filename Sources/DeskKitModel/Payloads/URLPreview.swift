@@ -23,6 +23,12 @@ public struct URLPreview: Sendable, Hashable {
     /// The `data.type` of URL previews.
     public static let dataType = "SENDBIRD_DESK_URL_PREVIEW"
 
+    /// ``url`` when a client may open it (an http(s) URL with a host, no credentials, no control
+    /// characters: ``URLSafety``), else nil. Renderers link to this, never to `url` as written.
+    public var safeURL: String? { URLSafety.isSafe(url) ? url : nil }
+    /// ``image`` when a client may load it, else nil.
+    public var safeImageURL: String? { image.flatMap { URLSafety.isSafe($0) ? $0 : nil } }
+
     /// Whether the JavaScript widget draws it (it needs `url` and `title`).
     public var isRenderableOnWeb: Bool { !url.isEmpty && title != nil }
     /// Whether the Android widget draws it (it needs `url`, `title` and `image`).
@@ -71,5 +77,9 @@ public struct URLPreview: Sendable, Hashable {
         image = field(.image)
         guard let url, !url.isEmpty else { return nil }
         self.url = url
+        if let problem = URLSafety.problem(with: url) { reader.report(.unsafeURL, body.path(.url), "\(problem)") }
+        if let image, let problem = URLSafety.problem(with: image) {
+            reader.report(.unsafeURL, body.path(.image), "\(problem)")
+        }
     }
 }

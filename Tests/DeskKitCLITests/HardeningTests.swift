@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// What users feed the command: long lines, closed pipes, unsafe URLs, bytes that are not UTF-8.
+@Suite("deskkit on bad and big input")
+struct HardeningTests {
+    @Test func aLineOverTheLimitIsAnErrorOfItsOwnAndTheRunGoesOn() throws {
+        let long = #"{"message_id": 1, "data": ""# + String(repeating: "x", count: 300) + #""}"#
+        let input = "{\"message_id\": 7}\n\(long)\n{\"message_id\": 8}\n"
+        let decode = try CLI.run(["decode", "--messages", "--max-line-bytes", "100"], stdin: input)
+        #expect(decode.status == 1)
+        let lines = try decode.lines.map(CLI.json)
+        #expect(lines.count == 3)
+        #expect(lines[0]["message_id"] as? Int == 7)
+        let error = try #require(lines[1]["error"] as? [String: Any])
+        #expect(error["code"] as? String == "line_too_long")
+        #expect(error["line"] as? Int == 2)
+        #expect((error["message"] as? String)?.contains("--max-line-bytes") == true)
+        #expect(lines[2]["message_id"] as? Int == 8)
+
+        let validate = try CLI.run(["validate", "--max-line-bytes", "100"], stdin: input)
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains("line 2: longer than 100 bytes"))
+        let filter = try CLI.run(["filter", "--audience", "customer", "--max-line-bytes", "100"], stdin: input)
+        #expect(filter.status == 1)
+        #expect(filter.lines.count == 2)
+        #expect(filter.stderr.contains("line 2: longer than 100 bytes"))
+        let detect = try CLI.run(["detect", "--jsonl", "--max-line-bytes", "20"], stdin: "{\"text\": \"a.com\"}\n{\"text\": \"\(String(repeating: "b", count: 30))\"}\n")
+        #expect(detect.status == 1)
+        #expect(try detect.lines.map(CLI.json)[1]["error"] as? [String: Any] != nil)
+        #expect(try CLI.run(["decode", "--messages", "--max-line-bytes", "0"], stdin: "").status == 64)
+    }
+
+    @Test func detectReadsAFileToo() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-detect-\(UUID()).jsonl")
+        try Data("{\"text\": \"see example.com\"}\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try CLI.run(["detect", "--jsonl", file.path])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("https://example.com"))
+    }
+
+    /// `deskkit mutate --count 100000000 | head -1`: the first line comes out at once and the command
+    /// stops quietly when the reader goes away (it used to build every variant first).
+    @Test func mutateStreamsAndStopsOnAClosedPipe() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "'\(CLI.executable.path)' mutate --count 100000000 | head -1"]
+        process.currentDirectoryURL = CLI.repositoryRoot
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let started = Date()
+        try process.run()
+        let first = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(started) < 60)
+        let line = try CLI.json(String(decoding: first, as: UTF8.self).trimmingCharacters(in: .newlines))
+        #expect(line["mutation"] is String)
+        #expect(err.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
+    @Test func unsafeURLsAreRefusedByEncodeAndReportedByValidate() throws {
+        for url in ["javascript:alert(1)", "data:text/html,x", "file:///etc/passwd", "https://u:p@example.com/"] {
+            let r = try CLI.run(["encode", "url-preview", "--url", url, "--data-only"])
+            #expect(r.status == 64, "\(url)")
+            #expect(r.stderr.contains("unsafe_url"), "\(url)")
+        }
+        let image = try CLI.run(["encode", "url-preview", "--url", "https://example.com", "--image", "vbscript:x"])
+        #expect(image.status == 64)
+        let data = #"{"type":"SENDBIRD_DESK_URL_PREVIEW","body":{"url":"javascript:alert(1)","title":"T"}}"#
+        let validate = try CLI.run(["validate"], stdin: data + "\n")
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains("$.body.url: has the scheme \"javascript:\", not http or https [unsafe_url]"))
+    }
+
+    /// Invalid UTF-8 in an argument is reported as it is from a file, not replaced silently.
+    @Test func argumentsAreReadAsTheirBytes() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // printf writes \377 as the byte 0xFF.
+        let data = #"{"type":"SENDBIRD_DESK_URL_PREVIEW","body":{"url":"https://example.com/\377"}}"#
+        process.arguments = ["-c", "'\(CLI.executable.path)' decode \"$(printf '\(data)')\""]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let answer = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = try CLI.json(String(decoding: answer, as: UTF8.self))
+        #expect(json["kind"] as? String == "malformed")
+        let problems = try #require(json["problems"] as? [[String: Any]])
+        #expect(problems.first?["code"] as? String == "invalid_json")
+        #expect((problems.first?["message"] as? String)?.contains("invalid UTF-8") == true)
+    }
+}
