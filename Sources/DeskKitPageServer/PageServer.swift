@@ -3,7 +3,7 @@ import NIOHTTP1
 import NIOPosix
 
 /// A small web server on a loopback address, for the demo and for tests: routes answer with bytes,
-/// bytes dripped slowly, or an endless body.
+/// bytes dripped slowly, an endless body, or nothing at all.
 public final class PageServer: Sendable {
     /// One response.
     public struct Response: Sendable {
@@ -14,6 +14,8 @@ public final class PageServer: Sendable {
             case drip([UInt8], interval: TimeAmount)
             /// `chunk` again and again until the client goes away.
             case endless(chunk: [UInt8])
+            /// Nothing at all, not even the status line: the connection is accepted and never answered.
+            case silent
         }
 
         public var status: Int
@@ -92,6 +94,7 @@ public final class PageServer: Sendable {
 
         private func respond(context: ChannelHandlerContext, _ response: Response) {
             var headers = HTTPHeaders(response.headers)
+            if case .silent = response.body { return }
             switch response.body {
             case .bytes(let b): headers.replaceOrAdd(name: "Content-Length", value: "\(b.count)")
             default: headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
@@ -110,6 +113,8 @@ public final class PageServer: Sendable {
             case .endless(let chunk):
                 context.flush()
                 Self.endless(ByteBuffer(bytes: chunk), on: channel)
+            case .silent:
+                break
             }
         }
 

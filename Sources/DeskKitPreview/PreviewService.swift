@@ -45,7 +45,9 @@ public actor PreviewService {
     private let detector: LinkDetector
     public private(set) var statistics = Statistics()
     private var cache: PreviewCache<Result<URLPreview, FetchError>>
-    private var inFlight: [String: Task<Result<URLPreview, FetchError>, Never>] = [:]
+    /// The fetches under way, each with how many callers wait for it: when every one of them is
+    /// cancelled (a server shutting down), the fetch is cancelled too, instead of running to its timeout.
+    private var inFlight: [String: (task: Task<Result<URLPreview, FetchError>, Never>, waiters: Int)] = [:]
     private let global: AsyncLimiter
     private var perHost: [String: AsyncLimiter] = [:]
 
@@ -85,14 +87,23 @@ public actor PreviewService {
             statistics.cacheHits += 1
             return cached
         }
+        let task: Task<Result<URLPreview, FetchError>, Never>
         if let running = inFlight[url] {
             statistics.sharedFetches += 1
-            return await running.value
+            task = running.task
+            inFlight[url]?.waiters += 1
+        } else {
+            task = Task { await self.fetchLimited(url) }
+            inFlight[url] = (task, 1)
         }
-        let task = Task { await self.fetchLimited(url) }
-        inFlight[url] = task
-        let result = await task.value
-        inFlight[url] = nil
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            Task { await self.stopWaiting(for: url, task) }
+        }
+        if inFlight[url]?.task == task { inFlight[url] = nil }
+        // A cancelled fetch says nothing about the page: it is not remembered.
+        guard !task.isCancelled else { return result }
         switch result {
         case .success: cache.insert(result, for: url, ttl: configuration.successTTL, now: .now)
         case .failure(let e):
@@ -100,6 +111,17 @@ public actor PreviewService {
             cache.insert(result, for: url, ttl: configuration.failureTTL, now: .now)
         }
         return result
+    }
+
+    /// A caller of ``preview(for:)`` was cancelled: the last one to go cancels the fetch.
+    private func stopWaiting(for url: String, _ task: Task<Result<URLPreview, FetchError>, Never>) {
+        guard let running = inFlight[url], running.task == task else { return }
+        if running.waiters > 1 {
+            inFlight[url]?.waiters -= 1
+        } else {
+            inFlight[url] = nil
+            task.cancel()
+        }
     }
 
     /// Cached entries (for tests and metrics).

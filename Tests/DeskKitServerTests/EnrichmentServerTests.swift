@@ -29,7 +29,11 @@ struct EnrichmentServerTests {
         let fake = FakeSendbird()
         try await fake.start()
         let pages = try await PageServer.start(host: "127.0.0.1") { path in
-            path == "/missing" ? .init(status: 404) : .html(Self.page)
+            switch path {
+            case "/missing": .init(status: 404)
+            case "/silent": .init(body: .silent)  // accepts the connection and never answers
+            default: .html(Self.page)
+            }
         }
         var configuration = ServerConfiguration(apiToken: Self.token, apiBase: await fake.baseURL)
         configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
@@ -237,6 +241,24 @@ struct EnrichmentServerTests {
         #expect(ids == [8, 7], "the queued job and the running one are handed back, not \(ids)")
     }
 
+    /// A page that never answers must not hold shutdown to the fetch timeout (10 s): cancellation reaches
+    /// the fetch, and the job is handed back within the grace and a second.
+    @Test func shutdownCancelsAFetchThatHangs() async throws {
+        let handedBack = Recorder()
+        let bodyEnded = Moment()
+        try await withServer({
+            $0.queue.workers = 1
+            $0.queue.shutdownGrace = .milliseconds(500)
+        }, handBack: { await handedBack.handBack($0) }) { client, fake, pages, _ async throws in
+            try await Self.post(client, Self.webhook(id: 9, text: "\(pages.baseURL)/silent"))
+            try await Task.sleep(for: .milliseconds(300))  // the worker is waiting for the page
+            await bodyEnded.mark()
+        }
+        let shutdown = try #require(await bodyEnded.elapsed)
+        #expect(shutdown < .milliseconds(1_500), "shutdown took \(shutdown) with a grace of 500 ms")
+        #expect(await handedBack.handedBack == [9])
+    }
+
     @Test func shutdownFinishesQueuedWorkWithinTheGrace() async throws {
         let handedBack = Recorder()
         let fake = try await withServer({ $0.queue.workers = 1 }, handBack: { await handedBack.handBack($0) }) { client, fake, pages, _ async throws in
@@ -363,4 +385,11 @@ struct CapturingLogHandler: LogHandler {
         let all = self.metadata.merging(metadata ?? [:]) { $1 }
         records.append("\(level) \(message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))")
     }
+}
+
+/// A moment in a test, and the time since.
+actor Moment {
+    private var at: ContinuousClock.Instant?
+    func mark() { at = .now }
+    var elapsed: Duration? { at.map { .now - $0 } }
 }
