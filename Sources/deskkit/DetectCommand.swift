@@ -65,19 +65,19 @@ struct DetectCommand: ParsableCommand {
         }
         var reader = try LineReader(path: text.first, options: lineOptions)
         var failed = false
-        try reader.forEachLine({ line, number in
-            let answer: JSONValue
+        try reader.forEachNonBlankLine({ line, number in
             switch JSONValue.parseResult(line) {
             case .success(let json):
                 if let text = json["text"]?.stringValue {
-                    answer = ["links": .array(detector.links(in: text).map(\.jsonValue))]
+                    out.line(["links": .array(detector.links(in: text).map(\.jsonValue))])
                 } else {
-                    answer = ["links": [], "error": .string("line \(number): expected an object with a string \"text\"")]
+                    failed = true
+                    out.line(LineError.missing("text", line: number).jsonValue)
                 }
             case .failure(let error):
-                answer = ["links": [], "error": .string("line \(number): not JSON: \(error)")]
+                failed = true
+                out.line(LineError.notJSON(line: number, error).jsonValue)
             }
-            out.line(answer)
         }) {
             failed = true
             out.line($0.jsonValue)

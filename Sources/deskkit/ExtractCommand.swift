@@ -15,9 +15,10 @@ struct ExtractCommand: ParsableCommand {
               Prints {"title", "description", "image", "url", "site_name", …everything else collected}. \
             --url resolves relative URLs; --content-type passes the HTTP header (its charset counts).
 
-            deskkit extract --jsonl
-              Reads lines {"file", "url", "content_type"} from standard input and answers one line each with \
-            the same object; a line or file that cannot be read is answered {"error": …} and the run goes on.
+            deskkit extract --jsonl [FILE]
+              Reads lines {"file", "url", "content_type"} (standard input when FILE is absent or "-") and \
+            answers one line each with the same object; a line or file that cannot be read is answered \
+            {"error": {"code", "message", "line"}}, the run goes on, and the exit status is 1.
             """
     )
 
@@ -32,11 +33,10 @@ struct ExtractCommand: ParsableCommand {
 
     @OptionGroup var lineOptions: LineOptions
 
-    @Argument(help: "The HTML file.")
+    @Argument(help: "The HTML file; with --jsonl, the JSON lines to read (default: standard input).")
     var file: String?
 
     func validate() throws {
-        if jsonl && file != nil { throw ValidationError("give a FILE or --jsonl, not both") }
         if !jsonl && file == nil { throw ValidationError("give the HTML FILE to read, or --jsonl") }
     }
 
@@ -48,9 +48,9 @@ struct ExtractCommand: ParsableCommand {
             out.line(MetadataExtractor.extract(html: bytes, pageURL: url, contentType: contentType).jsonValue)
             return
         }
-        var reader = try LineReader(path: nil, options: lineOptions)
+        var reader = try LineReader(path: file, options: lineOptions)
         var failed = false
-        try reader.forEachLine({ line, number in
+        try reader.forEachNonBlankLine({ line, number in
             let answer: JSONValue
             switch JSONValue.parseResult(line) {
             case .success(let json):
@@ -61,13 +61,16 @@ struct ExtractCommand: ParsableCommand {
                             html: bytes, pageURL: json["url"]?.stringValue, contentType: json["content_type"]?.stringValue
                         ).jsonValue
                     } catch {
-                        answer = ["error": .string("line \(number): \(error)")]
+                        failed = true
+                        answer = LineError(code: "cannot_read", message: "\(error)", line: number).jsonValue
                     }
                 } else {
-                    answer = ["error": .string("line \(number): expected an object with a string \"file\"")]
+                    failed = true
+                    answer = LineError.missing("file", line: number).jsonValue
                 }
             case .failure(let error):
-                answer = ["error": .string("line \(number): not JSON: \(error)")]
+                failed = true
+                answer = LineError.notJSON(line: number, error).jsonValue
             }
             out.line(answer)
         }) {

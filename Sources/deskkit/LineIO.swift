@@ -18,6 +18,27 @@ struct LineOptions: ParsableArguments {
     }
 }
 
+/// Input that could not be read at all: exit status 66 (cannot open) or 74 (an I/O error), with one line
+/// on standard error and no usage text.
+enum InputError: Error, CustomStringConvertible {
+    case cannotOpen(String, String)
+    case readFailed(String)
+
+    var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot read \(path): \(reason)"
+        case .readFailed(let reason): "read failed: \(reason)"
+        }
+    }
+
+    var exitStatus: Int32 {
+        switch self {
+        case .cannotOpen: 66
+        case .readFailed: 74
+        }
+    }
+}
+
 /// A line that could not be read, in the one shape every command uses:
 /// `{"error": {"code", "message", "line"}}` on standard output for commands that answer each line, and
 /// `line N: message` on standard error for the others.
@@ -28,6 +49,15 @@ struct LineError {
 
     static func tooLong(line: Int, limit: Int) -> LineError {
         LineError(code: "line_too_long", message: "longer than \(limit) bytes (--max-line-bytes); skipped", line: line)
+    }
+
+    static func notJSON(line: Int, _ error: JSONSyntaxError) -> LineError {
+        LineError(code: "not_json", message: "not JSON: \(error)", line: line)
+    }
+
+    /// A JSON line without the member the command reads.
+    static func missing(_ member: String, line: Int) -> LineError {
+        LineError(code: "missing_field", message: "expected an object with a string \"\(member)\"", line: line)
     }
 
     var jsonValue: JSONValue {
@@ -54,18 +84,22 @@ struct LineReader {
         if let path, path != "-" {
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else {
-                throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))")
+                throw InputError.cannotOpen(path, String(cString: strerror(errno)))
             }
             var info = stat()
             if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
                 close(fd)
-                throw ValidationError("cannot read \(path): it is a directory")
+                throw InputError.cannotOpen(path, "it is a directory")
             }
             self.fd = fd
             ownsFD = true
         } else {
             fd = 0
             ownsFD = false
+            if isatty(0) != 0 {
+                let hint = "deskkit: reading standard input from the terminal; end with Ctrl-D, or give a FILE or a pipe\n"
+                _ = hint.withCString { write(2, $0, strlen($0)) }
+            }
         }
     }
 
@@ -132,7 +166,7 @@ struct LineReader {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
-            if errno != EINTR { throw ValidationError("read failed: \(String(cString: strerror(errno)))") }
+            if errno != EINTR { throw InputError.readFailed(String(cString: strerror(errno))) }
         }
     }
 }

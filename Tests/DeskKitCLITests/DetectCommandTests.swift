@@ -11,7 +11,7 @@ struct DetectCommandTests {
             {"text": "nothing here"}
             """
         let r = try CLI.run(["detect", "--jsonl"], stdin: input)
-        #expect(r.status == 0)
+        #expect(r.status == 1, "some lines are invalid")
         let lines = try r.lines.map(CLI.json)
         #expect(lines.count == 4)
         let links = try #require(lines[0]["links"] as? [[String: Any]])
@@ -20,8 +20,10 @@ struct DetectCommandTests {
         #expect(links.map { $0["kind"] as? String } == ["url", "email"])
         #expect(links[1]["start"] as? Int == 24)
         #expect(links[1]["utf16_start"] as? Int == 25)
-        #expect((lines[1]["error"] as? String)?.hasPrefix("line 2: not JSON") == true)
-        #expect((lines[2]["error"] as? String)?.contains("\"text\"") == true)
+        #expect((lines[1]["error"] as? [String: Any])?["code"] as? String == "not_json")
+        #expect((lines[1]["error"] as? [String: Any])?["line"] as? Int == 2)
+        #expect((lines[2]["error"] as? [String: Any])?["code"] as? String == "missing_field")
+        #expect(((lines[2]["error"] as? [String: Any])?["message"] as? String)?.contains("\"text\"") == true)
         #expect((lines[3]["links"] as? [Any])?.isEmpty == true)
     }
 

@@ -26,18 +26,24 @@ struct ExtractCommandTests {
             {"file": "/nonexistent.html"}
             nonsense
             """
-        let r = try CLI.run(["extract", "--jsonl"], stdin: input)
-        #expect(r.status == 0)
+        let r = try CLI.run(["extract", "--jsonl"], stdin: input + "\n\n")
+        #expect(r.status == 1)
         let lines = try r.lines.map(CLI.json)
-        #expect(lines.count == 3)
+        #expect(lines.count == 3, "blank lines are skipped")
         #expect(lines[0]["title"] as? String == "Привет, мир")
-        #expect((lines[1]["error"] as? String)?.contains("cannot read /nonexistent.html") == true)
-        #expect((lines[2]["error"] as? String)?.contains("not JSON") == true)
+        let cannotRead = try #require(lines[1]["error"] as? [String: Any])
+        #expect(cannotRead["code"] as? String == "cannot_read")
+        #expect((cannotRead["message"] as? String)?.contains("cannot read /nonexistent.html") == true)
+        #expect(cannotRead["line"] as? Int == 2)
+        let notJSON = try #require(lines[2]["error"] as? [String: Any])
+        #expect(notJSON["code"] as? String == "not_json")
+        #expect(notJSON["line"] as? Int == 3)
     }
 
     @Test func missingFileIsAClearError() throws {
         let r = try CLI.run(["extract", "/nonexistent.html"])
-        #expect(r.status != 0)
+        #expect(r.status == 66)
         #expect(r.stderr.contains("cannot read /nonexistent.html"))
+        #expect(!r.stderr.contains("Usage"), "a run-time error prints no usage")
     }
 }

@@ -86,8 +86,10 @@ struct MessageCommandTests {
 
     @Test func badArgumentsAndFilesGiveClearErrors() throws {
         let missing = try CLI.run(["decode", "--messages", "/nonexistent/file.jsonl"])
-        #expect(missing.status != 0)
+        #expect(missing.status == 66)
         #expect(missing.stderr.contains("cannot read /nonexistent/file.jsonl"))
+        #expect(!missing.stderr.contains("Usage"))
+        #expect(try CLI.run(["validate", "/tmp"]).status == 66, "a directory")
         let score = try CLI.run(["encode", "csat", "--score", "9"])
         #expect(score.status != 0)
         #expect(score.stderr.contains("--score must be from 1 to 5"))
