@@ -100,6 +100,7 @@ let package = Package(
                 "DeskKitPageServer",
                 "DeskKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

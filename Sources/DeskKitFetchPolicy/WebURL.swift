@@ -80,5 +80,17 @@ package struct WebURL: Sendable, Hashable {
         guard isIPv6Literal || !asciiHost.utf8.contains(where: { $0 >= 0x80 || URLResolution.isForbiddenInHost($0) }) else {
             throw .invalidURL("bad characters in the host")
         }
+        // A host whose last label is a number is an IPv4 address or nothing (WHATWG): `256.1.1.1` is not a
+        // name to look up.
+        if !isIPv6Literal, let last = asciiHost.split(separator: ".").last, Self.isNumber(last), IPAddress(host: asciiHost) == nil {
+            throw .invalidURL("\(asciiHost.prefix(80)) is not a valid IPv4 address")
+        }
+    }
+
+    /// Decimal digits, or `0x` and hexadecimal ones: an IPv4 part as WHATWG reads it.
+    private static func isNumber(_ label: Substring) -> Bool {
+        let lower = label.lowercased()
+        if lower.hasPrefix("0x") { return lower.dropFirst(2).allSatisfy(\.isHexDigit) }
+        return !lower.isEmpty && lower.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

@@ -95,6 +95,9 @@ public struct PageFetcher: Sendable {
                 redirectConfiguration: .disallow,
                 timeout: .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000))),
                 decompression: .enabled(limit: .size(configuration.maxDecompressedBytes)))
+            // One connection to the one address checked: a refusal is final at once (the pool would retry
+            // until the connect timeout).
+            clientConfiguration.connectionPool.retryConnectionEstablishment = false
             if IPAddress(host: url.host) == nil { clientConfiguration.dnsOverride = [url.asciiHost: address.description] }
             let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
             do {
@@ -183,6 +186,10 @@ public struct PageFetcher: Sendable {
             return FetchError(.tooLarge, "response headers (\(text))")
         }
         if error is CancellationError { return FetchError(.timeout, "cancelled") }
+        if let e = error as? IOError, e.errnoCode == ECONNREFUSED { return FetchError(.connection, "connection refused") }
+        if let e = error as? NIOConnectionError, e.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+            return FetchError(.connection, "connection refused")
+        }
         return FetchError(.connection, text)
     }
 }

@@ -47,53 +47,64 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
 
     /// Builds the configuration from `flags` (names as in the table, values as text) over `environment`.
     /// Throws a ``ConfigurationError`` naming the setting and what is wrong with it.
-    public static func resolve(flags: [String: String] = [:], environment: [String: String]) throws(ConfigurationError)
-        -> ServerConfiguration
-    {
+    public static func resolve(
+        flags: [String: String] = [:], environment: [String: String], flagNames: [String: String] = [:]
+    ) throws(ConfigurationError) -> ServerConfiguration {
+        // Every problem is collected, so that one start-up names them all; a setting given by a flag is
+        // named by the flag (`flagNames`: setting → flag).
+        var problems: [ConfigurationError.Problem] = []
+        func fail(_ name: String, _ problem: String) {
+            let setting = flags[name] != nil ? flagNames[name] ?? name : name
+            problems.append(.init(setting: setting, problem: problem))
+        }
         func value(_ name: String) -> String? {
             (flags[name] ?? environment[name]).flatMap { $0.isEmpty ? nil : $0 }
         }
-        func integer(_ name: String, _ range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        func integer(_ name: String, _ range: ClosedRange<Int>) -> Int? {
             guard let text = value(name) else { return nil }
             guard let n = Int(text), range.contains(n) else {
-                throw ConfigurationError(setting: name, problem: "\"\(text.prefix(40))\" is not a whole number in \(range.lowerBound)...\(range.upperBound)")
+                fail(name, "\"\(text.prefix(40))\" is not a whole number in \(range.lowerBound)...\(range.upperBound)")
+                return nil
             }
             return n
         }
-        guard let token = value("SENDBIRD_API_TOKEN") else {
-            throw ConfigurationError(setting: "SENDBIRD_API_TOKEN", problem: "is required (it signs webhooks and authenticates API calls)")
+        let token = value("SENDBIRD_API_TOKEN")
+        if token == nil { fail("SENDBIRD_API_TOKEN", "is required (it signs webhooks and authenticates API calls)") }
+        var appID = value("SENDBIRD_APP_ID")
+        if let id = appID, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
+            fail("SENDBIRD_APP_ID", "\"\(id.prefix(40))\" is not an application id")
+            appID = nil
         }
-        let appID = value("SENDBIRD_APP_ID")
-        if let appID, !appID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
-            throw ConfigurationError(setting: "SENDBIRD_APP_ID", problem: "\"\(appID.prefix(40))\" is not an application id")
-        }
-        let base: String
+        var base: String?
         if let b = value("DESKKIT_API_BASE") {
-            guard (b.hasPrefix("http://") || b.hasPrefix("https://")), b.count > 8, !b.contains(" ") else {
-                throw ConfigurationError(setting: "DESKKIT_API_BASE", problem: "\"\(b.prefix(80))\" is not an http(s) URL")
+            if (b.hasPrefix("http://") || b.hasPrefix("https://")), b.count > 8, !b.contains(" ") {
+                base = b
+            } else {
+                fail("DESKKIT_API_BASE", "\"\(b.prefix(80))\" is not an http(s) URL")
             }
-            base = b
         } else if let appID {
             base = PlatformAPIClient.defaultBaseURL(appID: appID)
-        } else {
-            throw ConfigurationError(setting: "SENDBIRD_APP_ID", problem: "is required unless DESKKIT_API_BASE is set")
+        } else if value("SENDBIRD_APP_ID") == nil {
+            fail("SENDBIRD_APP_ID", "is required unless DESKKIT_API_BASE is set")
         }
-        var c = ServerConfiguration(apiToken: token, apiBase: base)
+        var c = ServerConfiguration(apiToken: token ?? "", apiBase: base ?? "")
         c.appID = appID
         if let host = value("DESKKIT_HOST") { c.host = host }
-        if let port = try integer("DESKKIT_PORT", 0...65535) { c.port = port }
+        if let port = integer("DESKKIT_PORT", 0...65535) { c.port = port }
         if let allow = value("DESKKIT_ALLOW_PRIVATE") {
-            guard ["1", "true", "yes", "0", "false", "no"].contains(allow.lowercased()) else {
-                throw ConfigurationError(setting: "DESKKIT_ALLOW_PRIVATE", problem: "\"\(allow.prefix(20))\" is not 1 or 0")
+            if ["1", "true", "yes", "0", "false", "no"].contains(allow.lowercased()) {
+                c.fetch.allowPrivateAddresses = ["1", "true", "yes"].contains(allow.lowercased())
+            } else {
+                fail("DESKKIT_ALLOW_PRIVATE", "\"\(allow.prefix(20))\" is not 1 or 0")
             }
-            c.fetch.allowPrivateAddresses = ["1", "true", "yes"].contains(allow.lowercased())
         }
-        if let n = try integer("DESKKIT_MAX_BODY_BYTES", 1024...(64 << 20)) { c.maxBodyBytes = n }
-        if let n = try integer("DESKKIT_QUEUE_CAPACITY", 1...10_000_000) { c.queue.capacity = n }
-        if let n = try integer("DESKKIT_WORKERS", 1...4096) { c.queue.workers = n }
-        if let n = try integer("DESKKIT_DEDUP_CAPACITY", 0...100_000_000) { c.queue.dedupCapacity = n }
-        if let n = try integer("DESKKIT_API_ATTEMPTS", 1...20) { c.retry.maxAttempts = n }
-        if let n = try integer("DESKKIT_SHUTDOWN_GRACE", 0...3600) { c.queue.shutdownGrace = .seconds(n) }
+        if let n = integer("DESKKIT_MAX_BODY_BYTES", 1024...(64 << 20)) { c.maxBodyBytes = n }
+        if let n = integer("DESKKIT_QUEUE_CAPACITY", 1...10_000_000) { c.queue.capacity = n }
+        if let n = integer("DESKKIT_WORKERS", 1...4096) { c.queue.workers = n }
+        if let n = integer("DESKKIT_DEDUP_CAPACITY", 0...100_000_000) { c.queue.dedupCapacity = n }
+        if let n = integer("DESKKIT_API_ATTEMPTS", 1...20) { c.retry.maxAttempts = n }
+        if let n = integer("DESKKIT_SHUTDOWN_GRACE", 0...3600) { c.queue.shutdownGrace = .seconds(n) }
+        guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return c
     }
 
@@ -105,10 +116,19 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     }
 }
 
-/// A setting that stops the server from starting.
+/// The settings that stop the server from starting: every one of them, found together.
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The environment variable (or its flag) at fault.
-    public var setting: String
-    public var problem: String
-    public var description: String { "\(setting) \(problem)" }
+    /// One setting at fault.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// The environment variable, or the flag when the value came from one.
+        public var setting: String
+        public var problem: String
+        public var description: String { "\(setting) \(problem)" }
+    }
+
+    public var problems: [Problem]
+    /// The first setting at fault.
+    public var setting: String { problems.first?.setting ?? "" }
+    /// Every problem, separated by "; ".
+    public var description: String { problems.map(\.description).joined(separator: "; ") }
 }

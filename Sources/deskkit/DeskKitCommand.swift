@@ -23,8 +23,9 @@ struct DeskKitCommand: AsyncParsableCommand {
         subcommands: [DecodeCommand.self, FilterCommand.self, ValidateCommand.self, EncodeCommand.self, DetectCommand.self, ExtractCommand.self, PreviewCommand.self, DemoCommand.self, MutateCommand.self, ServeCommand.self]
     )
 
-    /// ArgumentParser's main, except that input that cannot be read is one line on standard error and
-    /// exit status 66 or 74, without the usage text (usage errors keep theirs, status 64).
+    /// ArgumentParser's main, except that a run-time failure (input that cannot be read, a port in use, a
+    /// bad server configuration) is one line on standard error and its own exit status, without the usage
+    /// text (errors in the flags keep theirs, status 64).
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -33,7 +34,7 @@ struct DeskKitCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as InputError {
+        } catch let error as any CommandFailure {
             _ = "deskkit: \(error)\n".withCString { write(2, $0, strlen($0)) }
             exitProcess(error.exitStatus)
         } catch {

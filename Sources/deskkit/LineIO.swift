@@ -18,9 +18,19 @@ struct LineOptions: ParsableArguments {
     }
 }
 
-/// Input that could not be read at all: exit status 66 (cannot open) or 74 (an I/O error), with one line
-/// on standard error and no usage text.
-enum InputError: Error, CustomStringConvertible {
+/// An error that ends a command with one line on standard error, its own exit status and no usage text.
+protocol CommandFailure: Error, CustomStringConvertible {
+    var exitStatus: Int32 { get }
+}
+
+/// A failure described by a sentence.
+struct Failure: CommandFailure {
+    var description: String
+    var exitStatus: Int32
+}
+
+/// Input that could not be read at all: exit status 66 (cannot open) or 74 (an I/O error).
+enum InputError: CommandFailure {
     case cannotOpen(String, String)
     case readFailed(String)
 

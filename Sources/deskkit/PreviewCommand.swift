@@ -51,7 +51,11 @@ struct PreviewCommand: AsyncParsableCommand {
             let preview = PreviewService.preview(of: page, link: url)
             out.line(DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json)
         } catch {
-            let json: JSONValue = ["error": ["kind": .string(error.kind.rawValue), "detail": .string(error.detail)]]
+            // What the user can do about a refusal: the flag that lifts the guard, for a trusted network.
+            let detail = error.kind == .blockedAddress && !allowPrivate
+                ? error.detail + " (--allow-private fetches from private addresses and any port, for trusted networks)"
+                : error.detail
+            let json: JSONValue = ["error": ["kind": .string(error.kind.rawValue), "detail": .string(detail)]]
             out.line(json)
             out.flush()
             throw ExitCode(1)

@@ -3,6 +3,7 @@ import DeskKitModel
 import DeskKitServer
 import Foundation
 import Logging
+import NIOCore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,6 +52,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (default info).")
     var logLevel: String = "info"
 
+    /// The flag of each setting, so that a problem is named as the user wrote it.
+    static let flagNames = [
+        "DESKKIT_HOST": "--host", "DESKKIT_PORT": "--port", "DESKKIT_API_BASE": "--api-base", "SENDBIRD_APP_ID": "--app-id",
+        "DESKKIT_ALLOW_PRIVATE": "--allow-private", "DESKKIT_QUEUE_CAPACITY": "--queue-capacity", "DESKKIT_WORKERS": "--workers",
+        "DESKKIT_MAX_BODY_BYTES": "--max-body-bytes", "DESKKIT_SHUTDOWN_GRACE": "--shutdown-grace",
+    ]
+
     func run() async throws {
         var flags: [String: String] = [:]
         flags["DESKKIT_HOST"] = host
@@ -64,9 +72,10 @@ struct ServeCommand: AsyncParsableCommand {
         flags["DESKKIT_SHUTDOWN_GRACE"] = shutdownGrace
         let configuration: ServerConfiguration
         do {
-            configuration = try ServerConfiguration.resolve(flags: flags, environment: ProcessInfo.processInfo.environment)
+            configuration = try ServerConfiguration.resolve(
+                flags: flags, environment: ProcessInfo.processInfo.environment, flagNames: Self.flagNames)
         } catch {
-            throw ValidationError("bad configuration: \(error)")
+            throw Failure(description: "bad configuration: \(error)", exitStatus: 64)
         }
         guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level \(logLevel) is not a level") }
         var logger = Logger(label: "deskkit.server")
@@ -97,6 +106,11 @@ struct ServeCommand: AsyncParsableCommand {
         let app = server.makeApplication(onServerRunning: { channel in
             log.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
         })
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES {
+            let why = error.errnoCode == EADDRINUSE ? "the address is in use (pick another --port)" : "permission denied"
+            throw Failure(description: "cannot listen on \(configuration.host):\(configuration.port): \(why)", exitStatus: 74)
+        }
     }
 }

@@ -22,6 +22,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .long, help: "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook.")
     var format: PayloadFormat = .desk
 
+    @Flag(name: .long, help: "Answer each input line with one JSON line {\"line\", \"valid\", \"problems\"} instead of text.")
+    var jsonl = false
+
     @OptionGroup var lineOptions: LineOptions
 
     func run() throws {
@@ -32,16 +35,22 @@ struct ValidateCommand: ParsableCommand {
         var lines = 0
         try reader.forEachNonBlankLine({ line, number in
             lines += 1
-            for problem in format == .desk ? DeskValidation.problems(inLine: line) : format.decode(line, strict: true).1 {
-                problemCount += 1
-                out.line("line \(number): \(problem.path): \(problem.message) [\(problem.code)]")
+            let problems = format == .desk ? DeskValidation.problems(inLine: line) : format.decode(line, strict: true).1
+            problemCount += problems.count
+            if jsonl {
+                out.line([
+                    "line": .integer(Int64(number)), "valid": .bool(problems.isEmpty),
+                    "problems": .array(problems.map(\.jsonValue)),
+                ])
+            } else {
+                for problem in problems { out.line("line \(number): \(problem.path): \(problem.message) [\(problem.code)]") }
             }
         }) {
             lines += 1
             problemCount += 1
-            out.line("\($0.text) [\($0.code)]")
+            if jsonl { out.line($0.jsonValue) } else { out.line("\($0.text) [\($0.code)]") }
         }
-        out.line("\(lines) line\(lines == 1 ? "" : "s") checked, \(problemCount) problem\(problemCount == 1 ? "" : "s")")
+        if !jsonl { out.line("\(lines) line\(lines == 1 ? "" : "s") checked, \(problemCount) problem\(problemCount == 1 ? "" : "s")") }
         if problemCount > 0 {
             out.flush()
             throw ExitCode(1)

@@ -93,4 +93,37 @@ struct HardeningTests {
         #expect(problems.first?["code"] as? String == "invalid_json")
         #expect((problems.first?["message"] as? String)?.contains("invalid UTF-8") == true)
     }
+
+    /// Errors say what to do: the flag that lifts the guard, a refusal at once, a bad IPv4 host as a URL error.
+    @Test func fetchErrorsTellTheUserWhatToDo() throws {
+        let port = try CLI.run(["preview", "http://example.com:8080/"])
+        #expect(port.status == 1)
+        #expect(port.stdout.contains("port 8080 is not allowed") && port.stdout.contains("--allow-private"))
+        let started = Date()
+        let refused = try CLI.run(["preview", "--allow-private", "http://127.0.0.1:9/"])
+        #expect(refused.stdout.contains(#""detail":"connection refused""#))
+        #expect(Date().timeIntervalSince(started) < 3, "a refused connection fails at once, not after the connect timeout")
+        let badHost = try CLI.run(["preview", "http://256.1.1.1/"])
+        #expect(badHost.stdout.contains(#""kind":"invalid_url""#))
+        #expect(badHost.stdout.contains("256.1.1.1 is not a valid IPv4 address"))
+    }
+
+    /// Arrays, null and scalars are judged alike by validate, decode and filter; validate --jsonl answers
+    /// each line.
+    @Test func nonObjectsAreJudgedAlike() throws {
+        for line in ["[1, 2]", "null", "3", "true"] {
+            let validate = try CLI.run(["validate", "--jsonl"], stdin: line + "\n")
+            #expect(validate.status == 1, "\(line)")
+            let answer = try CLI.json(try #require(validate.lines.first))
+            #expect(answer["valid"] as? Bool == false)
+            let problem = try #require((answer["problems"] as? [[String: Any]])?.first)
+            #expect(problem["code"] as? String == "wrong_type", "\(line)")
+            let decode = try CLI.json(try #require(try CLI.run(["decode", "--messages"], stdin: line + "\n").lines.first))
+            #expect((decode["error"] as? [String: Any])?["code"] as? String == "wrong_type", "\(line)")
+            #expect(try CLI.run(["filter", "--audience", "agent"], stdin: line + "\n").status == 1, "\(line)")
+        }
+        let good = try CLI.run(["validate", "--jsonl"], stdin: "{\"message_id\": 1}\n\n{\"message_id\": 2}\n")
+        #expect(good.status == 0)
+        #expect(try good.lines.map(CLI.json).map { $0["line"] as? Int } == [1, 3])
+    }
 }

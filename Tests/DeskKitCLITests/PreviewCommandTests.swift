@@ -11,7 +11,8 @@ struct PreviewCommandTests {
         #expect(error["kind"] as? String == "blocked_address")
         #expect((error["detail"] as? String)?.contains("port 8080") == true)
         let decimal = try CLI.run(["preview", "http://2130706433/"])
-        #expect(((try CLI.json(decimal.lines[0]))["error"] as? [String: Any])?["detail"] as? String == "2130706433 (127.0.0.1) is loopback")
+        let detail = ((try CLI.json(decimal.lines[0]))["error"] as? [String: Any])?["detail"] as? String
+        #expect(detail?.hasPrefix("2130706433 (127.0.0.1) is loopback (--allow-private") == true)
     }
 
     @Test func demoShowsBothViewsWithPreviews() throws {

@@ -12,8 +12,15 @@ struct ServeCommandTests {
         #expect(noToken.status == 64)
         #expect(noToken.stderr.contains("SENDBIRD_API_TOKEN is required"))
         let badPort = try CLI.run(["serve", "--port", "70000"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
-        #expect(badPort.status != 0)
-        #expect(badPort.stderr.contains("DESKKIT_PORT \"70000\" is not a whole number in 0...65535"))
+        #expect(badPort.status == 64)
+        #expect(badPort.stderr.contains("--port \"70000\" is not a whole number in 0...65535"), "named by the flag used")
+        #expect(!badPort.stderr.contains("Usage"))
+        // Every problem at once, each named as it was given.
+        let several = try CLI.run(
+            ["serve", "--workers", "0"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app", "DESKKIT_PORT": "x"])
+        #expect(several.status == 64)
+        #expect(several.stderr.contains("DESKKIT_PORT \"x\" is not a whole number"))
+        #expect(several.stderr.contains("--workers \"0\" is not a whole number"))
         let badBase = try CLI.run(["serve"], environment: ["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "api.example.com"])
         #expect(badBase.stderr.contains("DESKKIT_API_BASE \"api.example.com\" is not an http(s) URL"))
     }
@@ -51,5 +58,25 @@ struct ServeCommandTests {
         process.terminate()  // SIGTERM
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+    }
+
+    /// A taken port is named with its address, one line, no usage.
+    @Test func aTakenPortSaysWhichAddressAndPort() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let r = try CLI.run(["serve", "--port", "\(port)"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
+        #expect(r.status == 74)
+        #expect(r.stderr.contains("cannot listen on 127.0.0.1:\(port): the address is in use"))
+        #expect(!r.stderr.contains("Usage"))
     }
 }

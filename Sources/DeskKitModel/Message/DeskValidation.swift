@@ -13,6 +13,9 @@ public enum DeskValidation {
             return DeskMessage(json: .object(o), options: .strict).problems
         case .success(.string(let data)):
             return DeskPayload.decode(data, expectsPayload: true, options: .strict).problems
+        case .success(let value) where value.objectValue == nil:
+            // An array, null, a number or a boolean: judged as `decode --messages` and `filter` judge it.
+            return [PayloadProblem(.wrongType, at: "$", "a message or payload is a JSON object, found \(value.typeName)")]
         default:
             return DeskPayload.decode(bytes: line, expectsPayload: true, options: .strict).problems
         }
