@@ -16,7 +16,7 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "The directory holding html/demo and conversations/ (default: Corpus).")
+    @Option(name: .long, help: "The directory holding html/demo and conversations/.")
     var corpus = "Corpus"
 
     func run() async throws {

@@ -10,7 +10,7 @@ import DeskKitModel
 
 /// The options every command that reads lines takes.
 struct LineOptions: ParsableArguments {
-    @Option(name: .long, help: "The longest input line read, in bytes; a longer one is reported and skipped. (default: 67108864, 64 MiB)")
+    @Option(name: .long, help: "The longest input line read, in bytes (64 MiB); a longer one is reported and skipped.")
     var maxLineBytes: Int = LineSplitter.defaultMaxLineBytes
 
     func validate() throws {

@@ -18,10 +18,10 @@ struct MutateCommand: ParsableCommand {
     @Argument(help: "JSON lines of valid envelopes or payloads (default: Corpus/conversations/order-late.jsonl).")
     var file: String?
 
-    @Option(name: .long, help: "How many variants to write (default 100).")
+    @Option(name: .long, help: "How many variants to write.")
     var count = 100
 
-    @Option(name: .long, help: "The seed (default 1).")
+    @Option(name: .long, help: "The seed.")
     var seed: UInt64 = 1
 
     func validate() throws {

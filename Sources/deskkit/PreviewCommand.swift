@@ -21,10 +21,10 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write data as base64 instead of raw JSON.")
     var base64 = false
 
-    @Option(name: .long, help: "Seconds the whole fetch may take (default 10).")
+    @Option(name: .long, help: "Seconds the whole fetch may take.")
     var timeout: Double = 10
 
-    @Option(name: .long, help: "Body bytes read at most (default 2000000).")
+    @Option(name: .long, help: "Body bytes read at most.")
     var maxBytes: Int = 2_000_000
 
     @Flag(name: .long, help: "Allow private, loopback and other non-public addresses and any port (trusted networks only).")

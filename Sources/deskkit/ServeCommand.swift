@@ -19,13 +19,13 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Address to listen on (DESKKIT_HOST, default 127.0.0.1).")
+    @Option(name: .long, help: "Address to listen on (DESKKIT_HOST).")
     var host: String?
 
-    @Option(name: .long, help: "Port (DESKKIT_PORT, default 8080; 0 picks a free one).")
+    @Option(name: .long, help: "Port (DESKKIT_PORT; 0 picks a free one).")
     var port: String?
 
-    @Option(name: .long, help: "Platform API base URL (DESKKIT_API_BASE; default https://api-{app_id}.sendbird.com).")
+    @Option(name: .long, help: "Platform API base URL (DESKKIT_API_BASE).")
     var apiBase: String?
 
     @Option(name: .long, help: "Sendbird application id (SENDBIRD_APP_ID).")
@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "File to append the jobs not finished at shutdown to, as JSON lines.")
     var handBack: String?
 
-    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical (default info).")
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
     /// The flag of each setting, so that a problem is named as the user wrote it.

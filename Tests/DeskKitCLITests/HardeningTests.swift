@@ -126,4 +126,22 @@ struct HardeningTests {
         #expect(good.status == 0)
         #expect(try good.lines.map(CLI.json).map { $0["line"] as? Int } == [1, 3])
     }
+
+    /// A terminal on standard input gets a hint instead of a silent wait (`script` gives the command a
+    /// pseudo-terminal; its end of input closes it). A pipe gets none.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func aTerminalOnStandardInputGetsAHint() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "'\(CLI.executable.path)' validate", "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = Pipe()
+        try process.run()
+        try (process.standardInput as? Pipe)?.fileHandleForWriting.close()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("reading standard input from the terminal"))
+        #expect(!(try CLI.run(["validate"], stdin: "").stderr.contains("terminal")))
+    }
 }
