@@ -94,44 +94,38 @@ struct CharsetTests {
             detected: "KOI8-R"),
     ]
 
-    @Test(arguments: legacy)
-    func undeclaredPagesAreDetected(_ page: Legacy) {
-        let m = MetadataExtractor.extract(html: bytes("charsets/undeclared-\(page.slug).html"), pageURL: nil, contentType: "text/html")
+    /// How a legacy page comes: what declares its charset, and what the decision must be.
+    enum Scenario: String, CaseIterable, Sendable {
+        /// Nothing declares: detected.
+        case undeclared
+        /// The header says UTF-8, the page's meta is right: the meta wins over the lying header.
+        case lyingHeaderRightMeta
+        /// The header says UTF-8 and nothing else declares: detected.
+        case lyingHeader
+        /// The meta says UTF-8 and nothing else declares: detected.
+        case lyingMeta
+
+        var file: String {
+            switch self {
+            case .undeclared: "undeclared"
+            case .lyingHeaderRightMeta: "lying-header"
+            case .lyingHeader, .lyingMeta: "lying-meta"
+            }
+        }
+        var contentType: String? { self == .lyingHeader || self == .lyingHeaderRightMeta ? "text/html; charset=UTF-8" : nil }
+        var source: CharsetDecision.Source { self == .lyingHeaderRightMeta ? .meta : .detected }
+        var declared: String? { self == .undeclared ? nil : "UTF-8" }
+    }
+
+    @Test(arguments: legacy, Scenario.allCases)
+    func legacyPagesWhoseDeclarationsAreMissingOrLie(_ page: Legacy, _ scenario: Scenario) {
+        let m = MetadataExtractor.extract(
+            html: bytes("charsets/\(scenario.file)-\(page.slug).html"), pageURL: nil, contentType: scenario.contentType)
         #expect(m.title == page.title)
         #expect(m.description == page.summary)
-        #expect(m.charset.name == page.detected)
-        #expect(m.charset.source == .detected)
-        #expect(m.charset.declared == nil)
-    }
-
-    @Test(arguments: legacy)
-    func aUTF8HeaderContradictedByTheBytesGivesWayToTheMeta(_ page: Legacy) {
-        let m = MetadataExtractor.extract(
-            html: bytes("charsets/lying-header-\(page.slug).html"), pageURL: nil, contentType: "text/html; charset=utf-8")
-        #expect(m.title == page.title)
-        #expect(m.charset.name == page.declared)
-        #expect(m.charset.source == .meta)
-        #expect(m.charset.declared == "UTF-8")
-    }
-
-    @Test(arguments: legacy)
-    func aUTF8HeaderWithNothingElseGivesWayToDetection(_ page: Legacy) {
-        // The page of the lying meta, served with a header that lies the same way.
-        let m = MetadataExtractor.extract(
-            html: bytes("charsets/lying-meta-\(page.slug).html"), pageURL: nil, contentType: "text/html; charset=UTF-8")
-        #expect(m.title == page.title)
-        #expect(m.charset.name == page.detected)
-        #expect(m.charset.source == .detected)
-        #expect(m.charset.declared == "UTF-8")
-    }
-
-    @Test(arguments: legacy)
-    func aUTF8MetaContradictedByTheBytesGivesWayToDetection(_ page: Legacy) {
-        let m = MetadataExtractor.extract(html: bytes("charsets/lying-meta-\(page.slug).html"), pageURL: nil)
-        #expect(m.title == page.title)
-        #expect(m.charset.name == page.detected)
-        #expect(m.charset.source == .detected)
-        #expect(m.charset.declared == "UTF-8")
+        #expect(m.charset.name == (scenario == .lyingHeaderRightMeta ? page.declared : page.detected))
+        #expect(m.charset.source == scenario.source)
+        #expect(m.charset.declared == scenario.declared)
     }
 
     @Test func aMultiByteDeclarationContradictedByTheBytesGivesWayToDetection() {
