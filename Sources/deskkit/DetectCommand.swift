@@ -65,11 +65,20 @@ struct DetectCommand: ParsableCommand {
         }
         var reader = try LineReader(path: text.first, options: lineOptions)
         var failed = false
+        let lines = JSONLineReader()
         try reader.forEachNonBlankLine({ line, number in
-            switch JSONValue.parseResult(line) {
-            case .success(let json):
-                if let text = json["text"]?.stringValue {
-                    out.line(["links": .array(detector.links(in: text).map(\.jsonValue))])
+            // The links of the text's bytes as the parser left them: no String is made for the text.
+            switch lines.withString("text", in: line, { $0.map { detector.links(utf8: $0) } }) {
+            case .success(let found):
+                if let links = found {
+                    out.line { json in
+                        json.raw(#"{"links":["#)
+                        for (i, link) in links.enumerated() {
+                            if i > 0 { json.raw(",") }
+                            link.write(to: &json)
+                        }
+                        json.raw("]}")
+                    }
                 } else {
                     failed = true
                     out.line(LineError.missing("text", line: number).jsonValue)
@@ -90,11 +99,25 @@ struct DetectCommand: ParsableCommand {
 }
 
 extension Link {
-    var jsonValue: JSONValue {
-        [
-            "text": .string(text), "url": .string(href), "ascii_url": .string(asciiHref), "kind": .string(kind.rawValue),
-            "start": .integer(Int64(range.lowerBound)), "end": .integer(Int64(range.upperBound)),
-            "utf16_start": .integer(Int64(utf16Range.lowerBound)), "utf16_end": .integer(Int64(utf16Range.upperBound)),
-        ]
+    /// Writes the link as its JSON answer `{"text", "url", "ascii_url", "kind", "start", "end", "utf16_start",
+    /// "utf16_end"}` straight to `json`.
+    func write(to json: inout JSONWriter) {
+        json.raw(#"{"text":"#)
+        json.write(text)
+        json.raw(#","url":"#)
+        json.write(href)
+        json.raw(#","ascii_url":"#)
+        json.write(asciiHref)
+        json.raw(#","kind":"#)
+        json.write(kind.rawValue)
+        json.raw(#","start":"#)
+        json.write(Int64(range.lowerBound))
+        json.raw(#","end":"#)
+        json.write(Int64(range.upperBound))
+        json.raw(#","utf16_start":"#)
+        json.write(Int64(utf16Range.lowerBound))
+        json.raw(#","utf16_end":"#)
+        json.write(Int64(utf16Range.upperBound))
+        json.raw("}")
     }
 }

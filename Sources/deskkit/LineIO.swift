@@ -206,10 +206,15 @@ struct Output {
 
     /// Writes `value` as one line of compact JSON.
     mutating func line(_ value: JSONValue) {
+        line { $0.write(value) }
+    }
+
+    /// Writes one line of JSON that `body` writes piece by piece (no `JSONValue` tree in between).
+    mutating func line(_ body: (inout JSONWriter) -> Void) {
         json.bytes.removeAll(keepingCapacity: true)
-        json.write(value)
+        body(&json)
+        json.bytes.append(0x0A)
         write(json.bytes)
-        write(CollectionOfOne(0x0A))
     }
 
     private var json = JSONWriter()

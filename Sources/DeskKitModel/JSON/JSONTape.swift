@@ -86,10 +86,13 @@ struct JSONTape {
     }
 
     /// The text of string token `i`, escapes resolved.
-    func string(at i: Int) -> String {
+    func string(at i: Int) -> String { String(decoding: utf8(at: i), as: UTF8.self) }
+
+    /// The UTF-8 bytes of string token `i`, escapes resolved: in the parsed bytes, or in ``text``.
+    func utf8(at i: Int) -> UnsafeBufferPointer<UInt8> {
         let t = tokens[i]
         let source = t.flags & Self.escaped == 0 ? bytes.baseAddress! : text
-        return String(decoding: UnsafeBufferPointer(start: source + Int(t.start), count: Int(t.end &- t.start)), as: UTF8.self)
+        return UnsafeBufferPointer(start: source + Int(t.start), count: Int(t.end &- t.start))
     }
 
     /// The value of number token `i`: `.integer` when it is written as an integer that fits in 64 bits.
