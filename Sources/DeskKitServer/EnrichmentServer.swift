@@ -168,7 +168,7 @@ public struct EnrichmentServer: Sendable {
         var decoder = DeskMessageDecoder()
         Array(body.readableBytesView).withUnsafeBufferPointer { all in
             JSONLines.forEachNonBlankLine(in: all) { line, _ in
-                writer.write(decoder.decode(line).summaryJSON)
+                decoder.decode(line).writeSummary(to: &writer)
                 writer.bytes.append(UInt8(ascii: "\n"))
             }
         }

@@ -67,7 +67,7 @@ struct DecodeCommand: ParsableCommand {
         var reader = try LineReader(path: input, options: lineOptions)
         var decoder = DeskMessageDecoder()
         var failed = false
-        try reader.forEachNonBlankLine({ line, _ in out.line(decoder.decode(line).summaryJSON) }) {
+        try reader.forEachNonBlankLine({ line, _ in out.line { decoder.decode(line).writeSummary(to: &$0) } }) {
             failed = true
             out.line($0.jsonValue)
         }

@@ -184,19 +184,17 @@ struct LineReader {
 /// Buffered writing to standard output or standard error.
 struct Output {
     private let fd: Int32
-    private var buffer: [UInt8] = []
+    /// What is buffered: JSON lines are written into it directly.
+    private var writer = JSONWriter(capacity: 1 << 17)
 
     static func stdout() -> Output { Output(fd: 1) }
     static func stderr() -> Output { Output(fd: 2) }
 
-    private init(fd: Int32) {
-        self.fd = fd
-        buffer.reserveCapacity(1 << 16)
-    }
+    private init(fd: Int32) { self.fd = fd }
 
     mutating func write(_ bytes: some Sequence<UInt8>) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= 1 << 16 { flush() }
+        writer.bytes.append(contentsOf: bytes)
+        if writer.bytes.count >= 1 << 16 { flush() }
     }
 
     mutating func line(_ s: String) {
@@ -209,22 +207,20 @@ struct Output {
         line { $0.write(value) }
     }
 
-    /// Writes one line of JSON that `body` writes piece by piece (no `JSONValue` tree in between).
+    /// Writes one line of JSON that `body` writes piece by piece, straight into the output buffer (no
+    /// `JSONValue` tree and no copy in between).
     mutating func line(_ body: (inout JSONWriter) -> Void) {
-        json.bytes.removeAll(keepingCapacity: true)
-        body(&json)
-        json.bytes.append(0x0A)
-        write(json.bytes)
+        body(&writer)
+        writer.bytes.append(0x0A)
+        if writer.bytes.count >= 1 << 16 { flush() }
     }
-
-    private var json = JSONWriter()
 
     /// Writes what is buffered. A reader that went away (`deskkit mutate | head -1`: EPIPE) ends the
     /// process quietly, as a closed pipe ends any Unix filter; another write error ends it with status 74.
     mutating func flush() {
         var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < writer.bytes.count {
+            let n = writer.bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { exit(0) }
@@ -234,6 +230,6 @@ struct Output {
             }
             offset += n
         }
-        buffer.removeAll(keepingCapacity: true)
+        writer.bytes.removeAll(keepingCapacity: true)
     }
 }

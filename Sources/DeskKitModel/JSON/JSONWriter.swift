@@ -41,24 +41,61 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Appends a JSON string literal for `s`.
+    /// Appends a JSON string literal for `s`: runs that need no escape are copied whole.
     public mutating func write(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0..<0x20, 0x7F:
-                raw("\\u00")
-                bytes.append(Hex.lowercaseDigits[Int(b >> 4)])
-                bytes.append(Hex.lowercaseDigits[Int(b & 0xF)])
-            default: bytes.append(b)
+        var s = s
+        s.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            var run = 0
+            for (i, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+                run = i + 1
+                switch b {
+                case UInt8(ascii: "\""): raw("\\\"")
+                case UInt8(ascii: "\\"): raw("\\\\")
+                case 0x0A: raw("\\n")
+                case 0x0D: raw("\\r")
+                case 0x09: raw("\\t")
+                default:
+                    raw("\\u00")
+                    bytes.append(Hex.lowercaseDigits[Int(b >> 4)])
+                    bytes.append(Hex.lowercaseDigits[Int(b & 0xF)])
+                }
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+            bytes.append(UInt8(ascii: "\""))
         }
+    }
+
+    /// Appends a string, or `null`.
+    public mutating func write(_ s: String?) {
+        if let s { write(s) } else { raw("null") }
+    }
+
+    /// Appends an integer, or `null`.
+    public mutating func write(_ i: Int64?) {
+        if let i { write(i) } else { raw("null") }
+    }
+
+    /// Appends the key of an object member, `"key":`, after a `,` — or, for the first member, after the
+    /// object's `{`. The caller closes the object with `}`. `key` is written as is: plain ASCII only.
+    public mutating func member(_ key: StaticString, first: Bool = false) {
+        bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
         bytes.append(UInt8(ascii: "\""))
+        raw(key)
+        raw("\":")
+    }
+
+    /// The value that `body` writes, read back (for the `JSONValue` forms of what is written directly).
+    static func value(_ body: (inout JSONWriter) -> Void) -> JSONValue {
+        var w = JSONWriter()
+        body(&w)
+        // Valid JSON by construction (strings escaped, numbers as parsed), nested at most a few levels
+        // deeper than values that were parsed within the default depth limit.
+        switch w.bytes.withUnsafeBufferPointer({ JSONValue.parseResult($0, limits: JSONLimits(maxDepth: 1_000)) }) {
+        case .success(let value): return value
+        case .failure(let error): preconditionFailure("JSONWriter wrote invalid JSON: \(error)")
+        }
     }
 
     /// Appends text that is already JSON (punctuation, a prepared literal).

@@ -1,95 +1,200 @@
 /// JSON renderings of typed content, as `deskkit decode` and the server print them (snake_case keys,
-/// `null` for absent fields).
+/// `null` for absent fields). Each is written straight to a ``JSONWriter`` — a stream of messages costs no
+/// `JSONValue` tree per line — and the `JSONValue` forms are read back from those bytes, so the two can
+/// never differ.
 extension DeskContent {
     /// The typed value as JSON; `null` for plain messages.
-    public var jsonValue: JSONValue {
+    public var jsonValue: JSONValue { JSONWriter.value { write(to: &$0) } }
+
+    /// Writes ``jsonValue``'s JSON text.
+    public func write(to w: inout JSONWriter) {
         switch self {
         case .urlPreview(let p):
-            return [
-                "url": .string(p.url), "site_name": .optional(p.siteName), "title": .optional(p.title),
-                "description": .optional(p.description), "image": .optional(p.image),
-            ]
+            w.member("url", first: true)
+            w.write(p.url)
+            w.member("site_name")
+            w.write(p.siteName)
+            w.member("title")
+            w.write(p.title)
+            w.member("description")
+            w.write(p.description)
+            w.member("image")
+            w.write(p.image)
+            w.raw("}")
         case .closureInquiry(let c):
-            return ["state": .string(c.state.rawValue), "ticket_id": .optional(c.ticketID)]
+            w.member("state", first: true)
+            w.write(c.state.rawValue)
+            w.member("ticket_id")
+            w.write(c.ticketID)
+            w.raw("}")
         case .customerSatisfaction(let c):
-            return [
-                "state": .string(c.state.rawValue), "score": .optional(c.score), "comment": .optional(c.comment),
-                "ticket_id": .optional(c.ticketID),
-            ]
+            w.member("state", first: true)
+            w.write(c.state.rawValue)
+            w.member("score")
+            w.write(c.score)
+            w.member("comment")
+            w.write(c.comment)
+            w.member("ticket_id")
+            w.write(c.ticketID)
+            w.raw("}")
         case .systemMessage(let s):
-            return [
-                "type": .string(s.kind.rawValue), "actor": .optional(s.kind.actor),
-                "ticket": s.ticket.map(\.jsonValue) ?? .null, "transfer": s.transfer.map(\.jsonValue) ?? .null,
-            ]
+            w.member("type", first: true)
+            w.write(s.kind.rawValue)
+            w.member("actor")
+            w.write(s.kind.actor)
+            w.member("ticket")
+            if let ticket = s.ticket { ticket.write(to: &w) } else { w.raw("null") }
+            w.member("transfer")
+            if let transfer = s.transfer { transfer.write(to: &w) } else { w.raw("null") }
+            w.raw("}")
         case .notification(let n):
-            return ["type": .optional(n.kind)]
+            w.member("type", first: true)
+            w.write(n.kind)
+            w.raw("}")
         case .botAnswers(let b):
-            return [
-                "faq_file_id": .optional(b.faqFileID),
-                "results": .array(
-                    b.results.map { r in
-                        [
-                            "category": .optional(r.category), "question": .optional(r.question),
-                            "answer": .optional(r.answer), "keyword": .optional(r.keyword), "url": .optional(r.url),
-                            "image_url": .optional(r.imageURL),
-                        ]
-                    }),
-            ]
+            w.member("faq_file_id", first: true)
+            w.write(b.faqFileID)
+            w.member("results")
+            w.raw("[")
+            for (i, r) in b.results.enumerated() {
+                if i > 0 { w.raw(",") }
+                w.member("category", first: true)
+                w.write(r.category)
+                w.member("question")
+                w.write(r.question)
+                w.member("answer")
+                w.write(r.answer)
+                w.member("keyword")
+                w.write(r.keyword)
+                w.member("url")
+                w.write(r.url)
+                w.member("image_url")
+                w.write(r.imageURL)
+                w.raw("}")
+            }
+            w.raw("]}")
         case .plain:
-            return .null
+            w.raw("null")
         case .unknown(let u):
-            return ["type": .optional(u.type), "data": u.json]
+            w.member("type", first: true)
+            w.write(u.type)
+            w.member("data")
+            w.write(u.json)
+            w.raw("}")
         case .malformed(let m):
-            return ["data": .string(m.data)]
+            w.member("data", first: true)
+            w.write(m.data)
+            w.raw("}")
         }
     }
 }
 
 extension Ticket {
-    var jsonValue: JSONValue {
-        [
-            "id": .optional(id), "channel_name": .optional(channelName), "channel_url": .optional(channelURL),
-            "status": .optional(status), "status2": .optional(status2), "priority": .optional(priority),
-            "group": .optional(group), "recent_assignment": recentAssignment.map(\.jsonValue) ?? .null,
-            "custom_fields": .array(customFields.map { ["key": .string($0.key), "value": $0.value] }),
-            "related_channels": .array(
-                relatedChannels.map { ["channel_url": .string($0.channelURL), "name": .optional($0.name)] }),
-            "first_response_time": .optional(firstResponseTime), "issued_at": .optional(issuedAt),
-        ]
+    func write(to w: inout JSONWriter) {
+        w.member("id", first: true)
+        w.write(id)
+        w.member("channel_name")
+        w.write(channelName)
+        w.member("channel_url")
+        w.write(channelURL)
+        w.member("status")
+        w.write(status)
+        w.member("status2")
+        w.write(status2)
+        w.member("priority")
+        w.write(priority)
+        w.member("group")
+        w.write(group)
+        w.member("recent_assignment")
+        if let recentAssignment { recentAssignment.write(to: &w) } else { w.raw("null") }
+        w.member("custom_fields")
+        w.raw("[")
+        for (i, field) in customFields.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.member("key", first: true)
+            w.write(field.key)
+            w.member("value")
+            w.write(field.value)
+            w.raw("}")
+        }
+        w.raw("]")
+        w.member("related_channels")
+        w.raw("[")
+        for (i, channel) in relatedChannels.enumerated() {
+            if i > 0 { w.raw(",") }
+            w.member("channel_url", first: true)
+            w.write(channel.channelURL)
+            w.member("name")
+            w.write(channel.name)
+            w.raw("}")
+        }
+        w.raw("]")
+        w.member("first_response_time")
+        w.write(firstResponseTime)
+        w.member("issued_at")
+        w.write(issuedAt)
+        w.raw("}")
     }
 }
 
 extension Assignment {
-    var jsonValue: JSONValue {
-        [
-            "agent": agent.map { a in
-                [
-                    "id": .optional(a.id), "display_name": .optional(a.displayName),
-                    "photo_thumbnail_url": .optional(a.photoThumbnailURL), "sendbird_id": .optional(a.sendbirdID),
-                ]
-            } ?? .null,
-            "status": .optional(status), "unread_count": .optional(unreadCount),
-        ]
+    func write(to w: inout JSONWriter) {
+        w.member("agent", first: true)
+        if let a = agent {
+            w.member("id", first: true)
+            w.write(a.id)
+            w.member("display_name")
+            w.write(a.displayName)
+            w.member("photo_thumbnail_url")
+            w.write(a.photoThumbnailURL)
+            w.member("sendbird_id")
+            w.write(a.sendbirdID)
+            w.raw("}")
+        } else {
+            w.raw("null")
+        }
+        w.member("status")
+        w.write(status)
+        w.member("unread_count")
+        w.write(unreadCount)
+        w.raw("}")
     }
 }
 
 extension Transfer {
-    var jsonValue: JSONValue {
-        ["from": fromAssignment.map(\.jsonValue) ?? .null, "to": toAssignment.map(\.jsonValue) ?? .null]
+    func write(to w: inout JSONWriter) {
+        w.member("from", first: true)
+        if let fromAssignment { fromAssignment.write(to: &w) } else { w.raw("null") }
+        w.member("to")
+        if let toAssignment { toAssignment.write(to: &w) } else { w.raw("null") }
+        w.raw("}")
     }
 }
 
 extension DeskMessage {
     /// One line of `deskkit decode --messages`: `{"message_id", "kind", "encoding", "visible_to_customer",
     /// "ticket_closed", "value", "error"}`; `error` is the first problem, or null.
-    public var summaryJSON: JSONValue {
+    public var summaryJSON: JSONValue { JSONWriter.value { writeSummary(to: &$0) } }
+
+    /// Writes ``summaryJSON``'s JSON text.
+    public func writeSummary(to w: inout JSONWriter) {
         let error: PayloadProblem?
         if case .malformed(let m) = content { error = m.reason } else { error = problems.first }
-        return [
-            "message_id": .optional(messageID), "kind": .string(content.kind.rawValue),
-            "encoding": .string(encoding.description), "visible_to_customer": .bool(isVisible(to: .customer)),
-            "ticket_closed": .bool(closesTicket), "value": content.jsonValue, "error": error?.jsonValue ?? .null,
-        ]
+        w.member("message_id", first: true)
+        w.write(messageID)
+        w.member("kind")
+        w.write(content.kind.rawValue)
+        w.member("encoding")
+        w.write(encoding.description)
+        w.member("visible_to_customer")
+        w.raw(isVisible(to: .customer) ? "true" : "false")
+        w.member("ticket_closed")
+        w.raw(closesTicket ? "true" : "false")
+        w.member("value")
+        content.write(to: &w)
+        w.member("error")
+        if let error { w.write(error.jsonValue) } else { w.raw("null") }
+        w.raw("}")
     }
 }
 
