@@ -18,65 +18,6 @@ struct LineOptions: ParsableArguments {
     }
 }
 
-/// An error that ends a command with one line on standard error, its own exit status and no usage text.
-protocol CommandFailure: Error, CustomStringConvertible {
-    var exitStatus: Int32 { get }
-}
-
-/// A failure described by a sentence.
-struct Failure: CommandFailure {
-    var description: String
-    var exitStatus: Int32
-}
-
-/// Input that could not be read at all: exit status 66 (cannot open) or 74 (an I/O error).
-enum InputError: CommandFailure {
-    case cannotOpen(String, String)
-    case readFailed(String)
-
-    var description: String {
-        switch self {
-        case .cannotOpen(let path, let reason): "cannot read \(path): \(reason)"
-        case .readFailed(let reason): "read failed: \(reason)"
-        }
-    }
-
-    var exitStatus: Int32 {
-        switch self {
-        case .cannotOpen: 66
-        case .readFailed: 74
-        }
-    }
-}
-
-/// A line that could not be read, in the one shape every command uses:
-/// `{"error": {"code", "message", "line"}}` on standard output for commands that answer each line, and
-/// `line N: message` on standard error for the others.
-struct LineError {
-    var code: String
-    var message: String
-    var line: Int
-
-    static func tooLong(line: Int, limit: Int) -> LineError {
-        LineError(code: "line_too_long", message: "longer than \(limit) bytes (--max-line-bytes); skipped", line: line)
-    }
-
-    static func notJSON(line: Int, _ error: JSONSyntaxError) -> LineError {
-        LineError(code: "not_json", message: "not JSON: \(error)", line: line)
-    }
-
-    /// A JSON line without the member the command reads.
-    static func missing(_ member: String, line: Int) -> LineError {
-        LineError(code: "missing_field", message: "expected an object with a string \"\(member)\"", line: line)
-    }
-
-    var jsonValue: JSONValue {
-        ["error": ["code": .string(code), "message": .string(message), "line": .integer(Int64(line))]]
-    }
-
-    var text: String { "line \(line): \(message)" }
-}
-
 /// Reads a file or standard input line by line, in large chunks, without decoding text. Each byte is
 /// examined once (``LineSplitter``), and a line longer than `maxLineBytes` is handed to `overlong`
 /// instead of the body.
@@ -178,58 +119,5 @@ struct LineReader {
             if n >= 0 { return n }
             if errno != EINTR { throw InputError.readFailed(String(cString: strerror(errno))) }
         }
-    }
-}
-
-/// Buffered writing to standard output or standard error.
-struct Output {
-    private let fd: Int32
-    /// What is buffered: JSON lines are written into it directly.
-    private var writer = JSONWriter(capacity: 1 << 17)
-
-    static func stdout() -> Output { Output(fd: 1) }
-    static func stderr() -> Output { Output(fd: 2) }
-
-    private init(fd: Int32) { self.fd = fd }
-
-    mutating func write(_ bytes: some Sequence<UInt8>) {
-        writer.bytes.append(contentsOf: bytes)
-        if writer.bytes.count >= 1 << 16 { flush() }
-    }
-
-    mutating func line(_ s: String) {
-        write(s.utf8)
-        write(CollectionOfOne(0x0A))
-    }
-
-    /// Writes `value` as one line of compact JSON.
-    mutating func line(_ value: JSONValue) {
-        line { $0.write(value) }
-    }
-
-    /// Writes one line of JSON that `body` writes piece by piece, straight into the output buffer (no
-    /// `JSONValue` tree and no copy in between).
-    mutating func line(_ body: (inout JSONWriter) -> Void) {
-        body(&writer)
-        writer.bytes.append(0x0A)
-        if writer.bytes.count >= 1 << 16 { flush() }
-    }
-
-    /// Writes what is buffered. A reader that went away (`deskkit mutate | head -1`: EPIPE) ends the
-    /// process quietly, as a closed pipe ends any Unix filter; another write error ends it with status 74.
-    mutating func flush() {
-        var offset = 0
-        while offset < writer.bytes.count {
-            let n = writer.bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { exit(0) }
-                let reason = String(cString: strerror(errno))
-                _ = "deskkit: cannot write: \(reason)\n".withCString { Glibc.write(2, $0, strlen($0)) }
-                exit(74)
-            }
-            offset += n
-        }
-        writer.bytes.removeAll(keepingCapacity: true)
     }
 }

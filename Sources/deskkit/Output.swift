@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import DeskKitModel
+
+/// Buffered writing to standard output or standard error.
+struct Output {
+    private let fd: Int32
+    /// What is buffered: JSON lines are written into it directly.
+    private var writer = JSONWriter(capacity: 1 << 17)
+
+    static func stdout() -> Output { Output(fd: 1) }
+    static func stderr() -> Output { Output(fd: 2) }
+
+    private init(fd: Int32) { self.fd = fd }
+
+    mutating func write(_ bytes: some Sequence<UInt8>) {
+        writer.bytes.append(contentsOf: bytes)
+        if writer.bytes.count >= 1 << 16 { flush() }
+    }
+
+    mutating func line(_ s: String) {
+        write(s.utf8)
+        write(CollectionOfOne(0x0A))
+    }
+
+    /// Writes `value` as one line of compact JSON.
+    mutating func line(_ value: JSONValue) {
+        line { $0.write(value) }
+    }
+
+    /// Writes one line of JSON that `body` writes piece by piece, straight into the output buffer (no
+    /// `JSONValue` tree and no copy in between).
+    mutating func line(_ body: (inout JSONWriter) -> Void) {
+        body(&writer)
+        writer.bytes.append(0x0A)
+        if writer.bytes.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes what is buffered. A reader that went away (`deskkit mutate | head -1`: EPIPE) ends the
+    /// process quietly, as a closed pipe ends any Unix filter; another write error ends it with status 74.
+    mutating func flush() {
+        var offset = 0
+        while offset < writer.bytes.count {
+            let n = writer.bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { exit(0) }
+                let reason = String(cString: strerror(errno))
+                _ = "deskkit: cannot write: \(reason)\n".withCString { Glibc.write(2, $0, strlen($0)) }
+                exit(74)
+            }
+            offset += n
+        }
+        writer.bytes.removeAll(keepingCapacity: true)
+    }
+}
