@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskKitModel
 
 #if canImport(Glibc)
     import Glibc
@@ -20,6 +21,7 @@ struct DeskKitCommand: AsyncParsableCommand {
             Exit status: 0 all input good; 1 some input invalid (each bad line is reported); 64 usage \
             (a bad flag or value); 66 an input file cannot be opened; 74 an I/O error while reading or writing.
             """,
+        version: DeskKitVersion.current,
         subcommands: [DecodeCommand.self, FilterCommand.self, ValidateCommand.self, EncodeCommand.self, DetectCommand.self, ExtractCommand.self, PreviewCommand.self, DemoCommand.self, MutateCommand.self, ServeCommand.self]
     )
 

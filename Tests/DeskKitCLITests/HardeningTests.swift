@@ -144,4 +144,12 @@ struct HardeningTests {
         #expect(text.contains("reading standard input from the terminal"))
         #expect(!(try CLI.run(["validate"], stdin: "").stderr.contains("terminal")))
     }
+
+    @Test func versionFromOneConstant() throws {
+        let r = try CLI.run(["--version"])
+        #expect(r.status == 0)
+        let changelog = try String(contentsOf: CLI.repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let version = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(changelog.contains("## \(version) "), "CHANGELOG.md has an entry for \(version)")
+    }
 }
