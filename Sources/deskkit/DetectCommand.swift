@@ -102,22 +102,14 @@ extension Link {
     /// Writes the link as its JSON answer `{"text", "url", "ascii_url", "kind", "start", "end", "utf16_start",
     /// "utf16_end"}` straight to `json`.
     func write(to json: inout JSONWriter) {
-        json.raw(#"{"text":"#)
-        json.write(text)
-        json.raw(#","url":"#)
-        json.write(href)
-        json.raw(#","ascii_url":"#)
-        json.write(asciiHref)
-        json.raw(#","kind":"#)
-        json.write(kind.rawValue)
-        json.raw(#","start":"#)
-        json.write(Int64(range.lowerBound))
-        json.raw(#","end":"#)
-        json.write(Int64(range.upperBound))
-        json.raw(#","utf16_start":"#)
-        json.write(Int64(utf16Range.lowerBound))
-        json.raw(#","utf16_end":"#)
-        json.write(Int64(utf16Range.upperBound))
+        json.member("text", text, first: true)
+        json.member("url", href)
+        json.member("ascii_url", asciiHref)
+        json.member("kind", kind.rawValue)
+        json.member("start", Int64(range.lowerBound))
+        json.member("end", Int64(range.upperBound))
+        json.member("utf16_start", Int64(utf16Range.lowerBound))
+        json.member("utf16_end", Int64(utf16Range.upperBound))
         json.raw("}")
     }
 }

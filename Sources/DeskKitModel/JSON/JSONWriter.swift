@@ -86,6 +86,24 @@ public struct JSONWriter: Sendable {
         raw("\":")
     }
 
+    /// Appends a member: its key (as ``member(_:first:)``) and its string value, or `null`.
+    public mutating func member(_ key: StaticString, _ value: String?, first: Bool = false) {
+        member(key, first: first)
+        write(value)
+    }
+
+    /// Appends a member whose value is an integer, or `null`.
+    public mutating func member(_ key: StaticString, _ value: Int64?, first: Bool = false) {
+        member(key, first: first)
+        write(value)
+    }
+
+    /// Appends a member whose value is any JSON value.
+    public mutating func member(_ key: StaticString, _ value: JSONValue, first: Bool = false) {
+        member(key, first: first)
+        write(value)
+    }
+
     /// The value that `body` writes, read back (for the `JSONValue` forms of what is written directly).
     static func value(_ body: (inout JSONWriter) -> Void) -> JSONValue {
         var w = JSONWriter()

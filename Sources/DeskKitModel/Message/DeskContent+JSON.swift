@@ -10,80 +10,56 @@ extension DeskContent {
     public func write(to w: inout JSONWriter) {
         switch self {
         case .urlPreview(let p):
-            w.member("url", first: true)
-            w.write(p.url)
-            w.member("site_name")
-            w.write(p.siteName)
-            w.member("title")
-            w.write(p.title)
-            w.member("description")
-            w.write(p.description)
-            w.member("image")
-            w.write(p.image)
+            w.member("url", p.url, first: true)
+            w.member("site_name", p.siteName)
+            w.member("title", p.title)
+            w.member("description", p.description)
+            w.member("image", p.image)
             w.raw("}")
         case .closureInquiry(let c):
-            w.member("state", first: true)
-            w.write(c.state.rawValue)
-            w.member("ticket_id")
-            w.write(c.ticketID)
+            w.member("state", c.state.rawValue, first: true)
+            w.member("ticket_id", c.ticketID)
             w.raw("}")
         case .customerSatisfaction(let c):
-            w.member("state", first: true)
-            w.write(c.state.rawValue)
-            w.member("score")
-            w.write(c.score)
-            w.member("comment")
-            w.write(c.comment)
-            w.member("ticket_id")
-            w.write(c.ticketID)
+            w.member("state", c.state.rawValue, first: true)
+            w.member("score", c.score)
+            w.member("comment", c.comment)
+            w.member("ticket_id", c.ticketID)
             w.raw("}")
         case .systemMessage(let s):
-            w.member("type", first: true)
-            w.write(s.kind.rawValue)
-            w.member("actor")
-            w.write(s.kind.actor)
+            w.member("type", s.kind.rawValue, first: true)
+            w.member("actor", s.kind.actor)
             w.member("ticket")
             if let ticket = s.ticket { ticket.write(to: &w) } else { w.raw("null") }
             w.member("transfer")
             if let transfer = s.transfer { transfer.write(to: &w) } else { w.raw("null") }
             w.raw("}")
         case .notification(let n):
-            w.member("type", first: true)
-            w.write(n.kind)
+            w.member("type", n.kind, first: true)
             w.raw("}")
         case .botAnswers(let b):
-            w.member("faq_file_id", first: true)
-            w.write(b.faqFileID)
+            w.member("faq_file_id", b.faqFileID, first: true)
             w.member("results")
             w.raw("[")
             for (i, r) in b.results.enumerated() {
                 if i > 0 { w.raw(",") }
-                w.member("category", first: true)
-                w.write(r.category)
-                w.member("question")
-                w.write(r.question)
-                w.member("answer")
-                w.write(r.answer)
-                w.member("keyword")
-                w.write(r.keyword)
-                w.member("url")
-                w.write(r.url)
-                w.member("image_url")
-                w.write(r.imageURL)
+                w.member("category", r.category, first: true)
+                w.member("question", r.question)
+                w.member("answer", r.answer)
+                w.member("keyword", r.keyword)
+                w.member("url", r.url)
+                w.member("image_url", r.imageURL)
                 w.raw("}")
             }
             w.raw("]}")
         case .plain:
             w.raw("null")
         case .unknown(let u):
-            w.member("type", first: true)
-            w.write(u.type)
-            w.member("data")
-            w.write(u.json)
+            w.member("type", u.type, first: true)
+            w.member("data", u.json)
             w.raw("}")
         case .malformed(let m):
-            w.member("data", first: true)
-            w.write(m.data)
+            w.member("data", m.data, first: true)
             w.raw("}")
         }
     }
@@ -91,30 +67,21 @@ extension DeskContent {
 
 extension Ticket {
     func write(to w: inout JSONWriter) {
-        w.member("id", first: true)
-        w.write(id)
-        w.member("channel_name")
-        w.write(channelName)
-        w.member("channel_url")
-        w.write(channelURL)
-        w.member("status")
-        w.write(status)
-        w.member("status2")
-        w.write(status2)
-        w.member("priority")
-        w.write(priority)
-        w.member("group")
-        w.write(group)
+        w.member("id", id, first: true)
+        w.member("channel_name", channelName)
+        w.member("channel_url", channelURL)
+        w.member("status", status)
+        w.member("status2", status2)
+        w.member("priority", priority)
+        w.member("group", group)
         w.member("recent_assignment")
         if let recentAssignment { recentAssignment.write(to: &w) } else { w.raw("null") }
         w.member("custom_fields")
         w.raw("[")
         for (i, field) in customFields.enumerated() {
             if i > 0 { w.raw(",") }
-            w.member("key", first: true)
-            w.write(field.key)
-            w.member("value")
-            w.write(field.value)
+            w.member("key", field.key, first: true)
+            w.member("value", field.value)
             w.raw("}")
         }
         w.raw("]")
@@ -122,17 +89,13 @@ extension Ticket {
         w.raw("[")
         for (i, channel) in relatedChannels.enumerated() {
             if i > 0 { w.raw(",") }
-            w.member("channel_url", first: true)
-            w.write(channel.channelURL)
-            w.member("name")
-            w.write(channel.name)
+            w.member("channel_url", channel.channelURL, first: true)
+            w.member("name", channel.name)
             w.raw("}")
         }
         w.raw("]")
-        w.member("first_response_time")
-        w.write(firstResponseTime)
-        w.member("issued_at")
-        w.write(issuedAt)
+        w.member("first_response_time", firstResponseTime)
+        w.member("issued_at", issuedAt)
         w.raw("}")
     }
 }
@@ -141,22 +104,16 @@ extension Assignment {
     func write(to w: inout JSONWriter) {
         w.member("agent", first: true)
         if let a = agent {
-            w.member("id", first: true)
-            w.write(a.id)
-            w.member("display_name")
-            w.write(a.displayName)
-            w.member("photo_thumbnail_url")
-            w.write(a.photoThumbnailURL)
-            w.member("sendbird_id")
-            w.write(a.sendbirdID)
+            w.member("id", a.id, first: true)
+            w.member("display_name", a.displayName)
+            w.member("photo_thumbnail_url", a.photoThumbnailURL)
+            w.member("sendbird_id", a.sendbirdID)
             w.raw("}")
         } else {
             w.raw("null")
         }
-        w.member("status")
-        w.write(status)
-        w.member("unread_count")
-        w.write(unreadCount)
+        w.member("status", status)
+        w.member("unread_count", unreadCount)
         w.raw("}")
     }
 }
@@ -180,12 +137,9 @@ extension DeskMessage {
     public func writeSummary(to w: inout JSONWriter) {
         let error: PayloadProblem?
         if case .malformed(let m) = content { error = m.reason } else { error = problems.first }
-        w.member("message_id", first: true)
-        w.write(messageID)
-        w.member("kind")
-        w.write(content.kind.rawValue)
-        w.member("encoding")
-        w.write(encoding.description)
+        w.member("message_id", messageID, first: true)
+        w.member("kind", content.kind.rawValue)
+        w.member("encoding", encoding.description)
         w.member("visible_to_customer")
         w.raw(isVisible(to: .customer) ? "true" : "false")
         w.member("ticket_closed")
