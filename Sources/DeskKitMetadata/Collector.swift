@@ -274,6 +274,7 @@ final class Collector {
             blockLinkBytes = 0
         }
         guard !block.isEmpty, !Self.isMostlyLinks(blockLinkBytes, of: block.count) else { return }
+        // On the bytes first, so that most blocks cost no String; again after CDATA is taken out.
         guard block.withUnsafeBufferPointer(TextCleaning.isSentenceLike) else { return }
         let text = TextCleaning.collapse(TextCleaning.removingCDATA(String(decoding: block, as: UTF8.self)))
         if text.utf8.withContiguousStorageIfAvailable(TextCleaning.isSentenceLike) == true { texts[.bodyText] = text }

@@ -42,10 +42,6 @@ enum MetadataResolution {
         for (key, content) in openGraphByName where !m.openGraph.contains(where: { $0.key == key }) {
             appendOpenGraph(key, content, into: &m, limits: limits, url: url)
         }
-        func first(_ list: [PageMetadata.Property], _ keys: String...) -> String? {
-            for key in keys { if let p = list.first(where: { $0.key == key }) { return p.value } }
-            return nil
-        }
         let ld = jsonLD(c.jsonLD, limits: limits)
         m.jsonLD = ld
 
@@ -158,18 +154,11 @@ enum MetadataResolution {
     static func siteName(
         _ m: PageMetadata, named: [String: String], documentTitle: String?, pageURL: String?, limits: ExtractionLimits
     ) -> String? {
-        func first(_ list: [PageMetadata.Property], _ keys: String...) -> String? {
-            for key in keys { if let p = list.first(where: { $0.key == key }) { return p.value } }
-            return nil
-        }
-        let appNames = [
-            named["al:ios:app_name"] ?? named["al:android:app_name"],
-            first(m.twitter, "twitter:app:name:iphone", "twitter:app:name:googleplay", "twitter:app:name:ipad"),
-        ]
         // Each candidate is computed only when those before it gave nothing.
         let candidates: [() -> String?] = [
             { first(m.openGraph, "og:site_name") }, { m.applicationName }, { named["apple-mobile-web-app-title"] },
-            { appNames[0] }, { appNames[1] },
+            { named["al:ios:app_name"] ?? named["al:android:app_name"] },
+            { first(m.twitter, "twitter:app:name:iphone", "twitter:app:name:googleplay", "twitter:app:name:ipad") },
             { named["publisher"].flatMap { URLResolution.split(Substring($0)).scheme == nil ? $0 : nil } },
             { first(m.jsonLD, "publisher") }, { first(m.jsonLD, "website") },
             { documentTitle.flatMap { TitleSegments.siteSegment(of: $0, headline: m.title) } },
@@ -177,6 +166,12 @@ enum MetadataResolution {
         ]
         return candidates.lazy.compactMap { TextCleaning.clean($0(), limit: limits.maxSiteNameLength) }.first
             ?? host(of: pageURL).map { $0.lowercased().hasPrefix("www.") ? String($0.dropFirst(4)) : $0 }
+    }
+
+    /// The value of the first property named by one of `keys`, in the order of `keys`.
+    static func first(_ list: [PageMetadata.Property], _ keys: String...) -> String? {
+        for key in keys { if let p = list.first(where: { $0.key == key }) { return p.value } }
+        return nil
     }
 
     /// `@name` (or a `twitter.com/name` URL) as the name alone.

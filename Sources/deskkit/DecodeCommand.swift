@@ -71,9 +71,6 @@ struct DecodeCommand: ParsableCommand {
             failed = true
             out.line($0.jsonValue)
         }
-        if failed {
-            out.flush()
-            throw ExitCode(1)
-        }
+        if failed { throw ExitCode(1) }  // the deferred flush writes what is buffered
     }
 }

@@ -91,10 +91,7 @@ struct DetectCommand: ParsableCommand {
             failed = true
             out.line($0.jsonValue)
         }
-        if failed {
-            out.flush()
-            throw ExitCode(1)
-        }
+        if failed { throw ExitCode(1) }  // the deferred flush writes what is buffered
     }
 }
 

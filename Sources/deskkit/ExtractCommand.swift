@@ -77,10 +77,7 @@ struct ExtractCommand: ParsableCommand {
             failed = true
             out.line($0.jsonValue)
         }
-        if failed {
-            out.flush()
-            throw ExitCode(1)
-        }
+        if failed { throw ExitCode(1) }  // the deferred flush writes what is buffered
     }
 
     private func readFile(_ path: String) throws -> [UInt8] {

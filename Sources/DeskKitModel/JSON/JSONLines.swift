@@ -21,24 +21,12 @@ package enum JSONLines {
     }
 }
 
-/// Reads string members out of JSON lines, one line after another, without building a `JSONValue` per
+/// Reads a string member out of JSON lines, one line after another, without building a `JSONValue` per
 /// line: each line is parsed into a tape whose memory is kept for the next.
 package struct JSONLineReader {
     private let storage = TapeStorage(capacity: 64)
 
     package init() {}
-
-    /// The string members named `keys` of `line` when it is a JSON object (nil for a member that is absent
-    /// or not a string); `.success(nil)` when the line is JSON but not an object; the syntax error otherwise.
-    package func strings(_ keys: [StaticString], in line: UnsafeBufferPointer<UInt8>) -> Result<[String?]?, JSONSyntaxError> {
-        switch JSONTape.parse(line, limits: .default, into: storage) {
-        case .failure(let error):
-            return .failure(error)
-        case .success(let tape):
-            guard tape.kind(0) == .object else { return .success(nil) }
-            return .success(keys.map { key in tape.member(0, key).flatMap { tape.kind($0) == .string ? tape.string(at: $0) : nil } })
-        }
-    }
 
     /// Calls `body` with the UTF-8 bytes of the string member `key` of `line` (escapes resolved, already
     /// validated: no `String` is made), or with nil when the line is not an object or the member is absent
