@@ -5,6 +5,7 @@ enum LinkChecks {
         LinkDetector(),
         LinkDetector(options: .init(bareDomains: false, emails: false)),
         LinkDetector(options: .init(ipHosts: true, anyScheme: true, strictHosts: true)),
+        LinkDetector(options: .init(protocolRelative: false, pipesInPaths: true, localhost: true)),
     ]
 
     /// Links are in order, do not overlap, lie inside the text and name exactly the text they cover, in

@@ -60,6 +60,9 @@ enum CharClass {
         }
     }
 
+    /// Hiragana (Japanese particles and inflections: the prose around a link).
+    @inline(__always) static func isHiragana(_ c: UInt32) -> Bool { (0x3041...0x309F).contains(c) }
+
     /// Zero-width joiner and non-joiner: part of words in Indic scripts and emoji.
     @inline(__always) static func isJoiner(_ c: UInt32) -> Bool { c == 0x200C || c == 0x200D }
 

@@ -26,16 +26,27 @@ public struct LinkDetector: Sendable {
         /// Require a known top-level domain after a scheme too (`http://intranet` is then not a link).
         /// Default off: a scheme says the writer meant a link.
         public var strictHosts: Bool
+        /// Link protocol-relative `//host/path` links. Default on.
+        public var protocolRelative: Bool
+        /// Keep `|` in paths, as Twitter does (`https://example.com/a|b`). Default off: Slack's `<url|label>`,
+        /// Jira's `[label|url]` and Markdown tables use it as an end. In a query or fragment it is always kept.
+        public var pipesInPaths: Bool
+        /// Link `localhost:PORT` (with an optional path) written without a scheme. Default off.
+        public var localhost: Bool
 
         public init(
             bareDomains: Bool = true, emails: Bool = true, ipHosts: Bool = false, anyScheme: Bool = false,
-            strictHosts: Bool = false
+            strictHosts: Bool = false, protocolRelative: Bool = true, pipesInPaths: Bool = false,
+            localhost: Bool = false
         ) {
             self.bareDomains = bareDomains
             self.emails = emails
             self.ipHosts = ipHosts
             self.anyScheme = anyScheme
             self.strictHosts = strictHosts
+            self.protocolRelative = protocolRelative
+            self.pipesInPaths = pipesInPaths
+            self.localhost = localhost
         }
 
         public static let `default` = Options()

@@ -10,8 +10,8 @@ struct HostMatch {
 
 /// How much a host must prove.
 enum HostMode {
-    /// After a scheme: any well-formed host; a known TLD is looked for to know where a host glued to
-    /// other text ends.
+    /// After a scheme: any well-formed host, all of its labels; a known TLD is looked for only to know
+    /// where a last label glued to other-script text ends (`http://example.comだよね`).
     case scheme
     /// After a scheme with ``LinkDetector/Options/strictHosts``: a known TLD, an IP address or `localhost`.
     case strict
@@ -75,9 +75,11 @@ extension LinkScanner {
     /// Decides where the host made of `labels` ends, and whether it is one.
     func host(from start: Int, labels: UnsafeBufferPointer<Range<Int>>, mode: HostMode) -> HostMatch? {
         guard !labels.isEmpty else { return nil }
-        // Where the host ends: at the last label that is (or begins with) a known TLD.
+        // Where the host ends: at the last label that is (or begins with) a known TLD. After a scheme the
+        // whole run is the host (`http://nick.is.awesome/`), unless text runs on from its last label.
         for k in stride(from: labels.count - 1, through: 1, by: -1) {
-            guard let tld = tldMatch(labels[k]) else { continue }
+            guard let tld = tldMatch(labels[k]), mode != .scheme || k == labels.count - 1 || tld != labels[k]
+            else { continue }
             for i in 0..<k where !validLabel(labels[i], index: i, count: k + 1, registrable: true) { return nil }
             guard validLabel(tld, index: k, count: k + 1, registrable: true) else { return nil }
             guard tld.upperBound >= n || !isForbiddenAfterHost(tld.upperBound, mode: mode) else { return nil }

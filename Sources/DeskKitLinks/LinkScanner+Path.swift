@@ -23,30 +23,62 @@ extension LinkScanner {
     }
 
     /// Scans a path, query and fragment. White space, `<`, `>`, `` ` ``, `\`, CJK and full-width
-    /// punctuation end it; so does `|` outside a query or fragment, and always inside `<…>` (Slack's
-    /// `<url|label>`). Kana and Hangul end it; Han ideographs only when they open a path segment.
+    /// punctuation end it; so does `|` outside a query or fragment (unless ``LinkDetector/Options/pipesInPaths``),
+    /// and always inside `<…>` (Slack's `<url|label>`). A closing bracket the link did not open ends it, even
+    /// when letters follow. A `"` ends it unless it follows a letter, digit, `_` or `-` or closes such a
+    /// quote (`blah_"quoted"`, not `/("onclick="…")`). Han, katakana and Hangul are kept in a segment they
+    /// begin (after `/`, `=`, `#`, `&`: `/wiki/トヨタ自動車`, `/wiki/서울`); elsewhere they end the link, and
+    /// hiragana always does, since text in those scripts runs on from a link without a space
+    /// (`/aをご覧ください`, `/これは…`, `/wiki/東京です`).
     func pathEnd(from start: Int, angled: Bool) -> Int {
         var i = start
         var inQuery = false
+        var paren = 0, bracket = 0, brace = 0
+        var quoted = false
         var previous: UInt32 = 0
-        var hanRun = false
+        var segment = Segment.start
         while i < n {
             let (c, len) = b.scalar(at: i)
             if c < 0x80 {
                 if c <= 0x20 || c == 0x7F { break }
                 switch c {
                 case 0x3C, 0x3E, 0x60, 0x5C: return i  // < > ` \
-                case 0x7C: if !inQuery || angled { return i }  // |
+                case 0x7C: if angled || !(inQuery || options.pipesInPaths) { return i }  // |
                 case 0x3F, 0x23: inQuery = true  // ? #
+                case 0x28: paren += 1
+                case 0x5B: bracket += 1
+                case 0x7B: brace += 1
+                case 0x29:
+                    if paren == 0 { return i }
+                    paren -= 1
+                case 0x5D:
+                    if bracket == 0 { return i }
+                    bracket -= 1
+                case 0x7D:
+                    if brace == 0 { return i }
+                    brace -= 1
+                case 0x22:
+                    if !quoted && !(CharClass.isASCIIAlnum(previous) || previous == 0x5F || previous == 0x2D) {
+                        return i
+                    }
+                    quoted.toggle()
                 default: break
                 }
-                hanRun = false
+                switch c {
+                case 0x2F, 0x3D, 0x23, 0x26: segment = .start  // / = # &
+                default: if segment == .start { segment = .other }
+                }
             } else if CharClass.isCJK(c) {
-                guard CharClass.isHan(c), previous == 0x2F || hanRun else { break }
-                hanRun = true
+                // Hiragana is the prose around a link (`/をご覧ください`, `/wiki/東京です`), not a name.
+                if CharClass.isHiragana(c) { break }
+                if segment == .start {
+                    segment = .cjk
+                } else if segment != .cjk {
+                    break
+                }
             } else {
                 guard CharClass.isPathScalar(c) else { break }
-                hanRun = false
+                if segment == .start { segment = .other }
             }
             previous = c
             i += len
@@ -54,9 +86,16 @@ extension LinkScanner {
         return i
     }
 
-    /// Drops trailing punctuation (`.,;:!?`), closing brackets without their opener in the link, and
-    /// quotes without their pair in the link. Never below `floor`.
+    /// What the current path segment began with (for the CJK rule).
+    enum Segment { case start, cjk, other }
+
+    /// Drops what ends a sentence or markup rather than the link: trailing punctuation (`.,;:!?`), `*`
+    /// (Markdown emphasis), runs of `_` or `~` that close the same run written just before the link,
+    /// an HTML entity reference (`&amp;`), brackets opened and not closed, the quote that opened before the
+    /// link, and quotes without their pair.
+    /// Never below `floor`.
     func trimmed(start: Int, end: Int, floor: Int) -> Int {
+        // The scan ended at any closer without its opener, so these counts are never negative.
         var paren = 0, bracket = 0, brace = 0, single = 0, double = 0
         for c in b[start..<end] {
             switch c {
@@ -71,13 +110,20 @@ extension LinkScanner {
             default: break
             }
         }
+        let emphasis = closedEmphasis(start: start, end: end)
+        var quotedBy = start > 0 && (b[start - 1] == 0x27 || b[start - 1] == 0x22) ? b[start - 1] : 0
         var e = end
         loop: while e > floor {
-            switch b[e - 1] {
-            case 0x2E, 0x2C, 0x3B, 0x3A, 0x21, 0x3F: break
-            case 0x29 where paren < 0: paren += 1
-            case 0x5D where bracket < 0: bracket += 1
-            case 0x7D where brace < 0: brace += 1
+            let c = b[e - 1]
+            switch c {
+            case 0x2E, 0x2C, 0x3A, 0x21, 0x3F, 0x2A: break
+            case 0x3B:
+                if let amp = entityStart(endingAt: e, floor: floor) { e = amp + 1 }
+            case emphasis where emphasis != 0: break
+            case 0x28 where paren > 0: paren -= 1
+            case 0x5B where bracket > 0: bracket -= 1
+            case 0x7B where brace > 0: brace -= 1
+            case quotedBy where quotedBy != 0: quotedBy = 0  // `'…/Bob's'`: the quote opened before the link
             case 0x27 where single % 2 == 1: single -= 1
             case 0x22 where double % 2 == 1: double -= 1
             default: break loop
@@ -85,5 +131,29 @@ extension LinkScanner {
             e -= 1
         }
         return e
+    }
+
+    /// `_` or `~` when the link ends with a run of it that closes emphasis opened earlier on its line
+    /// (`_see https://example.org/x_`); 0 otherwise. Looks back at most 256 bytes.
+    func closedEmphasis(start: Int, end: Int) -> UInt8 {
+        let mark = b[end - 1]
+        guard mark == UInt8(ascii: "_") || mark == UInt8(ascii: "~") else { return 0 }
+        var j = start
+        while j > 0, start - j < 256, b[j - 1] != 0x0A {
+            j -= 1
+            // An opening run: marks after the line start or a non-alphanumeric, before a non-space.
+            guard b[j] == mark, b[j + 1] != mark, b[j + 1] > 0x20 else { continue }
+            while j > 0, b[j - 1] == mark { j -= 1 }
+            if j == 0 || !CharClass.isASCIIAlnum(UInt32(b[j - 1])) { return mark }
+        }
+        return 0
+    }
+
+    /// Where `&name;` starts when the bytes before `end` are one (letters and digits between `&` and `;`).
+    func entityStart(endingAt end: Int, floor: Int) -> Int? {
+        var j = end - 1
+        while j > floor, end - j < 34, CharClass.isASCIIAlnum(UInt32(b[j - 1])) { j -= 1 }
+        guard j > floor, j < end - 1, b[j - 1] == UInt8(ascii: "&") else { return nil }
+        return j - 1
     }
 }

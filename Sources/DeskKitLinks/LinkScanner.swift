@@ -1,11 +1,12 @@
 /// One link as byte ranges, before it becomes a ``Link``.
 struct RawLink {
-    enum Prefix { case none, https, httpsColon, mailto }
+    enum Prefix { case none, http, https, httpsColon, mailto }
     var range: Range<Int>
     var kind: Link.Kind
     /// The host (or e-mail domain) inside `range`.
     var host: Range<Int>
-    /// What ``Link/href`` puts before the text: nothing (a scheme is written), `https://`, `https:`, `mailto:`.
+    /// What ``Link/href`` puts before the text: nothing (a scheme is written), `http://`, `https://`, `https:`,
+    /// `mailto:`.
     var prefix: Prefix
     /// The scheme (or `mailto`) as written, lowercased in the href.
     var scheme: Range<Int>?
@@ -35,7 +36,7 @@ struct LinkScanner {
             i = p + 1
             let link: RawLink?
             switch b[p] {
-            case UInt8(ascii: ":"): link = schemeLink(colon: p)
+            case UInt8(ascii: ":"): link = schemeLink(colon: p) ?? (options.localhost ? localhostLink(colon: p) : nil)
             case UInt8(ascii: "/"): link = slashLink(at: p)
             case UInt8(ascii: "."): link = bareLink(dot: p)
             default: link = options.emails ? emailLink(at: p) : nil
@@ -105,7 +106,7 @@ struct LinkScanner {
 
     /// `//host/path`, a protocol-relative link, with the first `/` at `p`.
     mutating func slashLink(at p: Int) -> RawLink? {
-        guard options.bareDomains, p + 1 < n, b[p + 1] == UInt8(ascii: "/"), p >= lastEnd else { return nil }
+        guard options.bareDomains, options.protocolRelative, p + 1 < n, b[p + 1] == UInt8(ascii: "/"), p >= lastEnd else { return nil }
         if p > 0 {
             let (c, _) = b.scalar(before: p)
             if c == 0x3A || c == 0x2F || c == 0x2E || c == 0x2D || CharClass.isSigil(c) || CharClass.isWordScalar(c) {
@@ -162,12 +163,31 @@ struct LinkScanner {
         return RawLink(range: s..<end, kind: .url, host: host.range, prefix: .https, scheme: nil)
     }
 
-    /// An e-mail address around the `@` at `p`, with or without `mailto:` before it.
+    /// An e-mail address around the `@` at `p`, with or without `mailto:` before it. The local part is
+    /// read as RFC 5321 writes it: no leading, trailing or doubled dots (`a..b@example.com` links
+    /// `b@example.com`); letters of any script are allowed (RFC 6531). A `mailto:` link keeps its query.
     mutating func emailLink(at p: Int) -> RawLink? {
-        guard p > lastEnd else { return nil }
+        guard p > lastEnd, p > 0, b[p - 1] != UInt8(ascii: ".") else { return nil }
         var s = p
-        while s > lastEnd, p - s < 64, Self.isLocalByte(b[s - 1]) { s -= 1 }
-        while s < p, b[s] == UInt8(ascii: "\"") { s += 1 }
+        var cjk: Bool?
+        while s > lastEnd, p - s < 64 {
+            let (c, cs) = b.scalar(before: s)
+            if c >= 0x80 {  // letters of other scripts, not where CJK text runs into the address
+                guard CharClass.isWordScalar(c) else { break }
+                let isCJK = CharClass.isCJK(c)
+                if let cjk, cjk != isCJK { break }
+                cjk = isCJK
+            } else {
+                guard Self.isLocalByte(UInt8(c)) else { break }
+                if CharClass.isASCIIAlnum(c) {
+                    guard cjk != true else { break }
+                    cjk = false
+                }
+                if c == 0x2E, cs > lastEnd, b[cs - 1] == UInt8(ascii: ".") { break }  // `..`: the part after it
+            }
+            s = cs
+        }
+        while s < p, b[s] == UInt8(ascii: "\"") || b[s] == UInt8(ascii: "'") || b[s] == UInt8(ascii: ".") { s += 1 }
         guard s < p else { return nil }
         var start = s
         var mailto = false
@@ -180,9 +200,27 @@ struct LinkScanner {
             if c == 0x40 || c == 0x2F || c == 0x3A || CharClass.isASCIIAlnum(c) { return nil }
         }
         guard let host = parseHost(from: p + 1, mode: mailto ? .scheme : .emailDomain) else { return nil }
+        var end = host.range.upperBound
+        if mailto, end < n, b[end] == UInt8(ascii: "?") {
+            end = trimmed(start: start, end: pathEnd(from: end, angled: start > 0 && b[start - 1] == 0x3C), floor: end)
+        }
         return RawLink(
-            range: start..<host.range.upperBound, kind: .email, host: host.range, prefix: mailto ? .none : .mailto,
+            range: start..<end, kind: .email, host: host.range, prefix: mailto ? .none : .mailto,
             scheme: mailto ? start..<start + 6 : nil)
+    }
+
+    /// `localhost:PORT`, with an optional path, found at its colon (``LinkDetector/Options/localhost``).
+    mutating func localhostLink(colon p: Int) -> RawLink? {
+        let s = p - 9
+        guard s >= lastEnd, p + 1 < n, CharClass.isASCIIDigit(UInt32(b[p + 1])), lowercasedASCII(s..<p) == "localhost"
+        else { return nil }
+        if s > 0 {
+            let (c, _) = b.scalar(before: s)
+            if c == 0x2E || c == 0x2F || c == 0x2D || c == 0x40 || CharClass.isWordScalar(c) { return nil }
+        }
+        let host = HostMatch(range: s..<p, labelCount: 1, knownTLD: false, tld: nil, isIPv4: false)
+        guard let end = portAndPath(after: host, linkStart: s) else { return nil }
+        return RawLink(range: s..<end, kind: .url, host: host.range, prefix: .http, scheme: nil)
     }
 
     // MARK: Byte classes
@@ -206,12 +244,14 @@ struct LinkScanner {
         }
     }
 
-    /// The local part of an address, as linkify-it reads it (a `"` only after the first character).
+    /// The ASCII characters of a local part, as linkify-it reads it, and `'` and `%` (`o'brien@…`); a `"`
+    /// or `'` only after the first character.
     @inline(__always) static func isLocalByte(_ c: UInt8) -> Bool {
         if CharClass.isASCIIAlnum(UInt32(c)) { return true }
         switch c {
         case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: ";"),
-            UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "$"), UInt8(ascii: ","), UInt8(ascii: "\""):
+            UInt8(ascii: "&"), UInt8(ascii: "="), UInt8(ascii: "$"), UInt8(ascii: ","), UInt8(ascii: "\""),
+            UInt8(ascii: "'"), UInt8(ascii: "%"):
             return true
         default: return false
         }

@@ -75,6 +75,7 @@ extension RawLink {
         out.reserveCapacity(range.count + 8)
         switch prefix {
         case .none: break
+        case .http: out.append(contentsOf: "http://".utf8)
         case .https: out.append(contentsOf: "https://".utf8)
         case .httpsColon: out.append(contentsOf: "https:".utf8)
         case .mailto: out.append(contentsOf: "mailto:".utf8)

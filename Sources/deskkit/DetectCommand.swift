@@ -36,6 +36,15 @@ struct DetectCommand: ParsableCommand {
     @Flag(name: .long, help: "Require a known top-level domain after a scheme too.")
     var strictHosts = false
 
+    @Flag(name: .long, help: "Do not link protocol-relative //host/path links.")
+    var noProtocolRelative = false
+
+    @Flag(name: .long, help: "Keep | in paths, as Twitter does (by default it ends a path: Slack, Jira, tables).")
+    var pipesInPaths = false
+
+    @Flag(name: .long, help: "Link localhost:PORT written without a scheme.")
+    var localhost = false
+
     @OptionGroup var lineOptions: LineOptions
 
     @Argument(help: "The text to search (joined with spaces); with --jsonl, the file to read (default: standard input).")
@@ -50,7 +59,8 @@ struct DetectCommand: ParsableCommand {
         LinkDetector(
             options: .init(
                 bareDomains: !noBareDomains, emails: !noEmails, ipHosts: ipHosts, anyScheme: anyScheme,
-                strictHosts: strictHosts))
+                strictHosts: strictHosts, protocolRelative: !noProtocolRelative, pipesInPaths: pipesInPaths,
+                localhost: localhost))
     }
 
     func run() throws {
