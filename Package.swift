@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "DeskKitMetadata", targets: ["DeskKitMetadata"]),
         .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
         .library(name: "DeskKitPageServer", targets: ["DeskKitPageServer"]),
+        .library(name: "DeskKitJobStore", targets: ["DeskKitJobStore"]),
         .library(name: "DeskKitServer", targets: ["DeskKitServer"]),
         .library(name: "DeskKitInvariants", targets: ["DeskKitInvariants"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.10.0"),
     ],
     targets: [
         .target(name: "DeskKitModel"),
@@ -70,9 +72,17 @@ let package = Package(
         // HTTP on Hummingbird 2: the enrichment server (Sendbird webhooks → previews → Platform API) and the
         // Pyrus authorization route.
         .target(
+            name: "DeskKitJobStore",
+            dependencies: [
+                "DeskKitModel",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "DeskKitServer",
             dependencies: [
-                "DeskKitModel", "DeskKitLinks", "DeskKitPreview",
+                "DeskKitModel", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -98,6 +108,7 @@ let package = Package(
                 "DeskKitMetadata",
                 "DeskKitPreview",
                 "DeskKitPageServer",
+                "DeskKitJobStore",
                 "DeskKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -132,6 +143,10 @@ let package = Package(
             ]
         ),
         // Replays every file of Corpus/ through the fuzz targets' checks.
+        .testTarget(
+            name: "DeskKitJobStoreTests",
+            dependencies: ["DeskKitJobStore"]
+        ),
         .testTarget(
             name: "DeskKitInvariantsTests",
             dependencies: ["DeskKitInvariants"]

@@ -36,18 +36,17 @@ struct Enricher: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
 
-    /// Returns false only when cancelled before the message was updated (the job is then handed back).
-    func process(_ job: EnrichmentJob) async -> Bool {
+    /// What became of `job`; the queue counts and settles it.
+    func process(_ job: EnrichmentJob) async -> JobOutcome {
         var log: Logger.Metadata = ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"]
         let results = await previews.previews(for: job.text)
         metrics.previews(results.map(\.result))
-        if Task.isCancelled { return false }
+        if Task.isCancelled { return .cancelled }
         guard let preview = results.lazy.compactMap({ try? $0.result.get() }).first else {
             let errors = results.compactMap { r -> String? in if case .failure(let e) = r.result { return e.kind.rawValue } else { return nil } }
             log["fetch_errors"] = .string(errors.joined(separator: ","))
             logger.info("no preview for the message's links", metadata: log)
-            metrics.job(results.isEmpty ? "no_link" : "no_preview")
-            return true
+            return .finished(results.isEmpty ? "no_link" : "no_preview")
         }
         let message = DeskPayload.message(.urlPreview(preview), text: job.text)
         do {
@@ -55,14 +54,18 @@ struct Enricher: Sendable {
             log["attempts"] = "\(attempts)"
             log["url"] = .string(preview.url)
             logger.info("message enriched", metadata: log)
-            metrics.job("updated")
-            return true
+            return .finished("updated")
         } catch {
-            if error.kind == .cancelled { return false }
             log["error"] = .string(error.description)
-            logger.error("message update failed", metadata: log)
-            metrics.job("api_failed")
-            return true
+            switch error.kind {
+            case .cancelled: return .cancelled
+            case .rejected:
+                logger.error("message update refused", metadata: log)
+                return .permanent(error.description)
+            case .exhausted:
+                logger.warning("message update failed", metadata: log)
+                return .retryable(error.description)
+            }
         }
     }
 }

@@ -1,32 +1,14 @@
+import DeskKitJobStore
 import DeskKitModel
 import NIOCore
 import ServiceLifecycle
-
-/// A message to enrich: the user message a webhook announced.
-public struct EnrichmentJob: Sendable, Hashable {
-    public var channelURL: String
-    public var messageID: Int64
-    /// The message text, where the links are.
-    public var text: String
-
-    public init(channelURL: String, messageID: Int64, text: String) {
-        self.channelURL = channelURL
-        self.messageID = messageID
-        self.text = text
-    }
-
-    /// `{"channel_url", "message_id", "text"}`: one line of a hand-back file, enough to redo the work.
-    public var json: JSONValue {
-        ["channel_url": .string(channelURL), "message_id": .integer(messageID), "text": .string(text)]
-    }
-}
 
 /// A bounded queue of enrichment work with a fixed number of workers and a window of message ids
 /// already accepted (Sendbird delivers a webhook again when it got no answer in time).
 ///
 /// Run it as a service: on graceful shutdown it stops accepting, lets the workers finish what is queued
 /// within ``Configuration/shutdownGrace``, then cancels them and hands back every job not finished.
-public actor EnrichmentQueue: Service {
+public actor EnrichmentQueue: JobQueue {
     public struct Configuration: Sendable, Hashable {
         /// Jobs waiting at most; beyond, ``submit(_:)`` answers ``Admission/full``. Default 10,000.
         public var capacity = 10_000
@@ -41,16 +23,7 @@ public actor EnrichmentQueue: Service {
         public init() {}
     }
 
-    /// What became of a submitted job.
-    public enum Admission: String, Sendable, Hashable {
-        case accepted
-        /// The same message id was accepted within the dedup window: not queued again.
-        case duplicate
-        /// The queue is at capacity: answer 503 so the sender retries later.
-        case full
-        /// The queue is shutting down.
-        case closed
-    }
+    public typealias Admission = JobAdmission
 
     /// Does a job; returns false when it could not finish (cancelled), so it is handed back.
     public typealias Worker = @Sendable (EnrichmentJob) async -> Bool
@@ -79,6 +52,8 @@ public actor EnrichmentQueue: Service {
     public var depth: Int { pending.count }
     /// Jobs being worked on.
     public var running: Int { inFlight.count }
+
+    public func figures() -> QueueFigures { QueueFigures(depth: depth, running: running, states: nil, storeError: nil) }
 
     /// Queues `job` unless it is a duplicate, the queue is full or closed.
     public func submit(_ job: EnrichmentJob) -> Admission {

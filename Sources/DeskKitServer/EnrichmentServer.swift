@@ -19,7 +19,8 @@ import Synchronization
 public struct EnrichmentServer: Sendable {
     public let configuration: ServerConfiguration
     public let metrics: ServerMetrics
-    public let queue: EnrichmentQueue
+    /// The jobs: ``DurableEnrichmentQueue`` over the store given, else ``EnrichmentQueue`` in memory.
+    public let queue: any JobQueue
     public let previews: PreviewService
     let logger: Logger
     /// The preview statistics at the last scrape, to count the difference.
@@ -31,11 +32,15 @@ public struct EnrichmentServer: Sendable {
     public static let maxDecodeRequestBytes = 16 << 20
 
     /// - Parameters:
-    ///   - handBack: also receives the jobs not finished at shutdown (each is always logged as an error
-    ///     with its channel and message id, and counted), e.g. to write them where they can be redone.
+    ///   - store: keeps the jobs durably (open it for ``ServerConfiguration/store``); nil keeps them in
+    ///     memory.
+    ///   - handBack: with the memory queue, also receives the jobs not finished at shutdown (each is
+    ///     always logged as an error with its channel and message id, and counted), e.g. to write them
+    ///     where they can be redone. A durable store keeps them instead.
     public init(
         configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger = Logger(label: "deskkit.server"), handBack: EnrichmentQueue.HandBack? = nil
+        logger: Logger = Logger(label: "deskkit.server"), store: (any JobStore)? = nil,
+        handBack: EnrichmentQueue.HandBack? = nil
     ) {
         self.configuration = configuration
         self.metrics = metrics
@@ -46,8 +51,25 @@ public struct EnrichmentServer: Sendable {
             baseURL: configuration.apiBase, apiToken: configuration.apiToken, retry: configuration.retry, metrics: metrics,
             logger: logger)
         let enricher = Enricher(previews: previews, api: api, metrics: metrics, logger: logger)
+        if let store {
+            var durable = configuration.durable
+            durable.workers = configuration.queue.workers
+            durable.dedupWindow = configuration.queue.dedupTTL
+            durable.shutdownGrace = configuration.queue.shutdownGrace
+            self.queue = DurableEnrichmentQueue(
+                store: store, configuration: durable, metrics: metrics, logger: logger, work: { await enricher.process($0) })
+            return
+        }
         self.queue = EnrichmentQueue(
-            configuration: configuration.queue, work: { await enricher.process($0) },
+            configuration: configuration.queue,
+            work: { job in
+                switch await enricher.process(job) {
+                case .finished(let outcome): metrics.job(outcome)
+                case .retryable, .permanent: metrics.job("api_failed")
+                case .cancelled: return false
+                }
+                return true
+            },
             handBack: { jobs in
                 metrics.job("handed_back", count: jobs.count)
                 for job in jobs {
@@ -117,11 +139,17 @@ public struct EnrichmentServer: Sendable {
             case .duplicate:
                 metrics.webhook("duplicate")
                 return Self.json(.ok, ["status": "duplicate"])
-            case .full, .closed:
-                metrics.webhook(admission == .full ? "queue_full" : "shutting_down")
+            case .full, .closed, .unavailable:
+                let (outcome, reason, retryAfter) =
+                    switch admission {
+                    case .full: ("queue_full", "the work queue is full (\(configuration.queue.capacity) jobs)", "1")
+                    case .unavailable: ("store_unavailable", "the job store cannot commit the job", "5")
+                    default: ("shutting_down", "shutting down", "1")
+                    }
+                metrics.webhook(outcome)
                 logger.warning("webhook refused", metadata: ["reason": .string(admission.rawValue), "message_id": "\(job.messageID)"])
-                var response = Self.problem(.serviceUnavailable, admission == .full ? "the work queue is full (\(configuration.queue.capacity) jobs)" : "shutting down")
-                response.headers[.retryAfter] = "1"
+                var response = Self.problem(.serviceUnavailable, reason)
+                response.headers[.retryAfter] = retryAfter
                 return response
             }
         }
@@ -176,13 +204,27 @@ public struct EnrichmentServer: Sendable {
             status: .ok, headers: [.contentType: "application/x-ndjson"], body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
     }
 
+    /// 200 `{"status": "ok", …}`, or 503 `{"status": "store_unavailable", "store_error"}` when the job
+    /// store does not answer (a load balancer then sends webhooks elsewhere).
     func health() async -> Response {
-        let (depth, running) = (await queue.depth, await queue.running)
+        let figures = await queue.figures()
         let uptime = ContinuousClock.now - startedAt
-        return Self.json(
-            .ok,
-            ["status": "ok", "queue_depth": .integer(Int64(depth)), "jobs_in_flight": .integer(Int64(running)),
-             "queue_capacity": .integer(Int64(configuration.queue.capacity)), "uptime_seconds": .integer(uptime.components.seconds)])
+        var body: [JSONObject.Member] = [
+            .init(key: "status", value: figures.storeError == nil ? "ok" : "store_unavailable"),
+            .init(key: "store", value: .string(configuration.store.description)),
+            .init(key: "queue_depth", value: .integer(Int64(figures.depth))),
+            .init(key: "jobs_in_flight", value: .integer(Int64(figures.running))),
+            .init(key: "uptime_seconds", value: .integer(uptime.components.seconds)),
+        ]
+        if queue is EnrichmentQueue {
+            body.append(.init(key: "queue_capacity", value: .integer(Int64(configuration.queue.capacity))))
+        }
+        if let states = figures.states {
+            let counts = JobState.allCases.map { JSONObject.Member(key: $0.rawValue, value: .integer(Int64(states[$0] ?? 0))) }
+            body.append(.init(key: "jobs", value: .object(JSONObject(counts))))
+        }
+        if let error = figures.storeError { body.append(.init(key: "store_error", value: .string(error))) }
+        return Self.json(figures.storeError == nil ? .ok : .serviceUnavailable, .object(JSONObject(body)))
     }
 
     func metricsPage() async -> Response {
@@ -192,7 +234,7 @@ public struct EnrichmentServer: Sendable {
             return figures
         }
         metrics.cache(now, since: before)
-        metrics.queue(depth: await queue.depth, inFlight: await queue.running)
+        metrics.queue(await queue.figures())
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))

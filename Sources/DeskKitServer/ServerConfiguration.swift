@@ -15,8 +15,15 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var apiBase: String
     /// The largest webhook body read (`DESKKIT_MAX_BODY_BYTES`); larger ones get 413. Default 256 KiB.
     public var maxBodyBytes = 256 * 1024
-    /// Jobs, workers, dedup window and shutdown grace.
+    /// Where jobs are kept. ``resolve(flags:environment:flagNames:)`` defaults to
+    /// ``StoreLocation/default`` (a SQLite file), as `deskkit serve` does; this initialiser to memory.
+    public var store = StoreLocation.memory
+    /// Jobs, workers, dedup window and shutdown grace (capacity and the dedup capacity apply to the
+    /// memory store only).
     public var queue = EnrichmentQueue.Configuration()
+    /// Lease, retry horizon and retry back-off of a durable store (its workers, dedup window and shutdown
+    /// grace are taken from ``queue``).
+    public var durable = DurableEnrichmentQueue.Configuration()
     /// Platform API retries.
     public var retry = RetryPolicy()
     /// How pages are fetched; `--allow-private` sets `allowPrivateAddresses` (tests and intranets only).
@@ -43,6 +50,9 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         ("DESKKIT_DEDUP_CAPACITY", "message ids remembered (default 100000)"),
         ("DESKKIT_API_ATTEMPTS", "Platform API attempts per update (default 4)"),
         ("DESKKIT_SHUTDOWN_GRACE", "seconds to finish work on shutdown (default 20)"),
+        ("DESKKIT_STORE", "where jobs are kept: sqlite:PATH (default sqlite:deskkit-state.sqlite) or memory"),
+        ("DESKKIT_RETRY_HORIZON", "seconds Platform API failures are retried, from the webhook (default 86400)"),
+        ("DESKKIT_JOB_LEASE", "seconds a claimed job is a worker's before another takes it (default 120)"),
     ]
 
     /// Builds the configuration from `flags` (names as in the table, values as text) over `environment`.
@@ -104,6 +114,12 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         if let n = integer("DESKKIT_DEDUP_CAPACITY", 0...100_000_000) { c.queue.dedupCapacity = n }
         if let n = integer("DESKKIT_API_ATTEMPTS", 1...20) { c.retry.maxAttempts = n }
         if let n = integer("DESKKIT_SHUTDOWN_GRACE", 0...3600) { c.queue.shutdownGrace = .seconds(n) }
+        c.store = .default
+        if let text = value("DESKKIT_STORE") {
+            do { c.store = try StoreLocation(parsing: text) } catch { fail("DESKKIT_STORE", error.detail) }
+        }
+        if let n = integer("DESKKIT_RETRY_HORIZON", 0...(365 * 86400)) { c.durable.retryHorizon = .seconds(n) }
+        if let n = integer("DESKKIT_JOB_LEASE", 1...86400) { c.durable.lease = .seconds(n) }
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return c
     }
@@ -112,6 +128,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var description: String {
         "listen \(host):\(port), app \(appID ?? "-"), api \(apiBase), token \(String(repeating: "*", count: 4)) (\(apiToken.count) chars), "
             + "max body \(maxBodyBytes) B, queue \(queue.capacity), workers \(queue.workers), dedup \(queue.dedupCapacity), "
+            + "store \(store), retry horizon \(durable.retryHorizon), job lease \(durable.lease), "
             + "api attempts \(retry.maxAttempts), shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
     }
 }

@@ -24,7 +24,7 @@ public struct ServerMetrics: Sendable {
     }
 
     /// `deskkit_webhooks_total{outcome}`: queued, duplicate, ignored, bad_signature, bad_request,
-    /// too_large, queue_full, shutting_down.
+    /// too_large, queue_full, store_unavailable, shutting_down.
     func webhook(_ outcome: String) { count("deskkit_webhooks_total", [("outcome", outcome)]) }
 
     /// `deskkit_previews_total{outcome}` and `deskkit_fetch_errors_total{kind}`.
@@ -39,7 +39,8 @@ public struct ServerMetrics: Sendable {
         }
     }
 
-    /// `deskkit_jobs_total{outcome}`: updated, no_link, no_preview, api_failed, handed_back.
+    /// `deskkit_jobs_total{outcome}`: updated, no_link, no_preview, api_failed, handed_back (memory),
+    /// retry_scheduled (a durable store retries later).
     func job(_ outcome: String, count amount: Int = 1) { count("deskkit_jobs_total", [("outcome", outcome)], by: amount) }
 
     /// `deskkit_platform_api_requests_total{status}` (the HTTP status, or `error` without one) and
@@ -49,10 +50,19 @@ public struct ServerMetrics: Sendable {
         if retrying { count("deskkit_platform_api_retries_total") }
     }
 
-    /// `deskkit_queue_depth` and `deskkit_jobs_in_flight`.
-    func queue(depth: Int, inFlight: Int) {
-        Gauge(label: "deskkit_queue_depth", factory: factory).record(depth)
-        Gauge(label: "deskkit_jobs_in_flight", factory: factory).record(inFlight)
+    /// `deskkit_queue_depth`, `deskkit_jobs_in_flight` and, with a store, `deskkit_store_jobs{state}`
+    /// (every instance's jobs) and `deskkit_store_up` (1 when the store answered).
+    func queue(_ figures: QueueFigures) {
+        Gauge(label: "deskkit_queue_depth", factory: factory).record(figures.depth)
+        Gauge(label: "deskkit_jobs_in_flight", factory: factory).record(figures.running)
+        if let states = figures.states {
+            for (state, n) in states {
+                Gauge(label: "deskkit_store_jobs", dimensions: [("state", state.rawValue)], factory: factory).record(n)
+            }
+        }
+        if figures.states != nil || figures.storeError != nil {
+            Gauge(label: "deskkit_store_up", factory: factory).record(figures.storeError == nil ? 1 : 0)
+        }
     }
 
     /// Carries the preview cache's figures over: `deskkit_preview_cache_hits_total`,

@@ -14,8 +14,11 @@ struct ServeCommand: AsyncParsableCommand {
             afterwards), POST /v1/preview ({"text"} or {"url"}), POST /v1/decode (JSON lines of envelopes), \
             GET /health, GET /metrics (Prometheus). Settings come from flags, then the environment:
             \(ServerConfiguration.environmentVariables.map { "  \($0.name): \($0.meaning)" }.joined(separator: "\n"))
-            SIGTERM or SIGINT stops accepting, finishes queued work within the grace period and hands \
-            back what is left (logged, and written to --hand-back as JSON lines).
+            Jobs are kept in a SQLite file (--store, default sqlite:deskkit-state.sqlite): a webhook is \
+            answered 200 once its job is committed, and a restart goes on with what was left; \
+            `deskkit jobs` lists and retries them. SIGTERM or SIGINT stops accepting and finishes running \
+            work within the grace period; unfinished jobs stay in the store. With --store memory, what is \
+            left is handed back instead (logged, and written to --hand-back as JSON lines).
             """
     )
 
@@ -46,7 +49,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds to finish work on shutdown (DESKKIT_SHUTDOWN_GRACE).")
     var shutdownGrace: String?
 
-    @Option(name: .long, help: "File to append the jobs not finished at shutdown to, as JSON lines.")
+    @Option(name: .long, help: "Where jobs are kept: sqlite:PATH or memory (DESKKIT_STORE; default sqlite:deskkit-state.sqlite).")
+    var store: String?
+
+    @Option(name: .long, help: "Seconds Platform API failures are retried, from the webhook (DESKKIT_RETRY_HORIZON; default 86400).")
+    var retryHorizon: String?
+
+    @Option(name: .long, help: "Seconds a claimed job is a worker's before another takes it (DESKKIT_JOB_LEASE; default 120).")
+    var jobLease: String?
+
+    @Option(name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
     var handBack: String?
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -56,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
     static let flagNames = [
         "DESKKIT_HOST": "--host", "DESKKIT_PORT": "--port", "DESKKIT_API_BASE": "--api-base", "SENDBIRD_APP_ID": "--app-id",
         "DESKKIT_ALLOW_PRIVATE": "--allow-private", "DESKKIT_QUEUE_CAPACITY": "--queue-capacity", "DESKKIT_WORKERS": "--workers",
-        "DESKKIT_MAX_BODY_BYTES": "--max-body-bytes", "DESKKIT_SHUTDOWN_GRACE": "--shutdown-grace",
+        "DESKKIT_MAX_BODY_BYTES": "--max-body-bytes", "DESKKIT_SHUTDOWN_GRACE": "--shutdown-grace", "DESKKIT_STORE": "--store",
+        "DESKKIT_RETRY_HORIZON": "--retry-horizon", "DESKKIT_JOB_LEASE": "--job-lease",
     ]
 
     func run() async throws {
@@ -70,6 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
         flags["DESKKIT_WORKERS"] = workers
         flags["DESKKIT_MAX_BODY_BYTES"] = maxBodyBytes
         flags["DESKKIT_SHUTDOWN_GRACE"] = shutdownGrace
+        flags["DESKKIT_STORE"] = store
+        flags["DESKKIT_RETRY_HORIZON"] = retryHorizon
+        flags["DESKKIT_JOB_LEASE"] = jobLease
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.resolve(
@@ -82,8 +98,19 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = level
         let handBackPath = handBack
         let log = logger
+        var jobStore: (any JobStore)?
+        switch configuration.store {
+        case .memory: break
+        case .sqlite(let path):
+            if handBackPath != nil { throw Failure(description: "--hand-back is for --store memory; \(configuration.store) keeps unfinished jobs", exitStatus: 64) }
+            do {
+                jobStore = try await SQLiteJobStore.open(path: path, logger: logger)
+            } catch {
+                throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
+            }
+        }
         let server = EnrichmentServer(
-            configuration: configuration, logger: logger,
+            configuration: configuration, logger: logger, store: jobStore,
             handBack: handBackPath.map { path -> EnrichmentQueue.HandBack in
                 { @Sendable jobs in
                     var lines: [UInt8] = []
@@ -108,6 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
         })
         do {
             try await app.runService()
+            await jobStore?.close()
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES {
             let why = error.errnoCode == EADDRINUSE ? "the address is in use (pick another --port)" : "permission denied"
             throw Failure(description: "cannot listen on \(configuration.host):\(configuration.port): \(why)", exitStatus: 74)

@@ -31,6 +31,11 @@ struct ServeCommandTests {
         process.executableURL = CLI.executable
         process.arguments = ["serve", "--port", "0", "--api-base", "http://127.0.0.1:9"]
         process.environment = ["SENDBIRD_API_TOKEN": "secret-for-this-test"]
+        // The default store, deskkit-state.sqlite, is made in the working directory.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        process.currentDirectoryURL = directory
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
@@ -74,7 +79,7 @@ struct ServeCommandTests {
         }
         try #require(bound)
         let port = Int(UInt16(bigEndian: address.sin_port))
-        let r = try CLI.run(["serve", "--port", "\(port)"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
+        let r = try CLI.run(["serve", "--port", "\(port)", "--store", "memory"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(r.status == 74)
         #expect(r.stderr.contains("cannot listen on 127.0.0.1:\(port): the address is in use"))
         #expect(!r.stderr.contains("Usage"))

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Where enrichment jobs live between the webhook's answer and the message update: durable stores keep
+/// them across crashes and restarts, and share them between instances.
+///
+/// The contract every store keeps:
+/// - ``admit(_:now:dedupWindow:)`` returns only after the job is committed (a webhook is answered 200
+///   only then); a message id admitted within the dedup window is a duplicate.
+/// - ``claim(limit:now:lease:)`` hands each due job to one worker for the lease; a job whose lease ran
+///   out (its worker died) is claimed again.
+/// - A job ends ``JobState/done`` or ``JobState/failed``; until then it can be rescheduled.
+public protocol JobStore: Sendable {
+    /// Commits `job` unless its message id was admitted within `dedupWindow` before `now`.
+    /// - Returns: false for a duplicate.
+    func admit(_ job: EnrichmentJob, now: Date, dedupWindow: Duration) async throws(JobStoreError) -> Bool
+
+    /// Takes up to `limit` jobs that are due (queued and past their next attempt, or running with an
+    /// expired lease), marks them running until `now + lease` and counts an attempt.
+    func claim(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob]
+
+    /// Ends a claimed job: `.done` or `.failed` (with its last error).
+    func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError)
+
+    /// Puts a claimed job back in the queue, due at `dueAt`, with the error that made it wait.
+    func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError)
+
+    /// How many jobs are in each state.
+    func counts() async throws(JobStoreError) -> [JobState: Int]
+
+    /// Jobs, newest first, optionally of one state.
+    func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob]
+
+    /// Queues again the failed jobs named (all failed ones when `messageIDs` is nil), due now, with a new
+    /// retry horizon. Returns how many.
+    func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int
+
+    /// Deletes done jobs last updated before `before` (their dedup entries go with them). Returns how many.
+    func purge(doneBefore before: Date) async throws(JobStoreError) -> Int
+
+    /// Closes the store's connections.
+    func close() async
+}
+
+/// Where a job is.
+public enum JobState: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Waiting for a worker (new, or waiting to retry after a Platform API failure).
+    case queued
+    /// Claimed by a worker until its lease runs out.
+    case running
+    /// Finished: the message was updated, or there was nothing to preview.
+    case done
+    /// Given up: a permanent Platform API error, or the retry horizon passed.
+    case failed
+}
+
+/// A job as the store holds it.
+public struct StoredJob: Sendable, Hashable {
+    public var job: EnrichmentJob
+    public var state: JobState
+    /// Attempts claimed so far (this one included, for a claimed job).
+    public var attempts: Int
+    /// When the webhook was admitted: the retry horizon counts from here.
+    public var acceptedAt: Date
+    /// When a queued job is due.
+    public var nextAttemptAt: Date
+    /// The last error, for a job that waits to retry or failed.
+    public var lastError: String?
+
+    public init(
+        job: EnrichmentJob, state: JobState, attempts: Int, acceptedAt: Date, nextAttemptAt: Date, lastError: String?
+    ) {
+        self.job = job
+        self.state = state
+        self.attempts = attempts
+        self.acceptedAt = acceptedAt
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+    }
+}
+
+/// A store that cannot be opened or used, and why.
+public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        /// The store's location is not one DeskKit knows (`--store`).
+        case badLocation = "bad_location"
+        /// The database could not be opened or migrated.
+        case cannotOpen = "cannot_open"
+        /// A query failed (the database is locked, full, gone…).
+        case unavailable
+    }
+
+    public var kind: Kind
+    public var detail: String
+
+    public init(_ kind: Kind, _ detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String { "\(kind.rawValue): \(detail)" }
+}

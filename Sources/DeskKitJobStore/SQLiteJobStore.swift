@@ -1,0 +1,254 @@
+import Foundation
+import Logging
+import SQLiteNIO
+
+/// The embedded job store: one SQLite file in WAL mode (`synchronous=NORMAL`: a commit survives a crash
+/// of the process, `kill -9` included), through vapor/sqlite-nio.
+///
+/// Admissions that arrive together are committed together (group commit): while one multi-row insert is
+/// being written, the next ones gather for the following insert, so durability costs one write per batch,
+/// not one per webhook. Every operation is a single statement, so concurrent callers never interleave
+/// inside a transaction; other processes (`deskkit jobs`) wait up to 5 s for the file's lock.
+public actor SQLiteJobStore: JobStore {
+    /// The file.
+    public nonisolated let path: String
+    private let connection: SQLiteConnection
+    private var waiting: [(job: EnrichmentJob, cutoff: Double, now: Double, reply: CheckedContinuation<Result<Bool, JobStoreError>, Never>)] = []
+    private var committing = false
+
+    /// The schema version this code writes (`PRAGMA user_version`).
+    static let schemaVersion = 1
+    /// Rows per insert statement (6 values each, well under SQLite's 32,766 variables).
+    static let rowsPerInsert = 500
+
+    private init(path: String, connection: SQLiteConnection) {
+        self.path = path
+        self.connection = connection
+    }
+
+    /// Opens (creating if needed) and migrates the store at `path`.
+    public static func open(path: String, logger: Logger = Logger(label: "deskkit.store")) async throws(JobStoreError)
+        -> SQLiteJobStore
+    {
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        } catch {
+            throw JobStoreError(.cannotOpen, "cannot open \(path): \(error)")
+        }
+        do {
+            for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"] {
+                _ = try await connection.query(pragma)
+            }
+            let version = try await connection.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
+            if version < schemaVersion {
+                _ = try await connection.query(
+                    """
+                    CREATE TABLE IF NOT EXISTS jobs (
+                        message_id INTEGER PRIMARY KEY,
+                        channel_url TEXT NOT NULL,
+                        text TEXT NOT NULL,
+                        state TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        accepted_at REAL NOT NULL,
+                        next_attempt_at REAL NOT NULL,
+                        lease_until REAL,
+                        updated_at REAL NOT NULL,
+                        last_error TEXT
+                    )
+                    """)
+                _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)")
+                _ = try await connection.query("PRAGMA user_version = \(schemaVersion)")
+            } else if version > schemaVersion {
+                throw JobStoreError(.cannotOpen, "\(path) has schema version \(version); this deskkit knows \(schemaVersion)")
+            }
+        } catch let error as JobStoreError {
+            try? await connection.close()
+            throw error
+        } catch {
+            try? await connection.close()
+            throw JobStoreError(.cannotOpen, "cannot prepare \(path): \(error)")
+        }
+        return SQLiteJobStore(path: path, connection: connection)
+    }
+
+    public func close() async { try? await connection.close() }
+
+    // MARK: Admission, committed in groups
+
+    public func admit(_ job: EnrichmentJob, now: Date, dedupWindow: Duration) async throws(JobStoreError) -> Bool {
+        let stamp = now.timeIntervalSince1970
+        let cutoff = stamp - dedupWindow / .seconds(1)
+        let result = await withCheckedContinuation { reply in
+            waiting.append((job, cutoff, stamp, reply))
+            if !committing {
+                committing = true
+                Task { await self.commitWaiting() }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Writes what is waiting, one batch after another, until nothing is.
+    private func commitWaiting() async {
+        while !waiting.isEmpty {
+            let batch = waiting
+            waiting = []
+            // A message id twice in one batch: the first is the admission, the others duplicates.
+            var first: [Int64: Int] = [:]
+            for (i, item) in batch.enumerated() where first[item.job.messageID] == nil { first[item.job.messageID] = i }
+            let unique = batch.indices.filter { first[batch[$0].job.messageID] == $0 }
+            var admitted: Set<Int64> = []
+            var failure: JobStoreError?
+            for start in stride(from: 0, to: unique.count, by: Self.rowsPerInsert) {
+                let rows = unique[start..<min(start + Self.rowsPerInsert, unique.count)].map { batch[$0] }
+                do {
+                    admitted.formUnion(try await insert(rows.map { ($0.job, $0.now) }, cutoff: rows.map(\.cutoff).min()!))
+                } catch {
+                    failure = JobStoreError(.unavailable, "cannot write \(path): \(error)")
+                    break
+                }
+            }
+            for (i, item) in batch.enumerated() {
+                if let failure {
+                    item.reply.resume(returning: .failure(failure))
+                } else {
+                    item.reply.resume(returning: .success(first[item.job.messageID] == i && admitted.contains(item.job.messageID)))
+                }
+            }
+        }
+        committing = false
+    }
+
+    /// One multi-row upsert: a message id already present is a duplicate unless its job is done and was
+    /// admitted before the dedup window (then it is queued afresh).
+    private func insert(_ rows: [(EnrichmentJob, Double)], cutoff: Double) async throws -> Set<Int64> {
+        var binds: [SQLiteData] = []
+        binds.reserveCapacity(rows.count * 6 + 1)
+        var values: [String] = []
+        for (job, now) in rows {
+            values.append("(?, ?, ?, 'queued', 0, ?, ?, NULL, ?, NULL)")
+            binds += [.integer(Int(job.messageID)), .text(job.channelURL), .text(job.text), .float(now), .float(now), .float(now)]
+        }
+        binds.append(.float(cutoff))
+        let sql = """
+            INSERT INTO jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, lease_until, updated_at, last_error)
+            VALUES \(values.joined(separator: ", "))
+            ON CONFLICT (message_id) DO UPDATE SET channel_url = excluded.channel_url, text = excluded.text,
+                state = 'queued', attempts = 0, accepted_at = excluded.accepted_at,
+                next_attempt_at = excluded.next_attempt_at, lease_until = NULL, updated_at = excluded.updated_at,
+                last_error = NULL
+            WHERE jobs.state = 'done' AND jobs.accepted_at < ?
+            RETURNING message_id
+            """
+        return Set(try await connection.query(sql, binds).compactMap { $0.column("message_id")?.integer.map(Int64.init) })
+    }
+
+    // MARK: Workers
+
+    public func claim(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob] {
+        guard limit > 0 else { return [] }
+        let stamp = now.timeIntervalSince1970
+        let rows = try await run(
+            """
+            UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?
+            WHERE message_id IN (
+                SELECT message_id FROM jobs
+                WHERE (state = 'queued' AND next_attempt_at <= ?) OR (state = 'running' AND lease_until < ?)
+                ORDER BY next_attempt_at LIMIT ?)
+            RETURNING *
+            """, [.float(stamp + lease / .seconds(1)), .float(stamp), .float(stamp), .float(stamp), .integer(limit)])
+        return rows.compactMap(Self.storedJob)
+    }
+
+    public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
+        _ = try await run(
+            "UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE message_id = ?",
+            [.text(state.rawValue), error.map(SQLiteData.text) ?? .null, .float(now.timeIntervalSince1970), .integer(Int(messageID))])
+    }
+
+    public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) {
+        _ = try await run(
+            """
+            UPDATE jobs SET state = 'queued', lease_until = NULL, next_attempt_at = ?, last_error = coalesce(?, last_error),
+                updated_at = ? WHERE message_id = ?
+            """,
+            [.float(dueAt.timeIntervalSince1970), error.map(SQLiteData.text) ?? .null, .float(now.timeIntervalSince1970),
+             .integer(Int(messageID))])
+    }
+
+    // MARK: Operators
+
+    public func counts() async throws(JobStoreError) -> [JobState: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
+        for row in try await run("SELECT state, count(*) AS n FROM jobs GROUP BY state", []) {
+            if let state = row.column("state")?.string.flatMap(JobState.init(rawValue:)) {
+                counts[state] = row.column("n")?.integer ?? 0
+            }
+        }
+        return counts
+    }
+
+    public func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob] {
+        let rows =
+            if let state {
+                try await run("SELECT * FROM jobs WHERE state = ? ORDER BY accepted_at DESC LIMIT ?", [.text(state.rawValue), .integer(limit)])
+            } else {
+                try await run("SELECT * FROM jobs ORDER BY accepted_at DESC LIMIT ?", [.integer(limit)])
+            }
+        return rows.compactMap(Self.storedJob)
+    }
+
+    public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
+        let stamp = SQLiteData.float(now.timeIntervalSince1970)
+        let set = "state = 'queued', attempts = 0, accepted_at = ?, next_attempt_at = ?, lease_until = NULL, last_error = NULL, updated_at = ?"
+        guard let messageIDs else {
+            return try await run("UPDATE jobs SET \(set) WHERE state = 'failed' RETURNING message_id", [stamp, stamp, stamp]).count
+        }
+        var count = 0
+        for id in messageIDs {
+            count += try await run(
+                "UPDATE jobs SET \(set) WHERE state = 'failed' AND message_id = ? RETURNING message_id",
+                [stamp, stamp, stamp, .integer(Int(id))]
+            ).count
+        }
+        return count
+    }
+
+    public func purge(doneBefore before: Date) async throws(JobStoreError) -> Int {
+        var total = 0
+        while true {  // in slices, so that a large purge never holds the lock for long
+            let n = try await run(
+                """
+                DELETE FROM jobs WHERE message_id IN (
+                    SELECT message_id FROM jobs WHERE state = 'done' AND updated_at < ? LIMIT 5000)
+                RETURNING message_id
+                """, [.float(before.timeIntervalSince1970)]
+            ).count
+            total += n
+            if n < 5000 { return total }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func run(_ sql: String, _ binds: [SQLiteData]) async throws(JobStoreError) -> [SQLiteRow] {
+        do {
+            return try await connection.query(sql, binds)
+        } catch {
+            throw JobStoreError(.unavailable, "\(path): \(error)")
+        }
+    }
+
+    static func storedJob(_ row: SQLiteRow) -> StoredJob? {
+        guard let id = row.column("message_id")?.integer, let channel = row.column("channel_url")?.string,
+            let text = row.column("text")?.string, let state = row.column("state")?.string.flatMap(JobState.init(rawValue:))
+        else { return nil }
+        return StoredJob(
+            job: EnrichmentJob(channelURL: channel, messageID: Int64(id), text: text), state: state,
+            attempts: row.column("attempts")?.integer ?? 0,
+            acceptedAt: Date(timeIntervalSince1970: row.column("accepted_at")?.double ?? 0),
+            nextAttemptAt: Date(timeIntervalSince1970: row.column("next_attempt_at")?.double ?? 0),
+            lastError: row.column("last_error")?.string)
+    }
+}

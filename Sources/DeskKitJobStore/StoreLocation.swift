@@ -1,0 +1,31 @@
+/// Where `deskkit serve` and `deskkit jobs` keep jobs (`--store`, `DESKKIT_STORE`).
+public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
+    /// In process memory: lost when the process ends (tests, one-off runs); `--hand-back` writes what
+    /// is left at a graceful shutdown.
+    case memory
+    /// A SQLite file: survives crashes and restarts of one instance.
+    case sqlite(path: String)
+
+    /// `deskkit-state.sqlite` in the working directory: what `deskkit serve` uses when not told.
+    public static let `default` = StoreLocation.sqlite(path: "deskkit-state.sqlite")
+
+    /// Reads `memory` or `sqlite:PATH`.
+    public init(parsing text: String) throws(JobStoreError) {
+        if text == "memory" {
+            self = .memory
+        } else if text.hasPrefix("sqlite:"), text.count > 7 {
+            self = .sqlite(path: String(text.dropFirst(7)))
+        } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+            throw JobStoreError(.badLocation, "PostgreSQL stores are not supported by this version; use sqlite:PATH")
+        } else {
+            throw JobStoreError(.badLocation, "\"\(text.prefix(80))\" is neither memory nor sqlite:PATH")
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .memory: "memory"
+        case .sqlite(let path): "sqlite:\(path)"
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// Enrichment work kept in a ``JobStore``: a webhook's job is committed before the webhook is answered,
+/// workers claim due jobs with a lease, Platform API failures are retried with back-off over the retry
+/// horizon, across restarts, and a job whose worker died is claimed again when its lease runs out.
+///
+/// On graceful shutdown it stops claiming, lets running jobs finish within the grace, then cancels them
+/// and puts them back in the store, due at once: nothing is handed back, the next start goes on.
+public actor DurableEnrichmentQueue: JobQueue {
+    public struct Configuration: Sendable, Hashable {
+        /// Jobs worked on at once by this instance. Default 32.
+        public var workers = 32
+        /// How long a claimed job is a worker's; past it another worker (of any instance) takes it.
+        /// Longer than one job can take (fetch timeouts plus the API's attempts). Default 2 minutes.
+        public var lease: Duration = .seconds(120)
+        /// How long Platform API failures are retried, counted from the webhook; then the job fails with
+        /// its last error. Default 24 hours.
+        public var retryHorizon: Duration = .seconds(24 * 3600)
+        /// The first wait before a retry; each next one doubles (with jitter) up to ``maxRetryDelay``.
+        /// Default 10 s.
+        public var firstRetryDelay: Duration = .seconds(10)
+        /// The longest wait between retries. Default 10 minutes.
+        public var maxRetryDelay: Duration = .seconds(600)
+        /// How often the store is asked for due jobs when nothing wakes the workers (retries coming due,
+        /// jobs of other instances, expired leases). Default 1 s.
+        public var pollInterval: Duration = .seconds(1)
+        /// How long a message id is a duplicate; done jobs older than this are purged. Default 1 hour.
+        public var dedupWindow: Duration = .seconds(3600)
+        /// How long shutdown waits for running jobs. Default 20 s.
+        public var shutdownGrace: Duration = .seconds(20)
+        public init() {}
+
+        /// The wait before attempt `attempts + 1`: ``firstRetryDelay`` doubled per attempt, capped, 50–100 %.
+        func retryDelay(after attempts: Int) -> Duration {
+            let exponential = firstRetryDelay * (1 << min(max(attempts - 1, 0), 30))
+            return min(exponential, maxRetryDelay) * Double.random(in: 0.5...1.0)
+        }
+    }
+
+    public nonisolated let configuration: Configuration
+    public nonisolated let store: any JobStore
+    private let work: @Sendable (EnrichmentJob) async -> JobOutcome
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private var tasks: [Int64: Task<Void, Never>] = [:]
+    private var closed = false
+    private var woken = false
+    private var sleeper: CheckedContinuation<Void, Never>?
+
+    public init(
+        store: any JobStore, configuration: Configuration = Configuration(), metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "deskkit.queue"), work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.metrics = metrics
+        self.logger = logger
+        self.work = work
+    }
+
+    public func submit(_ job: EnrichmentJob) async -> JobAdmission {
+        guard !closed else { return .closed }
+        do {
+            guard try await store.admit(job, now: Date(), dedupWindow: configuration.dedupWindow) else { return .duplicate }
+        } catch {
+            logger.error("cannot commit a job", metadata: ["message_id": "\(job.messageID)", "error": .string(error.description)])
+            return .unavailable
+        }
+        wake()
+        return .accepted
+    }
+
+    public func figures() async -> QueueFigures {
+        do {
+            let states = try await store.counts()
+            return QueueFigures(depth: states[.queued] ?? 0, running: tasks.count, states: states, storeError: nil)
+        } catch {
+            return QueueFigures(depth: 0, running: tasks.count, states: nil, storeError: error.description)
+        }
+    }
+
+    // MARK: The dispatcher
+
+    /// Claims due jobs while workers are free, until graceful shutdown (or cancellation).
+    public func run() async throws {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await dispatch()
+            } onGracefulShutdown: {
+                Task { await self.close() }
+            }
+        } onCancel: {
+            Task { await self.close() }
+        }
+        await drain()
+    }
+
+    private func dispatch() async {
+        var lastPurge = ContinuousClock.now
+        var storeDown = false
+        while !closed {
+            let free = configuration.workers - tasks.count
+            if free > 0 {
+                do {
+                    let jobs = try await store.claim(limit: free, now: Date(), lease: configuration.lease)
+                    if storeDown { logger.notice("the job store answers again") }
+                    storeDown = false
+                    for job in jobs { start(job) }
+                    if jobs.count == free { continue }  // there may be more
+                } catch {
+                    if !storeDown { logger.error("cannot claim jobs", metadata: ["error": .string(error.description)]) }
+                    storeDown = true
+                }
+            }
+            if ContinuousClock.now - lastPurge > .seconds(60) {
+                lastPurge = .now
+                let done = try? await store.purge(doneBefore: Date().addingTimeInterval(-(configuration.dedupWindow / .seconds(1))))
+                if let done, done > 0 { logger.debug("purged done jobs", metadata: ["count": "\(done)"]) }
+            }
+            await sleep(upTo: configuration.pollInterval)
+        }
+    }
+
+    private func start(_ claimed: StoredJob) {
+        let id = claimed.job.messageID
+        tasks[id] = Task {
+            let outcome = await work(claimed.job)
+            await settle(claimed, outcome)
+        }
+    }
+
+    /// Records how a job ended, frees its worker, wakes the dispatcher.
+    private func settle(_ claimed: StoredJob, _ outcome: JobOutcome) async {
+        let id = claimed.job.messageID
+        let now = Date()
+        do {
+            switch outcome {
+            case .finished(let name):
+                metrics.job(name)
+                try await store.finish(id, as: .done, error: nil, now: now)
+            case .permanent(let error):
+                metrics.job("api_failed")
+                try await store.finish(id, as: .failed, error: error, now: now)
+            case .retryable(let error):
+                let due = now.addingTimeInterval((configuration.retryDelay(after: claimed.attempts) / .seconds(1)))
+                if due.timeIntervalSince(claimed.acceptedAt) > configuration.retryHorizon / .seconds(1) {
+                    metrics.job("api_failed")
+                    logger.error("job failed: retry horizon passed", metadata: ["message_id": "\(id)", "error": .string(error)])
+                    try await store.finish(id, as: .failed, error: error, now: now)
+                } else {
+                    metrics.job("retry_scheduled")
+                    try await store.reschedule(id, dueAt: due, error: error, now: now)
+                }
+            case .cancelled:
+                try await store.reschedule(id, dueAt: now, error: nil, now: now)
+            }
+        } catch {
+            // The lease runs out and the job is claimed again: at least once.
+            logger.error("cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
+        }
+        tasks[id] = nil
+        wake()
+    }
+
+    // MARK: Waking and stopping
+
+    private func wake() {
+        if let sleeper {
+            self.sleeper = nil
+            sleeper.resume()
+        } else {
+            woken = true
+        }
+    }
+
+    private func sleep(upTo interval: Duration) async {
+        if woken {
+            woken = false
+            return
+        }
+        let timer = Task {
+            try? await Task.sleep(for: interval)
+            self.wake()
+        }
+        await withCheckedContinuation { sleeper = $0 }
+        woken = false
+        timer.cancel()
+    }
+
+    /// Stops claiming; running jobs go on until ``run()`` drains them.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        wake()
+    }
+
+    /// Waits for running jobs within the grace, then cancels them (they put themselves back in the store).
+    private func drain() async {
+        let running = Array(tasks.values)
+        guard !running.isEmpty else { return }
+        let grace = configuration.shutdownGrace
+        let timer = Task {
+            try await Task.sleep(for: grace)
+            for task in running { task.cancel() }
+        }
+        for task in running { await task.value }
+        timer.cancel()
+        logger.info("stopped; unfinished jobs stay in the store")
+    }
+}

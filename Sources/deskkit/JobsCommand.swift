@@ -1,0 +1,128 @@
+import ArgumentParser
+import DeskKitModel
+import DeskKitServer
+import Foundation
+
+/// `deskkit jobs`: what a durable store holds, and the operator's hands on it.
+struct JobsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jobs",
+        abstract: "List, retry and purge the enrichment jobs of a store (while deskkit serve runs, too).",
+        subcommands: [List.self, Retry.self, Purge.self]
+    )
+
+    /// The store option every subcommand shares.
+    struct StoreOptions: ParsableArguments {
+        @Option(name: .long, help: "The store: sqlite:PATH (DESKKIT_STORE; default sqlite:deskkit-state.sqlite).")
+        var store: String?
+
+        func open() async throws -> any JobStore {
+            let text = store ?? ProcessInfo.processInfo.environment["DESKKIT_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+            var location = StoreLocation.default
+            if let text {
+                do { location = try StoreLocation(parsing: text) } catch { throw Failure(description: "--store: \(error.detail)", exitStatus: 64) }
+            }
+            switch location {
+            case .memory:
+                throw Failure(description: "--store memory lives inside one deskkit serve process; name a sqlite:PATH", exitStatus: 64)
+            case .sqlite(let path):
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw Failure(description: "no store at \(path)", exitStatus: 66)
+                }
+                do {
+                    return try await SQLiteJobStore.open(path: path)
+                } catch {
+                    throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
+                }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print jobs, newest first, as JSON lines {message_id, channel_url, state, attempts, accepted_at, next_attempt_at, last_error}."
+        )
+        @OptionGroup var options: StoreOptions
+
+        @Option(name: .long, help: "Only jobs in this state: queued, running, done or failed.")
+        var state: JobState?
+
+        @Option(name: .long, help: "At most this many jobs.")
+        var limit: Int = 100
+
+        func run() async throws {
+            let store = try await options.open()
+            let jobs = try await store.list(state: state, limit: max(0, limit))
+            await store.close()
+            var out = Output.stdout()
+            defer { out.flush() }
+            for job in jobs {
+                out.line { writer in
+                    writer.write(
+                        [
+                            "message_id": .integer(job.job.messageID), "channel_url": .string(job.job.channelURL),
+                            "state": .string(job.state.rawValue), "attempts": .integer(Int64(job.attempts)),
+                            "accepted_at": .string(Self.timestamp(job.acceptedAt)),
+                            "next_attempt_at": .string(Self.timestamp(job.nextAttemptAt)),
+                            "last_error": job.lastError.map(JSONValue.string) ?? .null,
+                        ] as JSONValue)
+                }
+            }
+        }
+
+        static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue failed jobs again, due now, with a new retry horizon: the IDs given, or every failed one with --failed."
+        )
+        @OptionGroup var options: StoreOptions
+
+        @Flag(name: .long, help: "Every failed job.")
+        var failed = false
+
+        @Argument(help: "Message ids of failed jobs.")
+        var ids: [Int64] = []
+
+        func validate() throws {
+            if failed == !ids.isEmpty { throw ValidationError("give message IDs or --failed (not both)") }
+        }
+
+        func run() async throws {
+            let store = try await options.open()
+            let count = try await store.retry(failed ? nil : ids, now: Date())
+            await store.close()
+            print("\(count) job\(count == 1 ? "" : "s") queued again")
+        }
+    }
+
+    struct Purge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete done jobs last updated longer ago than DURATION (their message ids are no longer duplicates)."
+        )
+        @OptionGroup var options: StoreOptions
+
+        @Option(name: .long, help: "An age: 90s, 30m, 12h or 7d.", transform: JobsCommand.duration)
+        var doneBefore: Duration
+
+        func run() async throws {
+            let store = try await options.open()
+            let count = try await store.purge(doneBefore: Date().addingTimeInterval(-(doneBefore / .seconds(1))))
+            await store.close()
+            print("\(count) done job\(count == 1 ? "" : "s") purged")
+        }
+    }
+
+    /// `90s`, `30m`, `12h`, `7d` (a bare number is seconds).
+    static func duration(_ text: String) throws -> Duration {
+        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        let unit = text.last.flatMap { units[$0] }
+        guard let n = Int64(unit == nil ? text : String(text.dropLast())), n >= 0, n <= 100 * 365 * 86400 / (unit ?? 1) else {
+            throw ValidationError("\"\(text.prefix(20))\" is not a duration like 90s, 30m, 12h or 7d")
+        }
+        return .seconds(n * (unit ?? 1))
+    }
+}
+
+extension JobState: ExpressibleByArgument {}
