@@ -154,7 +154,7 @@ let package = Package(
         // Runs the built `deskkit` executable end to end.
         .testTarget(
             name: "DeskKitCLITests",
-            dependencies: ["deskkit"]
+            dependencies: ["deskkit", "DeskKitPageServer", .product(name: "Crypto", package: "swift-crypto")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -23,7 +23,7 @@ struct EnrichmentServerTests {
     @discardableResult
     func withServer(
         _ tweak: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test"),
-        handBack: EnrichmentQueue.HandBack? = nil,
+        handBack: EnrichmentQueue.HandBack? = nil, store: (any JobStore)? = nil,
         _ body: @Sendable (TestClientProtocol, FakeSendbird, PageServer, EnrichmentServer) async throws -> Void
     ) async throws -> FakeSendbird {
         let fake = FakeSendbird()
@@ -41,7 +41,7 @@ struct EnrichmentServerTests {
         configuration.retry.baseDelay = .milliseconds(10)
         configuration.queue.shutdownGrace = .seconds(5)
         tweak(&configuration)
-        let server = EnrichmentServer(configuration: configuration, logger: logger, handBack: handBack)
+        let server = EnrichmentServer(configuration: configuration, logger: logger, store: store, handBack: handBack)
         do {
             try await server.makeApplication().test(.router) { client in try await body(client, fake, pages, server) }
         } catch {

@@ -1,0 +1,101 @@
+import Crypto
+import DeskKitPageServer
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `deskkit serve` on a SQLite store, killed with SIGKILL after answering webhooks and before updating
+/// their messages: the next process on the same store updates every one of them.
+@Suite("deskkit serve survives kill -9")
+struct CrashRecoveryTests {
+    static let token = "crash-test-token"
+
+    /// Starts `deskkit serve` in `directory` and returns it with its port (read from the "listening" line).
+    static func serve(_ arguments: [String], in directory: URL) throws -> (Process, Int) {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["serve", "--port", "0", "--allow-private", "--log-level", "info"] + arguments
+        process.environment = ["SENDBIRD_API_TOKEN": token]
+        process.currentDirectoryURL = directory
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var log = ""
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            log += String(decoding: data, as: UTF8.self)
+            if let line = log.split(separator: "\n").first(where: { $0.contains("listening") && $0.contains("address=") }),
+                let port = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":").last.flatMap({ Int($0) })
+            {
+                err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }  // keep the log flowing
+                return (process, port)
+            }
+        }
+        process.terminate()
+        throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "no listening line in: \(log)"])
+    }
+
+    static func webhook(id: Int, link: String) -> (Data, String) {
+        let body = Data(
+            #"{"category":"group_channel:message_send","channel":{"channel_url":"ch"},"type":"MESG","payload":{"message":"see \#(link)","message_id":\#(id),"type":"MESG"}}"#
+                .utf8)
+        let signature = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Data(token.utf8)))
+        return (body, signature.map { String(format: "%02x", $0) }.joined())
+    }
+
+    @Test func everyAcceptedWebhookIsUpdatedAfterACrash() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Pages hang until the crash (so no message is updated before it); the fake Platform API counts PUTs.
+        let pagesAnswer = Atomic<Bool>(false)
+        let puts = Mutex<[String: Int]>([:])
+        let server = try await PageServer.start { path in
+            if path.hasPrefix("/v3/") {
+                puts.withLock { $0[path, default: 0] += 1 }
+                return .init(status: 200, body: .bytes(Array("{}".utf8)))
+            }
+            return pagesAnswer.load(ordering: .relaxed) ? .html("<title>Order \(path)</title>") : .init(body: .silent)
+        }
+        defer { Task { try? await server.stop() } }
+        let n = 40
+        let arguments = ["--store", "sqlite:state.sqlite", "--api-base", server.baseURL, "--job-lease", "2", "--workers", "8"]
+
+        let (first, port) = try Self.serve(arguments, in: directory)
+        for id in 1...n {
+            let (body, signature) = Self.webhook(id: id, link: "\(server.baseURL)/order/\(id)")
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/webhooks/sendbird")!)
+            request.httpMethod = "POST"
+            request.httpBody = body
+            request.setValue(signature, forHTTPHeaderField: "x-sendbird-signature")
+            let (data, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(String(decoding: data, as: UTF8.self).contains("queued"))
+        }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        #expect(first.terminationReason == .uncaughtSignal)
+        #expect(puts.withLock { $0.isEmpty }, "no message was updated before the crash")
+
+        pagesAnswer.store(true, ordering: .relaxed)
+        let (second, _) = try Self.serve(arguments, in: directory)
+        defer { if second.isRunning { second.terminate() } }
+        let deadline = Date().addingTimeInterval(30)
+        while puts.withLock({ $0.count }) < n, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        let updated = puts.withLock { $0 }
+        #expect(updated.count == n, "every accepted message is updated after the restart")
+        #expect(updated.values.allSatisfy { $0 == 1 }, "none twice: none was in flight at the PUT")
+        second.terminate()
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0)
+        let list = try CLI.run(["jobs", "list", "--store", "sqlite:\(directory.path)/state.sqlite", "--state", "done", "--limit", "1000"])
+        #expect(list.stdout.split(separator: "\n").count == n)
+    }
+}

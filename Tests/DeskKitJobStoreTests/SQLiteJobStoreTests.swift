@@ -1,0 +1,124 @@
+import DeskKitJobStore
+import Foundation
+import Testing
+
+/// The SQLite store on a real file in a temporary directory.
+@Suite("SQLite job store")
+struct SQLiteJobStoreTests {
+    static func job(_ id: Int64) -> EnrichmentJob { EnrichmentJob(channelURL: "c\(id % 3)", messageID: id, text: "https://example.com/\(id)") }
+
+    static func withStore(_ body: (SQLiteJobStore, String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state.sqlite").path
+        let store = try await SQLiteJobStore.open(path: path)
+        try await body(store, path)
+        await store.close()
+    }
+
+    @Test func concurrentAdmissionsAreCommittedTogetherAndDeduplicated() async throws {
+        try await Self.withStore { store, path in
+            let now = Date()
+            // 2,000 admissions at once, each id twice: exactly one of each pair is admitted.
+            let admitted = await withTaskGroup(of: Bool.self) { group in
+                for i in 0..<2000 {
+                    group.addTask { (try? await store.admit(Self.job(Int64(i / 2)), now: now, dedupWindow: .seconds(3600))) ?? false }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(admitted == 1000)
+            #expect(try await store.counts()[.queued] == 1000)
+            // Committed: another connection to the file sees them.
+            let other = try await SQLiteJobStore.open(path: path)
+            #expect(try await other.counts()[.queued] == 1000)
+            await other.close()
+        }
+    }
+
+    @Test func aDoneJobIsADuplicateWithinTheWindowOnly() async throws {
+        try await Self.withStore { store, _ in
+            let t0 = Date(timeIntervalSince1970: 1_000_000)
+            #expect(try await store.admit(Self.job(1), now: t0, dedupWindow: .seconds(60)))
+            let claimed = try await store.claim(limit: 10, now: t0, lease: .seconds(30))
+            try await store.finish(1, as: .done, error: nil, now: t0)
+            #expect(claimed.map(\.job.messageID) == [1])
+            #expect(try await !store.admit(Self.job(1), now: t0.addingTimeInterval(59), dedupWindow: .seconds(60)))
+            #expect(try await store.admit(Self.job(1), now: t0.addingTimeInterval(61), dedupWindow: .seconds(60)))
+            #expect(try await store.list(state: .queued, limit: 10).first?.attempts == 0)
+            // A job not done is a duplicate at any age: its work is still owed.
+            #expect(try await store.admit(Self.job(2), now: t0, dedupWindow: .seconds(60)))
+            #expect(try await !store.admit(Self.job(2), now: t0.addingTimeInterval(3600), dedupWindow: .seconds(60)))
+        }
+    }
+
+    @Test func leasesRescheduleAndFinish() async throws {
+        try await Self.withStore { store, _ in
+            let t0 = Date(timeIntervalSince1970: 2_000_000)
+            for id in 1...3 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
+            let first = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
+            #expect(first.map(\.job.messageID) == [1, 2])
+            #expect(first.allSatisfy { $0.state == .running && $0.attempts == 1 })
+            // Claimed jobs are nobody else's until their lease runs out.
+            #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(1), lease: .seconds(30)).map(\.job.messageID) == [3])
+            #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(29), lease: .seconds(30)).isEmpty)
+            // Job 1's worker died: after the lease it is claimed again, a second attempt.
+            try await store.finish(2, as: .done, error: nil, now: t0.addingTimeInterval(2))
+            try await store.reschedule(3, dueAt: t0.addingTimeInterval(100), error: "HTTP 503", now: t0.addingTimeInterval(2))
+            let again = try await store.claim(limit: 10, now: t0.addingTimeInterval(31), lease: .seconds(30))
+            #expect(again.map(\.job.messageID) == [1])
+            #expect(again.first?.attempts == 2)
+            // A rescheduled job waits until it is due, and keeps its error.
+            #expect(try await store.list(state: .queued, limit: 10).first?.lastError == "HTTP 503")
+            #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(50), lease: .seconds(60)).isEmpty)
+            #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(100), lease: .seconds(60)).map(\.job.messageID) == [1, 3], "job 1: its lease ran out again")
+            let counts = try await store.counts()
+            #expect(counts == [.queued: 0, .running: 2, .done: 1, .failed: 0])
+        }
+    }
+
+    @Test func operatorsRetryFailedJobsAndPurgeDoneOnes() async throws {
+        try await Self.withStore { store, _ in
+            let t0 = Date(timeIntervalSince1970: 3_000_000)
+            for id in 1...4 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
+            _ = try await store.claim(limit: 4, now: t0, lease: .seconds(30))
+            try await store.finish(1, as: .failed, error: "HTTP 404", now: t0)
+            try await store.finish(2, as: .failed, error: "HTTP 403", now: t0)
+            try await store.finish(3, as: .done, error: nil, now: t0)
+            try await store.finish(4, as: .done, error: nil, now: t0.addingTimeInterval(100))
+            #expect(try await store.list(state: .failed, limit: 10).compactMap(\.lastError).sorted() == ["HTTP 403", "HTTP 404"])
+            #expect(try await store.retry([1, 3], now: t0.addingTimeInterval(10)) == 1, "only failed jobs are retried")
+            #expect(try await store.retry(nil, now: t0.addingTimeInterval(10)) == 1)
+            let queued = try await store.list(state: .queued, limit: 10)
+            #expect(Set(queued.map(\.job.messageID)) == [1, 2])
+            #expect(queued.allSatisfy { $0.attempts == 0 && $0.lastError == nil && $0.acceptedAt == t0.addingTimeInterval(10) })
+            #expect(try await store.purge(doneBefore: t0.addingTimeInterval(50)) == 1)
+            #expect(try await store.list(state: .done, limit: 10).map(\.job.messageID) == [4])
+        }
+    }
+
+    @Test func aStoreFromANewerVersionIsRefused() async throws {
+        try await Self.withStore { store, path in
+            let other = try await SQLiteJobStore.open(path: path)
+            await other.close()
+            // Pretend a newer deskkit migrated the file.
+            let newer = Process()
+            newer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            newer.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 99'); c.commit()", path]
+            try newer.run()
+            newer.waitUntilExit()
+            try #require(newer.terminationStatus == 0)
+            let error = await #expect(throws: JobStoreError.self) { _ = try await SQLiteJobStore.open(path: path) }
+            #expect(error?.kind == .cannotOpen)
+            #expect(error?.detail.contains("schema version 99") == true)
+        }
+    }
+
+    @Test func locations() throws {
+        #expect(try StoreLocation(parsing: "memory") == .memory)
+        #expect(try StoreLocation(parsing: "sqlite:/var/lib/deskkit/state.sqlite") == .sqlite(path: "/var/lib/deskkit/state.sqlite"))
+        #expect(StoreLocation.default == .sqlite(path: "deskkit-state.sqlite"))
+        #expect(throws: JobStoreError.self) { try StoreLocation(parsing: "redis://x") }
+        #expect(throws: JobStoreError.self) { try StoreLocation(parsing: "sqlite:") }
+    }
+}

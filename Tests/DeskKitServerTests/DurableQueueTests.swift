@@ -1,0 +1,81 @@
+import DeskKitModel
+import DeskKitPageServer
+import DeskKitServer
+import Foundation
+import HummingbirdTesting
+import Testing
+
+/// The server over a real SQLite store: what is accepted survives API outages and is settled for good.
+@Suite("Durable job store")
+struct DurableQueueTests {
+    let servers = EnrichmentServerTests()
+
+    static func withStore(_ body: (SQLiteJobStore) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-durable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try await SQLiteJobStore.open(path: directory.appendingPathComponent("state.sqlite").path)
+        try await body(store)
+        await store.close()
+    }
+
+    static func fast(_ c: inout ServerConfiguration) {
+        c.store = .sqlite(path: "test")
+        c.retry.maxAttempts = 2
+        c.durable.firstRetryDelay = .milliseconds(100)
+        c.durable.maxRetryDelay = .milliseconds(200)
+        c.durable.pollInterval = .milliseconds(50)
+    }
+
+    /// The Platform API answers 503 for a while (several rounds of the client's attempts), then 200:
+    /// every accepted message is updated once, nothing is lost.
+    @Test func anAPIOutageIsWaitedOut() async throws {
+        try await Self.withStore { store in
+            try await servers.withServer({ Self.fast(&$0) }, store: store) { client, fake, pages, _ async throws in
+                await fake.answer(.init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503))
+                for id in Int64(1)...3 {
+                    let (status, json) = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
+                    #expect(status == .ok)
+                    #expect(json["status"] == "queued")
+                }
+                _ = try await fake.waitForPuts(9)
+                let deadline = ContinuousClock.now + .seconds(10)
+                while try await store.counts()[.done] != 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                #expect(try await store.counts() == [.queued: 0, .running: 0, .done: 3, .failed: 0])
+                let updated = await fake.puts.suffix(3).map(\.path)
+                #expect(Set(updated).count == 3, "each message updated once after the outage")
+                let metrics = try await EnrichmentServerTests.metrics(client, once: #"deskkit_jobs_total{outcome="updated"} 3"#)
+                #expect(metrics.contains(#"deskkit_jobs_total{outcome="retry_scheduled"}"#))
+                #expect(metrics.contains(#"deskkit_store_jobs{state="done"} 3"#))
+                let health = try await client.execute(uri: "/health", method: .get)
+                #expect(String(buffer: health.body).contains(#""jobs":{"queued":0,"running":0,"done":3,"failed":0}"#))
+            }
+        }
+    }
+
+    /// A 4xx is permanent; a retryable failure past the retry horizon fails too; both keep their error
+    /// for `deskkit jobs`, and a retried job goes through.
+    @Test func permanentFailuresAndTheRetryHorizon() async throws {
+        try await Self.withStore { store in
+            try await servers.withServer({ Self.fast(&$0); $0.durable.retryHorizon = .zero }, store: store) { client, fake, pages, _ async throws in
+                await fake.answer(.init(status: 404), .init(status: 500), .init(status: 500))
+                _ = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: 1, text: "\(pages.baseURL)/a"))
+                _ = try await fake.waitForPuts(1)
+                _ = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: 2, text: "\(pages.baseURL)/b"))
+                _ = try await fake.waitForPuts(3)
+                let deadline = ContinuousClock.now + .seconds(10)
+                while try await store.counts()[.failed] != 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                let failed = try await store.list(state: .failed, limit: 10)
+                #expect(failed.count == 2)
+                #expect(failed.first { $0.job.messageID == 1 }?.lastError?.contains("HTTP 404") == true)
+                #expect(failed.first { $0.job.messageID == 2 }?.lastError?.contains("HTTP 500") == true)
+                #expect(await fake.puts.count == 3, "neither is tried again by itself")
+                // The operator retries them: the API answers 200 now.
+                #expect(try await store.retry(nil, now: Date()) == 2)
+                _ = try await fake.waitForPuts(5)
+                while try await store.counts()[.done] != 2, ContinuousClock.now < deadline + .seconds(5) { try await Task.sleep(for: .milliseconds(50)) }
+                #expect(try await store.counts()[.done] == 2)
+            }
+        }
+    }
+}
