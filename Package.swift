@@ -145,7 +145,7 @@ let package = Package(
         // Replays every file of Corpus/ through the fuzz targets' checks.
         .testTarget(
             name: "DeskKitJobStoreTests",
-            dependencies: ["DeskKitJobStore"]
+            dependencies: ["DeskKitJobStore", .product(name: "SQLiteNIO", package: "sqlite-nio")]
         ),
         .testTarget(
             name: "DeskKitInvariantsTests",

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Load test of `deskkit serve` with wrk: signed Sendbird webhooks against loopback.
 #
-#   Scripts/load-test.sh [SECONDS] [CONNECTIONS]     (default 300 s, 64 connections, 2 wrk threads)
+#   Scripts/load-test.sh [SECONDS] [CONNECTIONS] [STORE]
+#       (default 300 s, 64 connections, 2 wrk threads, STORE sqlite (a file in a temporary directory) or memory)
 #
-# Needs wrk (apt-get install -y wrk) and python3. Sends 20,000 distinct signed message_send webhooks in a
-# loop (one in ten with a link; after the first round they are re-deliveries, answered as duplicates);
-# pages and the Platform API are Scripts/fake-sendbird.py. Prints wrk's figures with latency percentiles
-# and the server's resident memory every 30 s.
+# Needs wrk (apt-get install -y wrk) and python3. Sends DISTINCT (default 200,000) distinct signed
+# message_send webhooks, every request a new message id until they run out (then re-deliveries, answered
+# as duplicates: keep SECONDS × rate under DISTINCT to measure admissions only); one in ten has a link.
+# Pages and the Platform API are Scripts/fake-sendbird.py. Prints wrk's figures with latency percentiles,
+# the server's resident memory every 30 s, and the webhook and job counters.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 connections=${2:-64}
+store=${3:-sqlite}
+distinct=${DISTINCT:-200000}
 token=load-test-token
 server_port=18181
 fake_port=18182
@@ -18,12 +22,12 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 swift build -c release --product deskkit >&2
-python3 - "$work/bodies.lua" "$token" "$fake_port" <<'PY'
+python3 - "$work/bodies.lua" "$token" "$fake_port" "$distinct" <<'PY'
 import hashlib, hmac, json, sys
-path, token, port = sys.argv[1], sys.argv[2].encode(), sys.argv[3]
+path, token, port, distinct = sys.argv[1], sys.argv[2].encode(), sys.argv[3], int(sys.argv[4])
 with open(path, "w") as out:
     out.write("return {\n")
-    for i in range(20000):
+    for i in range(distinct):
         text = "Hi, my order %d has not arrived" % i
         if i % 10 == 0:
             text += " - tracking: http://127.0.0.1:%s/tracking/%d" % (port, i % 50)
@@ -38,10 +42,11 @@ with open(path, "w") as out:
 PY
 cat > "$work/webhooks.lua" <<LUA
 local bodies = dofile("$work/bodies.lua")
+-- Each of the two threads sends its own half of the bodies, in order: no message id twice until they run out.
 local counter = 0
 function setup(thread) counter = counter + 1; thread:set("id", counter) end
 local i = 0
-function init(args) i = (id or 1) * 7919 end
+function init(args) i = ((id or 1) - 1) * math.floor(#bodies / 2) end
 function request()
   i = i % #bodies + 1
   local b = bodies[i]
@@ -49,8 +54,13 @@ function request()
 end
 LUA
 
+case $store in
+  memory) store_option=memory ;;
+  sqlite) store_option=sqlite:$work/state.sqlite ;;
+  *) store_option=$store ;;
+esac
 python3 Scripts/fake-sendbird.py $fake_port &
-SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
+DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
     DESKKIT_ALLOW_PRIVATE=1 .build/release/deskkit serve --log-level warning &
 server=$!
 for _ in $(seq 50); do curl -sf http://127.0.0.1:$server_port/health >/dev/null 2>&1 && break; sleep 0.2; done
@@ -65,4 +75,4 @@ echo "rss at start: $(($(ps -o rss= -p $server) / 1024)) MiB"
 wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/webhooks.lua" "http://127.0.0.1:$server_port"
 echo "rss at end: $(($(ps -o rss= -p $server) / 1024)) MiB"
 echo "fake Sendbird: $(curl -s http://127.0.0.1:$fake_port/stats)"
-curl -s http://127.0.0.1:$server_port/metrics | grep -E '^deskkit_(webhooks|jobs)_total'
+curl -s http://127.0.0.1:$server_port/metrics | grep -E '^deskkit_(webhooks|jobs)_total|^deskkit_store_jobs'

@@ -1,5 +1,6 @@
 import DeskKitJobStore
 import Foundation
+import SQLiteNIO
 import Testing
 
 /// The SQLite store on a real file in a temporary directory.
@@ -102,12 +103,9 @@ struct SQLiteJobStoreTests {
             let other = try await SQLiteJobStore.open(path: path)
             await other.close()
             // Pretend a newer deskkit migrated the file.
-            let newer = Process()
-            newer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            newer.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 99'); c.commit()", path]
-            try newer.run()
-            newer.waitUntilExit()
-            try #require(newer.terminationStatus == 0)
+            let newer = try await SQLiteConnection.open(storage: .file(path: path))
+            _ = try await newer.query("PRAGMA user_version = 99")
+            try await newer.close()
             let error = await #expect(throws: JobStoreError.self) { _ = try await SQLiteJobStore.open(path: path) }
             #expect(error?.kind == .cannotOpen)
             #expect(error?.detail.contains("schema version 99") == true)
