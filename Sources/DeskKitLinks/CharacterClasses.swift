@@ -106,3 +106,8 @@ enum CharClass {
         return s.properties.isAlphabetic || s.properties.numericType != nil
     }
 }
+
+extension Unicode.GeneralCategory {
+    /// Nonspacing, spacing and enclosing marks: they combine with the character before them.
+    var isMark: Bool { self == .nonspacingMark || self == .spacingMark || self == .enclosingMark }
+}

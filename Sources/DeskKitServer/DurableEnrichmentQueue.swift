@@ -134,6 +134,14 @@ public actor DurableEnrichmentQueue: JobQueue {
     /// Records how a job ended, frees its worker, wakes the dispatcher.
     private func settle(_ claimed: StoredJob, _ outcome: JobOutcome) async {
         let id = claimed.job.messageID
+        // A fresh task: the worker's may be cancelled (shutdown), and its end must still be written.
+        await Task { await record(claimed, outcome) }.value
+        tasks[id] = nil
+        wake()
+    }
+
+    private func record(_ claimed: StoredJob, _ outcome: JobOutcome) async {
+        let id = claimed.job.messageID
         let now = Date()
         do {
             switch outcome {
@@ -160,8 +168,6 @@ public actor DurableEnrichmentQueue: JobQueue {
             // The lease runs out and the job is claimed again: at least once.
             logger.error("cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
         }
-        tasks[id] = nil
-        wake()
     }
 
     // MARK: Waking and stopping

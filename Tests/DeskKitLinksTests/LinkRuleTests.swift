@@ -82,6 +82,12 @@ struct LinkRuleTests {
         #expect(texts(text) == [link], "\(text)")
     }
 
+    @Test func aLocalPartStartsWithALetterNotACombiningMark() {
+        let links = LinkDetector().links(in: "\u{09BE}\u{09B0}e@example.com")
+        #expect(links.map(\.text) == ["\u{09B0}e@example.com"])
+        #expect(links.allSatisfy { $0.href.hasPrefix("mailto:") })
+    }
+
     @Test func aLocalPartEndingInADotIsNotAnAddress() {
         #expect(texts("ann.@example.org") == [])
         #expect(texts(".@example.org") == [])
