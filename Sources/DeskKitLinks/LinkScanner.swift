@@ -189,8 +189,10 @@ struct LinkScanner {
         }
         while s < p, b[s] == UInt8(ascii: "\"") || b[s] == UInt8(ascii: "'") || b[s] == UInt8(ascii: ".") { s += 1 }
         // Nor a combining mark first: it would fuse with the `:` of `mailto:` into one character.
-        while s < p, b[s] >= 0x80, let c = Unicode.Scalar(b.scalar(at: s).0), c.properties.generalCategory.isMark {
-            s += b.scalar(at: s).1
+        while s < p, b[s] >= 0x80 {
+            let (c, length) = b.scalar(at: s)
+            guard let scalar = Unicode.Scalar(c), scalar.properties.generalCategory.isMark else { break }
+            s += length
         }
         guard s < p else { return nil }
         var start = s

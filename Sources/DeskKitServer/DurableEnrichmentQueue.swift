@@ -34,8 +34,7 @@ public actor DurableEnrichmentQueue: JobQueue {
 
         /// The wait before attempt `attempts + 1`: ``firstRetryDelay`` doubled per attempt, capped, 50–100 %.
         func retryDelay(after attempts: Int) -> Duration {
-            let exponential = firstRetryDelay * (1 << min(max(attempts - 1, 0), 30))
-            return min(exponential, maxRetryDelay) * Double.random(in: 0.5...1.0)
+            RetryPolicy.backoff(first: firstRetryDelay, max: maxRetryDelay, after: attempts)
         }
     }
 
@@ -152,7 +151,7 @@ public actor DurableEnrichmentQueue: JobQueue {
                 metrics.job("api_failed")
                 try await store.finish(id, as: .failed, error: error, now: now)
             case .retryable(let error):
-                let due = now.addingTimeInterval((configuration.retryDelay(after: claimed.attempts) / .seconds(1)))
+                let due = now.addingTimeInterval(configuration.retryDelay(after: claimed.attempts) / .seconds(1))
                 if due.timeIntervalSince(claimed.acceptedAt) > configuration.retryHorizon / .seconds(1) {
                     metrics.job("api_failed")
                     logger.error("job failed: retry horizon passed", metadata: ["message_id": "\(id)", "error": .string(error)])

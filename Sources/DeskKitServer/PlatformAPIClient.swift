@@ -47,10 +47,13 @@ public struct RetryPolicy: Sendable, Hashable {
     public static func isRetried(_ status: Int) -> Bool { status == 429 || (500...599).contains(status) }
 
     /// The back-off before attempt `attempt + 1` (attempt counts from 1).
-    func backoff(after attempt: Int) -> Duration {
-        let exponential = baseDelay * (1 << min(attempt - 1, 20))
-        let capped = min(exponential, maxDelay)
-        return capped * Double.random(in: 0.5...1.0)
+    func backoff(after attempt: Int) -> Duration { Self.backoff(first: baseDelay, max: maxDelay, after: attempt) }
+
+    /// `first` doubled per attempt after the first, capped at `max`, with 50–100 % jitter: the Platform API
+    /// client's quick retries and the durable queue's later ones.
+    static func backoff(first: Duration, max: Duration, after attempt: Int) -> Duration {
+        let exponential = first * (1 << Swift.min(Swift.max(attempt - 1, 0), 20))
+        return Swift.min(exponential, max) * Double.random(in: 0.5...1.0)
     }
 
     /// A `Retry-After` value (seconds, or an HTTP date) as a delay, capped at ``maxRetryAfter``.
