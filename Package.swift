@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
     ],
     targets: [
         .target(name: "DeskKitModel"),
@@ -74,8 +76,10 @@ let package = Package(
         .target(
             name: "DeskKitJobStore",
             dependencies: [
-                "DeskKitModel",
+                "DeskKitModel", "DeskKitPreview",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -136,17 +140,22 @@ let package = Package(
         .testTarget(
             name: "DeskKitServerTests",
             dependencies: [
-                "DeskKitServer", "DeskKitPageServer",
+                "DeskKitServer", "DeskKitPageServer", "DeskKitTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Replays every file of Corpus/ through the fuzz targets' checks.
+        // A throwaway PostgreSQL cluster (initdb + pg_ctl on 127.0.0.1) for the store, server and CLI tests.
+        .target(name: "DeskKitTestSupport", path: "Tests/DeskKitTestSupport"),
         .testTarget(
             name: "DeskKitJobStoreTests",
-            dependencies: ["DeskKitJobStore", .product(name: "SQLiteNIO", package: "sqlite-nio")]
+            dependencies: [
+                "DeskKitJobStore", "DeskKitTestSupport", "DeskKitPageServer",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ]
         ),
+        // Replays every file of Corpus/ through the fuzz targets' checks.
         .testTarget(
             name: "DeskKitInvariantsTests",
             dependencies: ["DeskKitInvariants"]
@@ -154,7 +163,9 @@ let package = Package(
         // Runs the built `deskkit` executable end to end.
         .testTarget(
             name: "DeskKitCLITests",
-            dependencies: ["deskkit", "DeskKitPageServer", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "deskkit", "DeskKitPageServer", "DeskKitTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

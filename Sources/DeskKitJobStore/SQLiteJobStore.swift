@@ -5,16 +5,14 @@ import SQLiteNIO
 /// The embedded job store: one SQLite file in WAL mode (`synchronous=NORMAL`: a commit survives a crash
 /// of the process, `kill -9` included), through vapor/sqlite-nio.
 ///
-/// Admissions that arrive together are committed together (group commit): while one multi-row insert is
-/// being written, the next ones gather for the following insert, so durability costs one write per batch,
-/// not one per webhook. Every operation is a single statement, so concurrent callers never interleave
+/// Admissions that arrive together are committed together (group commit, ``AdmissionBatcher``): one
+/// multi-row upsert per batch. Every operation is a single statement, so concurrent callers never interleave
 /// inside a transaction; other processes (`deskkit jobs`) wait up to 5 s for the file's lock.
 public actor SQLiteJobStore: JobStore {
     /// The file.
     public nonisolated let path: String
     private let connection: SQLiteConnection
-    private var waiting: [(job: EnrichmentJob, cutoff: Double, now: Double, reply: CheckedContinuation<Result<Bool, JobStoreError>, Never>)] = []
-    private var committing = false
+    private let batcher: AdmissionBatcher
 
     /// The schema version this code writes (`PRAGMA user_version`).
     static let schemaVersion = 1
@@ -24,6 +22,9 @@ public actor SQLiteJobStore: JobStore {
     private init(path: String, connection: SQLiteConnection) {
         self.path = path
         self.connection = connection
+        batcher = AdmissionBatcher(
+            rowsPerWrite: Self.rowsPerInsert, describe: { JobStoreError(.unavailable, "cannot write \(path): \($0)") },
+            write: { rows in try await Self.insert(rows, into: connection) })
     }
 
     /// Opens (creating if needed) and migrates the store at `path`.
@@ -77,60 +78,21 @@ public actor SQLiteJobStore: JobStore {
     // MARK: Admission, committed in groups
 
     public func admit(_ job: EnrichmentJob, now: Date, dedupWindow: Duration) async throws(JobStoreError) -> Bool {
-        let stamp = now.timeIntervalSince1970
-        let cutoff = stamp - dedupWindow / .seconds(1)
-        let result = await withCheckedContinuation { reply in
-            waiting.append((job, cutoff, stamp, reply))
-            if !committing {
-                committing = true
-                Task { await self.commitWaiting() }
-            }
-        }
-        return try result.get()
-    }
-
-    /// Writes what is waiting, one batch after another, until nothing is.
-    private func commitWaiting() async {
-        while !waiting.isEmpty {
-            let batch = waiting
-            waiting = []
-            // A message id twice in one batch: the first is the admission, the others duplicates.
-            var first: [Int64: Int] = [:]
-            for (i, item) in batch.enumerated() where first[item.job.messageID] == nil { first[item.job.messageID] = i }
-            let unique = batch.indices.filter { first[batch[$0].job.messageID] == $0 }
-            var admitted: Set<Int64> = []
-            var failure: JobStoreError?
-            for start in stride(from: 0, to: unique.count, by: Self.rowsPerInsert) {
-                let rows = unique[start..<min(start + Self.rowsPerInsert, unique.count)].map { batch[$0] }
-                do {
-                    admitted.formUnion(try await insert(rows.map { ($0.job, $0.now) }, cutoff: rows.map(\.cutoff).min()!))
-                } catch {
-                    failure = JobStoreError(.unavailable, "cannot write \(path): \(error)")
-                    break
-                }
-            }
-            for (i, item) in batch.enumerated() {
-                if let failure {
-                    item.reply.resume(returning: .failure(failure))
-                } else {
-                    item.reply.resume(returning: .success(first[item.job.messageID] == i && admitted.contains(item.job.messageID)))
-                }
-            }
-        }
-        committing = false
+        try await batcher.admit(.init(job: job, now: now, cutoff: now.addingTimeInterval(-(dedupWindow / .seconds(1)))))
     }
 
     /// One multi-row upsert: a message id already present is a duplicate unless its job is done and was
     /// admitted before the dedup window (then it is queued afresh).
-    private func insert(_ rows: [(EnrichmentJob, Double)], cutoff: Double) async throws -> Set<Int64> {
+    private static func insert(_ rows: [AdmissionBatcher.Row], into connection: SQLiteConnection) async throws -> Set<Int64> {
         var binds: [SQLiteData] = []
         binds.reserveCapacity(rows.count * 6 + 1)
         var values: [String] = []
-        for (job, now) in rows {
+        for row in rows {
+            let now = SQLiteData.float(row.now.timeIntervalSince1970)
             values.append("(?, ?, ?, 'queued', 0, ?, ?, NULL, ?, NULL)")
-            binds += [.integer(Int(job.messageID)), .text(job.channelURL), .text(job.text), .float(now), .float(now), .float(now)]
+            binds += [.integer(Int(row.job.messageID)), .text(row.job.channelURL), .text(row.job.text), now, now, now]
         }
-        binds.append(.float(cutoff))
+        binds.append(.float(rows.map(\.cutoff).min()!.timeIntervalSince1970))
         let sql = """
             INSERT INTO jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, lease_until, updated_at, last_error)
             VALUES \(values.joined(separator: ", "))
@@ -155,10 +117,10 @@ public actor SQLiteJobStore: JobStore {
             WHERE message_id IN (
                 SELECT message_id FROM jobs
                 WHERE (state = 'queued' AND next_attempt_at <= ?) OR (state = 'running' AND lease_until < ?)
-                ORDER BY next_attempt_at LIMIT ?)
+                ORDER BY next_attempt_at, message_id LIMIT ?)
             RETURNING *
             """, [.float(stamp + lease / .seconds(1)), .float(stamp), .float(stamp), .float(stamp), .integer(limit)])
-        return rows.compactMap(Self.storedJob)
+        return rows.compactMap(Self.storedJob).sorted { ($0.nextAttemptAt, $0.job.messageID) < ($1.nextAttemptAt, $1.job.messageID) }
     }
 
     public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {

@@ -5,20 +5,22 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
     case memory
     /// A SQLite file: survives crashes and restarts of one instance.
     case sqlite(path: String)
+    /// A PostgreSQL database: shared by several instances behind a load balancer, with the preview cache.
+    case postgres(PostgresLocation)
 
     /// `deskkit-state.sqlite` in the working directory: what `deskkit serve` uses when not told.
     public static let `default` = StoreLocation.sqlite(path: "deskkit-state.sqlite")
 
-    /// Reads `memory` or `sqlite:PATH`.
+    /// Reads `memory`, `sqlite:PATH` or a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL.
     public init(parsing text: String) throws(JobStoreError) {
         if text == "memory" {
             self = .memory
         } else if text.hasPrefix("sqlite:"), text.count > 7 {
             self = .sqlite(path: String(text.dropFirst(7)))
         } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
-            throw JobStoreError(.badLocation, "PostgreSQL stores are not supported by this version; use sqlite:PATH")
+            self = .postgres(try PostgresLocation(parsing: text))
         } else {
-            throw JobStoreError(.badLocation, "\"\(text.prefix(80))\" is neither memory nor sqlite:PATH")
+            throw JobStoreError(.badLocation, "\"\(text.prefix(80))\" is not memory, sqlite:PATH or postgres://USER@HOST/DATABASE")
         }
     }
 
@@ -26,6 +28,7 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .memory: "memory"
         case .sqlite(let path): "sqlite:\(path)"
+        case .postgres(let location): location.description
         }
     }
 }

@@ -1,6 +1,7 @@
 import DeskKitLinks
 import DeskKitMetadata
 import DeskKitModel
+import Foundation
 
 /// The preview of one link of a message.
 public struct LinkPreview: Sendable {
@@ -27,6 +28,10 @@ public actor PreviewService {
         public var maxConcurrentFetchesPerHost = 4
         /// How links are found in text. Default: chat defaults, e-mail addresses excluded.
         public var linkOptions = LinkDetector.Options(emails: false)
+        /// With a shared cache: how long a service may fetch a URL before another one may fetch it in its
+        /// place (the others wait for its answer until then). Default (nil): the fetcher's total timeout
+        /// and 2 seconds.
+        public var sharedFetchLease: Duration?
         public init() {}
     }
 
@@ -34,6 +39,8 @@ public actor PreviewService {
     public struct Statistics: Sendable, Hashable {
         public var requests = 0
         public var cacheHits = 0
+        /// Answers found in the shared cache (fetched by another service, or earlier).
+        public var sharedCacheHits = 0
         public var sharedFetches = 0
         public var fetches = 0
         public var failures: [FetchError.Kind: Int] = [:]
@@ -42,6 +49,8 @@ public actor PreviewService {
 
     public let fetcher: PageFetcher
     public let configuration: Configuration
+    /// The cache shared with other services, behind this one's own.
+    public let sharedCache: (any SharedPreviewCache)?
     private let detector: LinkDetector
     public private(set) var statistics = Statistics()
     private var cache: PreviewCache<Result<URLPreview, FetchError>>
@@ -51,9 +60,13 @@ public actor PreviewService {
     private let global: AsyncLimiter
     private var perHost: [String: AsyncLimiter] = [:]
 
-    public init(fetcher: PageFetcher = PageFetcher(), configuration: Configuration = Configuration()) {
+    public init(
+        fetcher: PageFetcher = PageFetcher(), configuration: Configuration = Configuration(),
+        sharedCache: (any SharedPreviewCache)? = nil
+    ) {
         self.fetcher = fetcher
         self.configuration = configuration
+        self.sharedCache = sharedCache
         detector = LinkDetector(options: configuration.linkOptions)
         cache = PreviewCache(capacity: configuration.cacheCapacity)
         global = AsyncLimiter(limit: configuration.maxConcurrentFetches)
@@ -93,7 +106,7 @@ public actor PreviewService {
             task = running.task
             inFlight[url]?.waiters += 1
         } else {
-            task = Task { await self.fetchLimited(url) }
+            task = Task { await self.fetchOnce(url) }
             inFlight[url] = (task, 1)
         }
         let result = await withTaskCancellationHandler {
@@ -133,6 +146,32 @@ public actor PreviewService {
         let l = AsyncLimiter(limit: configuration.maxConcurrentFetchesPerHost)
         perHost[host] = l
         return l
+    }
+
+    /// Fetches `url` unless the shared cache has its answer or another service is fetching it (then waits
+    /// for that answer, up to the fetch lease). A shared cache that fails is passed by.
+    private func fetchOnce(_ url: String) async -> Result<URLPreview, FetchError> {
+        guard let sharedCache else { return await fetchLimited(url) }
+        let lease = configuration.sharedFetchLease ?? .seconds(fetcher.configuration.totalTimeout + 2)
+        let giveUp = ContinuousClock.now + lease + .seconds(1)
+        while !Task.isCancelled, ContinuousClock.now < giveUp {
+            guard let lookup = try? await sharedCache.lookup(url, now: Date(), fetchLease: lease) else { break }
+            switch lookup {
+            case .cached(let result):
+                statistics.sharedCacheHits += 1
+                return result
+            case .fetch:
+                let result = await fetchLimited(url)
+                if !Task.isCancelled {
+                    let ttl = if case .success = result { configuration.successTTL } else { configuration.failureTTL }
+                    try? await sharedCache.store(result, for: url, ttl: ttl, now: Date())
+                }
+                return result
+            case .fetchingElsewhere:
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        return await fetchLimited(url)
     }
 
     private func fetchLimited(_ url: String) async -> Result<URLPreview, FetchError> {

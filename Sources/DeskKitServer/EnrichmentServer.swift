@@ -37,15 +37,18 @@ public struct EnrichmentServer: Sendable {
     ///   - handBack: with the memory queue, also receives the jobs not finished at shutdown (each is
     ///     always logged as an error with its channel and message id, and counted), e.g. to write them
     ///     where they can be redone. A durable store keeps them instead.
+    ///   - sharedPreviews: a preview cache shared with other instances (PostgreSQL's), behind this one's own.
     public init(
         configuration: ServerConfiguration, metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.server"), store: (any JobStore)? = nil,
-        handBack: EnrichmentQueue.HandBack? = nil
+        sharedPreviews: (any SharedPreviewCache)? = nil, handBack: EnrichmentQueue.HandBack? = nil
     ) {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
-        let previews = PreviewService(fetcher: PageFetcher(configuration: configuration.fetch), configuration: configuration.previews)
+        let previews = PreviewService(
+            fetcher: PageFetcher(configuration: configuration.fetch), configuration: configuration.previews,
+            sharedCache: sharedPreviews)
         self.previews = previews
         let api = PlatformAPIClient(
             baseURL: configuration.apiBase, apiToken: configuration.apiToken, retry: configuration.retry, metrics: metrics,

@@ -13,7 +13,7 @@ struct JobsCommand: AsyncParsableCommand {
 
     /// The store option every subcommand shares.
     struct StoreOptions: ParsableArguments {
-        @Option(name: .long, help: "The store: sqlite:PATH (DESKKIT_STORE; default sqlite:deskkit-state.sqlite).")
+        @Option(name: .long, help: "The store: sqlite:PATH or postgres://USER@HOST/DATABASE (DESKKIT_STORE; default sqlite:deskkit-state.sqlite).")
         var store: String?
 
         func open() async throws -> any JobStore {
@@ -24,13 +24,19 @@ struct JobsCommand: AsyncParsableCommand {
             }
             switch location {
             case .memory:
-                throw Failure(description: "--store memory lives inside one deskkit serve process; name a sqlite:PATH", exitStatus: 64)
+                throw Failure(description: "--store memory lives inside one deskkit serve process; name a sqlite:PATH or postgres:// URL", exitStatus: 64)
             case .sqlite(let path):
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw Failure(description: "no store at \(path)", exitStatus: 66)
                 }
                 do {
                     return try await SQLiteJobStore.open(path: path)
+                } catch {
+                    throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
+                }
+            case .postgres(let location):
+                do {
+                    return try await PostgresJobStore.open(location)
                 } catch {
                     throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
                 }

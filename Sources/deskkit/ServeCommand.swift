@@ -1,5 +1,6 @@
 import ArgumentParser
 import DeskKitModel
+import DeskKitPreview
 import DeskKitServer
 import Foundation
 import Logging
@@ -14,8 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             afterwards), POST /v1/preview ({"text"} or {"url"}), POST /v1/decode (JSON lines of envelopes), \
             GET /health, GET /metrics (Prometheus). Settings come from flags, then the environment:
             \(ServerConfiguration.environmentVariables.map { "  \($0.name): \($0.meaning)" }.joined(separator: "\n"))
-            Jobs are kept in a SQLite file (--store, default sqlite:deskkit-state.sqlite): a webhook is \
-            answered 200 once its job is committed, and a restart goes on with what was left; \
+            Jobs are kept in a SQLite file (--store, default sqlite:deskkit-state.sqlite) or, for several \
+            instances, in PostgreSQL (--store postgres://USER:PASSWORD@HOST:PORT/DATABASE, which also shares \
+            the preview cache): a webhook is answered 200 once its job is committed, and a restart goes on \
+            with what was left; \
             `deskkit jobs` lists and retries them. SIGTERM or SIGINT stops accepting and finishes running \
             work within the grace period; unfinished jobs stay in the store. With --store memory, what is \
             left is handed back instead (logged, and written to --hand-back as JSON lines).
@@ -49,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds to finish work on shutdown (DESKKIT_SHUTDOWN_GRACE).")
     var shutdownGrace: String?
 
-    @Option(name: .long, help: "Where jobs are kept: sqlite:PATH or memory (DESKKIT_STORE; default sqlite:deskkit-state.sqlite).")
+    @Option(name: .long, help: "Where jobs are kept: sqlite:PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE or memory (DESKKIT_STORE; default sqlite:deskkit-state.sqlite).")
     var store: String?
 
     @Option(name: .long, help: "Seconds Platform API failures are retried, from the webhook (DESKKIT_RETRY_HORIZON; default 86400).")
@@ -99,18 +102,25 @@ struct ServeCommand: AsyncParsableCommand {
         let handBackPath = handBack
         let log = logger
         var jobStore: (any JobStore)?
-        switch configuration.store {
-        case .memory: break
-        case .sqlite(let path):
-            if handBackPath != nil { throw Failure(description: "--hand-back is for --store memory; \(configuration.store) keeps unfinished jobs", exitStatus: 64) }
-            do {
+        var sharedPreviews: (any SharedPreviewCache)?
+        if configuration.store != .memory, handBackPath != nil {
+            throw Failure(description: "--hand-back is for --store memory; \(configuration.store) keeps unfinished jobs", exitStatus: 64)
+        }
+        do {
+            switch configuration.store {
+            case .memory: break
+            case .sqlite(let path):
                 jobStore = try await SQLiteJobStore.open(path: path, logger: logger)
-            } catch {
-                throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
+            case .postgres(let location):
+                let store = try await PostgresJobStore.open(location, logger: logger)
+                jobStore = store
+                sharedPreviews = store.previewCache
             }
+        } catch {
+            throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
         }
         let server = EnrichmentServer(
-            configuration: configuration, logger: logger, store: jobStore,
+            configuration: configuration, logger: logger, store: jobStore, sharedPreviews: sharedPreviews,
             handBack: handBackPath.map { path -> EnrichmentQueue.HandBack in
                 { @Sendable jobs in
                     var lines: [UInt8] = []

@@ -1,25 +1,50 @@
 import DeskKitJobStore
+import DeskKitTestSupport
 import Foundation
 import SQLiteNIO
 import Testing
 
-/// The SQLite store on a real file in a temporary directory.
-@Suite("SQLite job store")
-struct SQLiteJobStoreTests {
-    static func job(_ id: Int64) -> EnrichmentJob { EnrichmentJob(channelURL: "c\(id % 3)", messageID: id, text: "https://example.com/\(id)") }
-
-    static func withStore(_ body: (SQLiteJobStore, String) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("state.sqlite").path
-        let store = try await SQLiteJobStore.open(path: path)
-        try await body(store, path)
-        await store.close()
+/// What every store promises (``JobStore``), checked on each real backend: a SQLite file in a temporary
+/// directory, and a fresh database in a throwaway PostgreSQL cluster.
+@Suite("Job stores")
+struct JobStoreContractTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
     }
 
-    @Test func concurrentAdmissionsAreCommittedTogetherAndDeduplicated() async throws {
-        try await Self.withStore { store, path in
+    static func job(_ id: Int64) -> EnrichmentJob { EnrichmentJob(channelURL: "c\(id % 3)", messageID: id, text: "https://example.com/\(id)") }
+
+    /// Runs `body` with a new, empty store of `backend` and its location (to open it again).
+    static func withStore(_ backend: Backend, _ body: (any JobStore, StoreLocation) async throws -> Void) async throws {
+        switch backend {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-store-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("state.sqlite").path
+            let store = try await SQLiteJobStore.open(path: path)
+            try await body(store, .sqlite(path: path))
+            await store.close()
+        case .postgres:
+            let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+            let store = try await PostgresJobStore.open(location)
+            try await body(store, .postgres(location))
+            await store.close()
+        }
+    }
+
+    static func open(_ location: StoreLocation) async throws -> any JobStore {
+        switch location {
+        case .sqlite(let path): try await SQLiteJobStore.open(path: path)
+        case .postgres(let location): try await PostgresJobStore.open(location)
+        case .memory: fatalError("not a store")
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func concurrentAdmissionsAreCommittedTogetherAndDeduplicated(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, location in
             let now = Date()
             // 2,000 admissions at once, each id twice: exactly one of each pair is admitted.
             let admitted = await withTaskGroup(of: Bool.self) { group in
@@ -30,15 +55,16 @@ struct SQLiteJobStoreTests {
             }
             #expect(admitted == 1000)
             #expect(try await store.counts()[.queued] == 1000)
-            // Committed: another connection to the file sees them.
-            let other = try await SQLiteJobStore.open(path: path)
+            // Committed: another connection to the store sees them.
+            let other = try await Self.open(location)
             #expect(try await other.counts()[.queued] == 1000)
             await other.close()
         }
     }
 
-    @Test func aDoneJobIsADuplicateWithinTheWindowOnly() async throws {
-        try await Self.withStore { store, _ in
+    @Test(arguments: Backend.allCases)
+    func aDoneJobIsADuplicateWithinTheWindowOnly(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
             let t0 = Date(timeIntervalSince1970: 1_000_000)
             #expect(try await store.admit(Self.job(1), now: t0, dedupWindow: .seconds(60)))
             let claimed = try await store.claim(limit: 10, now: t0, lease: .seconds(30))
@@ -53,8 +79,9 @@ struct SQLiteJobStoreTests {
         }
     }
 
-    @Test func leasesRescheduleAndFinish() async throws {
-        try await Self.withStore { store, _ in
+    @Test(arguments: Backend.allCases)
+    func leasesRescheduleAndFinish(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
             let t0 = Date(timeIntervalSince1970: 2_000_000)
             for id in 1...3 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
             let first = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
@@ -78,8 +105,9 @@ struct SQLiteJobStoreTests {
         }
     }
 
-    @Test func operatorsRetryFailedJobsAndPurgeDoneOnes() async throws {
-        try await Self.withStore { store, _ in
+    @Test(arguments: Backend.allCases)
+    func operatorsRetryFailedJobsAndPurgeDoneOnes(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
             let t0 = Date(timeIntervalSince1970: 3_000_000)
             for id in 1...4 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
             _ = try await store.claim(limit: 4, now: t0, lease: .seconds(30))
@@ -98,15 +126,23 @@ struct SQLiteJobStoreTests {
         }
     }
 
-    @Test func aStoreFromANewerVersionIsRefused() async throws {
-        try await Self.withStore { store, path in
-            let other = try await SQLiteJobStore.open(path: path)
+    @Test(arguments: Backend.allCases)
+    func aStoreFromANewerVersionIsRefused(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, location in
+            let other = try await Self.open(location)  // opening a migrated store again changes nothing
             await other.close()
-            // Pretend a newer deskkit migrated the file.
-            let newer = try await SQLiteConnection.open(storage: .file(path: path))
-            _ = try await newer.query("PRAGMA user_version = 99")
-            try await newer.close()
-            let error = await #expect(throws: JobStoreError.self) { _ = try await SQLiteJobStore.open(path: path) }
+            // Pretend a newer deskkit migrated the store.
+            switch location {
+            case .sqlite(let path):
+                let newer = try await SQLiteConnection.open(storage: .file(path: path))
+                _ = try await newer.query("PRAGMA user_version = 99")
+                try await newer.close()
+            case .postgres(let p):
+                #expect(try PostgresCluster.shared().psql(p.database, "SELECT count(*) FROM deskkit_schema") == "1")
+                try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
+            case .memory: break
+            }
+            let error = await #expect(throws: JobStoreError.self) { _ = try await Self.open(location) }
             #expect(error?.kind == .cannotOpen)
             #expect(error?.detail.contains("schema version 99") == true)
         }
@@ -118,5 +154,13 @@ struct SQLiteJobStoreTests {
         #expect(StoreLocation.default == .sqlite(path: "deskkit-state.sqlite"))
         #expect(throws: JobStoreError.self) { try StoreLocation(parsing: "redis://x") }
         #expect(throws: JobStoreError.self) { try StoreLocation(parsing: "sqlite:") }
+        let postgres = try StoreLocation(parsing: "postgres://app:s%40cret@db.internal:6432/desk?sslmode=require")
+        #expect(postgres == .postgres(PostgresLocation(host: "db.internal", port: 6432, username: "app", password: "s@cret", database: "desk", tls: .require)))
+        #expect(postgres.description == "postgres://app:***@db.internal:6432/desk?sslmode=require", "the password is never printed")
+        #expect(try StoreLocation(parsing: "postgresql://app@[::1]/desk") == .postgres(PostgresLocation(host: "::1", username: "app", database: "desk")))
+        for bad in ["postgres://db/desk", "postgres://app@db", "postgres://app@db/desk?sslmode=maybe", "postgres://app@db/desk?timeout=1"] {
+            let error = #expect(throws: JobStoreError.self, "\(bad)") { try StoreLocation(parsing: bad) }
+            #expect(error?.kind == .badLocation)
+        }
     }
 }

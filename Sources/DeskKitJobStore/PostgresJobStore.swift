@@ -1,0 +1,270 @@
+import Foundation
+import Logging
+import NIOSSL
+import PostgresNIO
+
+/// The job store for several instances: one PostgreSQL database, through vapor/postgres-nio's pooled
+/// `PostgresClient`.
+///
+/// - Admissions are committed in groups (``AdmissionBatcher``): one `INSERT … SELECT FROM unnest(…)` per
+///   batch, each commit synchronous as the server is configured (`synchronous_commit` on by default).
+/// - Dedup is the primary key, so a redelivery is a duplicate on every instance.
+/// - Workers claim with `FOR UPDATE SKIP LOCKED`: instances never wait on each other's rows.
+/// - The schema is migrated on open under an advisory lock, so instances may start together
+///   (``PostgresMigrations``).
+/// - Every operation has a deadline (``Options/operationTimeout``): while the database is down, admissions
+///   fail fast (the server answers 503) instead of waiting for the pool.
+public final class PostgresJobStore: JobStore {
+    /// Connection and timing choices.
+    public struct Options: Sendable {
+        /// Connections the pool opens at most. Default 16.
+        public var maximumConnections = 16
+        /// How long one operation (a batch, a claim…) may take, waiting for a connection included. Default 5 s.
+        public var operationTimeout: Duration = .seconds(5)
+        /// How long opening a TCP connection may take. Default 5 s.
+        public var connectTimeout: Duration = .seconds(5)
+        public init() {}
+    }
+
+    /// The database (its password hidden in ``PostgresLocation/description``).
+    public let location: PostgresLocation
+    /// The preview cache kept in the same database, shared by every instance that uses it.
+    public let previewCache: PostgresPreviewCache
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let options: Options
+    private let batcher: AdmissionBatcher
+
+    /// Rows per insert (three arrays of this many values).
+    static let rowsPerInsert = 1000
+
+    private init(location: PostgresLocation, client: PostgresClient, runner: Task<Void, Never>, options: Options) {
+        self.location = location
+        self.client = client
+        self.runner = runner
+        self.options = options
+        previewCache = PostgresPreviewCache(client: client, location: location, operationTimeout: options.operationTimeout)
+        let describe: @Sendable (any Error) -> JobStoreError = { JobStoreError(.unavailable, "\(location): \(Self.describe($0))") }
+        let timeout = options.operationTimeout
+        batcher = AdmissionBatcher(rowsPerWrite: Self.rowsPerInsert, describe: describe) { rows in
+            try await withDeadline(timeout) { try await Self.insert(rows, client: client) }
+        }
+    }
+
+    /// Connects to `location` and migrates its schema (waiting for other instances that migrate it now).
+    public static func open(
+        _ location: PostgresLocation, options: Options = Options(), logger: Logger = Logger(label: "deskkit.store")
+    ) async throws(JobStoreError) -> PostgresJobStore {
+        var configuration = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: location.tls.clientTLS)
+        configuration.options.maximumConnections = options.maximumConnections
+        configuration.options.connectTimeout = options.connectTimeout
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let runner = Task { await client.run() }
+        do {
+            // Reachable at all? (Fails within the operation deadline, not the pool's minute of retries.)
+            try await withDeadline(options.operationTimeout) { _ = try await client.query("SELECT 1") }
+            // Migrating may wait for another instance that migrates now.
+            _ = try await withDeadline(.seconds(60)) { try await PostgresMigrations.migrate(client, logger: logger) }
+        } catch {
+            runner.cancel()
+            if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
+            throw JobStoreError(.cannotOpen, "cannot open \(location): \(describe(error))")
+        }
+        return PostgresJobStore(location: location, client: client, runner: runner, options: options)
+    }
+
+    public func close() async {
+        runner.cancel()
+        await runner.value
+    }
+
+    // MARK: Admission, committed in groups
+
+    public func admit(_ job: EnrichmentJob, now: Date, dedupWindow: Duration) async throws(JobStoreError) -> Bool {
+        try await batcher.admit(.init(job: job, now: now, cutoff: now.addingTimeInterval(-(dedupWindow / .seconds(1)))))
+    }
+
+    /// One upsert for a batch: a message id already present is a duplicate unless its job is done and was
+    /// admitted before the dedup window (then it is queued afresh).
+    private static func insert(_ rows: [AdmissionBatcher.Row], client: PostgresClient) async throws -> Set<Int64> {
+        let ids = rows.map(\.job.messageID)
+        let channels = rows.map(\.job.channelURL)
+        let texts = rows.map(\.job.text)
+        let stamps = rows.map(\.now)
+        let cutoff = rows.map(\.cutoff).min()!
+        let result = try await client.query(
+            """
+            INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at)
+            SELECT id, channel, text, 'queued', 0, at, at, at
+            FROM unnest(\(ids)::bigint[], \(channels)::text[], \(texts)::text[], \(stamps)::timestamptz[]) AS r(id, channel, text, at)
+            ON CONFLICT (message_id) DO UPDATE SET channel_url = excluded.channel_url, text = excluded.text,
+                state = 'queued', attempts = 0, accepted_at = excluded.accepted_at,
+                next_attempt_at = excluded.next_attempt_at, lease_until = NULL, updated_at = excluded.updated_at,
+                last_error = NULL
+            WHERE deskkit_jobs.state = 'done' AND deskkit_jobs.accepted_at < \(cutoff)
+            RETURNING message_id
+            """)
+        var admitted: Set<Int64> = []
+        for try await id in result.decode(Int64.self) { admitted.insert(id) }
+        return admitted
+    }
+
+    // MARK: Workers
+
+    public func claim(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob] {
+        guard limit > 0 else { return [] }
+        let until = now.addingTimeInterval(lease / .seconds(1))
+        return try await jobs(
+            """
+            UPDATE deskkit_jobs SET state = 'running', lease_until = \(until), attempts = attempts + 1, updated_at = \(now)
+            WHERE message_id IN (
+                SELECT message_id FROM deskkit_jobs
+                WHERE (state = 'queued' AND next_attempt_at <= \(now)) OR (state = 'running' AND lease_until < \(now))
+                ORDER BY next_attempt_at, message_id LIMIT \(limit)
+                FOR UPDATE SKIP LOCKED)
+            RETURNING \(unescaped: Self.columns)
+            """
+        ).sorted { ($0.nextAttemptAt, $0.job.messageID) < ($1.nextAttemptAt, $1.job.messageID) }
+    }
+
+    public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
+        try await run(
+            """
+            UPDATE deskkit_jobs SET state = \(state.rawValue), lease_until = NULL, last_error = \(error), updated_at = \(now)
+            WHERE message_id = \(messageID)
+            """)
+    }
+
+    public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) {
+        try await run(
+            """
+            UPDATE deskkit_jobs SET state = 'queued', lease_until = NULL, next_attempt_at = \(dueAt),
+                last_error = coalesce(\(error), last_error), updated_at = \(now)
+            WHERE message_id = \(messageID)
+            """)
+    }
+
+    // MARK: Operators
+
+    public func counts() async throws(JobStoreError) -> [JobState: Int] {
+        try await perform { client in
+            var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
+            let rows = try await client.query("SELECT state, count(*) FROM deskkit_jobs GROUP BY state")
+            for try await (state, n) in rows.decode((String, Int64).self) {
+                if let state = JobState(rawValue: state) { counts[state] = Int(n) }
+            }
+            return counts
+        }
+    }
+
+    public func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob] {
+        if let state {
+            try await jobs(
+                "SELECT \(unescaped: Self.columns) FROM deskkit_jobs WHERE state = \(state.rawValue) ORDER BY accepted_at DESC LIMIT \(limit)")
+        } else {
+            try await jobs("SELECT \(unescaped: Self.columns) FROM deskkit_jobs ORDER BY accepted_at DESC LIMIT \(limit)")
+        }
+    }
+
+    public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
+        let set = "state = 'queued', attempts = 0, lease_until = NULL, last_error = NULL"
+        let rows =
+            if let messageIDs {
+                try await jobs(
+                    """
+                    UPDATE deskkit_jobs SET \(unescaped: set), accepted_at = \(now), next_attempt_at = \(now), updated_at = \(now)
+                    WHERE state = 'failed' AND message_id = ANY(\(messageIDs)::bigint[]) RETURNING \(unescaped: Self.columns)
+                    """)
+            } else {
+                try await jobs(
+                    """
+                    UPDATE deskkit_jobs SET \(unescaped: set), accepted_at = \(now), next_attempt_at = \(now), updated_at = \(now)
+                    WHERE state = 'failed' RETURNING \(unescaped: Self.columns)
+                    """)
+            }
+        return rows.count
+    }
+
+    public func purge(doneBefore before: Date) async throws(JobStoreError) -> Int {
+        var total = 0
+        while true {  // in slices, so that a large purge never holds many locks for long
+            let n = try await perform { client in
+                let rows = try await client.query(
+                    """
+                    DELETE FROM deskkit_jobs WHERE message_id IN (
+                        SELECT message_id FROM deskkit_jobs WHERE state = 'done' AND updated_at < \(before) LIMIT 5000
+                        FOR UPDATE SKIP LOCKED)
+                    RETURNING message_id
+                    """)
+                var n = 0
+                for try await _ in rows.decode(Int64.self) { n += 1 }
+                return n
+            }
+            total += n
+            if n < 5000 { return total }
+        }
+    }
+
+    // MARK: Helpers
+
+    static let columns = "message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, last_error"
+
+    private func jobs(_ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
+        try await perform { client in
+            var out: [StoredJob] = []
+            let rows = try await client.query(query)
+            for try await (id, channel, text, state, attempts, accepted, next, error) in rows.decode(
+                (Int64, String, String, String, Int32, Date, Date, String?).self)
+            {
+                guard let state = JobState(rawValue: state) else { continue }
+                out.append(
+                    StoredJob(
+                        job: EnrichmentJob(channelURL: channel, messageID: id, text: text), state: state, attempts: Int(attempts),
+                        acceptedAt: accepted, nextAttemptAt: next, lastError: error))
+            }
+            return out
+        }
+    }
+
+    private func run(_ query: PostgresQuery) async throws(JobStoreError) {
+        try await perform { client in _ = try await client.query(query) }
+    }
+
+    /// Runs `body` within the operation deadline, its errors as ``JobStoreError/Kind/unavailable``.
+    private func perform<T: Sendable>(_ body: @Sendable @escaping (PostgresClient) async throws -> T) async throws(JobStoreError) -> T {
+        let client = self.client
+        do {
+            return try await withDeadline(options.operationTimeout) { try await body(client) }
+        } catch {
+            throw JobStoreError(.unavailable, "\(location): \(Self.describe(error))")
+        }
+    }
+
+    /// What went wrong, without the query's values: the server's message, or the kind of client error.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PostgresTransactionError,
+            let inner = error.beginError ?? error.closureError ?? error.commitError ?? error.rollbackError
+        {
+            return describe(inner)
+        }
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                return "\(error.serverInfo?[.sqlState].map { "[\($0)] " } ?? "")\(message)"
+            }
+            return "\(error.code)\(error.underlying.map { ": \($0)" } ?? "")"
+        }
+        return "\(error)"
+    }
+}
+
+extension PostgresLocation.TLSMode {
+    var clientTLS: PostgresClient.Configuration.TLS {
+        switch self {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
+        }
+    }
+}

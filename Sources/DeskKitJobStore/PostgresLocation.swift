@@ -1,0 +1,59 @@
+import Foundation
+
+/// A PostgreSQL database named by a URL: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE]`.
+///
+/// `sslmode` is `disable`, `prefer` (the default, as libpq's) or `require`. The password never appears in
+/// ``description``, so a location can be logged.
+public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the connection uses TLS.
+    public enum TLSMode: String, Sendable, Hashable {
+        case disable, prefer, require
+    }
+
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var tls: TLSMode
+
+    public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String, tls: TLSMode = .prefer) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.database = database
+        self.tls = tls
+    }
+
+    /// Reads a `postgres://` or `postgresql://` URL.
+    public init(parsing text: String) throws(JobStoreError) {
+        func bad(_ why: String) -> JobStoreError { JobStoreError(.badLocation, "PostgreSQL URL: \(why)") }
+        guard let url = URLComponents(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else {
+            throw bad("not a postgres://USER@HOST/DATABASE URL")
+        }
+        guard let host = url.host, !host.isEmpty else { throw bad("no host") }
+        guard let user = url.user, !user.isEmpty else { throw bad("no user (postgres://USER@\(host)/…)") }
+        let database = String(url.path.drop { $0 == "/" })
+        guard !database.isEmpty, !database.contains("/") else { throw bad("no database (…@\(host)/DATABASE)") }
+        var tls = TLSMode.prefer
+        for item in url.queryItems ?? [] {
+            guard item.name == "sslmode" else { throw bad("unknown parameter \(item.name) (only sslmode is read)") }
+            guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else {
+                throw bad("sslmode \(item.value ?? "") is not disable, prefer or require")
+            }
+            tls = mode
+        }
+        self.init(
+            host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host, port: url.port ?? 5432,
+            username: url.user?.removingPercentEncoding ?? user, password: url.password?.removingPercentEncoding,
+            database: database.removingPercentEncoding ?? database, tls: tls)
+    }
+
+    public var description: String {
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        let secret = password == nil ? "" : ":***"
+        let mode = tls == .prefer ? "" : "?sslmode=\(tls.rawValue)"
+        return "postgres://\(username)\(secret)@\(host):\(port)/\(database)\(mode)"
+    }
+}

@@ -1,0 +1,30 @@
+import DeskKitFetchPolicy
+import DeskKitModel
+import Foundation
+
+/// A preview cache that several ``PreviewService``s share (several `deskkit serve` instances on one
+/// PostgreSQL database), behind each service's own in-memory cache: a URL is fetched once per
+/// time-to-live across all of them.
+///
+/// A service asks ``lookup(_:now:fetchLease:)`` before fetching: it gets the cached answer, or the right to
+/// fetch the page itself for `fetchLease` (and then ``store(_:for:ttl:now:)``s the answer), or learns that
+/// another service is fetching it and asks again shortly. If that service dies, its right runs out with the
+/// lease. A cache that cannot be reached throws, and the service fetches the page as if it had none.
+public protocol SharedPreviewCache: Sendable {
+    /// What the cache holds for `url` at `now`; when it holds nothing fresh and nobody is fetching it,
+    /// the caller is granted the fetch until `now + fetchLease`.
+    func lookup(_ url: String, now: Date, fetchLease: Duration) async throws -> SharedPreviewLookup
+
+    /// Keeps an answer for `url` until `now + ttl` (and ends the fetch right on it).
+    func store(_ result: Result<URLPreview, FetchError>, for url: String, ttl: Duration, now: Date) async throws
+}
+
+/// The answer of ``SharedPreviewCache/lookup(_:now:fetchLease:)``.
+public enum SharedPreviewLookup: Sendable, Hashable {
+    /// A fresh answer, fetched by any of the services.
+    case cached(Result<URLPreview, FetchError>)
+    /// Nothing fresh: the caller fetches the page.
+    case fetch
+    /// Another service is fetching the page: ask again shortly.
+    case fetchingElsewhere
+}
