@@ -21,14 +21,18 @@ actor FakeSendbird {
     private(set) var puts: [Put] = []
     private var script: [Answer] = []
     private var defaultDelay: Duration = .zero
+    private var downUntil: ContinuousClock.Instant?
     private var task: Task<Void, Error>?
     private(set) var baseURL = ""
 
     func answer(_ answers: Answer...) { script += answers }
     func setDelay(_ delay: Duration) { defaultDelay = delay }
+    /// Answers 503 to every PUT until `instant` (an outage), then as before.
+    func down(until instant: ContinuousClock.Instant) { downUntil = instant }
 
     func record(_ put: Put) -> Answer {
         puts.append(put)
+        if let downUntil, put.at < downUntil { return Answer(status: 503) }
         return script.isEmpty ? Answer(status: 200, delay: defaultDelay) : script.removeFirst()
     }
 

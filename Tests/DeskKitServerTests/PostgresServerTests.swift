@@ -1,0 +1,120 @@
+import DeskKitModel
+import DeskKitPageServer
+import DeskKitServer
+import DeskKitTestSupport
+import Foundation
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+
+/// The server on a real PostgreSQL store (a throwaway cluster): outages of the Platform API and of the
+/// database itself lose nothing, and a webhook is never answered 200 without a commit.
+@Suite("Server on PostgreSQL")
+struct PostgresServerTests {
+    let servers = EnrichmentServerTests()
+
+    /// The retries and the outage are expected here: only errors are logged.
+    static var quiet: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        return logger
+    }
+
+    /// The Platform API answers 503 for a whole minute, then comes back: every accepted message is
+    /// updated exactly once after it, none failed.
+    @Test func aMinuteOfAPIOutageLosesNothing() async throws {
+        let store = try await PostgresJobStore.open(PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()))
+        let tweak: (inout ServerConfiguration) -> Void = {
+            $0.store = .sqlite(path: "unused")
+            $0.retry.maxAttempts = 2
+            $0.durable.firstRetryDelay = .seconds(1)
+            $0.durable.maxRetryDelay = .seconds(5)
+            $0.durable.pollInterval = .milliseconds(100)
+        }
+        try await servers.withServer(tweak, logger: Self.quiet, store: store) { client, fake, pages, _ async throws in
+            let outageEnds = ContinuousClock.now + .seconds(60)
+            await fake.down(until: outageEnds)
+            for id in Int64(1)...20 {
+                let (status, json) = try await EnrichmentServerTests.post(
+                    client, EnrichmentServerTests.webhook(id: id, text: "see \(pages.baseURL)/p/\(id)"))
+                #expect(status == .ok)
+                #expect(json["status"] == "queued")
+            }
+            let deadline = outageEnds + .seconds(30)
+            while try await store.counts()[.done] != 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            #expect(try await store.counts() == [.queued: 0, .running: 0, .done: 20, .failed: 0])
+            let puts = await fake.puts
+            let during = puts.filter { $0.at < outageEnds }
+            let after = puts.filter { $0.at >= outageEnds }
+            #expect(Set(during.map(\.path)).count == 20, "every message was tried during the outage")
+            #expect(during.count > 40, "and tried again, with back-off, across the minute")
+            #expect(after.count == 20 && Set(after.map(\.path)).count == 20, "each updated once after it")
+        }
+        await store.close()
+    }
+
+    /// Webhooks keep coming while PostgreSQL is stopped for 10 s: 503 (with Retry-After) while it is down,
+    /// 200 again once it is back without restarting the server, and every message answered 200 is updated.
+    @Test func theDatabaseStoppedUnderLoadNeverYieldsA200WithoutACommit() async throws {
+        let cluster = try PostgresCluster()  // its own: this test stops it
+        try cluster.psql("postgres", "CREATE DATABASE desk")
+        var options = PostgresJobStore.Options()
+        options.operationTimeout = .seconds(1)
+        options.connectTimeout = .seconds(1)
+        let store = try await PostgresJobStore.open(try PostgresLocation(parsing: cluster.url(database: "desk")), options: options)
+        let tweak: (inout ServerConfiguration) -> Void = {
+            $0.store = .sqlite(path: "unused")
+            $0.durable.firstRetryDelay = .milliseconds(200)
+            $0.durable.maxRetryDelay = .seconds(1)
+            $0.durable.pollInterval = .milliseconds(100)
+            $0.durable.lease = .seconds(3)
+        }
+        try await servers.withServer(tweak, logger: Self.quiet, store: store) { client, fake, pages, _ async throws in
+            let answers = Mutex<[(id: Int64, status: Int, at: ContinuousClock.Instant)]>([])
+            let phase = Atomic<Int>(0)  // 0 before the stop, 1 while stopped, 2 after the restart
+            let load = Task {
+                var id: Int64 = 0
+                while !Task.isCancelled {
+                    id += 1
+                    let (status, json) = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: id, text: "see \(pages.baseURL)/p/\(id % 50)"))
+                    if status == .ok { #expect(json["status"] == "queued") }
+                    answers.withLock { $0.append((id, status.code, .now)) }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+            }
+            try await Task.sleep(for: .seconds(2))
+            try cluster.stop()
+            phase.store(1, ordering: .relaxed)
+            let stoppedAt = ContinuousClock.now
+            try await Task.sleep(for: .seconds(3))
+            let health = try await client.execute(uri: "/health", method: .get) { $0.status }
+            #expect(health == .serviceUnavailable, "/health reports the store")
+            try await Task.sleep(for: .seconds(7))
+            try cluster.start()
+            let restartedAt = ContinuousClock.now
+            phase.store(2, ordering: .relaxed)
+            try await Task.sleep(for: .seconds(6))
+            load.cancel()
+            _ = await load.result
+            let all = answers.withLock { $0 }
+            let accepted = Set(all.filter { $0.status == 200 }.map(\.id))
+            #expect(all.contains { $0.status == 200 && $0.at < stoppedAt })
+            #expect(all.contains { $0.status == 503 && $0.at > stoppedAt && $0.at < restartedAt }, "503 while the database is down")
+            #expect(all.filter { $0.at > stoppedAt + .seconds(2) && $0.at < restartedAt }.allSatisfy { $0.status == 503 }, "never 200 without a commit")
+            #expect(all.contains { $0.status == 200 && $0.at > restartedAt + .seconds(3) }, "200 again, without a restart")
+            #expect(Set(all.map(\.status)).isSubset(of: [200, 503]))
+            // Every accepted message is updated.
+            let deadline = ContinuousClock.now + .seconds(30)
+            func updated() async -> Set<Int64> {
+                Set(await fake.puts.compactMap { $0.path.split(separator: "/").last.flatMap { Int64($0) } })
+            }
+            while await !accepted.isSubset(of: updated()), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            let missing = await accepted.subtracting(updated())
+            #expect(missing.isEmpty, "accepted and never updated: \(missing.sorted().prefix(20))")
+            #expect(accepted.count > 100)
+        }
+        await store.close()
+        try? cluster.stop()
+    }
+}
