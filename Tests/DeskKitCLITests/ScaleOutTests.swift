@@ -1,0 +1,125 @@
+import DeskKitPageServer
+import DeskKitTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Three `deskkit serve` processes behind an imagined load balancer, sharing one PostgreSQL database:
+/// every message is delivered twice to different instances, one instance is killed with SIGKILL halfway
+/// and started again. Exactly one job per message, every message updated, and each page fetched once.
+@Suite("deskkit serve scales out on PostgreSQL")
+struct ScaleOutTests {
+    static let messages = 10_000
+    static let pages = 200
+    static let workers = 8
+
+    /// One delivery: 200 with the job's status ("queued" or "duplicate"), or nil when the instance is gone.
+    static func deliver(_ id: Int, to port: Int, link: String, session: URLSession) async -> String? {
+        let (body, signature) = CrashRecoveryTests.webhook(id: id, link: link)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/webhooks/sendbird")!)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue(signature, forHTTPHeaderField: "x-sendbird-signature")
+        guard let (data, response) = try? await session.data(for: request), (response as? HTTPURLResponse)?.statusCode == 200 else {
+            return nil
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        return text.contains("duplicate") ? "duplicate" : text.contains("queued") ? "queued" : text
+    }
+
+    @Test func threeInstancesOneDatabaseOneKilled() async throws {
+        let database = try PostgresCluster.shared().makeDatabase()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-scale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fetches = Mutex<[String: Int]>([:])
+        let puts = Mutex<[String: Int]>([:])
+        let server = try await PageServer.start { path in
+            if path.hasPrefix("/v3/") {  // a slow API (40 ms a PUT), so that the killed instance has PUTs in flight
+                puts.withLock { $0[path, default: 0] += 1 }
+                return .init(status: 200, body: .drip(Array("{}".utf8), interval: .milliseconds(20)))
+            }
+            fetches.withLock { $0[path, default: 0] += 1 }
+            return .html("<title>Order \(path)</title>")
+        }
+        defer { Task { try? await server.stop() } }
+        let arguments = ["--store", database, "--api-base", server.baseURL, "--job-lease", "2", "--workers", "\(Self.workers)"]
+        var instances = try (0..<3).map { _ in try CrashRecoveryTests.serve(arguments, in: directory) }
+        defer { for (process, _) in instances where process.isRunning { process.terminate() } }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 16
+        let session = URLSession(configuration: configuration)
+
+        /// Delivers messages `range`, each to instance `i % 3` and the next one (or, when one is down, the
+        /// next that answers), 32 at a time. Returns the answers.
+        func send(_ range: ClosedRange<Int>, ports: [Int?]) async -> [String: Int] {
+            await withTaskGroup(of: [String].self) { group in
+                var answers: [String: Int] = [:]
+                var next = range.lowerBound
+                func add(_ id: Int) {
+                    group.addTask {
+                        let link = "\(server.baseURL)/page/\(id % Self.pages)"
+                        var results: [String] = []
+                        var target = id % 3
+                        for _ in 0..<2 {
+                            var answer: String?
+                            for _ in 0..<3 where answer == nil {
+                                if let port = ports[target] { answer = await Self.deliver(id, to: port, link: link, session: session) }
+                                if answer == nil { target = (target + 1) % 3 }
+                            }
+                            results.append(answer ?? "lost")
+                            target = (target + 1) % 3
+                        }
+                        return results
+                    }
+                }
+                while next <= range.upperBound, next < range.lowerBound + 32 {
+                    add(next)
+                    next += 1
+                }
+                for await results in group {
+                    for r in results { answers[r, default: 0] += 1 }
+                    if next <= range.upperBound {
+                        add(next)
+                        next += 1
+                    }
+                }
+                return answers
+            }
+        }
+
+        let third = Self.messages / 3
+        var answers = await send(1...third, ports: instances.map(\.1))
+        // Instance 0 dies with work in hand; the others go on alone, then it comes back.
+        let updatedBeforeKill = puts.withLock { $0.count }
+        kill(instances[0].0.processIdentifier, SIGKILL)
+        instances[0].0.waitUntilExit()
+        answers.merge(await send((third + 1)...(2 * third), ports: [nil, instances[1].1, instances[2].1]), uniquingKeysWith: +)
+        instances[0] = try CrashRecoveryTests.serve(arguments, in: directory)
+        answers.merge(await send((2 * third + 1)...Self.messages, ports: instances.map(\.1)), uniquingKeysWith: +)
+        #expect(updatedBeforeKill < third, "the kill came with work in hand")
+        #expect(answers == ["queued": Self.messages, "duplicate": Self.messages], "one job per message, on whichever instance")
+
+        let deadline = Date().addingTimeInterval(120)
+        while puts.withLock({ $0.count }) < Self.messages, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        let updated = puts.withLock { $0 }
+        #expect(updated.count == Self.messages, "every message updated")
+        let repeats = updated.values.reduce(0, +) - updated.count
+        #expect(repeats <= Self.workers, "repeats only for PUTs in flight at the kill: \(repeats)")
+        let fetched = fetches.withLock { $0 }
+        #expect(fetched.count == Self.pages)
+        let refetches = fetched.values.reduce(0, +) - fetched.count
+        #expect(refetches <= Self.workers, "each page fetched once, but for fetches in flight at the kill: \(refetches)")
+        print("scale-out: \(Self.messages) messages, \(repeats) repeated PUTs, \(refetches) pages fetched again")
+        for (process, _) in instances {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let done = try CLI.run(["jobs", "list", "--store", database, "--state", "done", "--limit", "20000"])
+        #expect(done.stdout.split(separator: "\n").count == Self.messages)
+    }
+}
