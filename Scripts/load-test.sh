@@ -2,13 +2,15 @@
 # Load test of `deskkit serve` with wrk: signed Sendbird webhooks against loopback.
 #
 #   Scripts/load-test.sh [SECONDS] [CONNECTIONS] [STORE]
-#       (default 300 s, 64 connections, 2 wrk threads, STORE sqlite (a file in a temporary directory) or memory)
+#       (default 300 s, 64 connections, 2 wrk threads; STORE sqlite (a file in a temporary directory), postgres
+#       (a throwaway cluster in the temporary directory, fsync and synchronous_commit on), memory, or a --store value)
 #
 # Needs wrk (apt-get install -y wrk) and python3. Sends DISTINCT (default 200,000) distinct signed
 # message_send webhooks, every request a new message id until they run out (then re-deliveries, answered
 # as duplicates: keep SECONDS × rate under DISTINCT to measure admissions only); one in ten has a link.
 # Pages and the Platform API are Scripts/fake-sendbird.py. Prints wrk's figures with latency percentiles,
-# the server's resident memory every 30 s, and the webhook and job counters.
+# the server's resident memory every 30 s, the webhook and job counters, and how fast the accepted jobs
+# were enriched (from the first request until the store has none queued or running).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
@@ -60,6 +62,17 @@ LUA
 case $store in
   memory) store_option=memory ;;
   sqlite) store_option=sqlite:$work/state.sqlite ;;
+  postgres)
+    # PostgreSQL refuses to run as root: as root, the cluster runs as the postgres user.
+    initdb=$(command -v initdb || ls -d /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)
+    bin=$(dirname "$(readlink -f "$initdb")")
+    as=()
+    if [ "$(id -u)" = 0 ]; then as=(runuser -u postgres --); chown postgres "$work"; fi
+    "${as[@]}" "$bin/initdb" -D "$work/pg" -U deskkit -A trust --no-sync >/dev/null
+    "${as[@]}" "$bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
+        -o "-c listen_addresses=127.0.0.1 -p 18183 -k $work -c fsync=on -c synchronous_commit=on" start >/dev/null
+    trap '"${as[@]}" "$bin/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1; kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+    store_option="postgres://deskkit@127.0.0.1:18183/postgres?sslmode=disable" ;;
   *) store_option=$store ;;
 esac
 python3 Scripts/fake-sendbird.py $fake_port &
@@ -75,7 +88,16 @@ for _ in $(seq 50); do curl -sf http://127.0.0.1:$server_port/health >/dev/null 
     done
 ) &
 echo "rss at start: $(($(ps -o rss= -p $server) / 1024)) MiB"
+started=$(date +%s.%N)
 wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/webhooks.lua" "http://127.0.0.1:$server_port"
 echo "rss at end: $(($(ps -o rss= -p $server) / 1024)) MiB"
 echo "fake Sendbird: $(curl -s http://127.0.0.1:$fake_port/stats)"
+if [ "$store" != memory ]; then
+    # Enrichment: until the store holds no queued or running job.
+    while curl -s http://127.0.0.1:$server_port/metrics | grep -qE '^deskkit_store_jobs\{state="(queued|running)"\} [1-9]'; do sleep 0.2; done
+    finished=$(date +%s.%N)
+    done_jobs=$(curl -s http://127.0.0.1:$server_port/metrics | sed -n 's/^deskkit_store_jobs{state="done"} //p')
+    python3 -c "import sys; n, t = int(sys.argv[1]), float(sys.argv[2]) - float(sys.argv[3]); print(f'enriched: {n} jobs done in {t:.1f} s = {n / t:,.0f} jobs/s')" \
+        "$done_jobs" "$finished" "$started"
+fi
 curl -s http://127.0.0.1:$server_port/metrics | grep -E '^deskkit_(webhooks|jobs)_total|^deskkit_store_jobs'
