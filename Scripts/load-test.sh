@@ -7,7 +7,8 @@
 #
 # Needs wrk (apt-get install -y wrk) and python3. Sends DISTINCT (default 200,000) distinct signed
 # message_send webhooks, every request a new message id until they run out (then re-deliveries, answered
-# as duplicates: keep SECONDS × rate under DISTINCT to measure admissions only); one in ten has a link.
+# as duplicates: keep SECONDS × rate under DISTINCT to measure admissions only); one in LINK_EVERY (default
+# 10) has a link — only those are jobs, committed to the store (LINK_EVERY=1: every request is a commit).
 # Pages and the Platform API are Scripts/fake-sendbird.py. Prints wrk's figures with latency percentiles,
 # the server's resident memory every 30 s, the webhook and job counters, and how fast the accepted jobs
 # were enriched (from the first request until the store has none queued or running).
@@ -17,6 +18,7 @@ seconds=${1:-300}
 connections=${2:-64}
 store=${3:-sqlite}
 distinct=${DISTINCT:-200000}
+link_every=${LINK_EVERY:-10}
 token=load-test-token
 server_port=18181
 fake_port=18182
@@ -24,13 +26,13 @@ work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 swift build -c release --product deskkit >&2
-python3 - "$work/bodies.txt" "$token" "$fake_port" "$distinct" <<'PY'
+python3 - "$work/bodies.txt" "$token" "$fake_port" "$distinct" "$link_every" <<'PY'
 import hashlib, hmac, json, sys
-path, token, port, distinct = sys.argv[1], sys.argv[2].encode(), sys.argv[3], int(sys.argv[4])
+path, token, port, distinct, link_every = sys.argv[1], sys.argv[2].encode(), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 with open(path, "w") as out:
     for i in range(distinct):
         text = "Hi, my order %d has not arrived" % i
-        if i % 10 == 0:
+        if i % link_every == 0:
             text += " - tracking: http://127.0.0.1:%s/tracking/%d" % (port, i % 50)
         body = json.dumps({"category": "group_channel:message_send", "type": "MESG", "app_id": "LOAD", "custom_type": "",
                            "sender": {"user_id": "customer-%d" % (i % 500), "nickname": "Customer"},
@@ -93,11 +95,16 @@ wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$work/webhooks.lua" "http
 echo "rss at end: $(($(ps -o rss= -p $server) / 1024)) MiB"
 echo "fake Sendbird: $(curl -s http://127.0.0.1:$fake_port/stats)"
 if [ "$store" != memory ]; then
-    # Enrichment: until the store holds no queued or running job.
-    while curl -s http://127.0.0.1:$server_port/metrics | grep -qE '^deskkit_store_jobs\{state="(queued|running)"\} [1-9]'; do sleep 0.2; done
+    # Enrichment: until every accepted job is done or failed in the store.
+    metric() { curl -s --max-time 30 http://127.0.0.1:$server_port/metrics | awk -v k="$1" '$1 == k { print int($2) }'; }
+    accepted=$(metric 'deskkit_webhooks_total{outcome="queued"}')
+    while true; do
+        settled=$(( $(metric 'deskkit_store_jobs{state="done"}' || echo 0) + $(metric 'deskkit_store_jobs{state="failed"}' || echo 0) ))
+        [ "$settled" -ge "$accepted" ] && break
+        sleep 0.2
+    done
     finished=$(date +%s.%N)
-    done_jobs=$(curl -s http://127.0.0.1:$server_port/metrics | sed -n 's/^deskkit_store_jobs{state="done"} //p')
     python3 -c "import sys; n, t = int(sys.argv[1]), float(sys.argv[2]) - float(sys.argv[3]); print(f'enriched: {n} jobs done in {t:.1f} s = {n / t:,.0f} jobs/s')" \
-        "$done_jobs" "$finished" "$started"
+        "$settled" "$finished" "$started"
 fi
 curl -s http://127.0.0.1:$server_port/metrics | grep -E '^deskkit_(webhooks|jobs)_total|^deskkit_store_jobs'
