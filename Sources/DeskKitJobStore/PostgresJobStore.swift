@@ -6,8 +6,9 @@ import PostgresNIO
 /// The job store for several instances: one PostgreSQL database, through vapor/postgres-nio's pooled
 /// `PostgresClient`.
 ///
-/// - Admissions are committed in groups (``AdmissionBatcher``): one `INSERT … SELECT FROM unnest(…)` per
-///   batch, each commit synchronous as the server is configured (`synchronous_commit` on by default).
+/// - Admissions, and the ends of jobs, are committed in groups (``GroupCommit``): one statement over
+///   `unnest(…)` arrays per batch, each commit synchronous as the server is configured
+///   (`synchronous_commit` on by default).
 /// - Dedup is the primary key, so a redelivery is a duplicate on every instance.
 /// - Workers claim with `FOR UPDATE SKIP LOCKED`: instances never wait on each other's rows.
 /// - The schema is migrated on open under an advisory lock, so instances may start together
@@ -33,10 +34,11 @@ public final class PostgresJobStore: JobStore {
     let client: PostgresClient
     private let runner: Task<Void, Never>
     private let options: Options
-    private let batcher: AdmissionBatcher
+    private let admissions: GroupCommit<Admission, Bool>
+    private let endings: GroupCommit<Ending, Void>
 
-    /// Rows per insert (three arrays of this many values).
-    static let rowsPerInsert = 1000
+    /// Rows per statement (arrays of this many values).
+    static let rowsPerBatch = 1000
 
     private init(location: PostgresLocation, client: PostgresClient, runner: Task<Void, Never>, options: Options) {
         self.location = location
@@ -46,8 +48,12 @@ public final class PostgresJobStore: JobStore {
         previewCache = PostgresPreviewCache(client: client, location: location, operationTimeout: options.operationTimeout)
         let describe: @Sendable (any Error) -> JobStoreError = { JobStoreError(.unavailable, "\(location): \(Self.describe($0))") }
         let timeout = options.operationTimeout
-        batcher = AdmissionBatcher(rowsPerWrite: Self.rowsPerInsert, describe: describe) { rows in
-            try await withDeadline(timeout) { try await Self.insert(rows, client: client) }
+        admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
+            try await withDeadline(timeout) { try await Admission.admit(batch) { try await Self.insert($0, client: client) } }
+        }
+        endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
+            try await withDeadline(timeout) { try await Self.end(batch, client: client) }
+            return batch.map { _ in () }
         }
     }
 
@@ -83,12 +89,12 @@ public final class PostgresJobStore: JobStore {
     // MARK: Admission, committed in groups
 
     public func admit(_ job: EnrichmentJob, now: Date, dedupWindow: Duration) async throws(JobStoreError) -> Bool {
-        try await batcher.admit(.init(job: job, now: now, cutoff: now.addingTimeInterval(-(dedupWindow / .seconds(1)))))
+        try await admissions.submit(Admission(job, now: now, dedupWindow: dedupWindow))
     }
 
     /// One upsert for a batch: a message id already present is a duplicate unless its job is done and was
     /// admitted before the dedup window (then it is queued afresh).
-    private static func insert(_ rows: [AdmissionBatcher.Row], client: PostgresClient) async throws -> Set<Int64> {
+    private static func insert(_ rows: [Admission], client: PostgresClient) async throws -> Set<Int64> {
         let ids = rows.map(\.job.messageID)
         let channels = rows.map(\.job.channelURL)
         let texts = rows.map(\.job.text)
@@ -130,10 +136,28 @@ public final class PostgresJobStore: JobStore {
     }
 
     public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
-        try await run(
+        try await endings.submit(Ending(messageID: messageID, state: state, error: error, at: now))
+    }
+
+    /// The end of a claimed job, written with others that end at the same time.
+    struct Ending: Sendable {
+        var messageID: Int64
+        var state: JobState
+        var error: String?
+        var at: Date
+    }
+
+    private static func end(_ endings: [Ending], client: PostgresClient) async throws {
+        // An array of optional text does not bind: no error is written as '' and read back as NULL.
+        let ids = endings.map(\.messageID)
+        let states = endings.map(\.state.rawValue)
+        let errors = endings.map { $0.error ?? "" }
+        let stamps = endings.map(\.at)
+        _ = try await client.query(
             """
-            UPDATE deskkit_jobs SET state = \(state.rawValue), lease_until = NULL, last_error = \(error), updated_at = \(now)
-            WHERE message_id = \(messageID)
+            UPDATE deskkit_jobs AS j SET state = e.state, lease_until = NULL, last_error = nullif(e.error, ''), updated_at = e.at
+            FROM unnest(\(ids)::bigint[], \(states)::text[], \(errors)::text[], \(stamps)::timestamptz[]) AS e(id, state, error, at)
+            WHERE j.message_id = e.id
             """)
     }
 

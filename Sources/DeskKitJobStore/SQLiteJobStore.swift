@@ -5,14 +5,14 @@ import SQLiteNIO
 /// The embedded job store: one SQLite file in WAL mode (`synchronous=NORMAL`: a commit survives a crash
 /// of the process, `kill -9` included), through vapor/sqlite-nio.
 ///
-/// Admissions that arrive together are committed together (group commit, ``AdmissionBatcher``): one
+/// Admissions that arrive together are committed together (group commit, ``GroupCommit``): one
 /// multi-row upsert per batch. Every operation is a single statement, so concurrent callers never interleave
 /// inside a transaction; other processes (`deskkit jobs`) wait up to 5 s for the file's lock.
 public actor SQLiteJobStore: JobStore {
     /// The file.
     public nonisolated let path: String
     private let connection: SQLiteConnection
-    private let batcher: AdmissionBatcher
+    private let admissions: GroupCommit<Admission, Bool>
 
     /// The schema version this code writes (`PRAGMA user_version`).
     static let schemaVersion = 1
@@ -22,9 +22,9 @@ public actor SQLiteJobStore: JobStore {
     private init(path: String, connection: SQLiteConnection) {
         self.path = path
         self.connection = connection
-        batcher = AdmissionBatcher(
-            rowsPerWrite: Self.rowsPerInsert, describe: { JobStoreError(.unavailable, "cannot write \(path): \($0)") },
-            write: { rows in try await Self.insert(rows, into: connection) })
+        admissions = GroupCommit(
+            maxBatch: Self.rowsPerInsert, describe: { JobStoreError(.unavailable, "cannot write \(path): \($0)") },
+            write: { batch in try await Admission.admit(batch) { try await Self.insert($0, into: connection) } })
     }
 
     /// Opens (creating if needed) and migrates the store at `path`.
@@ -78,12 +78,12 @@ public actor SQLiteJobStore: JobStore {
     // MARK: Admission, committed in groups
 
     public func admit(_ job: EnrichmentJob, now: Date, dedupWindow: Duration) async throws(JobStoreError) -> Bool {
-        try await batcher.admit(.init(job: job, now: now, cutoff: now.addingTimeInterval(-(dedupWindow / .seconds(1)))))
+        try await admissions.submit(Admission(job, now: now, dedupWindow: dedupWindow))
     }
 
     /// One multi-row upsert: a message id already present is a duplicate unless its job is done and was
     /// admitted before the dedup window (then it is queued afresh).
-    private static func insert(_ rows: [AdmissionBatcher.Row], into connection: SQLiteConnection) async throws -> Set<Int64> {
+    private static func insert(_ rows: [Admission], into connection: SQLiteConnection) async throws -> Set<Int64> {
         var binds: [SQLiteData] = []
         binds.reserveCapacity(rows.count * 6 + 1)
         var values: [String] = []
