@@ -153,6 +153,7 @@ let package = Package(
             dependencies: [
                 "DeskKitJobStore", "DeskKitTestSupport", "DeskKitPageServer",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // Replays every file of Corpus/ through the fuzz targets' checks.

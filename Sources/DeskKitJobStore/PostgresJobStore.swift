@@ -9,6 +9,10 @@ import PostgresNIO
 /// - Admissions, and the ends of jobs, are committed in groups (``GroupCommit``): one statement over
 ///   `unnest(…)` arrays per batch, each commit synchronous as the server is configured
 ///   (`synchronous_commit` on by default).
+/// - Only admissions wait for their commit to reach the disk. Claims, ends of jobs, reschedules and the
+///   preview cache go through a second pool whose sessions set `synchronous_commit = off`: a crash may lose
+///   their last fraction of a second, which at-least-once covers (the job is claimed again and its PUT
+///   repeated), and they no longer queue for the disk behind the admissions.
 /// - Dedup is the primary key, so a redelivery is a duplicate on every instance.
 /// - Workers claim with `FOR UPDATE SKIP LOCKED`: instances never wait on each other's rows.
 /// - The schema is migrated on open under an advisory lock, so instances may start together
@@ -31,7 +35,10 @@ public final class PostgresJobStore: JobStore {
     public let location: PostgresLocation
     /// The preview cache kept in the same database, shared by every instance that uses it.
     public let previewCache: PostgresPreviewCache
+    /// Durable commits: admissions, operators' changes, migrations.
     let client: PostgresClient
+    /// Commits that may lag (`synchronous_commit = off`): the workers' claims and ends, the preview cache.
+    let lazyClient: PostgresClient
     private let runner: Task<Void, Never>
     private let options: Options
     private let admissions: GroupCommit<Admission, Bool>
@@ -40,19 +47,22 @@ public final class PostgresJobStore: JobStore {
     /// Rows per statement (arrays of this many values).
     static let rowsPerBatch = 1000
 
-    private init(location: PostgresLocation, client: PostgresClient, runner: Task<Void, Never>, options: Options) {
+    private init(
+        location: PostgresLocation, client: PostgresClient, lazyClient: PostgresClient, runner: Task<Void, Never>, options: Options
+    ) {
         self.location = location
         self.client = client
+        self.lazyClient = lazyClient
         self.runner = runner
         self.options = options
-        previewCache = PostgresPreviewCache(client: client, location: location, operationTimeout: options.operationTimeout)
+        previewCache = PostgresPreviewCache(client: lazyClient, location: location, operationTimeout: options.operationTimeout)
         let describe: @Sendable (any Error) -> JobStoreError = { JobStoreError(.unavailable, "\(location): \(Self.describe($0))") }
         let timeout = options.operationTimeout
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
             try await withDeadline(timeout) { try await Admission.admit(batch) { try await Self.insert($0, client: client) } }
         }
         endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
-            try await withDeadline(timeout) { try await Self.end(batch, client: client) }
+            try await withDeadline(timeout) { try await Self.end(batch, client: lazyClient) }
             return batch.map { _ in () }
         }
     }
@@ -67,7 +77,14 @@ public final class PostgresJobStore: JobStore {
         configuration.options.maximumConnections = options.maximumConnections
         configuration.options.connectTimeout = options.connectTimeout
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let runner = Task { await client.run() }
+        configuration.options.additionalStartupParameters = [("synchronous_commit", "off")]
+        let lazyClient = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let runner = Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await client.run() }
+                group.addTask { await lazyClient.run() }
+            }
+        }
         do {
             // Reachable at all? (Fails within the operation deadline, not the pool's minute of retries.)
             try await withDeadline(options.operationTimeout) { _ = try await client.query("SELECT 1") }
@@ -78,7 +95,7 @@ public final class PostgresJobStore: JobStore {
             if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
             throw JobStoreError(.cannotOpen, "cannot open \(location): \(describe(error))")
         }
-        return PostgresJobStore(location: location, client: client, runner: runner, options: options)
+        return PostgresJobStore(location: location, client: client, lazyClient: lazyClient, runner: runner, options: options)
     }
 
     public func close() async {
@@ -123,6 +140,7 @@ public final class PostgresJobStore: JobStore {
         guard limit > 0 else { return [] }
         let until = now.addingTimeInterval(lease / .seconds(1))
         return try await jobs(
+            durable: false,
             """
             UPDATE deskkit_jobs SET state = 'running', lease_until = \(until), attempts = attempts + 1, updated_at = \(now)
             WHERE message_id IN (
@@ -163,6 +181,7 @@ public final class PostgresJobStore: JobStore {
 
     public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) {
         try await run(
+            durable: false,
             """
             UPDATE deskkit_jobs SET state = 'queued', lease_until = NULL, next_attempt_at = \(dueAt),
                 last_error = coalesce(\(error), last_error), updated_at = \(now)
@@ -235,8 +254,8 @@ public final class PostgresJobStore: JobStore {
 
     static let columns = "message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, last_error"
 
-    private func jobs(_ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
-        try await perform { client in
+    private func jobs(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
+        try await perform(durable: durable) { client in
             var out: [StoredJob] = []
             let rows = try await client.query(query)
             for try await (id, channel, text, state, attempts, accepted, next, error) in rows.decode(
@@ -252,13 +271,16 @@ public final class PostgresJobStore: JobStore {
         }
     }
 
-    private func run(_ query: PostgresQuery) async throws(JobStoreError) {
-        try await perform { client in _ = try await client.query(query) }
+    private func run(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) {
+        try await perform(durable: durable) { client in _ = try await client.query(query) }
     }
 
-    /// Runs `body` within the operation deadline, its errors as ``JobStoreError/Kind/unavailable``.
-    private func perform<T: Sendable>(_ body: @Sendable @escaping (PostgresClient) async throws -> T) async throws(JobStoreError) -> T {
-        let client = self.client
+    /// Runs `body` on the durable or the lazy pool within the operation deadline, its errors as
+    /// ``JobStoreError/Kind/unavailable``.
+    private func perform<T: Sendable>(
+        durable: Bool = true, _ body: @Sendable @escaping (PostgresClient) async throws -> T
+    ) async throws(JobStoreError) -> T {
+        let client = durable ? self.client : lazyClient
         do {
             return try await withDeadline(options.operationTimeout) { try await body(client) }
         } catch {

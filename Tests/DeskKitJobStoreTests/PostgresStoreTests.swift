@@ -1,9 +1,10 @@
-import DeskKitJobStore
+@testable import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
 import DeskKitTestSupport
 import Foundation
+import PostgresNIO
 import Synchronization
 import Testing
 
@@ -29,6 +30,19 @@ struct PostgresStoreTests {
         let again = try await PostgresJobStore.open(location)
         await again.close()
         #expect(try cluster.psql(location.database, "SELECT count(*) FROM deskkit_schema") == "1")
+    }
+
+    /// Admissions wait for the disk; the workers' statements do not (at-least-once covers their loss).
+    @Test func onlyAdmissionsCommitSynchronously() async throws {
+        let store = try await PostgresJobStore.open(PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()))
+        func setting(_ client: PostgresClient) async throws -> String {
+            var value = ""
+            for try await v in try await client.query("SHOW synchronous_commit").decode(String.self) { value = v }
+            return value
+        }
+        #expect(try await setting(store.client) == "on")
+        #expect(try await setting(store.lazyClient) == "off")
+        await store.close()
     }
 
     @Test func anUnreachableDatabaseIsAClearErrorNotAHang() async throws {
