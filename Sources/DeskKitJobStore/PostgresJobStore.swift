@@ -142,12 +142,19 @@ public final class PostgresJobStore: JobStore {
         return try await jobs(
             durable: false,
             """
+            WITH expired AS (
+                SELECT message_id, 0 AS rank, lease_until AS due FROM deskkit_jobs
+                WHERE state = 'running' AND lease_until < \(now)
+                ORDER BY lease_until LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            ), queued AS (
+                SELECT message_id, 1 AS rank, next_attempt_at AS due FROM deskkit_jobs
+                WHERE state = 'queued' AND next_attempt_at <= \(now)
+                ORDER BY next_attempt_at, message_id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+            )
             UPDATE deskkit_jobs SET state = 'running', lease_until = \(until), attempts = attempts + 1, updated_at = \(now)
             WHERE message_id IN (
-                SELECT message_id FROM deskkit_jobs
-                WHERE (state = 'queued' AND next_attempt_at <= \(now)) OR (state = 'running' AND lease_until < \(now))
-                ORDER BY next_attempt_at, message_id LIMIT \(limit)
-                FOR UPDATE SKIP LOCKED)
+                SELECT message_id FROM (SELECT * FROM expired UNION ALL SELECT * FROM queued) AS due
+                ORDER BY rank, due, message_id LIMIT \(limit))
             RETURNING \(unescaped: Self.columns)
             """
         ).sorted { ($0.nextAttemptAt, $0.job.messageID) < ($1.nextAttemptAt, $1.job.messageID) }

@@ -27,7 +27,9 @@ enum PostgresMigrations {
                 last_error text
             )
             """,
-            "CREATE INDEX deskkit_jobs_due ON deskkit_jobs (state, next_attempt_at)",
+            // Claims read due jobs in this order: an index scan that stops at the limit, however many wait.
+            "CREATE INDEX deskkit_jobs_due ON deskkit_jobs (state, next_attempt_at, message_id)",
+            "CREATE INDEX deskkit_jobs_leases ON deskkit_jobs (lease_until) WHERE state = 'running'",
             """
             CREATE TABLE deskkit_previews (
                 url text PRIMARY KEY,

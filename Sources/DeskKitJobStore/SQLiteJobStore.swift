@@ -58,7 +58,10 @@ public actor SQLiteJobStore: JobStore {
                         last_error TEXT
                     )
                     """)
+                // Claims read due jobs in index order and stop at the limit, however many wait (the
+                // index holds the rowid, message_id, too).
                 _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)")
+                _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_lease ON jobs (state, lease_until)")
                 _ = try await connection.query("PRAGMA user_version = \(schemaVersion)")
             } else if version > schemaVersion {
                 throw JobStoreError(.cannotOpen, "\(path) has schema version \(version); this deskkit knows \(schemaVersion)")
@@ -115,11 +118,17 @@ public actor SQLiteJobStore: JobStore {
             """
             UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?
             WHERE message_id IN (
-                SELECT message_id FROM jobs
-                WHERE (state = 'queued' AND next_attempt_at <= ?) OR (state = 'running' AND lease_until < ?)
-                ORDER BY next_attempt_at, message_id LIMIT ?)
+                SELECT message_id FROM (
+                    SELECT message_id, 0 AS rank, lease_until AS due FROM (
+                        SELECT message_id, lease_until FROM jobs WHERE state = 'running' AND lease_until < ? ORDER BY lease_until LIMIT ?)
+                    UNION ALL
+                    SELECT message_id, 1, next_attempt_at FROM (
+                        SELECT message_id, next_attempt_at FROM jobs WHERE state = 'queued' AND next_attempt_at <= ?
+                        ORDER BY next_attempt_at, message_id LIMIT ?))
+                ORDER BY rank, due, message_id LIMIT ?)
             RETURNING *
-            """, [.float(stamp + lease / .seconds(1)), .float(stamp), .float(stamp), .float(stamp), .integer(limit)])
+            """,
+            [.float(stamp + lease / .seconds(1)), .float(stamp), .float(stamp), .integer(limit), .float(stamp), .integer(limit), .integer(limit)])
         return rows.compactMap(Self.storedJob).sorted { ($0.nextAttemptAt, $0.job.messageID) < ($1.nextAttemptAt, $1.job.messageID) }
     }
 
