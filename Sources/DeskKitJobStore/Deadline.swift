@@ -1,19 +1,49 @@
+import Synchronization
+
 /// An operation that took longer than its deadline.
 struct DeadlineExceeded: Error, CustomStringConvertible {
     var limit: Duration
     var description: String { "no answer within \(limit)" }
 }
 
-/// Runs `body`, cancelling it and throwing ``DeadlineExceeded`` when it takes longer than `limit`.
+/// Runs `body`, throwing ``DeadlineExceeded`` when it takes longer than `limit`. The caller is answered at
+/// the deadline even if `body` does not stop when cancelled (a driver waiting on a socket): `body` is
+/// cancelled and left to end on its own.
 func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            return nil
+    let work = Task { try await body() }
+    let result: Result<T, any Error> = await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+            let reply = FirstAnswer(continuation)
+            Task { reply.give(await work.result) }
+            Task {
+                try? await Task.sleep(for: limit)
+                reply.give(.failure(DeadlineExceeded(limit: limit)))
+            }
         }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw DeadlineExceeded(limit: limit) }
-        return value
+    } onCancel: {
+        work.cancel()
     }
+    if case .failure = result { work.cancel() }
+    return try result.get()
+}
+
+/// Resumes a continuation with the first answer given; later answers are dropped.
+private final class FirstAnswer<T: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Result<T, any Error>, Never>?>
+
+    init(_ continuation: CheckedContinuation<Result<T, any Error>, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func give(_ result: Result<T, any Error>) {
+        continuation.withLock { waiting in
+            waiting?.resume(returning: result)
+            waiting = nil
+        }
+    }
+}
+
+/// Waits for `task` to end, at most `limit`.
+func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async {
+    _ = try? await withDeadline(limit) { await task.value }
 }

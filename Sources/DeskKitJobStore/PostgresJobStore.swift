@@ -92,15 +92,17 @@ public final class PostgresJobStore: JobStore {
             _ = try await withDeadline(.seconds(60)) { try await PostgresMigrations.migrate(client, logger: logger) }
         } catch {
             runner.cancel()
+            await waitAtMost(options.operationTimeout, for: runner)
             if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
             throw JobStoreError(.cannotOpen, "cannot open \(location): \(describe(error))")
         }
         return PostgresJobStore(location: location, client: client, lazyClient: lazyClient, runner: runner, options: options)
     }
 
+    /// Closes both pools: waits for their connections to close, at most the operation timeout.
     public func close() async {
         runner.cancel()
-        await runner.value
+        await waitAtMost(options.operationTimeout, for: runner)
     }
 
     // MARK: Admission, committed in groups

@@ -31,7 +31,7 @@ struct ScaleOutTests {
         return text.contains("duplicate") ? "duplicate" : text.contains("queued") ? "queued" : text
     }
 
-    @Test func threeInstancesOneDatabaseOneKilled() async throws {
+    @Test(.timeLimit(.minutes(4))) func threeInstancesOneDatabaseOneKilled() async throws {
         let database = try PostgresCluster.shared().makeDatabase()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-scale-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -23,7 +23,7 @@ struct PostgresServerTests {
 
     /// The Platform API answers 503 for a whole minute, then comes back: every accepted message is
     /// updated exactly once after it, none failed.
-    @Test func aMinuteOfAPIOutageLosesNothing() async throws {
+    @Test(.timeLimit(.minutes(3))) func aMinuteOfAPIOutageLosesNothing() async throws {
         let store = try await PostgresJobStore.open(PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()))
         let tweak: (inout ServerConfiguration) -> Void = {
             $0.store = .sqlite(path: "unused")
@@ -56,7 +56,7 @@ struct PostgresServerTests {
 
     /// Webhooks keep coming while PostgreSQL is stopped for 10 s: 503 (with Retry-After) while it is down,
     /// 200 again once it is back without restarting the server, and every message answered 200 is updated.
-    @Test func theDatabaseStoppedUnderLoadNeverYieldsA200WithoutACommit() async throws {
+    @Test(.timeLimit(.minutes(2))) func theDatabaseStoppedUnderLoadNeverYieldsA200WithoutACommit() async throws {
         let cluster = try PostgresCluster()  // its own: this test stops it
         try cluster.psql("postgres", "CREATE DATABASE desk")
         var options = PostgresJobStore.Options()
