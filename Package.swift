@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Modules, lowest first: message model and codecs (no I/O) · link detection · libxml2 shim ·
-// page metadata extraction · safe fetching and previews · server · the `deskkit` command.
+// page metadata extraction · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",
     products: [
@@ -71,8 +71,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // HTTP on Hummingbird 2: the enrichment server (Sendbird webhooks → previews → Platform API) and the
-        // Pyrus authorization route.
+        // Where enrichment jobs live: SQLite (embedded) or PostgreSQL (several instances, shared preview cache).
         .target(
             name: "DeskKitJobStore",
             dependencies: [
@@ -83,6 +82,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // HTTP on Hummingbird 2: the enrichment server (Sendbird webhooks → previews → Platform API) and the
+        // Pyrus authorization route.
         .target(
             name: "DeskKitServer",
             dependencies: [

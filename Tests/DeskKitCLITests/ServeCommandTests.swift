@@ -1,3 +1,4 @@
+import DeskKitTestSupport
 import Foundation
 import Testing
 
@@ -67,18 +68,8 @@ struct ServeCommandTests {
 
     /// A taken port is named with its address, one line, no usage.
     @Test func aTakenPortSaysWhichAddressAndPort() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try LoopbackSocket.open(listening: true)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        try #require(bound)
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let r = try CLI.run(["serve", "--port", "\(port)", "--store", "memory"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(r.status == 74)
         #expect(r.stderr.contains("cannot listen on 127.0.0.1:\(port): the address is in use"))

@@ -152,17 +152,31 @@ public final class PostgresCluster: Sendable {
 
     /// A port nothing listens on now (the kernel's pick for a socket bound to port 0).
     static func freePort() throws -> Int {
+        let (fd, port) = try LoopbackSocket.open(listening: false)
+        close(fd)
+        return port
+    }
+}
+
+/// A TCP socket on 127.0.0.1 and a port the kernel picked.
+public enum LoopbackSocket {
+    /// Binds (and, if `listening`, listens on) a new socket; the caller closes `fd`.
+    public static func open(listening: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && (!listening || listen(fd, 1) == 0) && getsockname(fd, $0, &length) == 0
+            }
         }
-        guard bound else { throw Failure(description: "no free port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(fd)
+            throw PostgresCluster.Failure(description: "cannot bind a loopback socket: errno \(errno)")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
