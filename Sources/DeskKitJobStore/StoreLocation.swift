@@ -1,3 +1,5 @@
+import Logging
+
 /// Where `deskkit serve` and `deskkit jobs` keep jobs (`--store`, `DESKKIT_STORE`).
 public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
     /// In process memory: lost when the process ends (tests, one-off runs); `--hand-back` writes what
@@ -29,6 +31,18 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
         case .memory: "memory"
         case .sqlite(let path): "sqlite:\(path)"
         case .postgres(let location): location.description
+        }
+    }
+}
+
+extension StoreLocation {
+    /// Opens (creating and migrating as needed) the store here; nil for ``memory``, which is not a
+    /// ``JobStore`` but the server's own queue.
+    public func open(logger: Logger = Logger(label: "deskkit.store")) async throws(JobStoreError) -> (any JobStore)? {
+        switch self {
+        case .memory: nil
+        case .sqlite(let path): try await SQLiteJobStore.open(path: path, logger: logger)
+        case .postgres(let location): try await PostgresJobStore.open(location, logger: logger)
         }
     }
 }

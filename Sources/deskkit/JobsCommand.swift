@@ -22,25 +22,19 @@ struct JobsCommand: AsyncParsableCommand {
             if let text {
                 do { location = try StoreLocation(parsing: text) } catch { throw Failure(description: "--store: \(error.detail)", exitStatus: 64) }
             }
-            switch location {
-            case .memory:
-                throw Failure(description: "--store memory lives inside one deskkit serve process; name a sqlite:PATH or postgres:// URL", exitStatus: 64)
-            case .sqlite(let path):
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw Failure(description: "no store at \(path)", exitStatus: 66)
-                }
-                do {
-                    return try await SQLiteJobStore.open(path: path)
-                } catch {
-                    throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
-                }
-            case .postgres(let location):
-                do {
-                    return try await PostgresJobStore.open(location)
-                } catch {
-                    throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
-                }
+            if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+                throw Failure(description: "no store at \(path)", exitStatus: 66)
             }
+            let store: (any JobStore)?
+            do {
+                store = try await location.open()
+            } catch {
+                throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
+            }
+            guard let store else {
+                throw Failure(description: "--store memory lives inside one deskkit serve process; name a sqlite:PATH or postgres:// URL", exitStatus: 64)
+            }
+            return store
         }
     }
 

@@ -101,24 +101,17 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = level
         let handBackPath = handBack
         let log = logger
-        var jobStore: (any JobStore)?
-        var sharedPreviews: (any SharedPreviewCache)?
         if configuration.store != .memory, handBackPath != nil {
             throw Failure(description: "--hand-back is for --store memory; \(configuration.store) keeps unfinished jobs", exitStatus: 64)
         }
+        let jobStore: (any JobStore)?
         do {
-            switch configuration.store {
-            case .memory: break
-            case .sqlite(let path):
-                jobStore = try await SQLiteJobStore.open(path: path, logger: logger)
-            case .postgres(let location):
-                let store = try await PostgresJobStore.open(location, logger: logger)
-                jobStore = store
-                sharedPreviews = store.previewCache
-            }
+            jobStore = try await configuration.store.open(logger: logger)
         } catch {
             throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
         }
+        // On PostgreSQL the instances share their preview cache, too.
+        let sharedPreviews: (any SharedPreviewCache)? = (jobStore as? PostgresJobStore)?.previewCache
         let server = EnrichmentServer(
             configuration: configuration, logger: logger, store: jobStore, sharedPreviews: sharedPreviews,
             handBack: handBackPath.map { path -> EnrichmentQueue.HandBack in
