@@ -22,7 +22,7 @@ import PostgresNIO
 public final class PostgresJobStore: JobStore {
     /// Connection and timing choices.
     public struct Options: Sendable {
-        /// Connections the pool opens at most. Default 16.
+        /// Connections each of the two pools (durable and lazy commits) opens at most. Default 16.
         public var maximumConnections = 16
         /// How long one operation (a batch, a claim…) may take, waiting for a connection included. Default 5 s.
         public var operationTimeout: Duration = .seconds(5)
@@ -55,7 +55,7 @@ public final class PostgresJobStore: JobStore {
         self.lazyClient = lazyClient
         self.runner = runner
         self.options = options
-        previewCache = PostgresPreviewCache(client: lazyClient, location: location, operationTimeout: options.operationTimeout)
+        previewCache = PostgresPreviewCache(client: lazyClient, operationTimeout: options.operationTimeout)
         let describe: @Sendable (any Error) -> JobStoreError = { JobStoreError(.unavailable, "\(location): \(Self.describe($0))") }
         let timeout = options.operationTimeout
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in

@@ -11,13 +11,11 @@ import PostgresNIO
 /// time, at most once a minute by each instance.
 public final class PostgresPreviewCache: SharedPreviewCache {
     private let client: PostgresClient
-    private let location: PostgresLocation
     private let operationTimeout: Duration
     private let lastSweep = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(client: PostgresClient, location: PostgresLocation, operationTimeout: Duration) {
+    init(client: PostgresClient, operationTimeout: Duration) {
         self.client = client
-        self.location = location
         self.operationTimeout = operationTimeout
     }
 
