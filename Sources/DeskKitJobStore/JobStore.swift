@@ -41,6 +41,14 @@ public protocol JobStore: Sendable {
     func close() async
 }
 
+extension [StoredJob] {
+    /// In the order a claim hands jobs out: due first, then by message id (a database returns updated
+    /// rows in no particular order).
+    func inClaimOrder() -> [StoredJob] {
+        sorted { ($0.nextAttemptAt, $0.job.messageID) < ($1.nextAttemptAt, $1.job.messageID) }
+    }
+}
+
 /// Where a job is.
 public enum JobState: String, Sendable, Hashable, CaseIterable, Codable {
     /// Waiting for a worker (new, or waiting to retry after a Platform API failure).

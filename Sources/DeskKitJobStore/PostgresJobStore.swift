@@ -56,7 +56,7 @@ public final class PostgresJobStore: JobStore {
         self.runner = runner
         self.options = options
         previewCache = PostgresPreviewCache(client: lazyClient, operationTimeout: options.operationTimeout)
-        let describe: @Sendable (any Error) -> JobStoreError = { JobStoreError(.unavailable, "\(location): \(Self.describe($0))") }
+        let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
         let timeout = options.operationTimeout
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
             try await withDeadline(timeout) { try await Admission.admit(batch) { try await Self.insert($0, client: client) } }
@@ -159,7 +159,7 @@ public final class PostgresJobStore: JobStore {
                 ORDER BY rank, due, message_id LIMIT \(limit))
             RETURNING \(unescaped: Self.columns)
             """
-        ).sorted { ($0.nextAttemptAt, $0.job.messageID) < ($1.nextAttemptAt, $1.job.messageID) }
+        ).inClaimOrder()
     }
 
     public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
@@ -221,39 +221,27 @@ public final class PostgresJobStore: JobStore {
     }
 
     public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
-        let set = "state = 'queued', attempts = 0, lease_until = NULL, last_error = NULL"
-        let rows =
-            if let messageIDs {
-                try await jobs(
-                    """
-                    UPDATE deskkit_jobs SET \(unescaped: set), accepted_at = \(now), next_attempt_at = \(now), updated_at = \(now)
-                    WHERE state = 'failed' AND message_id = ANY(\(messageIDs)::bigint[]) RETURNING \(unescaped: Self.columns)
-                    """)
-            } else {
-                try await jobs(
-                    """
-                    UPDATE deskkit_jobs SET \(unescaped: set), accepted_at = \(now), next_attempt_at = \(now), updated_at = \(now)
-                    WHERE state = 'failed' RETURNING \(unescaped: Self.columns)
-                    """)
-            }
-        return rows.count
+        let all = messageIDs == nil
+        let ids = messageIDs ?? []
+        return try await count(
+            """
+            UPDATE deskkit_jobs SET state = 'queued', attempts = 0, lease_until = NULL, last_error = NULL,
+                accepted_at = \(now), next_attempt_at = \(now), updated_at = \(now)
+            WHERE state = 'failed' AND (\(all) OR message_id = ANY(\(ids)::bigint[]))
+            RETURNING message_id
+            """)
     }
 
     public func purge(doneBefore before: Date) async throws(JobStoreError) -> Int {
         var total = 0
         while true {  // in slices, so that a large purge never holds many locks for long
-            let n = try await perform { client in
-                let rows = try await client.query(
-                    """
-                    DELETE FROM deskkit_jobs WHERE message_id IN (
-                        SELECT message_id FROM deskkit_jobs WHERE state = 'done' AND updated_at < \(before) LIMIT 5000
-                        FOR UPDATE SKIP LOCKED)
-                    RETURNING message_id
-                    """)
-                var n = 0
-                for try await _ in rows.decode(Int64.self) { n += 1 }
-                return n
-            }
+            let n = try await count(
+                """
+                DELETE FROM deskkit_jobs WHERE message_id IN (
+                    SELECT message_id FROM deskkit_jobs WHERE state = 'done' AND updated_at < \(before) LIMIT 5000
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING message_id
+                """)
             total += n
             if n < 5000 { return total }
         }
@@ -280,6 +268,15 @@ public final class PostgresJobStore: JobStore {
         }
     }
 
+    /// How many rows a statement `RETURNING message_id` returned.
+    private func count(_ query: PostgresQuery) async throws(JobStoreError) -> Int {
+        try await perform { client in
+            var n = 0
+            for try await _ in try await client.query(query).decode(Int64.self) { n += 1 }
+            return n
+        }
+    }
+
     private func run(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) {
         try await perform(durable: durable) { client in _ = try await client.query(query) }
     }
@@ -293,8 +290,12 @@ public final class PostgresJobStore: JobStore {
         do {
             return try await withDeadline(options.operationTimeout) { try await body(client) }
         } catch {
-            throw JobStoreError(.unavailable, "\(location): \(Self.describe(error))")
+            throw Self.unavailable(location, error)
         }
+    }
+
+    static func unavailable(_ location: PostgresLocation, _ error: any Error) -> JobStoreError {
+        JobStoreError(.unavailable, "\(location): \(describe(error))")
     }
 
     /// What went wrong, without the query's values: the server's message, or the kind of client error.

@@ -129,7 +129,7 @@ public actor SQLiteJobStore: JobStore {
             RETURNING *
             """,
             [.float(stamp + lease / .seconds(1)), .float(stamp), .float(stamp), .integer(limit), .float(stamp), .integer(limit), .integer(limit)])
-        return rows.compactMap(Self.storedJob).sorted { ($0.nextAttemptAt, $0.job.messageID) < ($1.nextAttemptAt, $1.job.messageID) }
+        return rows.compactMap(Self.storedJob).inClaimOrder()
     }
 
     public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
