@@ -117,6 +117,13 @@ let package = Package(
                 "DeskKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            exclude: ["Demo/README.md"],
+            // The demo's conversation, pages and pictures, compiled in: `deskkit demo` runs from anywhere.
+            resources: [
+                .embedInCode("Demo/order-late.jsonl"), .embedInCode("Demo/tracking-1138.html"),
+                .embedInCode("Demo/help-lost-parcels.html"), .embedInCode("Demo/returns-ja.html"),
+                .embedInCode("Demo/parcel-map.png"), .embedInCode("Demo/lost-parcel.png"),
             ]
         ),
         .testTarget(

@@ -8,6 +8,11 @@ public struct LinkPreview: Sendable {
     public var link: Link
     /// The preview, or why there is none. A failed preview never fails its message.
     public var result: Result<URLPreview, FetchError>
+
+    public init(link: Link, result: Result<URLPreview, FetchError>) {
+        self.link = link
+        self.result = result
+    }
 }
 
 /// Text in, `SENDBIRD_DESK_URL_PREVIEW` payloads out: finds the links of a message, fetches them

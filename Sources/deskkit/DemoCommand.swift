@@ -9,24 +9,23 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Enrich a sample support conversation with link previews and show both views. No internet needed.",
         discussion: """
-            Starts a web server on 127.0.0.1 (an ephemeral port) serving Corpus/html/demo/, reads the conversation \
-            Corpus/conversations/order-late.jsonl (its links point at that server), previews every link with the \
-            safe fetcher — which lets only the demo server's own address past its guard — turns the messages \
-            into SENDBIRD_DESK_URL_PREVIEW rich messages, and prints what the customer sees and what the agent sees.
+            Starts a web server on 127.0.0.1 (an ephemeral port) serving the demo's pages, reads its conversation \
+            (its links point at that server), previews every link with the safe fetcher — which lets only the \
+            demo server's own address past its guard — turns the messages into SENDBIRD_DESK_URL_PREVIEW rich \
+            messages, and prints what the customer sees and what the agent sees. The pages and the conversation \
+            are compiled into deskkit, so it runs from any directory.
             """
     )
 
-    @Option(name: .long, help: "The directory holding html/demo and conversations/.")
-    var corpus = "Corpus"
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write the conversation as a self-contained HTML page to FILE (\"-\": standard output) instead of text.",
+            valueName: "FILE"))
+    var html: String?
 
     func run() async throws {
-        let pages = URL(fileURLWithPath: corpus).appendingPathComponent("html/demo")
-        let conversationFile = URL(fileURLWithPath: corpus).appendingPathComponent("conversations/order-late.jsonl")
-        guard FileManager.default.fileExists(atPath: pages.path), let conversation = try? String(contentsOf: conversationFile, encoding: .utf8)
-        else {
-            throw ValidationError("cannot find \(pages.path) and \(conversationFile.path): run from the repository root or pass --corpus")
-        }
-        let server = try await PageServer.start { path in Self.serve(path, from: pages) }
+        let server = try await PageServer.start { path in Self.serve(path) }
         defer { Task { try? await server.stop() } }
 
         var configuration = FetchConfiguration()
@@ -34,45 +33,72 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.allowedPorts = [server.port]
         let service = PreviewService(fetcher: PageFetcher(configuration: configuration))
 
-        var messages = conversation.split(separator: "\n").map {
-            DeskMessage(json: $0.replacingOccurrences(of: "{{base}}", with: server.baseURL))
-        }
+        let conversation = String(decoding: DemoFiles.conversation, as: UTF8.self)
         let sources = conversation.split(separator: "\n").map { $0.replacingOccurrences(of: "{{base}}", with: server.baseURL) }
+        var entries = sources.map { source in
+            let user = (try? JSONValue.parse(source))?["user"]
+            return ConversationPage.Entry(
+                message: DeskMessage(json: source), senderID: user?["user_id"]?.stringValue,
+                senderName: user?["nickname"]?.stringValue)
+        }
         let err = FileHandle.standardError
         let tty = isatty(2) == 1
-        var enriched: [Int: [LinkPreview]] = [:]
-        let candidates = messages.indices.filter { messages[$0].messageType == .user && messages[$0].content == .plain }
+        let candidates = entries.indices.filter { entries[$0].message.messageType == .user && entries[$0].message.content == .plain }
         for (n, i) in candidates.enumerated() {
             if tty { err.write("\r\u{1B}[Kenriching message \(n + 1)/\(candidates.count) via \(server.baseURL) …") }
-            let previews = await service.previews(for: messages[i].text ?? "")
-            if !previews.isEmpty { enriched[i] = previews }
-            if let first = previews.lazy.compactMap({ try? $0.result.get() }).first,
-                var json = try? JSONValue.parse(sources[i])
+            let text = entries[i].message.text ?? ""
+            entries[i].previews = await service.previews(for: text)
+            if let first = entries[i].previews.lazy.compactMap({ try? $0.result.get() }).first,
+                let json = try? JSONValue.parse(sources[i])
             {
                 // What the enrichment server sends to the Platform API, decoded back as clients will see it.
-                let update = DeskPayload.message(.urlPreview(first), text: messages[i].text ?? "")
-                json = Self.merge(json, update.json)
-                messages[i] = DeskMessage(json: json)
+                let update = DeskPayload.message(.urlPreview(first), text: text)
+                entries[i].message = DeskMessage(json: Self.merge(json, update.json))
             }
         }
         let stats = await service.statistics
-        err.write("\(tty ? "\r\u{1B}[K" : "")enriched \(enriched.count) messages: \(stats.fetches) pages fetched from \(server.baseURL), \(stats.failures.values.reduce(0, +)) failed\n")
+        let enriched = entries.filter { !$0.previews.isEmpty }.count
+        err.write("\(tty ? "\r\u{1B}[K" : "")enriched \(enriched) messages: \(stats.fetches) pages fetched from \(server.baseURL), \(stats.failures.values.reduce(0, +)) failed\n")
 
+        if let html {
+            // The server is gone when the page is read: its pictures travel inside the page.
+            var page = ConversationPage(title: "Acme support: order #1138 is late", entries: entries)
+            for (name, bytes) in DemoFiles.pictures {
+                let data = "data:image/png;base64," + Base64.encode(bytes)
+                for path in ["/images/", "/help/images/"] { page.inlineImages[server.baseURL + path + name] = data }
+            }
+            try Self.write(page.render(), to: html)
+            return
+        }
         var out = Output.stdout()
         for audience in [Audience.customer, .agent] {
             out.line("")
             out.line("══ What the \(audience == .customer ? "customer" : "agent") sees " + String(repeating: "═", count: 44))
-            for (i, message) in messages.enumerated() {
-                guard message.isVisible(to: audience) else {
+            for entry in entries {
+                guard entry.message.isVisible(to: audience) else {
                     // Hidden from the customer, but the client learns that the ticket is closed.
-                    if message.closesTicket { out.line("           ✔ ticket closed — the reply bar is hidden") }
+                    if entry.message.closesTicket { out.line("           ✔ ticket closed — the reply bar is hidden") }
                     continue
                 }
-                let sender = (try? JSONValue.parse(sources[i]))?["user"]?["nickname"]?.stringValue
-                for line in Card.render(message, sender: sender, previews: enriched[i] ?? []) { out.line(line) }
+                for line in Card.render(entry.message, sender: entry.senderName, previews: entry.previews) { out.line(line) }
             }
         }
         out.flush()
+    }
+
+    /// Writes `text` to `path`, or to standard output for `-`.
+    static func write(_ text: String, to path: String) throws {
+        if path == "-" {
+            var out = Output.stdout()
+            out.write(text.utf8)
+            out.flush()
+            return
+        }
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw Failure(description: "cannot write \(path): \(error.localizedDescription)", exitStatus: 73)
+        }
     }
 
     static func merge(_ envelope: JSONValue, _ update: JSONValue) -> JSONValue {
@@ -82,18 +108,11 @@ struct DemoCommand: AsyncParsableCommand {
         return .object(o)
     }
 
-    static func serve(_ rawPath: String, from root: URL) -> PageServer.Response {
-        let path = String(rawPath.split(separator: "?").first ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        guard !path.contains("..") else { return PageServer.Response(status: 400) }
-        let file = path.contains(".") ? root.appendingPathComponent(path) : root.appendingPathComponent(path.replacingOccurrences(of: "/", with: "-") + ".html")
-        guard let bytes = try? Data(contentsOf: file) else { return .html("<title>Not found</title>", charset: "utf-8").with(status: 404) }
-        let type: String
-        switch file.pathExtension {
-        case "png": type = "image/png"
-        case "jpg", "jpeg": type = "image/jpeg"
-        default: type = "text/html"  // the page says its charset itself
+    static func serve(_ path: String) -> PageServer.Response {
+        guard let file = DemoFiles.file(at: path) else {
+            return .html("<title>Not found</title>", charset: "utf-8").with(status: 404)
         }
-        return PageServer.Response(headers: [("Content-Type", type)], body: .bytes([UInt8](bytes)))
+        return PageServer.Response(headers: [("Content-Type", file.contentType)], body: .bytes(file.bytes))
     }
 }
 

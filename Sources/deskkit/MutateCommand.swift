@@ -15,7 +15,7 @@ struct MutateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "JSON lines of valid envelopes or payloads (default: Corpus/conversations/order-late.jsonl).")
+    @Argument(help: "JSON lines of valid envelopes or payloads (\"-\": standard input; default: the demo's conversation).")
     var file: String?
 
     @Option(name: .long, help: "How many variants to write.")
@@ -32,11 +32,15 @@ struct MutateCommand: ParsableCommand {
 
     func run() throws {
         var inputs: [String] = []
-        var reader = try LineReader(path: file ?? "Corpus/conversations/order-late.jsonl", options: lineOptions)
-        try reader.forEachNonBlankLine({ line, _ in inputs.append(String(decoding: line, as: UTF8.self)) }) {
-            var err = Output.stderr()
-            err.line($0.text)
-            err.flush()
+        if let file {
+            var reader = try LineReader(path: file, options: lineOptions)
+            try reader.forEachNonBlankLine({ line, _ in inputs.append(String(decoding: line, as: UTF8.self)) }) {
+                var err = Output.stderr()
+                err.line($0.text)
+                err.flush()
+            }
+        } else {
+            inputs = DemoFiles.conversation.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
         }
         // Made and written one at a time: the first line is out at once and memory stays constant.
         let variants = Mutator(seed: seed).stream(of: inputs, count: count)

@@ -30,6 +30,13 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Allow private, loopback and other non-public addresses and any port (trusted networks only).")
     var allowPrivate = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also write the message as a chat client shows it, a self-contained HTML page, to FILE (\"-\": standard output instead of the JSON).",
+            valueName: "FILE"))
+    var html: String?
+
     func validate() throws {
         if timeout <= 0 { throw ValidationError("--timeout must be positive") }
         if maxBytes <= 0 { throw ValidationError("--max-bytes must be positive") }
@@ -46,11 +53,23 @@ struct PreviewCommand: AsyncParsableCommand {
         let url = link?.href ?? urlOrText
         var out = Output.stdout()
         defer { out.flush() }
+        let result: Result<URLPreview, FetchError>
         do {
-            let page = try await fetcher.fetch(url)
-            let preview = PreviewService.preview(of: page, link: url)
-            out.line(DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json)
+            result = .success(PreviewService.preview(of: try await fetcher.fetch(url), link: url))
         } catch {
+            result = .failure(error)
+        }
+        if let html {
+            try writePage(result, link: link, to: html)
+            if html == "-" {
+                if case .failure = result { throw ExitCode(1) }
+                return
+            }
+        }
+        switch result {
+        case .success(let preview):
+            out.line(DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json)
+        case .failure(let error):
             // What the user can do about a refusal: the flag that lifts the guard, for a trusted network.
             let detail = error.kind == .blockedAddress && !allowPrivate
                 ? error.detail + " (--allow-private fetches from private addresses and any port, for trusted networks)"
@@ -60,5 +79,21 @@ struct PreviewCommand: AsyncParsableCommand {
             out.flush()
             throw ExitCode(1)
         }
+    }
+
+    /// The message as the enrichment server would leave it: with its preview card, or plain with the failure
+    /// noted in the agent's view.
+    private func writePage(_ result: Result<URLPreview, FetchError>, link: Link?, to path: String) throws {
+        // As clients receive it (the Platform API body names the type `message_type`, a message `type`).
+        var envelope: JSONValue = ["type": "MESG", "message": .string(urlOrText)]
+        if case .success(let preview) = result {
+            envelope = [
+                "type": "MESG", "message": .string(urlOrText), "custom_type": .string(DeskPayload.richMessageCustomType),
+                "data": .string(DeskPayload.encode(.urlPreview(preview))),
+            ]
+        }
+        var entry = ConversationPage.Entry(message: DeskMessage(json: envelope), senderID: "you", senderName: "You")
+        if let link { entry.previews = [LinkPreview(link: link, result: result)] }
+        try DemoCommand.write(ConversationPage(title: "Preview of \(urlOrText)", entries: [entry]).render(), to: path)
     }
 }

@@ -21,16 +21,21 @@ enum CLI {
         var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
     }
 
-    static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws -> Result {
-        try run(arguments, bytes: stdin.map { Data($0.utf8) }, environment: environment)
+    static func run(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil, directory: URL? = nil
+    ) throws -> Result {
+        try run(arguments, bytes: stdin.map { Data($0.utf8) }, environment: environment, directory: directory)
     }
 
-    static func run(_ arguments: [String], bytes stdin: Data?, environment: [String: String]? = nil) throws -> Result {
+    /// Runs deskkit in `directory`, by default the repository's root.
+    static func run(
+        _ arguments: [String], bytes stdin: Data?, environment: [String: String]? = nil, directory: URL? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = directory ?? repositoryRoot
         let out = Pipe()
         let err = Pipe()
         let input = Pipe()

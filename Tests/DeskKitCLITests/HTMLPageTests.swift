@@ -1,0 +1,176 @@
+import DeskKitModel
+import DeskKitPageServer
+import Foundation
+import FoundationXML
+import Testing
+
+@testable import deskkit
+
+/// The HTML pages of `deskkit demo --html` and `deskkit preview --html`, read back with an XML parser: the page
+/// is well-formed XML, so a payload that broke out of its text would break the parse or show up as markup.
+@Suite("HTML pages")
+struct HTMLPageTests {
+    @Test func demoRunsFromAnyDirectoryAndShowsBothViews() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-html-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let text = try CLI.run(["demo"], directory: directory)
+        #expect(text.status == 0, "the pages and the conversation are compiled in")
+        #expect(text.stdout.contains("Parcel 1138: delayed at the Riverside depot"))
+        let r = try CLI.run(["demo", "--html", "demo.html"], directory: directory)
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("0 failed"))
+        let html = try String(contentsOf: directory.appendingPathComponent("demo.html"), encoding: .utf8)
+        let page = try Page(html)
+
+        let customer = try page.view("customer")
+        let agent = try page.view("agent")
+        #expect(try customer.all(".//li[@class='system']").isEmpty, "system messages are hidden from customers")
+        #expect(try agent.all(".//li[@class='system']").count == 2)
+        #expect(try customer.text(".//li[contains(@class, 'closed')]").contains("ticket is closed"))
+        #expect(try customer.text(".//footer") == "This ticket is closed.")
+        for view in [customer, agent] {
+            let titles = try view.all(".//a[@class='card']/span/span[@class='title']").map { $0.stringValue ?? "" }
+            #expect(
+                titles == [
+                    "Parcel 1138: delayed at the Riverside depot", "parcel-map.png",
+                    "What happens when a parcel is lost? — Acme Help Centre", "返品・交換について",
+                ])
+            let images = try view.all(".//a[@class='card']/img/@src").map { $0.stringValue ?? "" }
+            #expect(images.count == 3)
+            #expect(images.allSatisfy { $0.hasPrefix("data:image/png;base64,") }, "the page carries its pictures")
+            #expect(try view.all(".//button[contains(@class, 'chosen')]").map { $0.stringValue ?? "" } == ["Yes, close it"])
+            #expect(try view.text(".//span[@class='stars']") == "★★★★★")
+            #expect(try view.text(".//div[@class='csat']/q") == "Quick and kind, thanks Cindy!")
+        }
+        // The customer's own messages sit on the right in the customer's view, the agent's in the agent's.
+        #expect(try customer.all(".//li[@class='message mine']/div/span[@class='who']").allSatisfy { $0.stringValue == "Ann" })
+        #expect(try agent.all(".//li[@class='message mine']/div/span[@class='who']").allSatisfy { $0.stringValue == "Cindy" })
+        try page.expectNothingActive()
+    }
+
+    @Test func mutateTakesSeedsFromAnyDirectoryOrStandardInput() throws {
+        let directory = FileManager.default.temporaryDirectory
+        let builtIn = try CLI.run(["mutate", "--count", "5"], directory: directory)
+        #expect(builtIn.status == 0)
+        #expect(builtIn.lines.count == 5)
+        let piped = try CLI.run(
+            ["mutate", "-", "--count", "3", "--seed", "2"], stdin: #"{"type":"MESG","message":"hi","data":""}"#,
+            directory: directory)
+        #expect(piped.status == 0)
+        #expect(try piped.lines.allSatisfy { try CLI.json($0)["source_line"] as? Int == 1 })
+    }
+
+    @Test func previewPageEscapesWhatThePageSays() async throws {
+        let hostile = HostileText.all
+        let server = try await PageServer.start { _ in
+            .html(
+                """
+                <title>x</title>
+                <meta property="og:title" content="\(HostileText.attribute(hostile[0]))">
+                <meta property="og:description" content="\(HostileText.attribute(hostile[1]))">
+                <meta property="og:site_name" content="\(HostileText.attribute(hostile[3]))">
+                <meta property="og:image" content="javascript:alert(3)">
+                """)
+        }
+        defer { Task { try await server.stop() } }
+        let url = server.baseURL + "/a"
+        let r = try CLI.run(["preview", "--allow-private", "--html", "-", "see \(url) <b>now</b>"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = try Page(r.stdout)
+        let card = try #require(try page.view("customer").all(".//a[@class='card']").first)
+        #expect(try card.nodes(forXPath: "span/span[@class='title']").first?.stringValue == hostile[0])
+        #expect(try card.nodes(forXPath: "span/span[@class='description']").first?.stringValue == hostile[1])
+        #expect(try card.nodes(forXPath: "span/span[@class='site']").first?.stringValue == hostile[3])
+        #expect(try card.nodes(forXPath: "img").isEmpty, "a javascript: image is not loaded")
+        #expect(try page.view("customer").text(".//div[@class='bubble']") == "see \(url) <b>now</b>")
+        try page.expectNothingActive()
+
+        let failed = try CLI.run(["preview", "--html", "-", "http://127.0.0.1:1/x"])
+        #expect(failed.status == 1)
+        #expect(try Page(failed.stdout).view("agent").text(".//div[@class='note']").contains("no preview for"))
+    }
+
+    /// Every mutated form of the demo conversation, and messages whose every field is hostile text, rendered
+    /// together: the page still parses, holds one item per visible message, and every string is text.
+    @Test func payloadsNeverBreakOutOfThePage() throws {
+        var sources = Mutator(seed: 11).stream(
+            of: DemoFiles.conversation.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) },
+            count: 600
+        ).map { String(decoding: $0.bytes, as: UTF8.self) }
+        for text in HostileText.all {
+            let quoted = JSONValue.string(text).jsonString
+            let preview = URLPreview(url: "https://example.com/\(text)", siteName: text, title: text, description: text, image: text)
+            let csat = DeskPayload.encode(.customerSatisfaction(CustomerSatisfaction(state: .confirmed, score: 9, comment: text)))
+            sources += [
+                #"{"type":"MESG","message":\#(quoted),"user":{"user_id":\#(quoted),"nickname":\#(quoted)}}"#,
+                #"{"type":"MESG","message":\#(quoted),"custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"# + JSONValue.string(DeskPayload.encode(.urlPreview(preview))).jsonString + "}",
+                #"{"type":"MESG","message":"rate","data":"# + JSONValue.string(csat).jsonString + "}",
+                #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"SYSTEM_MESSAGE_\#(text.filter(\.isLetter))\"}"}"#,
+                #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"X\",\"body\":\#(quoted.dropFirst().dropLast())}"}"#,
+            ]
+        }
+        let entries = sources.map { ConversationPage.Entry(message: DeskMessage(json: $0), senderID: nil, senderName: nil) }
+        let html = ConversationPage(title: HostileText.all[0], entries: entries).render()
+        let page = try Page(html)
+        for (audience, name) in [(Audience.customer, "customer"), (.agent, "agent")] {
+            let visible = entries.filter { $0.message.isVisible(to: audience) }.count
+            let hiddenClosers = entries.filter { !$0.message.isVisible(to: audience) && $0.message.closesTicket }.count
+            #expect(try page.view(name).all("ol/li").count == visible + hiddenClosers)
+        }
+        for text in HostileText.all {
+            #expect(!html.contains(text), "never written as markup: \(text)")
+            #expect(try page.document.nodes(forXPath: "//text()").contains { $0.stringValue?.contains(text) == true })
+        }
+        try page.expectNothingActive()
+    }
+}
+
+/// Strings written to break out of HTML text, attributes, comments and CDATA.
+enum HostileText {
+    static let all = [
+        "</title><script>alert(1)</script>",
+        #""><img src=x onerror="alert(2)">"#,
+        "<!-- ]]> &amp; </style><style>*{display:none}</style>",
+        "' onmouseover='alert(4)",
+    ]
+
+    /// The text as an HTML attribute value holds it.
+    static func attribute(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+    }
+}
+
+/// A page read back as XML.
+struct Page {
+    let document: XMLDocument
+
+    init(_ html: String) throws {
+        document = try XMLDocument(data: Data(html.utf8), options: [])
+    }
+
+    func view(_ id: String) throws -> XMLNode {
+        try #require(try document.nodes(forXPath: "//section[@id='\(id)']").first)
+    }
+
+    /// No script, no frame, no event handler, no link or image but http(s) and inline pictures.
+    func expectNothingActive() throws {
+        #expect(try document.nodes(forXPath: "//script | //iframe | //object | //embed | //form").isEmpty)
+        #expect(try document.nodes(forXPath: "//@*[starts-with(name(), 'on')]").isEmpty)
+        for link in try document.nodes(forXPath: "//@href | //@src") {
+            let value = link.stringValue ?? ""
+            #expect(
+                value.hasPrefix("https://") || value.hasPrefix("http://") || value.hasPrefix("data:image/png;base64,"),
+                "\(value)")
+        }
+        let styles = try document.nodes(forXPath: "//style")
+        #expect(styles.count == 1)
+    }
+}
+
+extension XMLNode {
+    func all(_ xpath: String) throws -> [XMLNode] { try nodes(forXPath: xpath) }
+    func text(_ xpath: String) throws -> String { try nodes(forXPath: xpath).first?.stringValue ?? "" }
+}
