@@ -116,6 +116,7 @@ let package = Package(
                 "DeskKitJobStore",
                 "DeskKitServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["Demo/README.md"],

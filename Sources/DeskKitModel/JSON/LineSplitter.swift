@@ -32,8 +32,13 @@ package struct LineSplitter {
         self.maxLineBytes = maxLineBytes
     }
 
-    /// Takes the next bytes of the stream and hands out the lines they complete.
-    package mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, _ handle: (Event) throws -> Void) rethrows {
+    /// Takes the next bytes of the stream and hands out the lines they complete. An error `handle` throws
+    /// stops the splitting and comes out here.
+    ///
+    /// These methods `throw` rather than `rethrow`: built with Swift 6.3, an error thrown by `handle` through
+    /// `withUnsafeBufferPointer` inside the `rethrows` versions crashed the process (a bad jump), which the test
+    /// `aThrowingHandlerStopsWithItsError` shows.
+    package mutating func append(_ chunk: UnsafeBufferPointer<UInt8>, _ handle: (Event) throws -> Void) throws {
         var chunk = chunk[...]
         if discarding {
             let end = newline(in: chunk)
@@ -60,7 +65,7 @@ package struct LineSplitter {
     }
 
     /// Ends the stream: a last line without `\n` is handed out.
-    package mutating func finish(_ handle: (Event) throws -> Void) rethrows {
+    package mutating func finish(_ handle: (Event) throws -> Void) throws {
         if discarding {
             discarding = false
             return
@@ -74,7 +79,7 @@ package struct LineSplitter {
         scanned = 0
     }
 
-    private mutating func handOutLines(_ handle: (Event) throws -> Void) rethrows {
+    private mutating func handOutLines(_ handle: (Event) throws -> Void) throws {
         while let end = newline(from: scanned) {
             lineNumber += 1
             try emit(start..<end, number: lineNumber, handle)
@@ -84,7 +89,7 @@ package struct LineSplitter {
         scanned = buffer.count
     }
 
-    private func emit(_ range: Range<Int>, number: Int, _ handle: (Event) throws -> Void) rethrows {
+    private func emit(_ range: Range<Int>, number: Int, _ handle: (Event) throws -> Void) throws {
         if range.count > maxLineBytes { return try handle(.tooLong(number: number)) }
         try buffer.withUnsafeBufferPointer { try handle(.line(UnsafeBufferPointer(rebasing: $0[range]), number: number)) }
     }
