@@ -143,6 +143,10 @@ struct WebhookCommand: AsyncParsableCommand {
             } else {
                 bodies = [(1, WebhookCommand.sample(id: WebhookCommand.now, link: "https://example.com/tracking/1138"))]
             }
+            // A refused connection is an answer at once, not retried until the timeout.
+            var configuration = HTTPClient.Configuration()
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             var failed = false
             var out = Output.stdout()
             defer { out.flush() }
@@ -153,7 +157,7 @@ struct WebhookCommand: AsyncParsableCommand {
                 request.headers.add(name: WebhookSignature.headerName, value: WebhookSignature.sign(body, token: token))
                 request.body = .bytes(ByteBuffer(bytes: body))
                 do {
-                    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeout))
+                    let response = try await client.execute(request, timeout: .seconds(timeout))
                     let answer = try await response.body.collect(upTo: 1 << 20)
                     let text = String(buffer: answer)
                     failed = failed || !(200..<300).contains(response.status.code)
@@ -167,6 +171,7 @@ struct WebhookCommand: AsyncParsableCommand {
                 }
                 out.flush()
             }
+            try? await client.shutdown()
             if failed { throw ExitCode(1) }
         }
 
