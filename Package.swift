@@ -5,6 +5,9 @@ import PackageDescription
 // page metadata extraction · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",
+    // Apple platforms, for what the code needs: `Mutex` of the Synchronization library (macOS 15, iOS 18 …).
+    // Built and tested on Linux only; see the README.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
         .library(name: "DeskKitLinks", targets: ["DeskKitLinks"]),
@@ -30,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        // `swift package generate-documentation`: the DocC catalogues in Sources/*/Documentation.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .target(name: "DeskKitModel"),

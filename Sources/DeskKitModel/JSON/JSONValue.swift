@@ -1,6 +1,6 @@
 /// A JSON value that keeps what a payload said: member order, duplicate keys and number literals.
 ///
-/// DeskKit parses message `data` with its own parser (``JSONValue/parse(_:limits:)``) so that a
+/// DeskKit parses message `data` with its own parser (``JSONValue/parse(_:limits:)-(String,_)``) so that a
 /// malformed payload is reported with the byte offset of the problem, never silently repaired, and so
 /// that 64-bit message ids and long numbers survive a round trip unchanged.
 ///
