@@ -2,7 +2,7 @@ import DeskKitModel
 import DeskKitPreview
 import Foundation
 
-/// Readable cards for `deskkit demo`.
+/// Readable cards for `deskkit demo` in a terminal (``ConversationPage`` is the HTML form).
 enum Card {
     static func render(_ m: DeskMessage, sender: String?, previews: [LinkPreview]) -> [String] {
         let time = m.createdAt.map { Self.time($0) } ?? "     "
@@ -10,13 +10,7 @@ enum Card {
         var lines: [String] = []
         switch m.content {
         case .systemMessage(let s):
-            var facts: [String] = [s.kind.rawValue]
-            if let t = s.ticket {
-                facts.append("ticket #\(t.id.map(String.init) ?? "?")")
-                if let status = t.status2 ?? t.status { facts.append(status) }
-                if let agent = t.recentAssignment?.agent?.displayName { facts.append("agent \(agent)") }
-            }
-            lines.append(" \(time)  ⚙  \(m.text ?? "")  [\(facts.joined(separator: ", "))]")
+            lines.append(" \(time)  ⚙  \(m.text ?? "")  [\(facts(of: s).joined(separator: ", "))]")
         case .notification(let n):
             lines.append(" \(time)  ℹ  \(m.text ?? "") \(n.kind.map { "[\($0)]" } ?? "")")
         case .urlPreview(let p):
@@ -37,6 +31,17 @@ enum Card {
         }
         if m.closesTicket { lines.append("           ✔ ticket closed — the reply bar is hidden") }
         return lines
+    }
+
+    /// What a system message says about its ticket: the kind, the ticket's number, status and agent.
+    static func facts(of system: SystemMessage) -> [String] {
+        var facts = [system.kind.rawValue]
+        if let ticket = system.ticket {
+            facts.append("ticket #\(ticket.id.map(String.init) ?? "?")")
+            if let status = ticket.status2 ?? ticket.status { facts.append(status) }
+            if let agent = ticket.recentAssignment?.agent?.displayName { facts.append("agent \(agent)") }
+        }
+        return facts
     }
 
     static func previewLines(_ p: LinkPreview) -> [String] {

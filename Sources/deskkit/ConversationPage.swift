@@ -1,6 +1,7 @@
 import DeskKitLinks
 import DeskKitModel
 import DeskKitPreview
+import Foundation
 
 /// A conversation as a chat client shows it, written as one self-contained HTML page: `deskkit demo --html`
 /// and `deskkit preview --html`.
@@ -49,6 +50,22 @@ struct ConversationPage {
         return html.output
     }
 
+    /// Writes the page to `path`, or to standard output for `-`.
+    func write(to path: String) throws {
+        let html = render()
+        if path == "-" {
+            var out = Output.stdout()
+            out.write(html.utf8)
+            out.flush()
+            return
+        }
+        do {
+            try html.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw Failure(description: "cannot write \(path): \(error.localizedDescription)", exitStatus: 73)
+        }
+    }
+
     private func view(for audience: Audience, into html: inout HTMLText) {
         let name = audience == .customer ? "customer" : "agent"
         html.raw("<section class=\"view\" id=\"\(name)\"><h2>What the \(name) sees</h2>\n<ol class=\"chat\">\n")
@@ -77,7 +94,7 @@ struct ConversationPage {
             html.raw("<li class=\"system\" data-kind=\"\(kind)\">⚙ ")
             html.text(message.text ?? "")
             html.raw(" <span class=\"facts\">")
-            html.text(Self.facts(of: system).joined(separator: " · "))
+            html.text(Card.facts(of: system).joined(separator: " · "))
             html.raw("</span></li>\n")
             return
         case .notification:
@@ -229,16 +246,6 @@ struct ConversationPage {
             html.raw("</li>")
         }
         html.raw("</ul>")
-    }
-
-    static func facts(of system: SystemMessage) -> [String] {
-        var facts = [system.kind.rawValue]
-        if let ticket = system.ticket {
-            facts.append("ticket #\(ticket.id.map(String.init) ?? "?")")
-            if let status = ticket.status2 ?? ticket.status { facts.append(status) }
-            if let agent = ticket.recentAssignment?.agent?.displayName { facts.append("agent \(agent)") }
-        }
-        return facts
     }
 
     private static let style = """

@@ -67,7 +67,7 @@ struct DemoCommand: AsyncParsableCommand {
                 let data = "data:image/png;base64," + Base64.encode(bytes)
                 for path in ["/images/", "/help/images/"] { page.inlineImages[server.baseURL + path + name] = data }
             }
-            try Self.write(page.render(), to: html)
+            try page.write(to: html)
             return
         }
         var out = Output.stdout()
@@ -84,21 +84,6 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         out.flush()
-    }
-
-    /// Writes `text` to `path`, or to standard output for `-`.
-    static func write(_ text: String, to path: String) throws {
-        if path == "-" {
-            var out = Output.stdout()
-            out.write(text.utf8)
-            out.flush()
-            return
-        }
-        do {
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw Failure(description: "cannot write \(path): \(error.localizedDescription)", exitStatus: 73)
-        }
     }
 
     static func merge(_ envelope: JSONValue, _ update: JSONValue) -> JSONValue {

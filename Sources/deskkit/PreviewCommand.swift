@@ -94,6 +94,6 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         var entry = ConversationPage.Entry(message: DeskMessage(json: envelope), senderID: "you", senderName: "You")
         if let link { entry.previews = [LinkPreview(link: link, result: result)] }
-        try DemoCommand.write(ConversationPage(title: "Preview of \(urlOrText)", entries: [entry]).render(), to: path)
+        try ConversationPage(title: "Preview of \(urlOrText)", entries: [entry]).write(to: path)
     }
 }

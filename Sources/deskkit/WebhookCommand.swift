@@ -94,9 +94,9 @@ struct WebhookCommand: AsyncParsableCommand {
             discussion: """
                 Sends FILE ("-": standard input) as one body, or a sample message_send with a link when there is no \
                 FILE. With --jsonl every line of FILE (default: standard input) is a body of its own; with \
-                --mutations every line is a record of deskkit mutate, whose variant (its base64) is the body. Prints one JSON line per request: \
-                {"line", "status", "body"} (the body as JSON when it is JSON), or {"line", "error"} when there is \
-                no answer. Exit status 1 when an answer is not 2xx or missing.
+                --mutations every line is a record of deskkit mutate, whose variant (its base64) is the body. \
+                Prints one JSON line per request: {"line", "status", "body"} (the body as JSON when it is JSON), \
+                or {"line", "error"} when there is no answer. Exit status 1 when an answer is not 2xx or missing.
                 """)
 
         @Argument(help: "The body, or the lines of bodies (default: a sample message_send with a link).")
@@ -123,26 +123,6 @@ struct WebhookCommand: AsyncParsableCommand {
 
         func run() async throws {
             let token = try token.resolved()
-            var bodies: [(line: Int, bytes: [UInt8])] = []
-            if jsonl || mutations {
-                var reader = try LineReader(path: file ?? "-")
-                var problem: String?
-                try reader.forEachNonBlankLine({ line, number in
-                    guard problem == nil else { return }
-                    if !mutations { return bodies.append((number, Array(line))) }
-                    guard let variant = Self.variant(line) else {
-                        problem = "line \(number): not a deskkit mutate record (no \"base64\")"
-                        return
-                    }
-                    bodies.append((number, variant))
-                }) { problem = problem ?? "line \($0.line): \($0.message)" }
-                if let problem { throw Failure(description: problem, exitStatus: 65) }
-            } else if let file {
-                var reader = try LineReader(path: file)
-                bodies = [(1, try reader.readAll())]
-            } else {
-                bodies = [(1, WebhookCommand.sample(id: WebhookCommand.now, link: "https://example.com/tracking/1138"))]
-            }
             // A refused connection is an answer at once, not retried until the timeout.
             var configuration = HTTPClient.Configuration()
             configuration.connectionPool.retryConnectionEstablishment = false
@@ -150,7 +130,14 @@ struct WebhookCommand: AsyncParsableCommand {
             var failed = false
             var out = Output.stdout()
             defer { out.flush() }
-            for (line, body) in bodies {
+            var problem: (any CommandFailure)?
+            let (bodies, slots) = self.bodies()
+            for await item in bodies {
+                slots.signal()  // the reader may read one more
+                guard case .body(let line, let body) = item else {
+                    if case .problem(let failure) = item { problem = failure }
+                    break
+                }
                 var request = HTTPClientRequest(url: url)
                 request.method = .POST
                 request.headers.add(name: "Content-Type", value: "application/json")
@@ -158,8 +145,7 @@ struct WebhookCommand: AsyncParsableCommand {
                 request.body = .bytes(ByteBuffer(bytes: body))
                 do {
                     let response = try await client.execute(request, timeout: .seconds(timeout))
-                    let answer = try await response.body.collect(upTo: 1 << 20)
-                    let text = String(buffer: answer)
+                    let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
                     failed = failed || !(200..<300).contains(response.status.code)
                     out.line([
                         "line": .integer(Int64(line)), "status": .integer(Int64(response.status.code)),
@@ -172,7 +158,54 @@ struct WebhookCommand: AsyncParsableCommand {
                 out.flush()
             }
             try? await client.shutdown()
+            if let problem { throw problem }
             if failed { throw ExitCode(1) }
+        }
+
+        enum Item: Sendable {
+            case body(line: Int, bytes: [UInt8])
+            case problem(any CommandFailure)
+        }
+
+        /// The bodies to send, read on a thread of their own as they are sent: at most 64 wait (the reader takes
+        /// a slot for each, the sender gives it back), so memory stays bounded however long the input
+        /// (`deskkit mutate --count 100000000 | …`).
+        private func bodies() -> (AsyncStream<Item>, DispatchSemaphore) {
+            let (stream, continuation) = AsyncStream.makeStream(of: Item.self)
+            let (file, lines, mutations) = (file, jsonl || mutations, mutations)
+            let slots = DispatchSemaphore(value: 64)
+            let thread = Thread {
+                defer { continuation.finish() }
+                func send(_ item: Item) {
+                    slots.wait()
+                    continuation.yield(item)
+                }
+                do {
+                    guard lines else {
+                        var reader = try file.map { try LineReader(path: $0) }
+                        let body = try reader?.readAll() ?? WebhookCommand.sample(id: WebhookCommand.now, link: "https://example.com/tracking/1138")
+                        return send(.body(line: 1, bytes: body))
+                    }
+                    var reader = try LineReader(path: file ?? "-")
+                    var stop: (any CommandFailure)?
+                    try reader.forEachNonBlankLine({ line, number in
+                        guard stop == nil else { return }
+                        guard mutations else { return send(.body(line: number, bytes: Array(line))) }
+                        guard let variant = Self.variant(line) else {
+                            stop = Failure(description: "line \(number): not a deskkit mutate record (no \"base64\")", exitStatus: 65)
+                            return
+                        }
+                        send(.body(line: number, bytes: variant))
+                    }) { stop = stop ?? Failure(description: "line \($0.line): \($0.message)", exitStatus: 65) }
+                    if let stop { send(.problem(stop)) }
+                } catch let failure as any CommandFailure {
+                    send(.problem(failure))
+                } catch {
+                    send(.problem(Failure(description: "\(error)", exitStatus: 74)))
+                }
+            }
+            thread.start()
+            return (stream, slots)
         }
 
         /// The variant a `deskkit mutate` record carries.

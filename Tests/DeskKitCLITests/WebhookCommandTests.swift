@@ -44,6 +44,31 @@ struct WebhookCommandTests {
         #expect(statuses.contains(400))
     }
 
+    /// Bodies are sent as they are read, so an endless `deskkit mutate | deskkit webhook send` runs in bounded
+    /// memory: the first answer is out while the input is still open.
+    @Test func bodiesAreSentWhileTheInputIsRead() throws {
+        let (server, port) = try CrashRecoveryTests.serve(
+            ["--store", "memory", "--api-base", "http://127.0.0.1:9"], in: FileManager.default.temporaryDirectory)
+        defer { server.terminate() }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["webhook", "send", "--jsonl", "--token", "t", "--url", "http://127.0.0.1:\(port)/webhooks/sendbird"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("{}\n".utf8))
+        let firstAnswer = output.fileHandleForReading.availableData  // blocks until the first line is written
+        #expect(String(decoding: firstAnswer, as: UTF8.self).hasPrefix(#"{"line":1,"status":401"#))
+        input.fileHandleForWriting.write(Data("{}\n".utf8))
+        try input.fileHandleForWriting.close()
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: rest, as: UTF8.self).hasPrefix(#"{"line":2,"status":401"#))
+        #expect(process.terminationStatus == 1)
+    }
+
     @Test func usageErrors() throws {
         let noToken = try CLI.run(["webhook", "sign"], stdin: "{}", environment: [:])
         #expect(noToken.status == 64)
