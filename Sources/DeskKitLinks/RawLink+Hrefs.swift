@@ -1,0 +1,41 @@
+import DeskKitModel
+
+extension RawLink {
+    /// ``Link/href`` and ``Link/asciiHref``: the scheme (or the prefix to add), the host lowercased
+    /// (and in punycode for the ASCII form, where every other non-ASCII character is percent-encoded as
+    /// UTF-8), the rest as written.
+    func hrefs(_ b: UnsafeBufferPointer<UInt8>) -> (String, String) {
+        var out: [UInt8] = []
+        out.reserveCapacity(range.count + 8)
+        switch prefix {
+        case .none: break
+        case .http: out.append(contentsOf: "http://".utf8)
+        case .https: out.append(contentsOf: "https://".utf8)
+        case .httpsColon: out.append(contentsOf: "https:".utf8)
+        case .mailto: out.append(contentsOf: "mailto:".utf8)
+        }
+        func appendLowercased(_ r: Range<Int>) {
+            for i in r { out.append(b[i] >= 0x41 && b[i] <= 0x5A ? b[i] | 0x20 : b[i]) }
+        }
+        var cursor = range.lowerBound
+        if let scheme {
+            appendLowercased(scheme)
+            cursor = scheme.upperBound
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[cursor..<host.lowerBound]))
+        let hostStart = out.count
+        appendLowercased(host)
+        let hostEnd = out.count
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: b[host.upperBound..<range.upperBound]))
+        let href = String(decoding: out, as: UTF8.self)
+        guard out.contains(where: { $0 >= 0x80 }) else { return (href, href) }
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(out.count + 16)
+        let nonASCII = { (byte: UInt8) in byte >= 0x80 }
+        PercentEncoding.append(out[..<hostStart], to: &ascii, encoding: nonASCII)
+        let hostText = String(decoding: out[hostStart..<hostEnd], as: UTF8.self)
+        ascii.append(contentsOf: (b[host].contains(where: nonASCII) ? Punycode.asciiHost(hostText) : hostText).utf8)
+        PercentEncoding.append(out[hostEnd...], to: &ascii, encoding: nonASCII)
+        return (href, String(decoding: ascii, as: UTF8.self))
+    }
+}
