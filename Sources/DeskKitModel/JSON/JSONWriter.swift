@@ -104,6 +104,18 @@ public struct JSONWriter: Sendable {
         write(value)
     }
 
+    /// Appends an array: `[`, what `element` writes for each of `elements`, separated by commas, `]`.
+    public mutating func array<S: Sequence>(_ elements: S, _ element: (inout JSONWriter, S.Element) -> Void) {
+        raw("[")
+        var first = true
+        for e in elements {
+            if !first { raw(",") }
+            first = false
+            element(&self, e)
+        }
+        raw("]")
+    }
+
     /// The value that `body` writes, read back (for the `JSONValue` forms of what is written directly).
     static func value(_ body: (inout JSONWriter) -> Void) -> JSONValue {
         var w = JSONWriter()

@@ -40,9 +40,7 @@ extension DeskContent {
         case .botAnswers(let b):
             w.member("faq_file_id", b.faqFileID, first: true)
             w.member("results")
-            w.raw("[")
-            for (i, r) in b.results.enumerated() {
-                if i > 0 { w.raw(",") }
+            w.array(b.results) { w, r in
                 w.member("category", r.category, first: true)
                 w.member("question", r.question)
                 w.member("answer", r.answer)
@@ -51,7 +49,7 @@ extension DeskContent {
                 w.member("image_url", r.imageURL)
                 w.raw("}")
             }
-            w.raw("]}")
+            w.raw("}")
         case .plain:
             w.raw("null")
         case .unknown(let u):
@@ -77,23 +75,17 @@ extension Ticket {
         w.member("recent_assignment")
         if let recentAssignment { recentAssignment.write(to: &w) } else { w.raw("null") }
         w.member("custom_fields")
-        w.raw("[")
-        for (i, field) in customFields.enumerated() {
-            if i > 0 { w.raw(",") }
+        w.array(customFields) { w, field in
             w.member("key", field.key, first: true)
             w.member("value", field.value)
             w.raw("}")
         }
-        w.raw("]")
         w.member("related_channels")
-        w.raw("[")
-        for (i, channel) in relatedChannels.enumerated() {
-            if i > 0 { w.raw(",") }
+        w.array(relatedChannels) { w, channel in
             w.member("channel_url", channel.channelURL, first: true)
             w.member("name", channel.name)
             w.raw("}")
         }
-        w.raw("]")
         w.member("first_response_time", firstResponseTime)
         w.member("issued_at", issuedAt)
         w.raw("}")
