@@ -25,14 +25,9 @@ struct ConversationPage {
 
     var title: String
     var entries: [Entry]
-    /// Images carried in the page itself, by the URL a preview names: `data:` URLs (the demo's pictures, whose
-    /// server is gone when the page is read).
-    var inlineImages: [String: String] = [:]
-
-    /// The customer is the sender of the first user message; the other senders are agents.
-    private var customerID: String? {
-        entries.first { $0.message.messageType == .user && $0.senderID != nil }?.senderID
-    }
+    /// The picture to carry in the page itself for the URL a preview names, as a `data:` URL (the demo's
+    /// pictures, whose server is gone when the page is read); nil links to the URL.
+    var inlineImage: (String) -> String? = { _ in nil }
 
     func render() -> String {
         var html = HTMLText()
@@ -45,7 +40,9 @@ struct ConversationPage {
         html.raw("</title><style>\(Self.style)</style></head>\n<body><h1>")
         html.text(title)
         html.raw("</h1>\n<div class=\"views\">\n")
-        for audience in [Audience.customer, .agent] { view(for: audience, into: &html) }
+        // The customer is the sender of the first user message; the other senders are agents.
+        let customerID = entries.first { $0.message.messageType == .user && $0.senderID != nil }?.senderID
+        for audience in [Audience.customer, .agent] { view(for: audience, customerID: customerID, into: &html) }
         html.raw("</div>\n</body></html>\n")
         return html.output
     }
@@ -66,7 +63,7 @@ struct ConversationPage {
         }
     }
 
-    private func view(for audience: Audience, into html: inout HTMLText) {
+    private func view(for audience: Audience, customerID: String?, into html: inout HTMLText) {
         let name = audience == .customer ? "customer" : "agent"
         html.raw("<section class=\"view\" id=\"\(name)\"><h2>What the \(name) sees</h2>\n<ol class=\"chat\">\n")
         var closed = false
@@ -79,14 +76,14 @@ struct ConversationPage {
                 }
                 continue
             }
-            item(entry, for: audience, into: &html)
+            item(entry, for: audience, customerID: customerID, into: &html)
         }
         html.raw("</ol>\n<footer class=\"reply\">")
         html.raw(closed ? "This ticket is closed." : "Write a message…")
         html.raw("</footer></section>\n")
     }
 
-    private func item(_ entry: Entry, for audience: Audience, into html: inout HTMLText) {
+    private func item(_ entry: Entry, for audience: Audience, customerID: String?, into html: inout HTMLText) {
         let message = entry.message
         let kind = message.content.kind.rawValue
         switch message.content {
@@ -181,7 +178,7 @@ struct ConversationPage {
         }
         if let image = preview.safeImageURL {
             html.raw("<img src=\"")
-            html.text(inlineImages[image] ?? image)
+            html.text(inlineImage(image) ?? image)
             html.raw("\" alt=\"\"/>")
         }
         html.raw("<span class=\"card-text\">")

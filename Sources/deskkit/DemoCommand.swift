@@ -33,8 +33,7 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.allowedPorts = [server.port]
         let service = PreviewService(fetcher: PageFetcher(configuration: configuration))
 
-        let conversation = String(decoding: DemoFiles.conversation, as: UTF8.self)
-        let sources = conversation.split(separator: "\n").map { $0.replacingOccurrences(of: "{{base}}", with: server.baseURL) }
+        let sources = DemoFiles.conversation.map { $0.replacingOccurrences(of: "{{base}}", with: server.baseURL) }
         var entries = sources.map { source in
             let user = (try? JSONValue.parse(source))?["user"]
             return ConversationPage.Entry(
@@ -63,9 +62,12 @@ struct DemoCommand: AsyncParsableCommand {
         if let html {
             // The server is gone when the page is read: its pictures travel inside the page.
             var page = ConversationPage(title: "Acme support: order #1138 is late", entries: entries)
-            for (name, bytes) in DemoFiles.pictures {
-                let data = "data:image/png;base64," + Base64.encode(bytes)
-                for path in ["/images/", "/help/images/"] { page.inlineImages[server.baseURL + path + name] = data }
+            let base = server.baseURL
+            page.inlineImage = { url in
+                guard url.hasPrefix(base), let file = DemoFiles.file(at: String(url.dropFirst(base.count))),
+                    file.contentType.hasPrefix("image/")
+                else { return nil }
+                return "data:\(file.contentType);base64," + Base64.encode(file.bytes)
             }
             try page.write(to: html)
             return

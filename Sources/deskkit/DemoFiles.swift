@@ -1,8 +1,10 @@
 /// The demo's conversation, pages and pictures (`Demo/`), compiled into the binary by SwiftPM
 /// (`.embedInCode`), so `deskkit demo` and `deskkit mutate` need no checkout.
 enum DemoFiles {
-    /// The sample conversation: JSON lines whose links name `{{base}}`, the demo server's address.
-    static var conversation: [UInt8] { PackageResources.order_late_jsonl }
+    /// The sample conversation, one JSON message a line; its links name `{{base}}`, the demo server's address.
+    static var conversation: [String] {
+        PackageResources.order_late_jsonl.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    }
 
     /// A file the demo server serves, by the path of a link: a page's path with `-` for `/` (`/tracking/1138`
     /// is `tracking-1138.html`), a picture by its file name wherever it is linked from.
@@ -20,7 +22,7 @@ enum DemoFiles {
         "returns-ja": PackageResources.returns_ja_html,
     ]
 
-    static let pictures: [String: [UInt8]] = [
+    private static let pictures: [String: [UInt8]] = [
         "parcel-map.png": PackageResources.parcel_map_png,
         "lost-parcel.png": PackageResources.lost_parcel_png,
     ]

@@ -40,7 +40,7 @@ struct MutateCommand: ParsableCommand {
                 err.flush()
             }
         } else {
-            inputs = DemoFiles.conversation.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+            inputs = DemoFiles.conversation
         }
         // Made and written one at a time: the first line is out at once and memory stays constant.
         let variants = Mutator(seed: seed).stream(of: inputs, count: count)

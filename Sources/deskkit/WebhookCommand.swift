@@ -40,6 +40,9 @@ struct WebhookCommand: AsyncParsableCommand {
 
     static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
+    /// The link of the built-in sample.
+    static let sampleLink = "https://example.com/tracking/1138"
+
     struct Token: ParsableArguments {
         @Option(name: .long, help: "The application's API token, the signing key (default: $SENDBIRD_API_TOKEN).")
         var token: String?
@@ -60,7 +63,7 @@ struct WebhookCommand: AsyncParsableCommand {
         var messageID: Int64?
 
         @Option(name: .long, help: "The link in the message.")
-        var link = "https://example.com/tracking/1138"
+        var link = WebhookCommand.sampleLink
 
         func run() {
             var out = Output.stdout()
@@ -183,7 +186,7 @@ struct WebhookCommand: AsyncParsableCommand {
                 do {
                     guard lines else {
                         var reader = try file.map { try LineReader(path: $0) }
-                        let body = try reader?.readAll() ?? WebhookCommand.sample(id: WebhookCommand.now, link: "https://example.com/tracking/1138")
+                        let body = try reader?.readAll() ?? WebhookCommand.sample(id: WebhookCommand.now, link: WebhookCommand.sampleLink)
                         return send(.body(line: 1, bytes: body))
                     }
                     var reader = try LineReader(path: file ?? "-")

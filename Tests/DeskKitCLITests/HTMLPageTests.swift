@@ -96,7 +96,7 @@ struct HTMLPageTests {
     /// together: the page still parses, holds one item per visible message, and every string is text.
     @Test func payloadsNeverBreakOutOfThePage() throws {
         var sources = Mutator(seed: 11).stream(
-            of: DemoFiles.conversation.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) },
+            of: DemoFiles.conversation,
             count: 600
         ).map { String(decoding: $0.bytes, as: UTF8.self) }
         for text in HostileText.all {
