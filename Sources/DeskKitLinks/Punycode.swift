@@ -1,5 +1,3 @@
-import DeskKitModel
-
 /// Punycode (RFC 3492) for IDN host labels: `bücher` → `xn--bcher-kva`.
 public enum Punycode {
     private static let base = 36, tMin = 1, tMax = 26, skew = 38, damp = 700, initialBias = 72, initialN = 128

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CLibXML2
 
 /// Streams an HTML page through libxml2's HTML push parser and collects its preview metadata.
