@@ -123,24 +123,23 @@ final class Collector {
 
     // MARK: SAX events
 
-    /// A start tag. `attribute` reads one attribute (by lowercase name) only when asked; `hides` tells
-    /// whether the element's attributes hide it.
-    func start(_ tag: Tag, attribute: (String) -> String?, hides: () -> Bool) {
+    /// A start tag and its attributes, read only as far as asked.
+    func start(_ tag: Tag, _ attribute: StartTagAttributes) {
         depth += 1
         if headDone {
             bodyRead += 16
-            visibilityStart(tag, hides)
+            visibilityStart(tag, attribute)
         }
         switch tag {
         case .svg, .math: svgDepth += 1
         case .body: endOfHead()
         case .meta: if !headDone || needsAny { meta(attribute) }
         case .link: link(attribute)
-        case .base: if baseHref == nil { baseHref = attribute("href") }
+        case .base: if baseHref == nil { baseHref = attribute["href"] }
         case .title:
             if svgDepth == 0, texts[.title] == nil, !capturing(.title) { capture(.title) }
         case .script:
-            if jsonLD.count < 4, attribute("type")?.lowercased().hasPrefix("application/ld+json") == true {
+            if jsonLD.count < 4, attribute["type"]?.lowercased().hasPrefix("application/ld+json") == true {
                 capture(.jsonLD)
             }
         case .h1:
@@ -150,19 +149,19 @@ final class Collector {
             if texts[.firstP] == nil, !capturing(.firstP) { capture(.firstP) }
             if sawH1, texts[.pAfterH1] == nil, !capturing(.pAfterH1) { capture(.pAfterH1) }
         case .img, .image:
-            if imageAfterH1 == nil, let src = attribute("src"), Self.looksLikeImageFile(src) {
+            if imageAfterH1 == nil, let src = attribute["src"], Self.looksLikeImageFile(src) {
                 if firstImage == nil { firstImage = src }
                 if sawH1 { imageAfterH1 = src }
             }
         default: break
         }
-        if !headDone || needTitle, texts[.postTitle] == nil, !capturing(.postTitle), let classes = attribute("class"),
-            classes.split(separator: " ").contains(where: { $0 == "post-title" || $0 == "entry-title" })
+        if !headDone || needTitle, texts[.postTitle] == nil, !capturing(.postTitle),
+            attribute.tokens(of: "class", include: ["post-title", "entry-title"])
         {
             capture(.postTitle)
         }
         if !headDone || needDescription, texts[.descriptionID] == nil, !capturing(.descriptionID),
-            attribute("id") == "description"
+            attribute.value(of: "id", is: "description")
         {
             capture(.descriptionID)
         }
@@ -236,7 +235,7 @@ final class Collector {
     /// beats it, is found.
     private var readsBodyText: Bool { headDone && !done && texts[.bodyText] == nil && texts[.firstP] == nil }
 
-    private func visibilityStart(_ tag: Tag, _ hides: () -> Bool) {
+    private func visibilityStart(_ tag: Tag, _ attributes: StartTagAttributes) {
         guard hiddenFrom == nil else { return }
         switch tag {
         case .a:
@@ -250,7 +249,7 @@ final class Collector {
         case .hidden, .script, .svg, .math, .title, .h1, .head:
             hiddenFrom = depth
         default:
-            if hides() { hiddenFrom = depth }
+            if attributes.hide { hiddenFrom = depth }
         }
         if readsBodyText { endBlock() }
     }
@@ -285,23 +284,20 @@ final class Collector {
 
     // MARK: Tags
 
-    private func meta(_ attribute: (String) -> String?) {
-        guard metas.count < limits.maxMetaTags else { return }
-        let m = Meta(
-            property: attribute("property"), name: attribute("name"), itemprop: attribute("itemprop"),
-            content: attribute("content") ?? attribute("value"))
-        if m.content != nil { metas.append(m) }
+    private func meta(_ attribute: StartTagAttributes) {
+        guard metas.count < limits.maxMetaTags, let content = attribute["content"] ?? attribute["value"] else { return }
+        metas.append(Meta(property: attribute["property"], name: attribute["name"], itemprop: attribute["itemprop"], content: content))
     }
 
-    private func link(_ attribute: (String) -> String?) {
-        guard let rel = attribute("rel")?.lowercased(), let href = attribute("href") else { return }
+    private func link(_ attribute: StartTagAttributes) {
+        guard let rel = attribute["rel"]?.lowercased(), let href = attribute["href"] else { return }
         let rels = rel.split(separator: " ")
         if rels.contains("canonical"), canonical == nil { canonical = href }
-        if rels.contains("alternate"), attribute("hreflang")?.lowercased() == "x-default", alternateDefault == nil {
+        if rels.contains("alternate"), attribute["hreflang"]?.lowercased() == "x-default", alternateDefault == nil {
             alternateDefault = href
         }
         if rels.contains("icon") || rels.contains("apple-touch-icon") || rels.contains("mask-icon"), icons.count < 16 {
-            icons.append(PageMetadata.Icon(rel: rel, href: href, sizes: attribute("sizes"), type: attribute("type")))
+            icons.append(PageMetadata.Icon(rel: rel, href: href, sizes: attribute["sizes"], type: attribute["type"]))
         }
     }
 
@@ -382,12 +378,22 @@ final class Collector {
 
     /// The names of a `property=` value, lowercased: RDFa allows several, separated by white space.
     static func keys(_ property: String) -> [String] {
-        property.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+        // Most are one lowercase ASCII name already.
+        if !property.isEmpty, property.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x80 && !(0x41...0x5A).contains($0) }) { return [property] }
+        return property.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
     }
 
+    /// Whether the path of `src` (before its query or fragment) ends in an image file's extension.
     static func looksLikeImageFile(_ src: String) -> Bool {
-        let path = src.split(separator: "?", maxSplits: 1).first?.split(separator: "#", maxSplits: 1).first ?? ""
-        guard let dot = path.lastIndex(of: ".") else { return false }
-        return ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"].contains(path[path.index(after: dot)...].lowercased())
+        // The first piece that is not empty before a `?`, then the same before a `#`.
+        func firstPiece(_ bytes: Substring.UTF8View, _ separator: Unicode.Scalar) -> Substring.UTF8View {
+            bytes.drop { $0 == UInt8(ascii: separator) }.prefix { $0 != UInt8(ascii: separator) }
+        }
+        let path = firstPiece(firstPiece(Substring(src).utf8, "?"), "#")
+        guard let dot = path.lastIndex(of: UInt8(ascii: ".")) else { return false }
+        let ext = path[path.index(after: dot)...]
+        return imageExtensions.contains { $0.count == ext.count && zip($0, ext).allSatisfy { $0 == $1 | 0x20 } }
     }
+
+    private static let imageExtensions = ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"].map { Array($0.utf8) }
 }

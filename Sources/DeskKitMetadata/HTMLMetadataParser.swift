@@ -109,10 +109,7 @@ public final class HTMLMetadataParser {
         sax.startElement = { ctx, name, attributes in
             guard let ctx, let name else { return }
             let collector = Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
-            let limit = collector.limits.maxValueBytes
-            collector.start(
-                Collector.Tag(name), attribute: { LibXML2.attribute($0, in: attributes, limit: limit) },
-                hides: { LibXML2.hides(attributes) })
+            collector.start(Collector.Tag(name), StartTagAttributes(list: attributes, limit: collector.limits.maxValueBytes))
         }
         sax.endElement = { ctx, name in
             guard let ctx, let name else { return }

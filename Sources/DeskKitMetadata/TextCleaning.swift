@@ -156,7 +156,7 @@ enum TextCleaning {
     /// third) before the "…".
     static func cleanAtWord(_ raw: String?, limit: Int) -> String? {
         guard let text = clean(raw, limit: Int.max) else { return nil }
-        guard text.count > limit else { return text }
+        guard exceeds(text, limit) else { return text }
         let cut = text.prefix(limit - 1)
         if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) >= limit * 2 / 3 {
             return String(cut[..<space]).trimmingCharacters(in: " ,;:-–—") + "…"
@@ -170,7 +170,10 @@ enum TextCleaning {
         guard let raw else { return nil }
         let text = collapse(decodeEntities(raw))
         guard !text.isEmpty else { return nil }
-        guard text.count > limit else { return text }
+        guard exceeds(text, limit) else { return text }
         return String(text.prefix(limit - 1)) + "…"
     }
+
+    /// Whether `text` has more than `limit` characters; counted only when it has more bytes than that.
+    static func exceeds(_ text: String, _ limit: Int) -> Bool { text.utf8.count > limit && text.count > limit }
 }

@@ -10,45 +10,46 @@ package enum URLResolution {
         var fragment: Substring?
     }
 
-    /// Splits by code points, not `Character`s: a delimiter followed by a combining mark (`#\u{64B}`,
-    /// `/\u{301}`) is one `Character` with it, and a `Character` search would not see it.
+    /// Splits on the UTF-8 bytes of the ASCII delimiters, never by `Character`: a delimiter followed by a
+    /// combining mark (`#\u{64B}`, `/\u{301}`) is one `Character` with it, and a `Character` search would
+    /// not see it.
     static func split(_ s: Substring) -> Parts {
-        var rest = s.unicodeScalars
+        var rest = s.utf8[...]
         var fragment: Substring?
-        if let hash = rest.firstIndex(of: "#") {
+        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
             fragment = Substring(rest[rest.index(after: hash)...])
             rest = rest[..<hash]
         }
         var query: Substring?
-        if let q = rest.firstIndex(of: "?") {
+        if let q = rest.firstIndex(of: UInt8(ascii: "?")) {
             query = Substring(rest[rest.index(after: q)...])
             rest = rest[..<q]
         }
         var scheme: Substring?
-        if let colon = rest.firstIndex(of: ":"), let first = rest.first, isLetter(first),
-            rest[..<colon].allSatisfy({ isLetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." })
+        if let colon = rest.firstIndex(of: UInt8(ascii: ":")), let first = rest.first, isLetter(first),
+            rest[..<colon].allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
         {
             scheme = Substring(rest[..<colon])
             rest = rest[rest.index(after: colon)...]
         }
         var authority: Substring?
-        if rest.starts(with: "//".unicodeScalars) {
+        if rest.starts(with: "//".utf8) {
             let afterSlashes = rest.dropFirst(2)
-            let end = afterSlashes.firstIndex(of: "/") ?? afterSlashes.endIndex
+            let end = afterSlashes.firstIndex(of: UInt8(ascii: "/")) ?? afterSlashes.endIndex
             authority = Substring(afterSlashes[..<end])
             rest = afterSlashes[end...]
         }
         return Parts(scheme: scheme, authority: authority, path: Substring(rest), query: query, fragment: fragment)
     }
 
-    static func isLetter(_ c: Unicode.Scalar) -> Bool { ("a"..."z").contains(c) || ("A"..."Z").contains(c) }
+    static func isLetter(_ c: UInt8) -> Bool { c | 0x20 >= 0x61 && c | 0x20 <= 0x7A }
 
-    /// The host of an authority: after the last `@`, before the first `:` (by code points).
+    /// The host of an authority: after the last `@`, before the first `:` (by bytes, as ``split(_:)``).
     static func host(ofAuthority authority: Substring) -> Substring {
-        var host = authority.unicodeScalars
-        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-        if host.first == "[", let close = host.firstIndex(of: "]") { return Substring(host[...close]) }
-        if let colon = host.firstIndex(of: ":") { host = host[..<colon] }
+        var host = authority.utf8[...]
+        if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[host.index(after: at)...] }
+        if host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")) { return Substring(host[...close]) }
+        if let colon = host.firstIndex(of: UInt8(ascii: ":")) { host = host[..<colon] }
         return Substring(host)
     }
 

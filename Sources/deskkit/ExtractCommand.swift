@@ -44,8 +44,7 @@ struct ExtractCommand: ParsableCommand {
         var out = Output.stdout()
         defer { out.flush() }
         guard jsonl else {
-            let bytes = try readFile(file!)
-            out.line(MetadataExtractor.extract(html: bytes, pageURL: url, contentType: contentType).jsonValue)
+            out.line(try Self.extract(file!, pageURL: url, contentType: contentType).jsonValue)
             return
         }
         var reader = try LineReader(path: file, options: lineOptions)
@@ -56,10 +55,8 @@ struct ExtractCommand: ParsableCommand {
             case .success(let json):
                 if let path = json["file"]?.stringValue {
                     do {
-                        let bytes = try readFile(path)
-                        answer = MetadataExtractor.extract(
-                            html: bytes, pageURL: json["url"]?.stringValue, contentType: json["content_type"]?.stringValue
-                        ).jsonValue
+                        answer = try Self.extract(path, pageURL: json["url"]?.stringValue, contentType: json["content_type"]?.stringValue)
+                            .jsonValue
                     } catch {
                         failed = true
                         answer = LineError(code: "cannot_read", message: "\(error)", line: number).jsonValue
@@ -80,9 +77,13 @@ struct ExtractCommand: ParsableCommand {
         if failed { throw ExitCode(1) }  // the deferred flush writes what is buffered
     }
 
-    private func readFile(_ path: String) throws -> [UInt8] {
+    /// The metadata of the page in file `path`, read as the parser asks for it: the rest of a page whose
+    /// metadata is complete is never read.
+    private static func extract(_ path: String, pageURL: String?, contentType: String?) throws -> PageMetadata {
+        let parser = HTMLMetadataParser(pageURL: pageURL, contentType: contentType)
         var reader = try LineReader(path: path)
-        return try reader.readAll()
+        try reader.forEachChunk { parser.feed(UnsafeRawBufferPointer($0)) }
+        return parser.finish()
     }
 }
 

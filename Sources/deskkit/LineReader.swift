@@ -112,6 +112,19 @@ struct LineReader {
         }
     }
 
+    /// Hands the input to `body` in chunks of up to `size` bytes, read into one buffer, until it ends or
+    /// `body` answers `true` (it has what it needs: the rest is never read).
+    mutating func forEachChunk(size: Int = 64 * 1024, _ body: (UnsafeBufferPointer<UInt8>) throws -> Bool) throws {
+        defer { if ownsFD { close(fd) } }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n = try Self.read(fd, into: buffer)
+            if n == 0 { return }
+            if try body(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)) { return }
+        }
+    }
+
     /// Reads once from `fd` into `buffer` (again after EINTR); 0 at the end of the input.
     private static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibXML2
+
+/// The attributes of one start tag as libxml2's SAX handler passes them (name, value, name, value, …,
+/// NULL), read in place: a value becomes a `String` only when the collector keeps it.
+struct StartTagAttributes {
+    let list: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    /// The longest value kept, in bytes.
+    let limit: Int
+
+    /// The raw value of attribute `name` (lowercase, as libxml2 reports names): `.some(nil)` for an
+    /// attribute without a value, nil when the tag has none.
+    private func raw(_ name: StaticString) -> UnsafePointer<xmlChar>?? {
+        guard let list else { return nil }
+        let wanted = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+        var i = 0
+        while let attributeName = list[i] {
+            if strcmp(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self), wanted) == 0 {
+                return .some(list[i + 1])
+            }
+            i += 2
+        }
+        return nil
+    }
+
+    /// The value of attribute `name`, cut at ``limit`` bytes; "" for an attribute without a value.
+    subscript(name: StaticString) -> String? {
+        guard let found = raw(name) else { return nil }
+        guard let value = found else { return "" }
+        let length = strnlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self), limit)
+        return String(decoding: UnsafeBufferPointer(start: value, count: length), as: UTF8.self)
+    }
+
+    /// Whether attribute `name` is `value` exactly.
+    func value(of name: StaticString, is value: StaticString) -> Bool {
+        guard case .some(.some(let found)) = raw(name) else { return false }
+        return strcmp(UnsafeRawPointer(found).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    /// Whether attribute `name` is a list separated by spaces holding one of `tokens` (`class`).
+    func tokens(of name: StaticString, include tokens: [StaticString]) -> Bool {
+        guard case .some(.some(let found)) = raw(name) else { return false }
+        let length = strlen(UnsafeRawPointer(found).assumingMemoryBound(to: CChar.self))
+        let bytes = UnsafeBufferPointer(start: found, count: length)
+        return bytes.split(separator: 0x20).contains { token in
+            tokens.contains { t in
+                token.count == t.utf8CodeUnitCount
+                    && token.elementsEqual(UnsafeBufferPointer(start: t.utf8Start, count: t.utf8CodeUnitCount))
+            }
+        }
+    }
+
+    /// Whether the attributes hide their element: `hidden`, `aria-hidden="true"`, or an inline style with
+    /// `display: none` or `visibility: hidden`. One pass over the attributes.
+    var hide: Bool {
+        guard let list else { return false }
+        var i = 0
+        while let name = list[i] {
+            let value = list[i + 1]
+            if xmlStrEqual(name, "hidden") != 0 { return true }
+            if let value, xmlStrEqual(name, "aria-hidden") != 0, xmlStrcasecmp(value, "true") == 0 { return true }
+            if let value, xmlStrEqual(name, "style") != 0 {
+                let compact = String(cString: value).lowercased().filter { $0 != " " && $0 != "\t" }
+                if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
+            }
+            i += 2
+        }
+        return false
+    }
+}
