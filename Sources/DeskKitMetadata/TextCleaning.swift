@@ -67,24 +67,38 @@ enum TextCleaning {
         }
     }
 
-    /// Decodes the entities left in a value after the HTML parser decoded it once (`&amp;amp;` → `&`).
+    /// Decodes the entities left in a value after the HTML parser decoded it once (`&amp;amp;` → `&`). On
+    /// the UTF-8 bytes: an entity is ASCII, so a `;` more than 32 bytes on never ends one.
     static func decodeEntities(_ s: String) -> String {
         guard s.utf8.contains(UInt8(ascii: "&")) else { return s }
-        // By code point: `;` followed by a combining mark is one `Character` with it.
-        var out = String.UnicodeScalarView()
-        var rest = s.unicodeScalars[...]
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            guard let semi = after.prefix(32).firstIndex(of: ";"), let decoded = entity(Substring(after[..<semi])) else {
-                out.append("&")
-                rest = after
-                continue
+        var s = s
+        let decoded: [UInt8]? = s.withUTF8 { b in
+            var out: [UInt8] = []
+            var changed = false
+            var i = 0
+            while i < b.count {
+                guard b[i] == UInt8(ascii: "&") else {
+                    out.append(b[i])
+                    i += 1
+                    continue
+                }
+                let name = i + 1
+                var semi = name
+                while semi < b.count, semi - name < 32, b[semi] != UInt8(ascii: ";") { semi += 1 }
+                guard semi < b.count, b[semi] == UInt8(ascii: ";"),
+                    let value = entity(Substring(decoding: UnsafeBufferPointer(rebasing: b[name..<semi]), as: UTF8.self))
+                else {
+                    out.append(b[i])
+                    i += 1
+                    continue
+                }
+                out.append(contentsOf: value.utf8)
+                changed = true
+                i = semi + 1
             }
-            out += decoded.unicodeScalars
-            rest = after[after.index(after: semi)...]
+            return changed ? out : nil
         }
-        return String(out + rest)
+        return decoded.map { String(decoding: $0, as: UTF8.self) } ?? s
     }
 
     /// One entity body (`amp`, `#39`, `#x27`), or nil.

@@ -11,7 +11,7 @@ enum TitleSegments {
         let title = TextCleaning.collapse(TextCleaning.decodeEntities(title))
         var parts: [Substring]?
         for separator in separators {
-            let split = title.split(separator: separator, omittingEmptySubsequences: true)
+            let split = Self.split(title, separator)
             if split.count > 1, (parts.map { split.last!.count < $0.last!.count } ?? true) { parts = split }
         }
         if parts == nil, title.contains("_"), title.unicodeScalars.contains(where: { $0.value >= 0x2E80 }) {
@@ -28,5 +28,38 @@ enum TitleSegments {
             return name
         }
         return isHeadline(parts.last!) ? fits(parts.first!) : fits(parts.last!)
+    }
+
+    /// `title.split(separator: separator)` by `Character`s, found on the bytes: a match counts where it
+    /// starts and ends between `Character`s (a space before a combining mark is not a separator's space).
+    static func split(_ title: String, _ separator: String) -> [Substring] {
+        var title = title
+        let pattern = Array(separator.utf8)
+        let matches: [Range<Int>] = title.withUTF8 { b in
+            var found: [Range<Int>] = []
+            var i = 0
+            while i + pattern.count <= b.count {
+                // Overlapping ones too: a match that is not between `Character`s leaves the next in play.
+                if b[i] == pattern[0], pattern.indices.allSatisfy({ b[i + $0] == pattern[$0] }) { found.append(i..<i + pattern.count) }
+                i += 1
+            }
+            return found
+        }
+        guard !matches.isEmpty else { return title.isEmpty ? [] : [title[...]] }
+        let utf8 = title.utf8
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        var parts: [Substring] = []
+        var pieceStart = title.startIndex
+        var searchedTo = 0
+        for match in matches where match.lowerBound >= searchedTo {
+            let start = index(match.lowerBound)
+            let end = index(match.upperBound)
+            guard start.samePosition(in: title) != nil, end.samePosition(in: title) != nil else { continue }
+            if pieceStart < start { parts.append(title[pieceStart..<start]) }
+            pieceStart = end
+            searchedTo = match.upperBound
+        }
+        if pieceStart < title.endIndex { parts.append(title[pieceStart...]) }
+        return parts
     }
 }

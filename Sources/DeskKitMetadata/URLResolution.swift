@@ -144,7 +144,7 @@ package enum URLResolution {
         // Values wrapped in stray quotes or backslashes (`content=\"https://…\"`) are common junk.
         let trimmed = TextCleaning.collapse(TextCleaning.decodeEntities(raw)).trimmingCharacters(in: "\"'\\ ")
         guard !trimmed.isEmpty, trimmed.contains(where: { $0.isLetter || $0.isNumber }),
-            !trimmed.contains(" "), !isPlaceholder(trimmed)
+            !trimmed.utf8.contains(0x20) || !trimmed.contains(" "), !isPlaceholder(trimmed)
         else { return nil }
         let resolved = resolve(trimmed, against: base)
         guard resolved.utf8.count <= maxLength else { return nil }
