@@ -108,24 +108,28 @@ public final class HTMLMetadataParser {
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElement = { ctx, name, attributes in
             guard let ctx, let name else { return }
-            let collector = Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
-            collector.start(Collector.Tag(name), StartTagAttributes(list: attributes, limit: collector.limits.maxValueBytes))
+            Unmanaged<Collector>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.start(Collector.Tag(name), StartTagAttributes(list: attributes, limit: $0.limits.maxValueBytes))
+            }
         }
         sax.endElement = { ctx, name in
             guard let ctx, let name else { return }
-            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue().end(Collector.Tag(name))
+            Unmanaged<Collector>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.end(Collector.Tag(name)) }
         }
         sax.characters = { ctx, chars, length in
             guard let ctx, let chars, length > 0 else { return }
-            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
-                .characters(UnsafeBufferPointer(start: chars, count: Int(length)))
+            Unmanaged<Collector>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.characters(UnsafeBufferPointer(start: chars, count: Int(length)))
+            }
         }
         sax.cdataBlock = { ctx, chars, length in
             guard let ctx, let chars, length > 0 else { return }
-            Unmanaged<Collector>.fromOpaque(ctx).takeUnretainedValue()
-                .rawText(UnsafeBufferPointer(start: chars, count: Int(length)))
+            Unmanaged<Collector>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.rawText(UnsafeBufferPointer(start: chars, count: Int(length)))
+            }
         }
         sax.serror = { _, _ in }
+        // The parser holds the collector, so the callbacks borrow it without retaining it each time.
         let userData = Unmanaged.passUnretained(collector).toOpaque()
         context = htmlCreatePushParserCtxt(&sax, userData, nil, 0, nil, XML_CHAR_ENCODING_NONE)
         guard let context else {

@@ -19,9 +19,10 @@ struct StartTagAttributes {
     private func raw(_ name: StaticString) -> UnsafePointer<xmlChar>?? {
         guard let list else { return nil }
         let wanted = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+        let first = name.utf8Start.pointee
         var i = 0
         while let attributeName = list[i] {
-            if strcmp(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self), wanted) == 0 {
+            if attributeName.pointee == first, strcmp(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self), wanted) == 0 {
                 return .some(list[i + 1])
             }
             i += 2
@@ -63,11 +64,15 @@ struct StartTagAttributes {
         var i = 0
         while let name = list[i] {
             let value = list[i + 1]
-            if xmlStrEqual(name, "hidden") != 0 { return true }
-            if let value, xmlStrEqual(name, "aria-hidden") != 0, xmlStrcasecmp(value, "true") == 0 { return true }
-            if let value, xmlStrEqual(name, "style") != 0 {
+            switch name.pointee {
+            case UInt8(ascii: "h"): if xmlStrEqual(name, "hidden") != 0 { return true }
+            case UInt8(ascii: "a"):
+                if let value, xmlStrEqual(name, "aria-hidden") != 0, xmlStrcasecmp(value, "true") == 0 { return true }
+            case UInt8(ascii: "s"):
+                guard let value, xmlStrEqual(name, "style") != 0 else { break }
                 let compact = String(cString: value).lowercased().filter { $0 != " " && $0 != "\t" }
                 if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
+            default: break
             }
             i += 2
         }
