@@ -32,13 +32,13 @@ struct FilterCommand: ParsableCommand {
         var decoder = DeskMessageDecoder()
         var skipped = 0
         try reader.forEachNonBlankLine({ line, number in
-            let message = decoder.decode(line)
-            // A line that is not a JSON object is malformed at "$"; anything else is a message.
-            if case .malformed(let m) = message.content, m.reason.path == "$" {
+            switch decoder.visibility(of: line, for: audience) {
+            case .failure(let problem):  // not a JSON object; anything else is a message
                 skipped += 1
-                let notJSON = m.reason.code != .wrongType  // a syntax error, not a value of another type
-                err.line("line \(number): skipped: \(notJSON ? "not JSON: " : "")\(m.reason.message)")
-            } else if message.isVisible(to: audience) {
+                let notJSON = problem.code != .wrongType  // a syntax error, not a value of another type
+                err.line("line \(number): skipped: \(notJSON ? "not JSON: " : "")\(problem.message)")
+            case .success(let visibility):
+                guard visibility.isVisible else { break }
                 out.write(line)
                 out.write(CollectionOfOne(0x0A))
             }

@@ -16,7 +16,7 @@ public struct DeskMessageDecoder: Sendable {
     /// The most working memory kept from one message to the next, in bytes (default 1 MiB). The memory grows to
     /// fit the message at hand; after a message that needed more than this, it is let go.
     public var maxRetainedBytes: Int
-    private var scratch: DecodingScratch
+    var scratch: DecodingScratch
 
     public init(options: DecodingOptions = .lenient, maxRetainedBytes: Int = 1 << 20) {
         self.options = options

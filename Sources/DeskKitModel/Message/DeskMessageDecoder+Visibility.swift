@@ -1,0 +1,59 @@
+extension DeskMessageDecoder {
+    /// Whether `audience` sees the message in `bytes`, without building the message: what a filter needs.
+    ///
+    /// The same answer as `decode(bytes).visibility(for: audience)`, and the same failure where `decode`
+    /// gives a message malformed at `$` (text that is not JSON, or JSON that is not an object). It reads
+    /// only the envelope's `custom_type` and `data`, and of `data` (raw or base64 JSON) only its `type`;
+    /// nothing else is decoded or checked, and no string is built for a type DeskKit knows.
+    public mutating func visibility(of bytes: UnsafeBufferPointer<UInt8>, for audience: Audience) -> Result<Visibility, PayloadProblem> {
+        if !isKnownUniquelyReferenced(&scratch) { scratch = DecodingScratch() }
+        let result = withExtendedLifetime(scratch) { Self.visibility(of: bytes, for: audience, options: options, scratch: scratch) }
+        if bytes.count > maxRetainedBytes / 64, scratch.bytes > maxRetainedBytes { scratch = DecodingScratch() }
+        return result
+    }
+
+    private static func visibility(
+        of bytes: UnsafeBufferPointer<UInt8>, for audience: Audience, options: DecodingOptions, scratch: DecodingScratch
+    ) -> Result<Visibility, PayloadProblem> {
+        let tape: JSONTape
+        switch JSONTape.parse(bytes, limits: options.limits, into: scratch.envelope) {
+        case .success(let t): tape = t
+        case .failure(let error): return .failure(PayloadProblem(.syntax(error.code), at: "$", error.description))
+        }
+        guard tape.kind(0) == .object else {
+            return .failure(PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))"))
+        }
+        guard audience == .customer else { return .success(.visible) }
+        let envelope = JSONFields(tape: tape, index: 0, root: "$").fields(VisibilityKey.self)
+        if let c = envelope[.custom_type], tape.kind(c) == .string, let k = tape.match(c, in: DeskPayload.knownCustomTypes),
+            DeskPayload.isSystemCustomType(DeskPayload.knownCustomTypes[k])
+        {
+            return .success(.hidden(.systemCustomType))
+        }
+        guard let d = envelope[.data], tape.kind(d) == .string else { return .success(.visible) }
+        let json: UnsafeBufferPointer<UInt8>
+        switch DataDecoder.locate(tape.utf8(at: d), scratch: scratch).0 {
+        case .json(let range): json = UnsafeBufferPointer(rebasing: tape.utf8(at: d)[range])
+        case .base64JSON(let decoded, let range): json = UnsafeBufferPointer(rebasing: decoded[range])
+        case .none, .text: return .success(.visible)
+        }
+        guard case .success(let data) = JSONTape.parse(json, limits: options.limits, into: scratch.payload),
+            let t = JSONFields(tape: data, index: 0, root: "$.data").fields(DeskPayload.DataKey.self)[.type],
+            data.kind(t) == .string
+        else { return .success(.visible) }
+        let isSystem = data.match(t, in: DeskPayload.knownDataTypes).map { DeskPayload.knownDataTypeIsSystem[$0] }
+            ?? SystemMessage.Kind.isSystemType(data.string(at: t))
+        return .success(isSystem ? .hidden(.systemDataType) : .visible)
+    }
+
+    /// The envelope members visibility depends on.
+    private enum VisibilityKey: Int, JSONKeys {
+        case custom_type, data
+        static let table = StringTable(keys: Self.self)
+    }
+}
+
+extension DeskPayload {
+    /// For each of ``knownDataTypes``, whether it is a system type customers do not see.
+    static let knownDataTypeIsSystem = knownDataTypeFamilies.map { SystemMessage.Kind.isSystemType($0.type) }
+}
