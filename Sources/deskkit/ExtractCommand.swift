@@ -44,32 +44,32 @@ struct ExtractCommand: ParsableCommand {
         var out = Output.stdout()
         defer { out.flush() }
         guard jsonl else {
-            out.line(try Self.extract(file!, pageURL: url, contentType: contentType).jsonValue)
+            let metadata = try Self.extract(file!, pageURL: url, contentType: contentType)
+            out.line { metadata.write(to: &$0) }
             return
         }
         var reader = try LineReader(path: file, options: lineOptions)
         var failed = false
         try reader.forEachNonBlankLine({ line, number in
-            let answer: JSONValue
             switch JSONValue.parseResult(line) {
             case .success(let json):
                 if let path = json["file"]?.stringValue {
                     do {
-                        answer = try Self.extract(path, pageURL: json["url"]?.stringValue, contentType: json["content_type"]?.stringValue)
-                            .jsonValue
+                        let metadata = try Self.extract(
+                            path, pageURL: json["url"]?.stringValue, contentType: json["content_type"]?.stringValue)
+                        out.line { metadata.write(to: &$0) }
                     } catch {
                         failed = true
-                        answer = LineError(code: "cannot_read", message: "\(error)", line: number).jsonValue
+                        out.line(LineError(code: "cannot_read", message: "\(error)", line: number).jsonValue)
                     }
                 } else {
                     failed = true
-                    answer = LineError.missing("file", line: number).jsonValue
+                    out.line(LineError.missing("file", line: number).jsonValue)
                 }
             case .failure(let error):
                 failed = true
-                answer = LineError.notJSON(line: number, error).jsonValue
+                out.line(LineError.notJSON(line: number, error).jsonValue)
             }
-            out.line(answer)
         }) {
             failed = true
             out.line($0.jsonValue)
@@ -88,28 +88,57 @@ struct ExtractCommand: ParsableCommand {
 }
 
 extension PageMetadata {
-    var jsonValue: JSONValue {
-        func props(_ list: [Property]) -> JSONValue { .array(list.map { ["key": .string($0.key), "value": .string($0.value)] }) }
-        return [
-            "title": .optional(title), "description": .optional(description), "image": .optional(image),
-            "url": .optional(url), "site_name": .optional(siteName), "type": .optional(type), "locale": .optional(locale),
-            "images": .array(
-                images.map { i in
-                    [
-                        "url": .optional(i.url), "secure_url": .optional(i.secureURL),
-                        "width": .optional(i.width.map(Int64.init)), "height": .optional(i.height.map(Int64.init)),
-                        "alt": .optional(i.alt), "type": .optional(i.type),
-                    ]
-                }),
-            "videos": .array(videos.map(JSONValue.string)), "canonical_url": .optional(canonicalURL),
-            "base_url": .optional(baseURL), "application_name": .optional(applicationName),
-            "theme_color": .optional(themeColor),
-            "icons": .array(
-                icons.map { ["rel": .string($0.rel), "href": .string($0.href), "sizes": .optional($0.sizes), "type": .optional($0.type)] }),
-            "open_graph": props(openGraph), "twitter": props(twitter), "itemprops": props(itemprops), "json_ld": props(jsonLD),
-            "charset": .string(charset.name), "charset_source": .string(charset.source.rawValue),
-            "charset_declared": .optional(charset.declared), "bytes_parsed": .integer(Int64(bytesParsed)),
-            "stopped_early": .bool(stoppedEarly),
-        ]
+    /// The answer's JSON object, written member by member straight from the fields (no `JSONValue` tree).
+    func write(to w: inout JSONWriter) {
+        func properties(_ key: StaticString, _ list: [Property]) {
+            w.member(key)
+            w.array(list) { w, p in
+                w.member("key", p.key, first: true)
+                w.member("value", p.value)
+                w.raw("}")
+            }
+        }
+        w.member("title", title, first: true)
+        w.member("description", description)
+        w.member("image", image)
+        w.member("url", url)
+        w.member("site_name", siteName)
+        w.member("type", type)
+        w.member("locale", locale)
+        w.member("images")
+        w.array(images) { w, i in
+            w.member("url", i.url, first: true)
+            w.member("secure_url", i.secureURL)
+            w.member("width", i.width.map(Int64.init))
+            w.member("height", i.height.map(Int64.init))
+            w.member("alt", i.alt)
+            w.member("type", i.type)
+            w.raw("}")
+        }
+        w.member("videos")
+        w.array(videos) { w, v in w.write(v) }
+        w.member("canonical_url", canonicalURL)
+        w.member("base_url", baseURL)
+        w.member("application_name", applicationName)
+        w.member("theme_color", themeColor)
+        w.member("icons")
+        w.array(icons) { w, i in
+            w.member("rel", i.rel, first: true)
+            w.member("href", i.href)
+            w.member("sizes", i.sizes)
+            w.member("type", i.type)
+            w.raw("}")
+        }
+        properties("open_graph", openGraph)
+        properties("twitter", twitter)
+        properties("itemprops", itemprops)
+        properties("json_ld", jsonLD)
+        w.member("charset", charset.name)
+        w.member("charset_source", charset.source.rawValue)
+        w.member("charset_declared", charset.declared)
+        w.member("bytes_parsed", Int64(bytesParsed))
+        w.member("stopped_early")
+        w.raw(stoppedEarly ? "true" : "false")
+        w.raw("}")
     }
 }
