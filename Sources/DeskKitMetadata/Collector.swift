@@ -352,23 +352,27 @@ final class Collector {
     var headTitle: Bool {
         if let t = texts[.title], !TextCleaning.isBlank(t) { return true }
         return hasMeta { m in
-            Self.key(m, in: ["og:title", "twitter:title"]) || m.name?.lowercased() == "title" || m.itemprop == "name"
+            Self.key(m, in: Self.titleKeys) || m.name?.lowercased() == "title" || m.itemprop == "name"
         }
     }
 
     var headDescription: Bool {
         hasMeta { m in
-            Self.key(m, in: ["og:description", "twitter:description"]) || m.name?.lowercased() == "description"
+            Self.key(m, in: Self.descriptionKeys) || m.name?.lowercased() == "description"
                 || m.itemprop == "description"
         }
     }
 
     var headImage: Bool {
         hasMeta { m in
-            Self.key(m, in: ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"])
+            Self.key(m, in: Self.imageKeys)
                 || m.itemprop == "image"
         }
     }
+
+    private static let titleKeys: Set = ["og:title", "twitter:title"]
+    private static let descriptionKeys: Set = ["og:description", "twitter:description"]
+    private static let imageKeys: Set = ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"]
 
     static func key(_ m: Meta, in keys: Set<String>) -> Bool {
         if let p = m.property, Self.keys(p).contains(where: keys.contains) { return true }
