@@ -156,7 +156,7 @@ final class Collector {
         default: break
         }
         if !headDone || needTitle, texts[.postTitle] == nil, !capturing(.postTitle),
-            attribute.tokens(of: "class", include: ["post-title", "entry-title"])
+            attribute.tokens(of: "class", include: Self.postTitleClasses)
         {
             capture(.postTitle)
         }
@@ -364,12 +364,11 @@ final class Collector {
     }
 
     var headImage: Bool {
-        hasMeta { m in
-            Self.key(m, in: Self.imageKeys)
-                || m.itemprop == "image"
-        }
+        hasMeta { m in Self.key(m, in: Self.imageKeys) || m.itemprop == "image" }
     }
 
+    /// The classes that mark a post's title in blog themes.
+    private static let postTitleClasses: [StaticString] = ["post-title", "entry-title"]
     private static let titleKeys: Set = ["og:title", "twitter:title"]
     private static let descriptionKeys: Set = ["og:description", "twitter:description"]
     private static let imageKeys: Set = ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"]
