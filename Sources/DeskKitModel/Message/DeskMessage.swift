@@ -76,6 +76,20 @@ extension DeskMessage {
         DeskMessage(encoding: .none, content: .malformed(MalformedPayload(data: data, reason: problem)), problems: [problem])
     }
 
+    /// The envelope's tape, parsed into `scratch`; the problem at `$` when it is not JSON or not an object.
+    static func envelope(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions, scratch: DecodingScratch)
+        -> Result<JSONTape, PayloadProblem>
+    {
+        switch JSONTape.parse(bytes, limits: options.limits, into: scratch.envelope) {
+        case .failure(let error): return .failure(PayloadProblem(.syntax(error.code), at: "$", error.description))
+        case .success(let tape):
+            guard tape.kind(0) == .object else {
+                return .failure(PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))"))
+            }
+            return .success(tape)
+        }
+    }
+
     /// Decodes an envelope, working in `scratch`.
     ///
     /// Every path ends in the memberwise initializer that Swift synthesizes (which is why the initializers
@@ -86,15 +100,9 @@ extension DeskMessage {
         -> DeskMessage
     {
         let tape: JSONTape
-        switch JSONTape.parse(bytes, limits: options.limits, into: scratch.envelope) {
+        switch envelope(bytes, options: options, scratch: scratch) {
         case .success(let t): tape = t
-        case .failure(let error):
-            let problem = PayloadProblem(.syntax(error.code), at: "$", error.description)
-            return malformed(problem, data: String(decoding: bytes, as: UTF8.self))
-        }
-        guard tape.kind(0) == .object else {
-            let problem = PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))")
-            return malformed(problem, data: String(decoding: bytes, as: UTF8.self))
+        case .failure(let problem): return malformed(problem, data: String(decoding: bytes, as: UTF8.self))
         }
         var reader = FieldReader()
         if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: "$") }

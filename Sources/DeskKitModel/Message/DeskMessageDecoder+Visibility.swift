@@ -6,22 +6,17 @@ extension DeskMessageDecoder {
     /// only the envelope's `custom_type` and `data`, and of `data` (raw or base64 JSON) only its `type`;
     /// nothing else is decoded or checked, and no string is built for a type DeskKit knows.
     public mutating func visibility(of bytes: UnsafeBufferPointer<UInt8>, for audience: Audience) -> Result<Visibility, PayloadProblem> {
-        if !isKnownUniquelyReferenced(&scratch) { scratch = DecodingScratch() }
-        let result = withExtendedLifetime(scratch) { Self.visibility(of: bytes, for: audience, options: options, scratch: scratch) }
-        if bytes.count > maxRetainedBytes / 64, scratch.bytes > maxRetainedBytes { scratch = DecodingScratch() }
-        return result
+        let options = options
+        return withScratch(reading: bytes) { Self.visibility(of: bytes, for: audience, options: options, scratch: $0) }
     }
 
     private static func visibility(
         of bytes: UnsafeBufferPointer<UInt8>, for audience: Audience, options: DecodingOptions, scratch: DecodingScratch
     ) -> Result<Visibility, PayloadProblem> {
         let tape: JSONTape
-        switch JSONTape.parse(bytes, limits: options.limits, into: scratch.envelope) {
+        switch DeskMessage.envelope(bytes, options: options, scratch: scratch) {
         case .success(let t): tape = t
-        case .failure(let error): return .failure(PayloadProblem(.syntax(error.code), at: "$", error.description))
-        }
-        guard tape.kind(0) == .object else {
-            return .failure(PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))"))
+        case .failure(let problem): return .failure(problem)
         }
         guard audience == .customer else { return .success(.visible) }
         let envelope = JSONFields(tape: tape, index: 0, root: "$").fields(VisibilityKey.self)

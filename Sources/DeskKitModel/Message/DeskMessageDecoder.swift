@@ -16,7 +16,7 @@ public struct DeskMessageDecoder: Sendable {
     /// The most working memory kept from one message to the next, in bytes (default 1 MiB). The memory grows to
     /// fit the message at hand; after a message that needed more than this, it is let go.
     public var maxRetainedBytes: Int
-    var scratch: DecodingScratch
+    private var scratch: DecodingScratch
 
     public init(options: DecodingOptions = .lenient, maxRetainedBytes: Int = 1 << 20) {
         self.options = options
@@ -27,14 +27,20 @@ public struct DeskMessageDecoder: Sendable {
     /// Decodes one envelope from UTF-8 bytes. Lenient by default: never throws; text that is not a
     /// message gives a ``DeskContent/malformed(_:)`` message saying where it breaks.
     public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> DeskMessage {
+        let options = options
+        return withScratch(reading: bytes) { DeskMessage.decode(bytes, options: options, scratch: $0) }
+    }
+
+    /// Runs `body` in the decoder's working memory, to read `bytes`.
+    mutating func withScratch<T>(reading bytes: UnsafeBufferPointer<UInt8>, _ body: (DecodingScratch) -> T) -> T {
         // The working memory is only ever used by one decode at a time: a copy of this decoder that
         // shares it gets its own before it decodes.
         if !isKnownUniquelyReferenced(&scratch) { scratch = DecodingScratch() }
-        let message = withExtendedLifetime(scratch) { DeskMessage.decode(bytes, options: options, scratch: scratch) }
+        let result = withExtendedLifetime(scratch) { body(scratch) }
         // A message grows the memory by at most ~38 bytes a byte (tokens, unescaped text, decoded base64, for
         // two tapes), so one under 1/64 of the limit cannot pass it: only bigger ones need the look.
         if bytes.count > maxRetainedBytes / 64, scratch.bytes > maxRetainedBytes { scratch = DecodingScratch() }
-        return message
+        return result
     }
 
     /// The working memory kept now, in bytes.
