@@ -18,11 +18,10 @@ struct StartTagAttributes {
     /// attribute without a value, nil when the tag has none.
     private func raw(_ name: StaticString) -> UnsafePointer<xmlChar>?? {
         guard let list else { return nil }
-        let wanted = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
         let first = name.utf8Start.pointee
         var i = 0
         while let attributeName = list[i] {
-            if attributeName.pointee == first, strcmp(UnsafeRawPointer(attributeName).assumingMemoryBound(to: CChar.self), wanted) == 0 {
+            if attributeName.pointee == first, strcmp(cString(attributeName), cString(name.utf8Start)) == 0 {
                 return .some(list[i + 1])
             }
             i += 2
@@ -34,21 +33,20 @@ struct StartTagAttributes {
     subscript(name: StaticString) -> String? {
         guard let found = raw(name) else { return nil }
         guard let value = found else { return "" }
-        let length = strnlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self), limit)
+        let length = strnlen(cString(value), limit)
         return String(decoding: UnsafeBufferPointer(start: value, count: length), as: UTF8.self)
     }
 
     /// Whether attribute `name` is `value` exactly.
     func value(of name: StaticString, is value: StaticString) -> Bool {
         guard case .some(.some(let found)) = raw(name) else { return false }
-        return strcmp(UnsafeRawPointer(found).assumingMemoryBound(to: CChar.self), UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        return strcmp(cString(found), cString(value.utf8Start)) == 0
     }
 
     /// Whether attribute `name` is a list separated by spaces holding one of `tokens` (`class`).
     func tokens(of name: StaticString, include tokens: [StaticString]) -> Bool {
         guard case .some(.some(let found)) = raw(name) else { return false }
-        let length = strlen(UnsafeRawPointer(found).assumingMemoryBound(to: CChar.self))
-        let bytes = UnsafeBufferPointer(start: found, count: length)
+        let bytes = UnsafeBufferPointer(start: found, count: strlen(cString(found)))
         return bytes.split(separator: 0x20).contains { token in
             tokens.contains { t in
                 token.count == t.utf8CodeUnitCount
@@ -79,3 +77,6 @@ struct StartTagAttributes {
         return false
     }
 }
+
+/// libxml2's `xmlChar` string as the C library's `char` string.
+private func cString(_ p: UnsafePointer<UInt8>) -> UnsafePointer<CChar> { UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self) }

@@ -45,7 +45,6 @@ enum TitleSegments {
             }
             return found
         }
-        guard !matches.isEmpty else { return title.isEmpty ? [] : [title[...]] }
         let utf8 = title.utf8
         func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
         var parts: [Substring] = []

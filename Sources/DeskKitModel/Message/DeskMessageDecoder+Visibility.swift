@@ -27,8 +27,9 @@ extension DeskMessageDecoder {
         }
         guard let d = envelope[.data], tape.kind(d) == .string else { return .success(.visible) }
         let json: UnsafeBufferPointer<UInt8>
-        switch DataDecoder.locate(tape.utf8(at: d), scratch: scratch).0 {
-        case .json(let range): json = UnsafeBufferPointer(rebasing: tape.utf8(at: d)[range])
+        let text = tape.utf8(at: d)
+        switch DataDecoder.locate(text, scratch: scratch).0 {
+        case .json(let range): json = UnsafeBufferPointer(rebasing: text[range])
         case .base64JSON(let decoded, let range): json = UnsafeBufferPointer(rebasing: decoded[range])
         case .none, .text: return .success(.visible)
         }
