@@ -28,6 +28,7 @@ struct DecodeCommand: ParsableCommand {
     var format: PayloadFormat = .desk
 
     @OptionGroup var lineOptions: LineOptions
+    @OptionGroup var threadOptions: ThreadOptions
 
     @Argument(help: "The data string; with --messages, the file to read (default: standard input).")
     var input: String?
@@ -45,13 +46,12 @@ struct DecodeCommand: ParsableCommand {
                 out.line(RawArguments.bytes(of: input!).withUnsafeBufferPointer { format.decode($0, strict: false).0 })
                 return
             }
-            var reader = try LineReader(path: input, options: lineOptions)
-            var failed = false
-            try reader.forEachNonBlankLine({ line, _ in out.line(format.decode(line, strict: false).0) }) {
-                failed = true
-                out.line($0.jsonValue)
-            }
-            if failed { throw ExitCode(1) }
+            let otherFormat = format
+            let failures = try LineBatches.answer(
+                input, lineOptions, threadOptions, maxLines: 4096, makeState: {},
+                work: { _, line, _, answer in answer.line(otherFormat.decode(line, strict: false).0) },
+                overlong: Self.answerOverlong)
+            if failures > 0 { throw ExitCode(1) }
             return
         }
         if !messages {
@@ -64,13 +64,17 @@ struct DecodeCommand: ParsableCommand {
             out.line(json)
             return
         }
-        var reader = try LineReader(path: input, options: lineOptions)
-        var decoder = DeskMessageDecoder()
-        var failed = false
-        try reader.forEachNonBlankLine({ line, _ in out.line { decoder.decode(line).writeSummary(to: &$0) } }) {
-            failed = true
-            out.line($0.jsonValue)
-        }
-        if failed { throw ExitCode(1) }  // the deferred flush writes what is buffered
+        // One decoder per run of lines: it keeps its working memory from one message to the next.
+        let failures = try LineBatches.answer(
+            input, lineOptions, threadOptions, maxLines: 8192, makeState: { DeskMessageDecoder() },
+            work: { decoder, line, _, answer in answer.line { decoder.decode(line).writeSummary(to: &$0) } },
+            overlong: Self.answerOverlong)
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// A line over the limit is answered with its error, and fails the run.
+    static func answerOverlong(_ error: LineError, _ answer: inout LinesAnswer) {
+        answer.failures += 1
+        answer.line(error.jsonValue)
     }
 }

@@ -46,6 +46,7 @@ struct DetectCommand: ParsableCommand {
     var localhost = false
 
     @OptionGroup var lineOptions: LineOptions
+    @OptionGroup var threadOptions: ThreadOptions
 
     @Argument(help: "The text to search (joined with spaces); with --jsonl, the file to read (default: standard input).")
     var text: [String] = []
@@ -73,35 +74,33 @@ struct DetectCommand: ParsableCommand {
             }
             return
         }
-        var reader = try LineReader(path: text.first, options: lineOptions)
-        var failed = false
-        let lines = JSONLineReader()
-        try reader.forEachNonBlankLine({ line, number in
-            // The links of the text's bytes as the parser left them: no String is made for the text.
-            switch lines.withString("text", in: line, { $0.map { detector.links(utf8: $0) } }) {
-            case .success(let found):
-                if let links = found {
-                    out.line { json in
-                        json.raw(#"{"links":["#)
-                        for (i, link) in links.enumerated() {
-                            if i > 0 { json.raw(",") }
-                            link.write(to: &json)
+        // A JSON reader per run of lines: it keeps its parse memory from one line to the next.
+        let failures = try LineBatches.answer(
+            text.first, lineOptions, threadOptions, maxLines: 8192, makeState: { JSONLineReader() },
+            work: { lines, line, number, answer in
+                // The links of the text's bytes as the parser left them: no String is made for the text.
+                switch lines.withString("text", in: line, { $0.map { detector.links(utf8: $0) } }) {
+                case .success(let found):
+                    if let links = found {
+                        answer.line { json in
+                            json.raw(#"{"links":["#)
+                            for (i, link) in links.enumerated() {
+                                if i > 0 { json.raw(",") }
+                                link.write(to: &json)
+                            }
+                            json.raw("]}")
                         }
-                        json.raw("]}")
+                    } else {
+                        answer.failures += 1
+                        answer.line(LineError.missing("text", line: number).jsonValue)
                     }
-                } else {
-                    failed = true
-                    out.line(LineError.missing("text", line: number).jsonValue)
+                case .failure(let error):
+                    answer.failures += 1
+                    answer.line(LineError.notJSON(line: number, error).jsonValue)
                 }
-            case .failure(let error):
-                failed = true
-                out.line(LineError.notJSON(line: number, error).jsonValue)
-            }
-        }) {
-            failed = true
-            out.line($0.jsonValue)
-        }
-        if failed { throw ExitCode(1) }  // the deferred flush writes what is buffered
+            },
+            overlong: DecodeCommand.answerOverlong)
+        if failures > 0 { throw ExitCode(1) }  // the deferred flush writes what is buffered
     }
 }
 

@@ -32,6 +32,7 @@ struct ExtractCommand: ParsableCommand {
     var contentType: String?
 
     @OptionGroup var lineOptions: LineOptions
+    @OptionGroup var threadOptions: ThreadOptions
 
     @Argument(help: "The HTML file; with --jsonl, the JSON lines to read (default: standard input).")
     var file: String?
@@ -48,33 +49,32 @@ struct ExtractCommand: ParsableCommand {
             out.line { metadata.write(to: &$0) }
             return
         }
-        var reader = try LineReader(path: file, options: lineOptions)
-        var failed = false
-        try reader.forEachNonBlankLine({ line, number in
-            switch JSONValue.parseResult(line) {
-            case .success(let json):
-                if let path = json["file"]?.stringValue {
+        // A batch of a few pages a thread: each page costs a parse of its own.
+        let failures = try LineBatches.answer(
+            file, lineOptions, threadOptions, maxLines: 32 * LineBatches.processors, makeState: {},
+            work: { _, line, number, answer in
+                switch JSONValue.parseResult(line) {
+                case .success(let json):
+                    guard let path = json["file"]?.stringValue else {
+                        answer.failures += 1
+                        answer.line(LineError.missing("file", line: number).jsonValue)
+                        return
+                    }
                     do {
                         let metadata = try Self.extract(
                             path, pageURL: json["url"]?.stringValue, contentType: json["content_type"]?.stringValue)
-                        out.line { metadata.write(to: &$0) }
+                        answer.line { metadata.write(to: &$0) }
                     } catch {
-                        failed = true
-                        out.line(LineError(code: "cannot_read", message: "\(error)", line: number).jsonValue)
+                        answer.failures += 1
+                        answer.line(LineError(code: "cannot_read", message: "\(error)", line: number).jsonValue)
                     }
-                } else {
-                    failed = true
-                    out.line(LineError.missing("file", line: number).jsonValue)
+                case .failure(let error):
+                    answer.failures += 1
+                    answer.line(LineError.notJSON(line: number, error).jsonValue)
                 }
-            case .failure(let error):
-                failed = true
-                out.line(LineError.notJSON(line: number, error).jsonValue)
-            }
-        }) {
-            failed = true
-            out.line($0.jsonValue)
-        }
-        if failed { throw ExitCode(1) }  // the deferred flush writes what is buffered
+            },
+            overlong: DecodeCommand.answerOverlong)
+        if failures > 0 { throw ExitCode(1) }  // the deferred flush writes what is buffered
     }
 
     /// The metadata of the page in file `path`, read as the parser asks for it: the rest of a page whose

@@ -17,38 +17,34 @@ struct FilterCommand: ParsableCommand {
     var audience: Audience
 
     @OptionGroup var lineOptions: LineOptions
+    @OptionGroup var threadOptions: ThreadOptions
 
     @Argument(help: "The file to read (default: standard input).")
     var file: String?
 
     func run() throws {
-        var out = Output.stdout()
-        var err = Output.stderr()
-        defer {
-            out.flush()
-            err.flush()
-        }
-        var reader = try LineReader(path: file, options: lineOptions)
-        var decoder = DeskMessageDecoder()
-        var skipped = 0
-        try reader.forEachNonBlankLine({ line, number in
-            switch decoder.visibility(of: line, for: audience) {
-            case .failure(let problem):  // not a JSON object; anything else is a message
-                skipped += 1
-                let notJSON = problem.code != .wrongType  // a syntax error, not a value of another type
-                err.line("line \(number): skipped: \(notJSON ? "not JSON: " : "")\(problem.message)")
-            case .success(let visibility):
-                guard visibility.isVisible else { break }
-                out.write(line)
-                out.write(CollectionOfOne(0x0A))
-            }
-        }) {
-            skipped += 1
-            err.line($0.text)
-        }
+        let audience = audience
+        let skipped = try LineBatches.answer(
+            file, lineOptions, threadOptions, maxLines: 8192, makeState: { DeskMessageDecoder() },
+            work: { decoder, line, number, answer in
+                switch decoder.visibility(of: line, for: audience) {
+                case .failure(let problem):  // not a JSON object; anything else is a message
+                    answer.failures += 1
+                    let notJSON = problem.code != .wrongType  // a syntax error, not a value of another type
+                    answer.errorLine("line \(number): skipped: \(notJSON ? "not JSON: " : "")\(problem.message)")
+                case .success(let visibility):
+                    guard visibility.isVisible else { break }
+                    answer.out.bytes.append(contentsOf: line)
+                    answer.out.bytes.append(0x0A)
+                }
+            },
+            overlong: { error, answer in
+                answer.failures += 1
+                answer.errorLine(error.text)
+            })
         if skipped > 0 {
+            var err = Output.stderr()
             err.line("\(skipped) line\(skipped == 1 ? "" : "s") skipped")
-            out.flush()
             err.flush()
             throw ExitCode(1)
         }

@@ -1,0 +1,165 @@
+import ArgumentParser
+import DeskKitModel
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a run of lines answered: the bytes for standard output and standard error, in input order, and how
+/// many lines failed.
+struct LinesAnswer {
+    var out = JSONWriter(capacity: 0)
+    var err = JSONWriter(capacity: 0)
+    var failures = 0
+
+    /// Writes one line of JSON that `body` writes, to the standard-output part.
+    mutating func line(_ body: (inout JSONWriter) -> Void) {
+        body(&out)
+        out.bytes.append(0x0A)
+    }
+
+    mutating func line(_ value: JSONValue) { line { $0.write(value) } }
+
+    /// Writes one line of text to the standard-error part.
+    mutating func errorLine(_ s: String) {
+        err.bytes.append(contentsOf: s.utf8)
+        err.bytes.append(0x0A)
+    }
+}
+
+/// Runs a command's per-line work on every core: lines are gathered in batches (at most ``maxLines`` lines
+/// or about ``maxBytes`` bytes), each batch is cut into runs of consecutive lines that the cores take in
+/// turn, each run with state of its own (a decoder, say), and the answers are written in input order — the
+/// output is byte for byte what one thread gives. Memory stays bounded by a batch and its answers.
+struct LineBatches {
+    /// The most lines in a batch.
+    var maxLines: Int
+    /// A batch is run once its lines hold this many bytes.
+    var maxBytes: Int = 1 << 20
+    /// How many threads work on a batch (default: the processors this process may use).
+    var threads = LineBatches.processors
+
+    /// The processors online, at least 1.
+    static let processors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+
+    /// One line of a batch: where its bytes are in the batch and its 1-based number, or the error of a
+    /// line that was too long (it has no bytes).
+    private struct Entry {
+        var start: Int
+        var count: Int
+        var number: Int
+        var tooLong: LineError?
+    }
+
+    /// Reads every non-blank line of `reader`, hands each to `work` (with the state `makeState` gives to
+    /// the run it falls in) and each line over the limit to `overlong`, on every core, and then gives
+    /// every batch's answer, in order, to `emit`. `makeState`, `work` and `overlong` run on several
+    /// threads at once.
+    func run<State>(
+        _ reader: inout LineReader,
+        makeState: @escaping @Sendable () -> State,
+        work: @escaping @Sendable (inout State, UnsafeBufferPointer<UInt8>, Int, inout LinesAnswer) -> Void,
+        overlong: @escaping @Sendable (LineError, inout LinesAnswer) -> Void,
+        emit: (LinesAnswer) -> Void
+    ) throws {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(maxBytes + maxBytes / 4)
+        var entries: [Entry] = []
+        entries.reserveCapacity(maxLines)
+        let threads = threads
+
+        func runBatch() {
+            guard !entries.isEmpty else { return }
+            // Runs of consecutive lines, a few per thread so that an uneven batch still keeps every core
+            // busy; one thread works the batch alone.
+            let runs = threads <= 1 ? 1 : min(entries.count, threads * 8)
+            var answers = [LinesAnswer](repeating: LinesAnswer(), count: runs)
+            bytes.withUnsafeBufferPointer { base in
+                entries.withUnsafeBufferPointer { entries in
+                    answers.withUnsafeMutableBufferPointer { answers in
+                        // Every run reads the batch and writes its own answer; concurrentPerform returns
+                        // when all have ended, before the buffers do.
+                        let batch = Batch(bytes: base, entries: entries, answers: answers)
+                        let doRun: @Sendable (Int) -> Void = { r in
+                            var state = makeState()
+                            var answer = LinesAnswer()
+                            let entries = batch.entries
+                            for entry in entries[(entries.count * r / runs)..<(entries.count * (r + 1) / runs)] {
+                                if let error = entry.tooLong {
+                                    overlong(error, &answer)
+                                } else {
+                                    work(&state, UnsafeBufferPointer(rebasing: batch.bytes[entry.start..<(entry.start + entry.count)]), entry.number, &answer)
+                                }
+                            }
+                            batch.answers[r] = answer
+                        }
+                        if runs == 1 { doRun(0) } else { DispatchQueue.concurrentPerform(iterations: runs, execute: doRun) }
+                    }
+                }
+            }
+            for answer in answers { emit(answer) }
+            bytes.removeAll(keepingCapacity: true)
+            entries.removeAll(keepingCapacity: true)
+        }
+
+        try reader.forEachLine({ line, number in
+            if JSONLines.isBlank(line) { return }
+            entries.append(Entry(start: bytes.count, count: line.count, number: number, tooLong: nil))
+            bytes.append(contentsOf: line)
+            if entries.count >= maxLines || bytes.count >= maxBytes { runBatch() }
+        }) { error in
+            entries.append(Entry(start: bytes.count, count: 0, number: error.line, tooLong: error))
+            if entries.count >= maxLines { runBatch() }
+        }
+        runBatch()
+    }
+
+    /// A batch as the threads see it: the lines' bytes and entries, read by all, and one answer slot a run.
+    private struct Batch: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let entries: UnsafeBufferPointer<Entry>
+        let answers: UnsafeMutableBufferPointer<LinesAnswer>
+    }
+}
+
+extension LineBatches {
+    /// Answers every non-blank line of `path` (standard input for nil or "-") with ``run(_:makeState:work:overlong:emit:)``,
+    /// writes the answers to standard output and standard error, and returns how many lines failed.
+    static func answer<State>(
+        _ path: String?, _ lineOptions: LineOptions, _ threadOptions: ThreadOptions, maxLines: Int,
+        makeState: @escaping @Sendable () -> State,
+        work: @escaping @Sendable (inout State, UnsafeBufferPointer<UInt8>, Int, inout LinesAnswer) -> Void,
+        overlong: @escaping @Sendable (LineError, inout LinesAnswer) -> Void
+    ) throws -> Int {
+        var reader = try LineReader(path: path, options: lineOptions)
+        var out = Output.stdout()
+        var err = Output.stderr()
+        defer {
+            out.flush()
+            err.flush()
+        }
+        var failures = 0
+        let batches = LineBatches(maxLines: maxLines, threads: threadOptions.threads ?? processors)
+        try batches.run(&reader, makeState: makeState, work: work, overlong: overlong) { answer in
+            failures += answer.failures
+            if !answer.out.bytes.isEmpty { out.write(answer.out.bytes) }
+            if !answer.err.bytes.isEmpty { err.write(answer.err.bytes) }
+        }
+        return failures
+    }
+}
+
+/// `--threads`, for the commands that answer each line on its own.
+struct ThreadOptions: ParsableArguments {
+    @Option(name: .long, help: "How many threads answer lines (default: one per processor this process may use). The output is the same for any number.")
+    var threads: Int?
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
+}
