@@ -25,6 +25,13 @@ struct LinesAnswer {
 
     mutating func line(_ value: JSONValue) { line { $0.write(value) } }
 
+    /// Empties the answer, keeping its memory.
+    mutating func clear() {
+        out.bytes.removeAll(keepingCapacity: true)
+        err.bytes.removeAll(keepingCapacity: true)
+        failures = 0
+    }
+
     /// Writes one line of text to the standard-error part.
     mutating func errorLine(_ s: String) {
         err.bytes.append(contentsOf: s.utf8)
@@ -47,15 +54,6 @@ struct LineBatches {
     /// The processors online, at least 1.
     static let processors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
-    /// One line of a batch: where its bytes are in the batch and its 1-based number, or the error of a
-    /// line that was too long (it has no bytes).
-    private struct Entry {
-        var start: Int
-        var count: Int
-        var number: Int
-        var tooLong: LineError?
-    }
-
     /// Reads every non-blank line of `reader`, hands each to `work` (with the state `makeState` gives to
     /// the run it falls in) and each line over the limit to `overlong`, on every core, and then gives
     /// every batch's answer, in order, to `emit`. `makeState`, `work` and `overlong` run on several
@@ -67,62 +65,46 @@ struct LineBatches {
         overlong: @escaping @Sendable (LineError, inout LinesAnswer) -> Void,
         emit: (LinesAnswer) -> Void
     ) throws {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(maxBytes + maxBytes / 4)
-        var entries: [Entry] = []
-        entries.reserveCapacity(maxLines)
         let threads = threads
-
-        func runBatch() {
-            guard !entries.isEmpty else { return }
+        let limit = reader.maxLineBytes
+        // One answer a run, kept from batch to batch so that its buffers are reused.
+        var answers = [LinesAnswer](repeating: LinesAnswer(), count: threads <= 1 ? 1 : threads * 8)
+        try reader.forEachBatch(maxLines: maxLines, maxBytes: maxBytes) { bytes, spans in
             // Runs of consecutive lines, a few per thread so that an uneven batch still keeps every core
             // busy; one thread works the batch alone.
-            let runs = threads <= 1 ? 1 : min(entries.count, threads * 8)
-            var answers = [LinesAnswer](repeating: LinesAnswer(), count: runs)
-            bytes.withUnsafeBufferPointer { base in
-                entries.withUnsafeBufferPointer { entries in
-                    answers.withUnsafeMutableBufferPointer { answers in
-                        // Every run reads the batch and writes its own answer; concurrentPerform returns
-                        // when all have ended, before the buffers do.
-                        let batch = Batch(bytes: base, entries: entries, answers: answers)
-                        let doRun: @Sendable (Int) -> Void = { r in
-                            var state = makeState()
-                            var answer = LinesAnswer()
-                            let entries = batch.entries
-                            for entry in entries[(entries.count * r / runs)..<(entries.count * (r + 1) / runs)] {
-                                if let error = entry.tooLong {
-                                    overlong(error, &answer)
-                                } else {
-                                    work(&state, UnsafeBufferPointer(rebasing: batch.bytes[entry.start..<(entry.start + entry.count)]), entry.number, &answer)
-                                }
+            let runs = min(spans.count, answers.count)
+            spans.withUnsafeBufferPointer { spans in
+                answers.withUnsafeMutableBufferPointer { answers in
+                    // Every run reads the batch and writes its own answer; concurrentPerform returns when
+                    // all have ended, before the buffers do.
+                    let batch = Batch(bytes: bytes, spans: spans, answers: answers)
+                    let doRun: @Sendable (Int) -> Void = { r in
+                        var state = makeState()
+                        var answer = LinesAnswer()
+                        swap(&answer, &batch.answers[r])
+                        answer.clear()
+                        let spans = batch.spans
+                        for span in spans[(spans.count * r / runs)..<(spans.count * (r + 1) / runs)] {
+                            if span.tooLong {
+                                overlong(.tooLong(line: span.number, limit: limit), &answer)
+                            } else {
+                                let line = UnsafeBufferPointer(rebasing: batch.bytes[span.start..<(span.start + span.count)])
+                                work(&state, line, span.number, &answer)
                             }
-                            batch.answers[r] = answer
                         }
-                        if runs == 1 { doRun(0) } else { DispatchQueue.concurrentPerform(iterations: runs, execute: doRun) }
+                        swap(&answer, &batch.answers[r])
                     }
+                    if runs == 1 { doRun(0) } else { DispatchQueue.concurrentPerform(iterations: runs, execute: doRun) }
                 }
             }
-            for answer in answers { emit(answer) }
-            bytes.removeAll(keepingCapacity: true)
-            entries.removeAll(keepingCapacity: true)
+            for r in 0..<runs { emit(answers[r]) }
         }
-
-        try reader.forEachLine({ line, number in
-            if JSONLines.isBlank(line) { return }
-            entries.append(Entry(start: bytes.count, count: line.count, number: number, tooLong: nil))
-            bytes.append(contentsOf: line)
-            if entries.count >= maxLines || bytes.count >= maxBytes { runBatch() }
-        }) { error in
-            entries.append(Entry(start: bytes.count, count: 0, number: error.line, tooLong: error))
-            if entries.count >= maxLines { runBatch() }
-        }
-        runBatch()
     }
 
-    /// A batch as the threads see it: the lines' bytes and entries, read by all, and one answer slot a run.
+    /// A batch as the threads see it: the lines, read by all, and one answer slot a run.
     private struct Batch: @unchecked Sendable {
         let bytes: UnsafeBufferPointer<UInt8>
-        let entries: UnsafeBufferPointer<Entry>
+        let spans: UnsafeBufferPointer<LineReader.LineSpan>
         let answers: UnsafeMutableBufferPointer<LinesAnswer>
     }
 }
@@ -147,8 +129,8 @@ extension LineBatches {
         let batches = LineBatches(maxLines: maxLines, threads: threadOptions.threads ?? processors)
         try batches.run(&reader, makeState: makeState, work: work, overlong: overlong) { answer in
             failures += answer.failures
-            if !answer.out.bytes.isEmpty { out.write(answer.out.bytes) }
-            if !answer.err.bytes.isEmpty { err.write(answer.err.bytes) }
+            out.write(answer.out.bytes)
+            err.write(answer.err.bytes)
         }
         return failures
     }

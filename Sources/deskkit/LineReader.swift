@@ -56,6 +56,9 @@ struct LineReader {
 
     init(path: String?, options: LineOptions) throws { try self.init(path: path, maxLineBytes: options.maxLineBytes) }
 
+    /// The longest line read, in bytes.
+    var maxLineBytes: Int { splitter.maxLineBytes }
+
     /// Like ``forEachLine(_:overlong:)``, skipping lines of nothing but white space (their numbers still count).
     mutating func forEachNonBlankLine(
         _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void, overlong: (LineError) throws -> Void
@@ -86,6 +89,103 @@ struct LineReader {
             try chunk.withUnsafeBufferPointer { try splitter.append(UnsafeBufferPointer(rebasing: $0[..<n]), handle) }
         }
         try splitter.finish(handle)
+    }
+
+    /// One line of a batch (``forEachBatch(maxLines:maxBytes:_:)``): where its bytes are in the batch's
+    /// buffer and its 1-based number; a line over the limit has no bytes and `tooLong` set.
+    struct LineSpan {
+        var start: Int
+        var count: Int
+        var number: Int
+        var tooLong: Bool
+    }
+
+    /// Hands the input's non-blank lines to `body` in batches of at most `maxLines` lines, read in blocks of
+    /// about `maxBytes`: the lines stay where `read` put them (no copy but the unfinished line carried to the
+    /// next block), and the buffer is valid during the call. Lines over the limit come as `tooLong` spans
+    /// in their place; the memory held is at most the limit and two blocks.
+    mutating func forEachBatch(
+        maxLines: Int, maxBytes: Int, _ body: (UnsafeBufferPointer<UInt8>, [LineSpan]) throws -> Void
+    ) throws {
+        defer { if ownsFD { close(fd) } }
+        let limit = maxLineBytes
+        var buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 2 * maxBytes)
+        defer { buffer.deallocate() }
+        var filled = 0
+        var number = 0
+        var discarding = false  // inside a line over the limit: its bytes are dropped up to its end
+        var spans: [LineSpan] = []
+        spans.reserveCapacity(maxLines)
+        var atEnd = false
+        while !atEnd {
+            // Read at least `maxBytes` more (a pipe gives 64 KiB a read), or to the end of the input.
+            let target = filled + maxBytes
+            if target > buffer.count {
+                let bigger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(target, 2 * buffer.count))
+                _ = bigger.initialize(fromContentsOf: buffer[..<filled])
+                buffer.deallocate()
+                buffer = bigger
+            }
+            while filled < target {
+                let n = try Self.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled..<target])))
+                if n == 0 {
+                    atEnd = true
+                    break
+                }
+                filled += n
+            }
+            let bytes = UnsafeBufferPointer(buffer)
+            var start = 0
+            if discarding {
+                guard let end = Self.newline(in: bytes, from: 0, to: filled) else {
+                    filled = 0
+                    continue
+                }
+                discarding = false
+                start = end + 1
+            }
+            func add(_ line: Range<Int>) throws {
+                number += 1
+                if line.count > limit {
+                    spans.append(LineSpan(start: line.lowerBound, count: 0, number: number, tooLong: true))
+                } else if !JSONLines.isBlank(UnsafeBufferPointer(rebasing: bytes[line])) {
+                    spans.append(LineSpan(start: line.lowerBound, count: line.count, number: number, tooLong: false))
+                }
+                if spans.count >= maxLines {
+                    try body(bytes, spans)
+                    spans.removeAll(keepingCapacity: true)
+                }
+            }
+            while let end = Self.newline(in: bytes, from: start, to: filled) {
+                try add(start..<end)
+                start = end + 1
+            }
+            if atEnd, start < filled {
+                try add(start..<filled)  // the last line, without its \n
+                start = filled
+            }
+            if !spans.isEmpty {
+                try body(bytes, spans)
+                spans.removeAll(keepingCapacity: true)
+            }
+            let rest = filled - start
+            if rest > limit {
+                // An unfinished line already over the limit: reported now, the rest of it dropped.
+                number += 1
+                try body(bytes, [LineSpan(start: 0, count: 0, number: number, tooLong: true)])
+                discarding = true
+                filled = 0
+            } else {
+                if rest > 0, start > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: buffer.baseAddress! + start, byteCount: rest) }
+                filled = rest
+            }
+        }
+    }
+
+    /// The first `\n` in `bytes[from..<to]`.
+    private static func newline(in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to, let found = memchr(bytes.baseAddress! + from, 0x0A, to - from) else { return nil }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(bytes.baseAddress!)
     }
 
     /// Every byte of the input, unchanged (a page is not lines): a file is read straight into one array

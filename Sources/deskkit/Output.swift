@@ -23,6 +23,17 @@ struct Output {
         if writer.bytes.count >= 1 << 16 { flush() }
     }
 
+    /// Writes `bytes`; many of them go straight to the file, after what is buffered, without a copy.
+    mutating func write(_ bytes: [UInt8]) {
+        guard bytes.count >= 1 << 16 else {
+            writer.bytes.append(contentsOf: bytes)
+            if writer.bytes.count >= 1 << 16 { flush() }
+            return
+        }
+        flush()
+        bytes.withUnsafeBytes { writeAll($0) }
+    }
+
     mutating func line(_ s: String) {
         write(s.utf8)
         write(CollectionOfOne(0x0A))
@@ -44,9 +55,14 @@ struct Output {
     /// Writes what is buffered. A reader that went away (`deskkit mutate | head -1`: EPIPE) ends the
     /// process quietly, as a closed pipe ends any Unix filter; another write error ends it with status 74.
     mutating func flush() {
+        writer.bytes.withUnsafeBytes { writeAll($0) }
+        writer.bytes.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
-        while offset < writer.bytes.count {
-            let n = writer.bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { exit(0) }
@@ -56,6 +72,5 @@ struct Output {
             }
             offset += n
         }
-        writer.bytes.removeAll(keepingCapacity: true)
     }
 }

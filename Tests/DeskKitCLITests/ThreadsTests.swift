@@ -78,6 +78,18 @@ struct ThreadsTests {
         #expect(r.lines.filter { $0.contains(#""cannot_read""#) }.count == lines.filter { $0.contains("missing-") }.count)
     }
 
+    /// Lines longer than the limit that span several blocks of input, one of them the last line without
+    /// its newline: each is reported at its number, and the lines around it are answered.
+    @Test func linesOverTheLimitAcrossBlocks() throws {
+        func message(_ id: Int) -> String { #"{"message_id": \#(id), "message": "hi"}"# }
+        let huge = #"{"message": ""# + String(repeating: "y", count: 3 << 20) + #""}"#
+        let input = [message(1), message(2), "", message(3), huge, message(5), huge, huge, message(8), huge].joined(separator: "\n")
+        let r = try sameForAnyThreads(["decode", "--messages", "--max-line-bytes", "\(1 << 20)"], stdin: input)
+        #expect(r.status == 1)
+        let lines = try r.lines.map(CLI.json)
+        #expect(lines.map { $0["message_id"] as? Int ?? -(($0["error"] as? [String: Any])?["line"] as? Int ?? 0) } == [1, 2, 3, -5, 5, -7, -8, 8, -10])
+    }
+
     @Test func aThreadCountBelowOneIsRefused() throws {
         let r = try CLI.run(["decode", "--messages", "--threads", "0"], stdin: "")
         #expect(r.status == 64)
