@@ -1,5 +1,6 @@
 import Crypto
 import DeskKitPageServer
+import DeskKitTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -51,6 +52,10 @@ struct CrashRecoveryTests {
     }
 
     @Test func everyAcceptedWebhookIsUpdatedAfterACrash() async throws {
+        try await HeavyTests.oneAtATime { try await crash() }
+    }
+
+    func crash() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -2,18 +2,21 @@
 struct JSONFields {
     let tape: JSONTape
     let index: Int
-    /// The path of the tape's root value: `$`, or `$.data` for the data inside an envelope.
+    /// The path of the value at `base`: `$`, or `$.data` for the data inside an envelope.
     let root: StaticString
+    /// The value paths start from: the tape's root, or an object inside it read as a document of its own
+    /// (the message in a webhook's `payload`).
+    var base = 0
 
     /// The value token of the last member named `key`.
     @inline(__always) subscript(key: StaticString) -> Int? { tape.member(index, key) }
 
     /// The path of this object.
-    var path: String { tape.path(to: index, root: root.description) }
+    var path: String { tape.path(to: index, from: base, root: root.description) }
 
     func path(_ key: StaticString) -> String { JSONPath.member(path, key.description) }
 
-    func child(_ index: Int) -> JSONFields { JSONFields(tape: tape, index: index, root: root) }
+    func child(_ index: Int) -> JSONFields { JSONFields(tape: tape, index: index, root: root, base: base) }
 }
 
 /// Reads typed members out of JSON objects and records a ``PayloadProblem`` for each one that is wrong.

@@ -110,9 +110,9 @@ struct JSONTape {
     }
 
     /// The JSONPath of token `target`, found by walking down from the root (only problems need it).
-    func path(to target: Int, root: String) -> String {
+    func path(to target: Int, from start: Int = 0, root: String) -> String {
         var path = root
-        var i = 0
+        var i = start
         while i != target {
             let container = i
             var child = container + 1

@@ -99,15 +99,22 @@ extension DeskMessage {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions, scratch: DecodingScratch)
         -> DeskMessage
     {
-        let tape: JSONTape
         switch envelope(bytes, options: options, scratch: scratch) {
-        case .success(let t): tape = t
+        case .success(let tape): return decode(tape, at: 0, typeIfAbsent: nil, options: options, scratch: scratch)
         case .failure(let problem): return malformed(problem, data: String(decoding: bytes, as: UTF8.self))
         }
+    }
+
+    /// Decodes the envelope object at `index` of a parsed `tape` — the whole text, or a webhook's
+    /// `payload` read in place, without a second parse. Problems' paths start at that object (`$`), and
+    /// `typeIfAbsent` stands for a `type` member the object does not have.
+    static func decode(
+        _ tape: JSONTape, at index: Int, typeIfAbsent: String?, options: DecodingOptions, scratch: DecodingScratch
+    ) -> DeskMessage {
         var reader = FieldReader()
-        if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, 0, at: "$") }
-        let o = JSONFields(tape: tape, index: 0, root: "$").fields(EnvelopeKey.self)
-        let messageType = reader.string(o, .type).map(MessageType.init(rawValue:))
+        if options.checksDuplicateKeys { reader.checkDuplicateKeys(tape, index, at: "$") }
+        let o = JSONFields(tape: tape, index: index, root: "$", base: index).fields(EnvelopeKey.self)
+        let messageType = (o[.type] == nil ? typeIfAbsent : reader.string(o, .type)).map(MessageType.init(rawValue:))
         if let t = messageType, !t.isKnown {
             reader.report(.unknownValue, "$.type", "\"\(t.rawValue.prefix(40))\" is not one of MESG, ADMM, FILE")
         }

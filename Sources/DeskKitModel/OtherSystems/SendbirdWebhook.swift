@@ -46,9 +46,9 @@ public struct SendbirdWebhook: Sendable, Hashable {
             webhook.channelURL = channel.flatMap { reader.string($0, "channel_url", required: true) }
             guard let payload = reader.object(o, "payload", required: true) else { return nil }
             guard reader.int64(payload, "message_id", required: true) != nil, webhook.channelURL != nil else { return nil }
-            guard case .object(var envelope) = o.tape.value(at: payload.index) else { return nil }
-            if let type, envelope["type"] == nil { envelope.members.append(.init(key: "type", value: .string(type))) }
-            webhook.message = DeskMessage(json: .object(envelope), options: options)
+            // The message is read where it is on the body's tape: the body is parsed once.
+            webhook.message = DeskMessage.decode(
+                o.tape, at: payload.index, typeIfAbsent: type, options: options, scratch: DecodingScratch())
             return webhook
         }
     }
