@@ -37,12 +37,19 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
 
 extension StoreLocation {
     /// Opens (creating and migrating as needed) the store here; nil for ``memory``, which is not a
-    /// ``JobStore`` but the server's own queue.
-    public func open(logger: Logger = Logger(label: "deskkit.store")) async throws(JobStoreError) -> (any JobStore)? {
+    /// ``JobStore`` but the server's own queue. `timeout` bounds each operation of a PostgreSQL store and
+    /// each connection to it (``PostgresJobStore/Options``).
+    public func open(
+        timeout: Duration = .seconds(5), logger: Logger = Logger(label: "deskkit.store")
+    ) async throws(JobStoreError) -> (any JobStore)? {
         switch self {
-        case .memory: nil
-        case .sqlite(let path): try await SQLiteJobStore.open(path: path, logger: logger)
-        case .postgres(let location): try await PostgresJobStore.open(location, logger: logger)
+        case .memory: return nil
+        case .sqlite(let path): return try await SQLiteJobStore.open(path: path, logger: logger)
+        case .postgres(let location):
+            var options = PostgresJobStore.Options()
+            options.operationTimeout = timeout
+            options.connectTimeout = timeout
+            return try await PostgresJobStore.open(location, options: options, logger: logger)
         }
     }
 }

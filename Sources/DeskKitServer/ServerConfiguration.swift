@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// Jobs, workers, dedup window and shutdown grace (capacity and the dedup capacity apply to the
     /// memory store only).
     public var queue = EnrichmentQueue.Configuration()
+    /// How long one operation of a PostgreSQL store (`DESKKIT_STORE_TIMEOUT`, default 5 s) or a connection
+    /// to it may take before the store counts as unavailable: webhooks get 503, a job's end is recorded
+    /// again later.
+    public var storeTimeout: Duration = .seconds(5)
     /// Lease, retry horizon and retry back-off of a durable store (its workers, dedup window and shutdown
     /// grace are taken from ``queue``).
     public var durable = DurableEnrichmentQueue.Configuration()
@@ -53,6 +57,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         ("DESKKIT_STORE", "where jobs are kept: sqlite:PATH (default sqlite:deskkit-state.sqlite) or memory"),
         ("DESKKIT_RETRY_HORIZON", "seconds Platform API failures are retried, from the webhook (default 86400)"),
         ("DESKKIT_JOB_LEASE", "seconds a claimed job is a worker's before another takes it (default 120)"),
+        ("DESKKIT_STORE_TIMEOUT", "seconds a PostgreSQL store may take to answer before it counts as down (default 5)"),
     ]
 
     /// Builds the configuration from `flags` (names as in the table, values as text) over `environment`.
@@ -120,6 +125,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         }
         if let n = integer("DESKKIT_RETRY_HORIZON", 0...(365 * 86400)) { c.durable.retryHorizon = .seconds(n) }
         if let n = integer("DESKKIT_JOB_LEASE", 1...86400) { c.durable.lease = .seconds(n) }
+        if let n = integer("DESKKIT_STORE_TIMEOUT", 1...3600) { c.storeTimeout = .seconds(n) }
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return c
     }
@@ -128,7 +134,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var description: String {
         "listen \(host):\(port), app \(appID ?? "-"), api \(apiBase), token \(String(repeating: "*", count: 4)) (\(apiToken.count) chars), "
             + "max body \(maxBodyBytes) B, queue \(queue.capacity), workers \(queue.workers), dedup \(queue.dedupCapacity), "
-            + "store \(store), retry horizon \(durable.retryHorizon), job lease \(durable.lease), "
+            + "store \(store) (timeout \(storeTimeout)), retry horizon \(durable.retryHorizon), job lease \(durable.lease), "
             + "api attempts \(retry.maxAttempts), shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
     }
 }

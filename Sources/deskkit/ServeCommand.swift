@@ -61,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds a claimed job is a worker's before another takes it (DESKKIT_JOB_LEASE; default 120).")
     var jobLease: String?
 
+    @Option(name: .long, help: "Seconds a PostgreSQL store may take to answer before it counts as down (DESKKIT_STORE_TIMEOUT; default 5).")
+    var storeTimeout: String?
+
     @Option(name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
     var handBack: String?
 
@@ -72,7 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         "DESKKIT_HOST": "--host", "DESKKIT_PORT": "--port", "DESKKIT_API_BASE": "--api-base", "SENDBIRD_APP_ID": "--app-id",
         "DESKKIT_ALLOW_PRIVATE": "--allow-private", "DESKKIT_QUEUE_CAPACITY": "--queue-capacity", "DESKKIT_WORKERS": "--workers",
         "DESKKIT_MAX_BODY_BYTES": "--max-body-bytes", "DESKKIT_SHUTDOWN_GRACE": "--shutdown-grace", "DESKKIT_STORE": "--store",
-        "DESKKIT_RETRY_HORIZON": "--retry-horizon", "DESKKIT_JOB_LEASE": "--job-lease",
+        "DESKKIT_RETRY_HORIZON": "--retry-horizon", "DESKKIT_JOB_LEASE": "--job-lease", "DESKKIT_STORE_TIMEOUT": "--store-timeout",
     ]
 
     func run() async throws {
@@ -89,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags["DESKKIT_STORE"] = store
         flags["DESKKIT_RETRY_HORIZON"] = retryHorizon
         flags["DESKKIT_JOB_LEASE"] = jobLease
+        flags["DESKKIT_STORE_TIMEOUT"] = storeTimeout
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.resolve(
@@ -106,7 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let jobStore: (any JobStore)?
         do {
-            jobStore = try await configuration.store.open(logger: logger)
+            jobStore = try await configuration.store.open(timeout: configuration.storeTimeout, logger: logger)
         } catch {
             throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
         }

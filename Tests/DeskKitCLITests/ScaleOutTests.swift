@@ -43,9 +43,11 @@ struct ScaleOutTests {
         let fetches = Mutex<[String: Int]>([:])
         let puts = Mutex<[String: Int]>([:])
         let server = try await PageServer.start { path in
-            if path.hasPrefix("/v3/") {  // a slow API (40 ms a PUT), so that the killed instance has PUTs in flight
+            if path.hasPrefix("/v3/") {
+                // A slow API (~100 ms a PUT): the workers fall behind the deliveries, so the instance killed
+                // after the first third has jobs waiting and PUTs in flight, however fast the machine.
                 puts.withLock { $0[path, default: 0] += 1 }
-                return .init(status: 200, body: .drip(Array("{}".utf8), interval: .milliseconds(20)))
+                return .init(status: 200, body: .drip(Array("{}".utf8), interval: .milliseconds(50)))
             }
             fetches.withLock { $0[path, default: 0] += 1 }
             return .html("<title>Order \(path)</title>")
@@ -54,7 +56,12 @@ struct ScaleOutTests {
         // The lease outlasts the longest job on a busy machine (a job may wait 12 s for a page another instance
         // fetches): a lease that runs out under a live worker would repeat its PUT, and only the killed
         // instance's jobs should be redone.
-        let arguments = ["--store", database, "--api-base", server.baseURL, "--job-lease", "20", "--workers", "\(Self.workers)"]
+        // The store's timeout is long too: a job's end that cannot be recorded in time is rightly run again,
+        // which on a loaded machine would be counted as a repeat here.
+        let arguments = [
+            "--store", database, "--api-base", server.baseURL, "--job-lease", "20", "--workers", "\(Self.workers)",
+            "--store-timeout", "60",
+        ]
         var instances = try (0..<3).map { _ in try CrashRecoveryTests.serve(arguments, in: directory) }
         defer { for (process, _) in instances where process.isRunning { process.terminate() } }
         let configuration = URLSessionConfiguration.ephemeral

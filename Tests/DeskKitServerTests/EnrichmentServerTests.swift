@@ -324,10 +324,12 @@ struct EnrichmentServerTests {
 
     @Test func configurationFromFlagsAndEnvironment() throws {
         let c = try ServerConfiguration.resolve(
-            flags: ["DESKKIT_PORT": "9000"],
+            flags: ["DESKKIT_PORT": "9000", "DESKKIT_STORE_TIMEOUT": "30"],
             environment: ["SENDBIRD_APP_ID": "ABC-123", "SENDBIRD_API_TOKEN": "s3cr3t-T0k3n", "DESKKIT_PORT": "1", "DESKKIT_WORKERS": "4"])
         #expect(c.port == 9000)
         #expect(c.queue.workers == 4)
+        #expect(c.storeTimeout == .seconds(30))
+        #expect(try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t"]).storeTimeout == .seconds(5))
         #expect(c.apiBase == "https://api-abc-123.sendbird.com")
         #expect(!c.description.contains("s3cr3t-T0k3n"))
         func problem(_ env: [String: String]) -> String? {
@@ -342,6 +344,7 @@ struct EnrichmentServerTests {
         #expect(problem(["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "ftp://x"])?.hasPrefix("DESKKIT_API_BASE") == true)
         #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a/b"])?.hasPrefix("SENDBIRD_APP_ID") == true)
         #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_QUEUE_CAPACITY": "lots"])?.contains("whole number") == true)
+        #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_STORE_TIMEOUT": "0"])?.hasPrefix("DESKKIT_STORE_TIMEOUT") == true)
     }
 
     @Test func secretsAreNeverLogged() async throws {
