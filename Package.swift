@@ -105,7 +105,7 @@ let package = Package(
             ]
         ),
         // The properties every entry point keeps on any input: run by the libFuzzer targets in `Fuzz/`
-        // and by the corpus replay in the tests.
+        // and by the corpus replay in the tests; and the QA mutator (`deskkit mutate`).
         .target(
             name: "DeskKitInvariants",
             dependencies: ["DeskKitModel", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy"]
@@ -120,6 +120,7 @@ let package = Package(
                 "DeskKitPageServer",
                 "DeskKitJobStore",
                 "DeskKitServer",
+                "DeskKitInvariants",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -134,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitModelTests",
-            dependencies: ["DeskKitModel"]
+            dependencies: ["DeskKitModel", "DeskKitInvariants"]
         ),
         .testTarget(
             name: "DeskKitLinksTests",

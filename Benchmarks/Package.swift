@@ -10,6 +10,7 @@ let package = Package(
             name: "deskkit-bench",
             dependencies: [
                 .product(name: "DeskKitModel", package: "DeskKit"),
+                .product(name: "DeskKitInvariants", package: "DeskKit"),
                 .product(name: "DeskKitLinks", package: "DeskKit"),
                 .product(name: "DeskKitMetadata", package: "DeskKit"),
                 .product(name: "DeskKitPreview", package: "DeskKit"),

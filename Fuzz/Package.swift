@@ -7,13 +7,17 @@ let package = Package(
     name: "DeskKitFuzz",
     dependencies: [.package(name: "DeskKit", path: "..")],
     targets: [
-        .executableTarget(name: "FuzzMessageData", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
-        .executableTarget(name: "FuzzEnvelope", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
-        .executableTarget(name: "FuzzValidate", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(
+            name: "FuzzMessageData", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(
+            name: "FuzzEnvelope", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(
+            name: "FuzzValidate", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
         .executableTarget(name: "FuzzLinks", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
         .executableTarget(name: "FuzzExtract", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
         .executableTarget(name: "FuzzAddress", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
-        .executableTarget(name: "FuzzWebhooks", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(
+            name: "FuzzWebhooks", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
     ],
     swiftLanguageModes: [.v6]
 )

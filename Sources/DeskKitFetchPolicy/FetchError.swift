@@ -26,7 +26,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(kind.rawValue): \(detail)" }
 
     package static func invalidURL(_ why: String) -> FetchError { FetchError(.invalidURL, why) }
-    package static func blocked(_ what: String, rule: String) -> FetchError { FetchError(.blockedAddress, "\(what) is \(rule)") }
+    package static func blocked(_ what: String, rule: String) -> FetchError {
+        FetchError(.blockedAddress, "\(what) is \(rule)")
+    }
     package static func dns(_ host: String, _ why: String) -> FetchError { FetchError(.dns, "\(host): \(why)") }
     package static func timeout(_ phase: String, _ seconds: Double) -> FetchError {
         FetchError(.timeout, "\(phase) took longer than \(seconds) s")

@@ -36,7 +36,8 @@ public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
         var values: [UInt64] = []
         for part in parts {
             // Digits only (hex ones after 0x): Swift's integer parsing would also take a sign.
-            guard !part.isEmpty, part.utf8.allSatisfy({ $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") || $0.isHexDigit })
+            guard !part.isEmpty,
+                part.utf8.allSatisfy({ $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") || $0.isHexDigit })
             else { return nil }
             let lower = part.lowercased()
             let value: UInt64?

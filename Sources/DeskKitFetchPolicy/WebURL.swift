@@ -45,15 +45,21 @@ package struct WebURL: Sendable, Hashable {
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
         var authority = rest[..<authorityEnd]
         let tail = String(rest[authorityEnd...])
-        pathAndQuery = Self.percentEncoded(tail.isEmpty ? "/" : (tail.utf8.first == UInt8(ascii: "?") ? "/" + tail : tail))
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }  // credentials are never sent
+        pathAndQuery = Self.percentEncoded(
+            tail.isEmpty ? "/" : (tail.utf8.first == UInt8(ascii: "?") ? "/" + tail : tail))
+        // Credentials are never sent.
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         var hostPart = authority
         var portText: Substring.UnicodeScalarView?
         if authority.first == "[" {
             guard let close = authority.firstIndex(of: "]") else { throw .invalidURL("unclosed [ in the host") }
             hostPart = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
-            if after.first == ":" { portText = after.dropFirst() } else if !after.isEmpty { throw .invalidURL("junk after ]") }
+            if after.first == ":" {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
+                throw .invalidURL("junk after ]")
+            }
             isIPv6Literal = true
         } else {
             if let c = authority.lastIndex(of: ":") {
@@ -65,7 +71,8 @@ package struct WebURL: Sendable, Hashable {
         guard !hostPart.isEmpty else { throw .invalidURL("empty host") }
         if let portText, !portText.isEmpty {
             // ASCII digits only (WHATWG): Int(_:) would also take a sign.
-            guard portText.allSatisfy({ ("0"..."9").contains($0) }), let p = Int(String(portText)), (1...65535).contains(p)
+            guard portText.allSatisfy({ ("0"..."9").contains($0) }), let p = Int(String(portText)),
+                (1...65535).contains(p)
             else {
                 throw .invalidURL("bad port \(String(portText).prefix(10))")
             }
@@ -77,12 +84,15 @@ package struct WebURL: Sendable, Hashable {
         while host.utf8.last == UInt8(ascii: ".") { host.unicodeScalars.removeLast() }
         guard !host.isEmpty else { throw .invalidURL("empty host") }
         asciiHost = isIPv6Literal ? host : Punycode.asciiHost(host)
-        guard isIPv6Literal || !asciiHost.utf8.contains(where: { $0 >= 0x80 || URLResolution.isForbiddenInHost($0) }) else {
+        guard isIPv6Literal || !asciiHost.utf8.contains(where: { $0 >= 0x80 || URLResolution.isForbiddenInHost($0) })
+        else {
             throw .invalidURL("bad characters in the host")
         }
         // A host whose last label is a number is an IPv4 address or nothing (WHATWG): `256.1.1.1` is not a
         // name to look up.
-        if !isIPv6Literal, let last = asciiHost.split(separator: ".").last, Self.isNumber(last), IPAddress(host: asciiHost) == nil {
+        if !isIPv6Literal, let last = asciiHost.split(separator: ".").last, Self.isNumber(last),
+            IPAddress(host: asciiHost) == nil
+        {
             throw .invalidURL("\(asciiHost.prefix(80)) is not a valid IPv4 address")
         }
     }

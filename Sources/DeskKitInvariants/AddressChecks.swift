@@ -41,7 +41,9 @@ enum AddressChecks {
         let ok = inet_aton(text, &reference) != 0
         let ours = IPAddress(host: text)
         if ok {
-            try require(ours == .v4(UInt32(bigEndian: reference.s_addr)), "\(excerpt(text)): inet_aton reads an address, we read \(ours as Any)")
+            try require(
+                ours == .v4(UInt32(bigEndian: reference.s_addr)),
+                "\(excerpt(text)): inet_aton reads an address, we read \(ours as Any)")
         } else {
             try require(ours == nil, "\(excerpt(text)): inet_aton rejects it, we read \(ours!)")
         }
@@ -100,7 +102,8 @@ package enum AlternativeBlockList {
         let a = bits(address)
         switch address {
         case .v4: return networks4.contains { a.prefix($0.1) == $0.0.prefix($0.1) }
-        case .v6(let b): return networks6.contains { a.prefix($0.1) == $0.0.prefix($0.1) } || !(b[0] >= 0x20 && b[0] < 0x40)
+        case .v6(let b):
+            return networks6.contains { a.prefix($0.1) == $0.0.prefix($0.1) } || !(b[0] >= 0x20 && b[0] < 0x40)
         }
     }
 }

@@ -3,7 +3,10 @@ import DeskKitModel
 
 enum ExtractChecks {
     static let pageURLs: [String?] = ["https://example.com/a/b?c=d", "http://xn--bcher-kva.example/", nil]
-    static let contentTypes: [String?] = [nil, "text/html; charset=utf-8", "text/html; charset=shift_jis", "text/html; charset=windows-1251", "text/html;charset=bogus"]
+    static let contentTypes: [String?] = [
+        nil, "text/html; charset=utf-8", "text/html; charset=shift_jis", "text/html; charset=windows-1251",
+        "text/html;charset=bogus",
+    ]
 
     /// The first two bytes choose the page URL, the Content-Type and the seed of the chunk splits; the
     /// rest is the page. Extraction in random chunks equals one-shot extraction; every URL kept is
@@ -31,7 +34,9 @@ enum ExtractChecks {
         chunked.stoppedEarly = oneShot.stoppedEarly
         try require(chunked == oneShot, "chunked extraction differs from one-shot: \(diff(chunked, oneShot))")
 
-        for url in [oneShot.image, oneShot.url, oneShot.canonicalURL] + oneShot.images.flatMap({ [$0.url, $0.secureURL] }) {
+        for url in [oneShot.image, oneShot.url, oneShot.canonicalURL]
+            + oneShot.images.flatMap({ [$0.url, $0.secureURL] })
+        {
             guard let url else { continue }
             let lower = url.lowercased()
             // By bytes: `https://` followed by a combining mark does not have the prefix `https://` as Characters.
@@ -52,16 +57,21 @@ enum ExtractChecks {
     /// `:` followed by a combining mark is still a `:`.
     static func hasScheme(_ url: String) -> Bool {
         let s = url.unicodeScalars
-        guard let colon = s.firstIndex(of: ":"), let first = s.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return s[..<colon].allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+        guard let colon = s.firstIndex(of: ":"), let first = s.first, first.isASCII, first.properties.isAlphabetic
+        else { return false }
+        return s[..<colon].allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        }
     }
 
     static func diff(_ a: PageMetadata, _ b: PageMetadata) -> String {
         let fields: [(String, String, String)] = [
-            ("title", "\(a.title as Any)", "\(b.title as Any)"), ("description", "\(a.description as Any)", "\(b.description as Any)"),
+            ("title", "\(a.title as Any)", "\(b.title as Any)"),
+            ("description", "\(a.description as Any)", "\(b.description as Any)"),
             ("image", "\(a.image as Any)", "\(b.image as Any)"), ("url", "\(a.url as Any)", "\(b.url as Any)"),
             ("charset", "\(a.charset)", "\(b.charset)"), ("openGraph", "\(a.openGraph)", "\(b.openGraph)"),
         ]
-        return fields.filter { $0.1 != $0.2 }.map { "\($0.0): \(excerpt($0.1)) vs \(excerpt($0.2))" }.joined(separator: "; ")
+        return fields.filter { $0.1 != $0.2 }.map { "\($0.0): \(excerpt($0.1)) vs \(excerpt($0.2))" }.joined(
+            separator: "; ")
     }
 }

@@ -18,7 +18,8 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
 
     /// Runs the target's checks on `input`; throws the first property that does not hold.
     public func check(_ input: UnsafeRawBufferPointer) throws(InvariantViolation) {
-        let bytes = UnsafeBufferPointer(start: input.baseAddress?.assumingMemoryBound(to: UInt8.self), count: input.count)
+        let bytes = UnsafeBufferPointer(
+            start: input.baseAddress?.assumingMemoryBound(to: UInt8.self), count: input.count)
         switch self {
         case .messageData: try MessageChecks.messageData(bytes)
         case .envelope: try MessageChecks.envelope(bytes)

@@ -19,8 +19,11 @@ enum LinkChecks {
             let links = detector.links(utf8: bytes)
             var end = 0
             for link in links {
-                try require(link.utf8Range.lowerBound >= end, "links overlap or are out of order at byte \(link.utf8Range)")
-                try require(!link.utf8Range.isEmpty && link.utf8Range.upperBound <= bytes.count, "range \(link.utf8Range) outside the text")
+                try require(
+                    link.utf8Range.lowerBound >= end, "links overlap or are out of order at byte \(link.utf8Range)")
+                try require(
+                    !link.utf8Range.isEmpty && link.utf8Range.upperBound <= bytes.count,
+                    "range \(link.utf8Range) outside the text")
                 end = link.utf8Range.upperBound
                 let covered = String(decoding: UnsafeBufferPointer(rebasing: bytes[link.utf8Range]), as: UTF8.self)
                 try require(covered == link.text, "the link text \(excerpt(link.text)) is not the text it covers")
@@ -35,7 +38,8 @@ enum LinkChecks {
                         "the UTF-16 range \(link.utf16Range) does not cover \(excerpt(link.text))")
                 }
                 try require(link.href.contains(":"), "an href without a scheme: \(excerpt(link.href))")
-                try require(link.asciiHref.utf8.allSatisfy { $0 < 0x80 }, "a non-ASCII asciiHref: \(excerpt(link.asciiHref))")
+                try require(
+                    link.asciiHref.utf8.allSatisfy { $0 < 0x80 }, "a non-ASCII asciiHref: \(excerpt(link.asciiHref))")
             }
             if valid {
                 try require(detector.links(in: text) == links, "links(in:) and links(utf8:) differ")

@@ -36,12 +36,14 @@ enum MessageChecks {
             if let safe {
                 let lower = safe.lowercased()
                 try require(
-                    (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && !safe.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
+                    (lower.hasPrefix("http://") || lower.hasPrefix("https://"))
+                        && !safe.utf8.contains { $0 <= 0x20 || $0 == 0x7F }
                         && safe == value,
                     "an unsafe \(key) was handed to renderers: \(excerpt(safe))")
             }
             let reported = strict.problems.contains { $0.code == .unsafeURL && $0.path.hasSuffix(".body.\(key)") }
-            try require(reported == (safe == nil), "unsafe_url for \(key) is \(reported) but safe\(key) is \(safe ?? "nil")")
+            try require(
+                reported == (safe == nil), "unsafe_url for \(key) is \(reported) but safe\(key) is \(safe ?? "nil")")
         }
     }
 
@@ -53,19 +55,22 @@ enum MessageChecks {
         let fromReused = reused.withLock { $0.decode(bytes) }
         try require(fromReused == message, "a reused DeskMessageDecoder differs from a fresh decode")
         if let text = String(validating: bytes, as: UTF8.self) {
-            try require(DeskMessage(json: text) == message, "DeskMessage(json: String) differs from DeskMessage(jsonBytes:)")
+            try require(
+                DeskMessage(json: text) == message, "DeskMessage(json: String) differs from DeskMessage(jsonBytes:)")
         }
         if case .success(let value) = JSONValue.parseResult(bytes) {
             let fromValue = DeskMessage(json: value)
             // Malformed content keeps the text it was given, which a JSONValue writes compactly.
-            let same = message.content.kind == .malformed
+            let same =
+                message.content.kind == .malformed
                 ? fromValue.content.kind == .malformed : fromValue.content == message.content
             try require(
                 same && fromValue.messageID == message.messageID && fromValue.customType == message.customType,
                 "DeskMessage(json: JSONValue) reads \(fromValue.content), bytes read \(message.content)")
         }
         try require(message.isVisible(to: .agent), "a message hidden from the agent")
-        let system = DeskPayload.isSystemCustomType(message.customType)
+        let system =
+            DeskPayload.isSystemCustomType(message.customType)
             || message.dataType.map(SystemMessage.Kind.isSystemType) == true
         try require(message.isVisible(to: .customer) == !system, "customer visibility disagrees with the system rule")
         if case .malformed(let m) = message.content, let data = message.data {

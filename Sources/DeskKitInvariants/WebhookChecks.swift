@@ -7,9 +7,14 @@ enum WebhookChecks {
     /// derive without crashing.
     static func webhooks(_ bytes: UnsafeBufferPointer<UInt8>) throws(InvariantViolation) {
         // The message inside a Sendbird webhook is read with the same options, so compare the envelope.
-        if let sendbird = try agree("a Sendbird webhook", { SendbirdWebhook.decode(bytes, options: $0) }, by: { ($0.category, $0.channelURL) == ($1.category, $1.channelURL) }) {
+        if let sendbird = try agree(
+            "a Sendbird webhook", { SendbirdWebhook.decode(bytes, options: $0) },
+            by: { ($0.category, $0.channelURL) == ($1.category, $1.channelURL) })
+        {
             if sendbird.isMessageEvent {
-                try require(sendbird.message?.messageID != nil && sendbird.channelURL != nil, "a message event without its message id or channel")
+                try require(
+                    sendbird.message?.messageID != nil && sendbird.channelURL != nil,
+                    "a message event without its message id or channel")
             } else {
                 try require(sendbird.message == nil, "a message on a \(sendbird.category) event")
             }
@@ -38,7 +43,8 @@ enum WebhookChecks {
         let strict = decode(.strict)
         try MessageChecks.paths(lenient.problems + strict.problems)
         if let strictValue = strict.value, strict.problems.isEmpty {
-            try require(lenient.value.map { same($0, strictValue) } == true, "\(what) reads differently leniently and strictly")
+            try require(
+                lenient.value.map { same($0, strictValue) } == true, "\(what) reads differently leniently and strictly")
         }
         return lenient.value
     }

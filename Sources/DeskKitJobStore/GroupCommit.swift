@@ -69,8 +69,12 @@ struct Admission: Sendable {
     /// admitted: a message id twice in the batch is admitted once, its other admissions are duplicates.
     static func admit(_ batch: [Admission], insert: ([Admission]) async throws -> Set<Int64>) async throws -> [Bool] {
         var first: [Int64: Int] = [:]
-        for (i, admission) in batch.enumerated() where first[admission.job.messageID] == nil { first[admission.job.messageID] = i }
+        for (i, admission) in batch.enumerated() where first[admission.job.messageID] == nil {
+            first[admission.job.messageID] = i
+        }
         let admitted = try await insert(batch.indices.filter { first[batch[$0].job.messageID] == $0 }.map { batch[$0] })
-        return batch.enumerated().map { i, admission in first[admission.job.messageID] == i && admitted.contains(admission.job.messageID) }
+        return batch.enumerated().map { i, admission in
+            first[admission.job.messageID] == i && admitted.contains(admission.job.messageID)
+        }
     }
 }

@@ -48,7 +48,8 @@ public final class PostgresJobStore: JobStore {
     static let rowsPerBatch = 1000
 
     private init(
-        location: PostgresLocation, client: PostgresClient, lazyClient: PostgresClient, runner: Task<Void, Never>, options: Options
+        location: PostgresLocation, client: PostgresClient, lazyClient: PostgresClient, runner: Task<Void, Never>,
+        options: Options
     ) {
         self.location = location
         self.client = client
@@ -59,7 +60,9 @@ public final class PostgresJobStore: JobStore {
         let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
         let timeout = options.operationTimeout
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
-            try await withDeadline(timeout) { try await Admission.admit(batch) { try await Self.insert($0, client: client) } }
+            try await withDeadline(timeout) {
+                try await Admission.admit(batch) { try await Self.insert($0, client: client) }
+            }
         }
         endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
             try await withDeadline(timeout) { try await Self.end(batch, client: lazyClient) }
@@ -96,7 +99,8 @@ public final class PostgresJobStore: JobStore {
             if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
             throw JobStoreError(.cannotOpen, "cannot open \(location): \(describe(error))")
         }
-        return PostgresJobStore(location: location, client: client, lazyClient: lazyClient, runner: runner, options: options)
+        return PostgresJobStore(
+            location: location, client: client, lazyClient: lazyClient, runner: runner, options: options)
     }
 
     /// Closes both pools: waits for their connections to close, at most the operation timeout.
@@ -214,9 +218,11 @@ public final class PostgresJobStore: JobStore {
     public func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob] {
         if let state {
             try await jobs(
-                "SELECT \(unescaped: Self.columns) FROM deskkit_jobs WHERE state = \(state.rawValue) ORDER BY accepted_at DESC LIMIT \(limit)")
+                "SELECT \(unescaped: Self.columns) FROM deskkit_jobs WHERE state = \(state.rawValue) ORDER BY accepted_at DESC LIMIT \(limit)"
+            )
         } else {
-            try await jobs("SELECT \(unescaped: Self.columns) FROM deskkit_jobs ORDER BY accepted_at DESC LIMIT \(limit)")
+            try await jobs(
+                "SELECT \(unescaped: Self.columns) FROM deskkit_jobs ORDER BY accepted_at DESC LIMIT \(limit)")
         }
     }
 
@@ -261,7 +267,8 @@ public final class PostgresJobStore: JobStore {
                 guard let state = JobState(rawValue: state) else { continue }
                 out.append(
                     StoredJob(
-                        job: EnrichmentJob(channelURL: channel, messageID: id, text: text), state: state, attempts: Int(attempts),
+                        job: EnrichmentJob(channelURL: channel, messageID: id, text: text), state: state,
+                        attempts: Int(attempts),
                         acceptedAt: accepted, nextAttemptAt: next, lastError: error))
             }
             return out

@@ -17,7 +17,10 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     public var database: String
     public var tls: TLSMode
 
-    public init(host: String, port: Int = 5432, username: String, password: String? = nil, database: String, tls: TLSMode = .prefer) {
+    public init(
+        host: String, port: Int = 5432, username: String, password: String? = nil, database: String,
+        tls: TLSMode = .prefer
+    ) {
         self.host = host
         self.port = port
         self.username = username

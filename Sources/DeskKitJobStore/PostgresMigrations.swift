@@ -66,13 +66,15 @@ enum PostgresMigrations {
                 found = Int(version)
             }
             guard found <= latest else {
-                throw JobStoreError(.cannotOpen, "the database has schema version \(found); this deskkit knows \(latest)")
+                throw JobStoreError(
+                    .cannotOpen, "the database has schema version \(found); this deskkit knows \(latest)")
             }
             for version in (found + 1)..<(latest + 1) {
                 for statement in steps[version - 1] {
                     _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                _ = try await connection.query("INSERT INTO deskkit_schema (version) VALUES (\(Int32(version)))", logger: logger)
+                _ = try await connection.query(
+                    "INSERT INTO deskkit_schema (version) VALUES (\(Int32(version)))", logger: logger)
                 logger.info("migrated the job store", metadata: ["version": "\(version)"])
             }
             return found

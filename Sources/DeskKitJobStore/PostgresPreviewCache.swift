@@ -34,7 +34,9 @@ public final class PostgresPreviewCache: SharedPreviewCache {
                     return .cached(.failure(FetchError(FetchError.Kind(rawValue: kind) ?? .connection, detail ?? "")))
                 }
                 return .cached(
-                    .success(URLPreview(url: page ?? url, siteName: site, title: title, description: description, image: image)))
+                    .success(
+                        URLPreview(
+                            url: page ?? url, siteName: site, title: title, description: description, image: image)))
             }
             // Nothing fresh: take the fetch unless another instance holds it.
             let until = now.addingTimeInterval(fetchLease / .seconds(1))
@@ -51,7 +53,8 @@ public final class PostgresPreviewCache: SharedPreviewCache {
         }
     }
 
-    public func store(_ result: Result<URLPreview, FetchError>, for url: String, ttl: Duration, now: Date) async throws {
+    public func store(_ result: Result<URLPreview, FetchError>, for url: String, ttl: Duration, now: Date) async throws
+    {
         let client = self.client
         let expires = now.addingTimeInterval(ttl / .seconds(1))
         var preview: URLPreview?

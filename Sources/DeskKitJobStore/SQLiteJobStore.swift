@@ -60,11 +60,13 @@ public actor SQLiteJobStore: JobStore {
                     """)
                 // Claims read due jobs in index order and stop at the limit, however many wait (the
                 // index holds the rowid, message_id, too).
-                _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)")
+                _ = try await connection.query(
+                    "CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)")
                 _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_lease ON jobs (state, lease_until)")
                 _ = try await connection.query("PRAGMA user_version = \(schemaVersion)")
             } else if version > schemaVersion {
-                throw JobStoreError(.cannotOpen, "\(path) has schema version \(version); this deskkit knows \(schemaVersion)")
+                throw JobStoreError(
+                    .cannotOpen, "\(path) has schema version \(version); this deskkit knows \(schemaVersion)")
             }
         } catch let error as JobStoreError {
             try? await connection.close()
@@ -106,7 +108,8 @@ public actor SQLiteJobStore: JobStore {
             WHERE jobs.state = 'done' AND jobs.accepted_at < ?
             RETURNING message_id
             """
-        return Set(try await connection.query(sql, binds).compactMap { $0.column("message_id")?.integer.map(Int64.init) })
+        return Set(
+            try await connection.query(sql, binds).compactMap { $0.column("message_id")?.integer.map(Int64.init) })
     }
 
     // MARK: Workers
@@ -128,14 +131,20 @@ public actor SQLiteJobStore: JobStore {
                 ORDER BY rank, due, message_id LIMIT ?)
             RETURNING *
             """,
-            [.float(stamp + lease / .seconds(1)), .float(stamp), .float(stamp), .integer(limit), .float(stamp), .integer(limit), .integer(limit)])
+            [
+                .float(stamp + lease / .seconds(1)), .float(stamp), .float(stamp), .integer(limit), .float(stamp),
+                .integer(limit), .integer(limit),
+            ])
         return rows.compactMap(Self.storedJob).inClaimOrder()
     }
 
     public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
         _ = try await run(
             "UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE message_id = ?",
-            [.text(state.rawValue), error.map(SQLiteData.text) ?? .null, .float(now.timeIntervalSince1970), .integer(Int(messageID))])
+            [
+                .text(state.rawValue), error.map(SQLiteData.text) ?? .null, .float(now.timeIntervalSince1970),
+                .integer(Int(messageID)),
+            ])
     }
 
     public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) {
@@ -144,8 +153,11 @@ public actor SQLiteJobStore: JobStore {
             UPDATE jobs SET state = 'queued', lease_until = NULL, next_attempt_at = ?, last_error = coalesce(?, last_error),
                 updated_at = ? WHERE message_id = ?
             """,
-            [.float(dueAt.timeIntervalSince1970), error.map(SQLiteData.text) ?? .null, .float(now.timeIntervalSince1970),
-             .integer(Int(messageID))])
+            [
+                .float(dueAt.timeIntervalSince1970), error.map(SQLiteData.text) ?? .null,
+                .float(now.timeIntervalSince1970),
+                .integer(Int(messageID)),
+            ])
     }
 
     // MARK: Operators
@@ -163,7 +175,9 @@ public actor SQLiteJobStore: JobStore {
     public func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob] {
         let rows =
             if let state {
-                try await run("SELECT * FROM jobs WHERE state = ? ORDER BY accepted_at DESC LIMIT ?", [.text(state.rawValue), .integer(limit)])
+                try await run(
+                    "SELECT * FROM jobs WHERE state = ? ORDER BY accepted_at DESC LIMIT ?",
+                    [.text(state.rawValue), .integer(limit)])
             } else {
                 try await run("SELECT * FROM jobs ORDER BY accepted_at DESC LIMIT ?", [.integer(limit)])
             }
@@ -172,9 +186,12 @@ public actor SQLiteJobStore: JobStore {
 
     public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
         let stamp = SQLiteData.float(now.timeIntervalSince1970)
-        let set = "state = 'queued', attempts = 0, accepted_at = ?, next_attempt_at = ?, lease_until = NULL, last_error = NULL, updated_at = ?"
+        let set =
+            "state = 'queued', attempts = 0, accepted_at = ?, next_attempt_at = ?, lease_until = NULL, last_error = NULL, updated_at = ?"
         guard let messageIDs else {
-            return try await run("UPDATE jobs SET \(set) WHERE state = 'failed' RETURNING message_id", [stamp, stamp, stamp]).count
+            return try await run(
+                "UPDATE jobs SET \(set) WHERE state = 'failed' RETURNING message_id", [stamp, stamp, stamp]
+            ).count
         }
         var count = 0
         for id in messageIDs {
@@ -213,7 +230,8 @@ public actor SQLiteJobStore: JobStore {
 
     static func storedJob(_ row: SQLiteRow) -> StoredJob? {
         guard let id = row.column("message_id")?.integer, let channel = row.column("channel_url")?.string,
-            let text = row.column("text")?.string, let state = row.column("state")?.string.flatMap(JobState.init(rawValue:))
+            let text = row.column("text")?.string,
+            let state = row.column("state")?.string.flatMap(JobState.init(rawValue:))
         else { return nil }
         return StoredJob(
             job: EnrichmentJob(channelURL: channel, messageID: Int64(id), text: text), state: state,

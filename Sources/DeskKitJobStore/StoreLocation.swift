@@ -22,7 +22,8 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
         } else if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             self = .postgres(try PostgresLocation(parsing: text))
         } else {
-            throw JobStoreError(.badLocation, "\"\(text.prefix(80))\" is not memory, sqlite:PATH or postgres://USER@HOST/DATABASE")
+            throw JobStoreError(
+                .badLocation, "\"\(text.prefix(80))\" is not memory, sqlite:PATH or postgres://USER@HOST/DATABASE")
         }
     }
 

@@ -71,7 +71,8 @@ enum CharClass {
     static func isHostScalar(_ c: UInt32) -> Bool {
         if c == invalidScalar { return false }
         if isJoiner(c) { return true }
-        if (0x3000...0x303F).contains(c) || (0xFF00...0xFF65).contains(c) { return false }  // CJK/full-width punctuation
+        // CJK and full-width punctuation.
+        if (0x3000...0x303F).contains(c) || (0xFF00...0xFF65).contains(c) { return false }
         guard let s = Unicode.Scalar(c) else { return false }
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,

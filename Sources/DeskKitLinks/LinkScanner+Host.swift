@@ -171,7 +171,9 @@ extension LinkScanner {
         while i < n, i - start < 48 {
             let c = b[i]
             if c == UInt8(ascii: "]") { break }
-            guard CharClass.isASCIIDigit(UInt32(c)) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) || c == 0x3A || c == 0x2E
+            guard
+                CharClass.isASCIIDigit(UInt32(c)) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66) || c == 0x3A
+                    || c == 0x2E
             else { return nil }
             if c == 0x3A { colons += 1 }
             i += 1

@@ -57,8 +57,10 @@ struct LinkScanner {
         let high: UInt64 = 0x8080_8080_8080_8080
         while i + 8 <= n {
             let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let colon = w ^ (ones &* 0x3A), dot = w ^ (ones &* 0x2E), at = w ^ (ones &* 0x40), slash = w ^ (ones &* 0x2F)
-            let mask = ((colon &- ones) & ~colon | (dot &- ones) & ~dot | (at &- ones) & ~at | (slash &- ones) & ~slash) & high
+            let colon = w ^ (ones &* 0x3A), dot = w ^ (ones &* 0x2E), at = w ^ (ones &* 0x40),
+                slash = w ^ (ones &* 0x2F)
+            let mask =
+                ((colon &- ones) & ~colon | (dot &- ones) & ~dot | (at &- ones) & ~at | (slash &- ones) & ~slash) & high
             if mask != 0 {
                 let j = i + mask.trailingZeroBitCount >> 3
                 if Self.isCandidate(b[j]) { return j }
@@ -106,7 +108,8 @@ struct LinkScanner {
 
     /// `//host/path`, a protocol-relative link, with the first `/` at `p`.
     mutating func slashLink(at p: Int) -> RawLink? {
-        guard options.bareDomains, options.protocolRelative, p + 1 < n, b[p + 1] == UInt8(ascii: "/"), p >= lastEnd else { return nil }
+        guard options.bareDomains, options.protocolRelative, p + 1 < n, b[p + 1] == UInt8(ascii: "/"), p >= lastEnd
+        else { return nil }
         if p > 0 {
             let (c, _) = b.scalar(before: p)
             if c == 0x3A || c == 0x2F || c == 0x2E || c == 0x2D || CharClass.isSigil(c) || CharClass.isWordScalar(c) {

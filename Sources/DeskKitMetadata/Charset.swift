@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import DeskKitModel
 
@@ -68,7 +68,8 @@ enum CharsetSniffer {
 
     /// The first `byte` at or after `from` (memchr: many bytes at a time).
     static func find(_ byte: UInt8, in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = b.baseAddress, from < b.count, let hit = memchr(base + from, Int32(byte), b.count - from) else {
+        guard let base = b.baseAddress, from < b.count, let hit = memchr(base + from, Int32(byte), b.count - from)
+        else {
             return nil
         }
         return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
@@ -131,7 +132,9 @@ enum CharsetSniffer {
             guard let base = b.baseAddress.map(UnsafeRawPointer.init) else { return }
             while i < b.count {
                 // ASCII eight bytes at a time.
-                while i + 8 <= b.count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                while i + 8 <= b.count,
+                    base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
                     i += 8
                 }
                 guard i < b.count else { break }
@@ -142,7 +145,9 @@ enum CharsetSniffer {
                 let n = UTF8Validation.sequenceLength(b, at: i)
                 if n == 0 {
                     // A sequence cut by the end of the sample (a chunk boundary) is not evidence against UTF-8.
-                    let cut = b.count - i < 4 && b[i] >= 0xC2 && b[i] <= 0xF4 && b[(i + 1)...].allSatisfy { $0 & 0xC0 == 0x80 }
+                    let cut =
+                        b.count - i < 4 && b[i] >= 0xC2 && b[i] <= 0xF4
+                        && b[(i + 1)...].allSatisfy { $0 & 0xC0 == 0x80 }
                     if cut { break }
                     invalid += 1
                     i += 1
@@ -251,7 +256,9 @@ enum CharsetSniffer {
         startsWith(b, at: i, UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount))
     }
 
-    @inline(__always) static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C }
+    @inline(__always) static func isSpace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C
+    }
 }
 
 /// A tolerant reader of the attributes of one tag, for the charset prescan.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CUchardet
 
@@ -39,7 +39,8 @@ enum CharsetDetection {
     /// The encodings in which most byte sequences are invalid, so that text in another encoding shows
     /// up as errors: a declaration of one of these can be contradicted by the bytes.
     static func isMultiByte(_ name: String) -> Bool {
-        ["CP932", "SHIFT_JIS", "EUC-JP", "GBK", "GB18030", "BIG5", "BIG5-HKSCS", "CP949", "EUC-KR", "UHC"].contains(name)
+        ["CP932", "SHIFT_JIS", "EUC-JP", "GBK", "GB18030", "BIG5", "BIG5-HKSCS", "CP949", "EUC-KR", "UHC"].contains(
+            name)
     }
 
     /// Whether `bytes` are text in `name` (iconv converts them without an invalid sequence; one cut by

@@ -184,7 +184,9 @@ final class Collector {
             case .jsonLD:
                 jsonLD.append(text)
             case .firstP, .pAfterH1:
-                if !Self.isMostlyLinks(c.linkBytes, of: c.bytes.count), c.bytes.withUnsafeBufferPointer(TextCleaning.isSentenceLike) {
+                if !Self.isMostlyLinks(c.linkBytes, of: c.bytes.count),
+                    c.bytes.withUnsafeBufferPointer(TextCleaning.isSentenceLike)
+                {
                     texts[c.kind] = text
                 } else if !TextCleaning.isBlank(text) {
                     let short: CaptureKind = c.kind == .firstP ? .shortP : .shortPAfterH1
@@ -286,7 +288,10 @@ final class Collector {
 
     private func meta(_ attribute: StartTagAttributes) {
         guard metas.count < limits.maxMetaTags, let content = attribute["content"] ?? attribute["value"] else { return }
-        metas.append(Meta(property: attribute["property"], name: attribute["name"], itemprop: attribute["itemprop"], content: content))
+        metas.append(
+            Meta(
+                property: attribute["property"], name: attribute["name"], itemprop: attribute["itemprop"],
+                content: content))
     }
 
     private func link(_ attribute: StartTagAttributes) {
@@ -371,7 +376,9 @@ final class Collector {
     private static let postTitleClasses: [StaticString] = ["post-title", "entry-title"]
     private static let titleKeys: Set = ["og:title", "twitter:title"]
     private static let descriptionKeys: Set = ["og:description", "twitter:description"]
-    private static let imageKeys: Set = ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"]
+    private static let imageKeys: Set = [
+        "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
+    ]
 
     static func key(_ m: Meta, in keys: Set<String>) -> Bool {
         if let p = m.property, Self.keys(p).contains(where: keys.contains) { return true }
@@ -382,7 +389,9 @@ final class Collector {
     /// The names of a `property=` value, lowercased: RDFa allows several, separated by white space.
     static func keys(_ property: String) -> [String] {
         // Most are one lowercase ASCII name already.
-        if !property.isEmpty, property.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x80 && !(0x41...0x5A).contains($0) }) { return [property] }
+        if !property.isEmpty, property.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x80 && !(0x41...0x5A).contains($0) }) {
+            return [property]
+        }
         return property.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
     }
 
@@ -398,5 +407,7 @@ final class Collector {
         return imageExtensions.contains { $0.count == ext.count && zip($0, ext).allSatisfy { $0 == $1 | 0x20 } }
     }
 
-    private static let imageExtensions = ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"].map { Array($0.utf8) }
+    private static let imageExtensions = ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"].map {
+        Array($0.utf8)
+    }
 }

@@ -60,7 +60,9 @@ public final class HTMLMetadataParser {
             // Keep the start of the page until the head is in (or 64 KiB): the charset is decided on it.
             pending.append(contentsOf: input)
             let head = pending
-            guard head.withUnsafeBufferPointer({ Self.decidable($0, newFrom: $0.count - input.count) }) else { return false }
+            guard head.withUnsafeBufferPointer({ Self.decidable($0, newFrom: $0.count - input.count) }) else {
+                return false
+            }
             pending = []
             head.withUnsafeBufferPointer {
                 self.start(deciding: $0)
@@ -204,7 +206,9 @@ public final class HTMLMetadataParser {
         while !stopped {
             let size = Self.sliceSize(at: fed)
             if staging.isEmpty, rest.count >= size {
-                push(UnsafeBufferPointer(rebasing: rest.prefix(size)), terminate: false, pageEnd: pageEnd - (rest.count - size))
+                push(
+                    UnsafeBufferPointer(rebasing: rest.prefix(size)), terminate: false,
+                    pageEnd: pageEnd - (rest.count - size))
                 rest = rest.dropFirst(size)
                 continue
             }

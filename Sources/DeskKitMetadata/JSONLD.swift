@@ -21,7 +21,9 @@ enum JSONLD {
                     return values
                 case .failure(let error) where error.code == .trailingGarbage && error.offset > 0:
                     // One value, then more: parse the value alone and go on after it.
-                    guard case .success(let value) = JSONValue.parseResult(UnsafeBufferPointer(rebasing: rest[..<error.offset]))
+                    guard
+                        case .success(let value) = JSONValue.parseResult(
+                            UnsafeBufferPointer(rebasing: rest[..<error.offset]))
                     else { return values }
                     values.append(value)
                     start += error.offset
@@ -39,7 +41,8 @@ enum JSONLD {
         var lower = 0
         var upper = b.count
         func hasPrefix(_ p: StaticString) -> Bool {
-            upper - lower >= p.utf8CodeUnitCount && (0..<p.utf8CodeUnitCount).allSatisfy { b[lower + $0] == p.utf8Start[$0] }
+            upper - lower >= p.utf8CodeUnitCount
+                && (0..<p.utf8CodeUnitCount).allSatisfy { b[lower + $0] == p.utf8Start[$0] }
         }
         func hasSuffix(_ p: StaticString) -> Bool {
             let n = p.utf8CodeUnitCount
@@ -64,7 +67,9 @@ enum JSONLD {
         return lower..<upper
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C }
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+    }
 
     private static func isSeparator(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") || isSpace(byte)
@@ -78,7 +83,9 @@ enum JSONLD {
         "Organization", "NewsMediaOrganization", "Corporation", "Person", "Brand", "WebSite", "SiteNavigationElement",
         "WPHeader", "WPFooter", "WPSideBar",
     ]
-    private static let ignoredTypes: Set<String> = ["BreadcrumbList", "ListItem", "SearchAction", "EntryPoint", "ReadAction"]
+    private static let ignoredTypes: Set<String> = [
+        "BreadcrumbList", "ListItem", "SearchAction", "EntryPoint", "ReadAction",
+    ]
 
     /// ``contentRank`` for the page's own objects, 1 for the site's and its owner's, nil for navigation.
     static func rank(of object: JSONValue) -> Int? {

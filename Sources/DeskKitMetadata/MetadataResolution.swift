@@ -8,7 +8,8 @@ enum MetadataResolution {
     ) -> PageMetadata {
         let limits = c.limits
         var m = PageMetadata(charset: charset, bytesParsed: bytesParsed, stoppedEarly: stoppedEarly)
-        let base = c.baseHref.flatMap { URLResolution.previewURL($0, base: pageURL, maxLength: limits.maxURLLength) }
+        let base =
+            c.baseHref.flatMap { URLResolution.previewURL($0, base: pageURL, maxLength: limits.maxURLLength) }
             .flatMap { URLResolution.split(Substring($0)).scheme == nil ? nil : $0 } ?? pageURL
         m.baseURL = c.baseHref.flatMap { URLResolution.previewURL($0, base: pageURL, maxLength: limits.maxURLLength) }
         func url(_ raw: String?, publicHost: Bool = false) -> String? {
@@ -25,7 +26,9 @@ enum MetadataResolution {
             guard let content = meta.content else { continue }
             let properties = meta.property.map { Collector.keys($0) } ?? []
             let name = meta.name?.lowercased()
-            for key in properties where key.hasPrefix("og:") { appendOpenGraph(key, content, into: &m, limits: limits, url: url) }
+            for key in properties where key.hasPrefix("og:") {
+                appendOpenGraph(key, content, into: &m, limits: limits, url: url)
+            }
             if let name, name.hasPrefix("og:") { openGraphByName.append((name, content)) }
             if let key = ([name] + properties).lazy.compactMap({ $0 }).first(where: { $0.hasPrefix("twitter:") }),
                 let v = text(content, limits.maxDescriptionLength)
@@ -35,7 +38,8 @@ enum MetadataResolution {
             if let itemprop = meta.itemprop, let v = text(content, limits.maxDescriptionLength) {
                 m.itemprops.append(.init(key: itemprop, value: v))
             }
-            if let key = name ?? properties.first, named[key] == nil, let v = text(content, limits.maxDescriptionLength) {
+            if let key = name ?? properties.first, named[key] == nil, let v = text(content, limits.maxDescriptionLength)
+            {
                 named[key] = v
             }
         }
@@ -45,32 +49,43 @@ enum MetadataResolution {
         let ld = jsonLD(c.jsonLD, limits: limits)
         m.jsonLD = ld
 
-        m.title = [
-            first(m.openGraph, "og:title"), first(m.twitter, "twitter:title"), c.texts[.title], named["title"],
-            first(m.itemprops, "name", "headline"), first(ld, "headline", "name"), c.texts[.postTitle], c.texts[.h1],
-        ].lazy.compactMap { text($0, limits.maxTitleLength) }.first
-        m.description = [
-            first(m.openGraph, "og:description"), first(m.twitter, "twitter:description"), named["description"],
-            first(m.itemprops, "description"), first(ld, "description"), c.texts[.descriptionID], c.texts[.pAfterH1],
-            c.texts[.firstP],
-        ].lazy.compactMap { text($0, limits.maxDescriptionLength) }.first
+        m.title =
+            [
+                first(m.openGraph, "og:title"), first(m.twitter, "twitter:title"), c.texts[.title], named["title"],
+                first(m.itemprops, "name", "headline"), first(ld, "headline", "name"), c.texts[.postTitle],
+                c.texts[.h1],
+            ].lazy.compactMap { text($0, limits.maxTitleLength) }.first
+        m.description =
+            [
+                first(m.openGraph, "og:description"), first(m.twitter, "twitter:description"), named["description"],
+                first(m.itemprops, "description"), first(ld, "description"), c.texts[.descriptionID],
+                c.texts[.pAfterH1],
+                c.texts[.firstP],
+            ].lazy.compactMap { text($0, limits.maxDescriptionLength) }.first
             ?? TextCleaning.cleanAtWord(c.texts[.bodyText], limit: limits.maxDescriptionLength)
-            ?? [c.texts[.shortPAfterH1], c.texts[.shortP]].lazy.compactMap { text($0, limits.maxDescriptionLength) }.first
+            ?? [c.texts[.shortPAfterH1], c.texts[.shortP]].lazy.compactMap { text($0, limits.maxDescriptionLength) }
+            .first
         let ogImage = m.images.lazy.compactMap { $0.secureURL ?? $0.url }.first
-        m.image = ogImage
+        m.image =
+            ogImage
             ?? [
                 first(m.twitter, "twitter:image", "twitter:image:src"), first(m.itemprops, "image"), first(ld, "image"),
                 c.imageAfterH1, c.firstImage,
             ].lazy.compactMap { url($0) }.first
         m.canonicalURL = url(c.canonical)
-        m.url = [first(m.openGraph, "og:url"), c.canonical, c.alternateDefault].lazy.compactMap { url($0, publicHost: true) }.first
+        m.url =
+            [first(m.openGraph, "og:url"), c.canonical, c.alternateDefault].lazy.compactMap {
+                url($0, publicHost: true)
+            }.first
             ?? pageURL
         m.applicationName = named["application-name"]
         m.themeColor = named["theme-color"]
         m.siteName = siteName(m, named: named, documentTitle: c.texts[.title], pageURL: pageURL, limits: limits)
         m.type = first(m.openGraph, "og:type")
         m.locale = first(m.openGraph, "og:locale")
-        m.icons = c.icons.compactMap { icon in url(icon.href).map { .init(rel: icon.rel, href: $0, sizes: icon.sizes, type: icon.type) } }
+        m.icons = c.icons.compactMap { icon in
+            url(icon.href).map { .init(rel: icon.rel, href: $0, sizes: icon.sizes, type: icon.type) }
+        }
         return m
     }
 
@@ -79,7 +94,8 @@ enum MetadataResolution {
         _ key: String, _ content: String, into m: inout PageMetadata, limits: ExtractionLimits,
         url: (String?, Bool) -> String?
     ) {
-        let isURL = key == "og:image" || key == "og:image:url" || key == "og:image:secure_url" || key == "og:url"
+        let isURL =
+            key == "og:image" || key == "og:image:url" || key == "og:image:secure_url" || key == "og:url"
             || key.hasPrefix("og:video") && (key == "og:video" || key.hasSuffix(":url") || key.hasSuffix(":secure_url"))
         let value = isURL ? url(content, false) : TextCleaning.clean(content, limit: limits.maxDescriptionLength)
         guard let value else { return }
@@ -91,7 +107,8 @@ enum MetadataResolution {
             } else if m.images.count < limits.maxImages {
                 m.images.append(.init(url: value))
             }
-        case "og:image:url", "og:image:secure_url", "og:image:width", "og:image:height", "og:image:alt", "og:image:type":
+        case "og:image:url", "og:image:secure_url", "og:image:width", "og:image:height", "og:image:alt",
+            "og:image:type":
             if m.images.isEmpty { m.images.append(.init()) }
             var image = m.images[m.images.count - 1]
             switch key {
@@ -128,11 +145,14 @@ enum MetadataResolution {
         }
         for block in blocks { for value in JSONLD.values(in: block) { visit(value, depth: 0) } }
         // Stable: the page's own objects first, each rank in document order.
-        let ordered = objects.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
+        let ordered = objects.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(
+            \.element)
 
         var out: [PageMetadata.Property] = []
         func add(_ key: String, _ value: String?) {
-            if let value, !out.contains(where: { $0.key == key }), let v = TextCleaning.clean(value, limit: limits.maxDescriptionLength) {
+            if let value, !out.contains(where: { $0.key == key }),
+                let v = TextCleaning.clean(value, limit: limits.maxDescriptionLength)
+            {
                 out.append(.init(key: key, value: v))
             }
         }
@@ -177,7 +197,9 @@ enum MetadataResolution {
     /// `@name` (or a `twitter.com/name` URL) as the name alone.
     static func twitterHandle(_ value: String) -> String? {
         let name = value.split(separator: "/").last.map { $0.hasPrefix("@") ? $0.dropFirst() : $0 } ?? ""
-        guard !name.isEmpty, name.count <= 15, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+        guard !name.isEmpty, name.count <= 15,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else {
             return nil
         }
         return String(name)

@@ -145,7 +145,9 @@ struct RawTextSkipper {
                     nameLength += 1
                     i += 1
                 }
-                if i < bytes.count { (state, quote, element) = (.attributes, 0, RawElement(name: name, length: nameLength)) }
+                if i < bytes.count {
+                    (state, quote, element) = (.attributes, 0, RawElement(name: name, length: nameLength))
+                }
             case .attributes:
                 // To the next quote or `>` in a tight loop: few tags are scripts.
                 let from = i
@@ -191,7 +193,9 @@ struct RawTextSkipper {
                 }
             }
         }
-        if let from = keptFrom, from < bytes.count { keep(UnsafeBufferPointer(rebasing: bytes[from...]), bytes.count, false) }
+        if let from = keptFrom, from < bytes.count {
+            keep(UnsafeBufferPointer(rebasing: bytes[from...]), bytes.count, false)
+        }
     }
 
     /// Looks for `ld+json` in `bytes[range]`, a part of a script's start tag, across parts.
@@ -229,5 +233,7 @@ extension CharsetDecision {
     /// Whether every ASCII character is its own byte and no other character uses those bytes, so the
     /// page's markup can be found in its bytes (true of UTF-8, windows-125x, ISO-8859, EUC, Shift_JIS,
     /// GBK, Big5; not of UTF-16 or ISO-2022-JP).
-    var isASCIICompatible: Bool { !name.hasPrefix("UTF-16") && !name.hasPrefix("UTF-32") && !name.hasPrefix("ISO-2022") }
+    var isASCIICompatible: Bool {
+        !name.hasPrefix("UTF-16") && !name.hasPrefix("UTF-32") && !name.hasPrefix("ISO-2022")
+    }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CLibXML2
 
@@ -79,4 +79,6 @@ struct StartTagAttributes {
 }
 
 /// libxml2's `xmlChar` string as the C library's `char` string.
-private func cString(_ p: UnsafePointer<UInt8>) -> UnsafePointer<CChar> { UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self) }
+private func cString(_ p: UnsafePointer<UInt8>) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self)
+}

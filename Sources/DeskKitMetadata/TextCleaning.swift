@@ -18,7 +18,9 @@ enum TextCleaning {
             var clean = true
             while i < b.count {
                 let n = whitespaceLength(b, at: i)
-                if n > 0, b[i] != 0x20 || i == 0 || i + 1 == b.count || b[i + 1] == 0x20 || whitespaceLength(b, at: i + 1) > 0 {
+                if n > 0,
+                    b[i] != 0x20 || i == 0 || i + 1 == b.count || b[i + 1] == 0x20 || whitespaceLength(b, at: i + 1) > 0
+                {
                     clean = false
                     break
                 }
@@ -86,7 +88,8 @@ enum TextCleaning {
                 var semi = name
                 while semi < b.count, semi - name < 32, b[semi] != UInt8(ascii: ";") { semi += 1 }
                 guard semi < b.count, b[semi] == UInt8(ascii: ";"),
-                    let value = entity(Substring(decoding: UnsafeBufferPointer(rebasing: b[name..<semi]), as: UTF8.self))
+                    let value = entity(
+                        Substring(decoding: UnsafeBufferPointer(rebasing: b[name..<semi]), as: UTF8.self))
                 else {
                     out.append(b[i])
                     i += 1
@@ -106,7 +109,11 @@ enum TextCleaning {
         if name.hasPrefix("#") {
             let digits = name.dropFirst()
             let value: UInt32?
-            if digits.first == "x" || digits.first == "X" { value = UInt32(digits.dropFirst(), radix: 16) } else { value = UInt32(digits) }
+            if digits.first == "x" || digits.first == "X" {
+                value = UInt32(digits.dropFirst(), radix: 16)
+            } else {
+                value = UInt32(digits)
+            }
             guard let value, let scalar = Unicode.Scalar(value), value != 0 else { return nil }
             return String(Character(scalar))
         }
@@ -140,7 +147,8 @@ enum TextCleaning {
                 wordCounted = false
             }
             // Letters and digits: ASCII alphanumerics, or any character beyond ASCII.
-            let alphanumeric = byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            let alphanumeric =
+                byte >= 0x80 || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
             if alphanumeric, !wordCounted {
                 wordCounted = true
                 words += 1

@@ -40,7 +40,9 @@ enum TitleSegments {
             var i = 0
             while i + pattern.count <= b.count {
                 // Overlapping ones too: a match that is not between `Character`s leaves the next in play.
-                if b[i] == pattern[0], pattern.indices.allSatisfy({ b[i + $0] == pattern[$0] }) { found.append(i..<i + pattern.count) }
+                if b[i] == pattern[0], pattern.indices.allSatisfy({ b[i + $0] == pattern[$0] }) {
+                    found.append(i..<i + pattern.count)
+                }
                 i += 1
             }
             return found

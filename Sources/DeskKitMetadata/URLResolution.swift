@@ -27,7 +27,9 @@ package enum URLResolution {
         }
         var scheme: Substring?
         if let colon = rest.firstIndex(of: UInt8(ascii: ":")), let first = rest.first, isLetter(first),
-            rest[..<colon].allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+            rest[..<colon].allSatisfy({
+                isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
+            })
         {
             scheme = Substring(rest[..<colon])
             rest = rest[rest.index(after: colon)...]
@@ -48,7 +50,9 @@ package enum URLResolution {
     static func host(ofAuthority authority: Substring) -> Substring {
         var host = authority.utf8[...]
         if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[host.index(after: at)...] }
-        if host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")) { return Substring(host[...close]) }
+        if host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")) {
+            return Substring(host[...close])
+        }
         if let colon = host.firstIndex(of: UInt8(ascii: ":")) { host = host[..<colon] }
         return Substring(host)
     }
@@ -92,7 +96,8 @@ package enum URLResolution {
                     if b.authority != nil && b.path.isEmpty {
                         merged = "/" + ref.path
                     } else {
-                        let dir = b.path.unicodeScalars.lastIndex(of: "/").map { String(b.path.unicodeScalars[...$0]) } ?? ""
+                        let dir =
+                            b.path.unicodeScalars.lastIndex(of: "/").map { String(b.path.unicodeScalars[...$0]) } ?? ""
                         merged = dir + ref.path
                     }
                     out.path = Substring(removeDotSegments(merged))

@@ -22,7 +22,8 @@ public struct FetchConfiguration: Sendable {
     public var allowedAddresses: Set<IPAddress> = []
     /// Skip the address policy altogether (`--allow-private`: for trusted networks only). Default off.
     public var allowPrivateAddresses = false
-    public var userAgent = "DeskKitPreview/\(DeskKitVersion.current) (+https://github.com/deskkit; link previews for support chat)"
+    public var userAgent =
+        "DeskKitPreview/\(DeskKitVersion.current) (+https://github.com/deskkit; link previews for support chat)"
     public var acceptLanguage = "en;q=1.0, *;q=0.5"
     /// Extraction limits for the page.
     public var extraction: ExtractionLimits = .default

@@ -34,7 +34,9 @@ public struct SystemResolver: HostResolver {
                 while let n = node {
                     if let sa = n.pointee.ai_addr {
                         if n.pointee.ai_family == AF_INET {
-                            let a = sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr.s_addr }
+                            let a = sa.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                                $0.pointee.sin_addr.s_addr
+                            }
                             addresses.append(.v4(UInt32(bigEndian: a)))
                         } else if n.pointee.ai_family == AF_INET6 {
                             let b = sa.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in

@@ -35,7 +35,8 @@ public struct PageFetcher: Sendable {
     /// Fetches `url`, following redirects, and reads the page's metadata as the body streams in.
     public func fetch(_ url: String) async throws(FetchError) -> FetchedPage {
         let total = configuration.totalTimeout
-        let result: Result<FetchedPage, FetchError> = await withTaskGroup(of: Result<FetchedPage, FetchError>?.self) { group in
+        let result: Result<FetchedPage, FetchError> = await withTaskGroup(of: Result<FetchedPage, FetchError>?.self) {
+            group in
             group.addTask {
                 do { return .success(try await follow(url)) } catch let e as FetchError { return .failure(e) } catch {
                     return .failure(Self.map(error))
@@ -98,7 +99,9 @@ public struct PageFetcher: Sendable {
             // One connection to the one address checked: a refusal is final at once (the pool would retry
             // until the connect timeout).
             clientConfiguration.connectionPool.retryConnectionEstablishment = false
-            if IPAddress(host: url.host) == nil { clientConfiguration.dnsOverride = [url.asciiHost: address.description] }
+            if IPAddress(host: url.host) == nil {
+                clientConfiguration.dnsOverride = [url.asciiHost: address.description]
+            }
             let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
             do {
                 let outcome = try await exchange(client, url)
@@ -130,10 +133,12 @@ public struct PageFetcher: Sendable {
         request.headers.add(name: "Accept", value: "text/html,application/xhtml+xml;q=0.9,image/*;q=0.8,*/*;q=0.5")
         request.headers.add(name: "Accept-Language", value: configuration.acceptLanguage)
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        let response = try await client.execute(request, timeout: .seconds(Int64(configuration.totalTimeout.rounded(.up))))
+        let response = try await client.execute(
+            request, timeout: .seconds(Int64(configuration.totalTimeout.rounded(.up))))
         let headerBytes = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         guard headerBytes <= configuration.maxHeaderBytes else {
-            throw FetchError(.tooLarge, "response headers of \(headerBytes) bytes, over \(configuration.maxHeaderBytes)")
+            throw FetchError(
+                .tooLarge, "response headers of \(headerBytes) bytes, over \(configuration.maxHeaderBytes)")
         }
         let status = Int(response.status.code)
         if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
@@ -176,7 +181,8 @@ public struct PageFetcher: Sendable {
             }
         }
         let text = String(describing: error)
-        if text.contains("NIOSSL") || text.contains("SSL") || text.contains("handshake") || text.contains("certificate") {
+        if text.contains("NIOSSL") || text.contains("SSL") || text.contains("handshake") || text.contains("certificate")
+        {
             return FetchError(.tls, text)
         }
         if text.contains("DecompressionError") || text.contains("limit") {
@@ -186,8 +192,12 @@ public struct PageFetcher: Sendable {
             return FetchError(.tooLarge, "response headers (\(text))")
         }
         if error is CancellationError { return FetchError(.timeout, "cancelled") }
-        if let e = error as? IOError, e.errnoCode == ECONNREFUSED { return FetchError(.connection, "connection refused") }
-        if let e = error as? NIOConnectionError, e.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }) {
+        if let e = error as? IOError, e.errnoCode == ECONNREFUSED {
+            return FetchError(.connection, "connection refused")
+        }
+        if let e = error as? NIOConnectionError,
+            e.connectionErrors.contains(where: { ($0.error as? IOError)?.errnoCode == ECONNREFUSED })
+        {
             return FetchError(.connection, "connection refused")
         }
         return FetchError(.connection, text)

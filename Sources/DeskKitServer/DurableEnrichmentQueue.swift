@@ -62,9 +62,13 @@ public actor DurableEnrichmentQueue: JobQueue {
     public func submit(_ job: EnrichmentJob) async -> JobAdmission {
         guard !closed else { return .closed }
         do {
-            guard try await store.admit(job, now: Date(), dedupWindow: configuration.dedupWindow) else { return .duplicate }
+            guard try await store.admit(job, now: Date(), dedupWindow: configuration.dedupWindow) else {
+                return .duplicate
+            }
         } catch {
-            logger.error("cannot commit a job", metadata: ["message_id": "\(job.messageID)", "error": .string(error.description)])
+            logger.error(
+                "cannot commit a job",
+                metadata: ["message_id": "\(job.messageID)", "error": .string(error.description)])
             return .unavailable
         }
         wake()
@@ -115,7 +119,8 @@ public actor DurableEnrichmentQueue: JobQueue {
             }
             if ContinuousClock.now - lastPurge > .seconds(60) {
                 lastPurge = .now
-                let done = try? await store.purge(doneBefore: Date().addingTimeInterval(-(configuration.dedupWindow / .seconds(1))))
+                let done = try? await store.purge(
+                    doneBefore: Date().addingTimeInterval(-(configuration.dedupWindow / .seconds(1))))
                 if let done, done > 0 { logger.debug("purged done jobs", metadata: ["count": "\(done)"]) }
             }
             await sleep(upTo: configuration.pollInterval)
@@ -154,7 +159,8 @@ public actor DurableEnrichmentQueue: JobQueue {
                 let due = now.addingTimeInterval(configuration.retryDelay(after: claimed.attempts) / .seconds(1))
                 if due.timeIntervalSince(claimed.acceptedAt) > configuration.retryHorizon / .seconds(1) {
                     metrics.job("api_failed")
-                    logger.error("job failed: retry horizon passed", metadata: ["message_id": "\(id)", "error": .string(error)])
+                    logger.error(
+                        "job failed: retry horizon passed", metadata: ["message_id": "\(id)", "error": .string(error)])
                     try await store.finish(id, as: .failed, error: error, now: now)
                 } else {
                     metrics.job("retry_scheduled")
@@ -165,7 +171,8 @@ public actor DurableEnrichmentQueue: JobQueue {
             }
         } catch {
             // The lease runs out and the job is claimed again: at least once.
-            logger.error("cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
+            logger.error(
+                "cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
         }
     }
 

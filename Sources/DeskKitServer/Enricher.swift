@@ -43,14 +43,17 @@ struct Enricher: Sendable {
         metrics.previews(results.map(\.result))
         if Task.isCancelled { return .cancelled }
         guard let preview = results.lazy.compactMap({ try? $0.result.get() }).first else {
-            let errors = results.compactMap { r -> String? in if case .failure(let e) = r.result { return e.kind.rawValue } else { return nil } }
+            let errors = results.compactMap { r -> String? in
+                if case .failure(let e) = r.result { return e.kind.rawValue } else { return nil }
+            }
             log["fetch_errors"] = .string(errors.joined(separator: ","))
             logger.info("no preview for the message's links", metadata: log)
             return .finished(results.isEmpty ? "no_link" : "no_preview")
         }
         let message = DeskPayload.message(.urlPreview(preview), text: job.text)
         do {
-            let attempts = try await api.updateMessage(channelURL: job.channelURL, messageID: job.messageID, with: message)
+            let attempts = try await api.updateMessage(
+                channelURL: job.channelURL, messageID: job.messageID, with: message)
             log["attempts"] = "\(attempts)"
             log["url"] = .string(preview.url)
             logger.info("message enriched", metadata: log)

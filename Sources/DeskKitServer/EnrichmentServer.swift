@@ -51,7 +51,8 @@ public struct EnrichmentServer: Sendable {
             sharedCache: sharedPreviews)
         self.previews = previews
         let api = PlatformAPIClient(
-            baseURL: configuration.apiBase, apiToken: configuration.apiToken, retry: configuration.retry, metrics: metrics,
+            baseURL: configuration.apiBase, apiToken: configuration.apiToken, retry: configuration.retry,
+            metrics: metrics,
             logger: logger)
         let enricher = Enricher(previews: previews, api: api, metrics: metrics, logger: logger)
         if let store {
@@ -60,7 +61,8 @@ public struct EnrichmentServer: Sendable {
             durable.dedupWindow = configuration.queue.dedupTTL
             durable.shutdownGrace = configuration.queue.shutdownGrace
             self.queue = DurableEnrichmentQueue(
-                store: store, configuration: durable, metrics: metrics, logger: logger, work: { await enricher.process($0) })
+                store: store, configuration: durable, metrics: metrics, logger: logger,
+                work: { await enricher.process($0) })
             return
         }
         self.queue = EnrichmentQueue(
@@ -91,7 +93,8 @@ public struct EnrichmentServer: Sendable {
     {
         Application(
             router: makeRouter(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
             services: [queue], onServerRunning: onServerRunning, logger: logger)
     }
 
@@ -119,14 +122,18 @@ public struct EnrichmentServer: Sendable {
         let signature = request.headers[HTTPField.Name(WebhookSignature.headerName)!]
         guard WebhookSignature.isValid(signature, body: bytes, token: configuration.apiToken) else {
             metrics.webhook("bad_signature")
-            logger.warning("webhook with a missing or wrong signature", metadata: ["signature_present": "\(signature != nil)"])
-            return Self.problem(.unauthorized, signature == nil ? "no \(WebhookSignature.headerName) header" : "wrong signature")
+            logger.warning(
+                "webhook with a missing or wrong signature", metadata: ["signature_present": "\(signature != nil)"])
+            return Self.problem(
+                .unauthorized, signature == nil ? "no \(WebhookSignature.headerName) header" : "wrong signature")
         }
         let (webhook, problems) = SendbirdWebhook.decode(bytes)
         guard let webhook else {
             metrics.webhook("bad_request")
             let first = problems.first.map { "\($0.path): \($0.message)" } ?? "not a webhook"
-            return Self.json(.badRequest, ["error": .string("not a Sendbird webhook: \(first)"), "problems": .array(problems.map(\.jsonValue))])
+            return Self.json(
+                .badRequest,
+                ["error": .string("not a Sendbird webhook: \(first)"), "problems": .array(problems.map(\.jsonValue))])
         }
         switch WebhookVerdict.decide(webhook, previews: previews) {
         case .ignore(let reason):
@@ -137,7 +144,9 @@ public struct EnrichmentServer: Sendable {
             switch admission {
             case .accepted:
                 metrics.webhook("queued")
-                logger.debug("message queued", metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
+                logger.debug(
+                    "message queued",
+                    metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
                 return Self.json(.ok, ["status": "queued"])
             case .duplicate:
                 metrics.webhook("duplicate")
@@ -150,7 +159,9 @@ public struct EnrichmentServer: Sendable {
                     default: ("shutting_down", "shutting down", "1")
                     }
                 metrics.webhook(outcome)
-                logger.warning("webhook refused", metadata: ["reason": .string(admission.rawValue), "message_id": "\(job.messageID)"])
+                logger.warning(
+                    "webhook refused",
+                    metadata: ["reason": .string(admission.rawValue), "message_id": "\(job.messageID)"])
                 var response = Self.problem(.serviceUnavailable, reason)
                 response.headers[.retryAfter] = retryAfter
                 return response
@@ -166,7 +177,9 @@ public struct EnrichmentServer: Sendable {
             return Self.problem(.contentTooLarge, "the body is over \(Self.maxPreviewRequestBytes) bytes")
         }
         let parsed = Array(body.readableBytesView).withUnsafeBufferPointer { JSONValue.parseResult($0) }
-        guard case .success(.object(let object)) = parsed else { return Self.problem(.badRequest, "the body is not a JSON object") }
+        guard case .success(.object(let object)) = parsed else {
+            return Self.problem(.badRequest, "the body is not a JSON object")
+        }
         let results: [(String, String, Result<URLPreview, FetchError>)]
         if case .string(let url)? = object["url"] {
             results = [(url, url, await previews.preview(for: url))]
@@ -180,10 +193,15 @@ public struct EnrichmentServer: Sendable {
             switch result {
             case .success(let p):
                 let rich = RichPayload.urlPreview(p)
-                return ["link": .string(link), "url": .string(url), "data": .string(DeskPayload.encode(rich)), "payload": rich.json, "error": .null]
+                return [
+                    "link": .string(link), "url": .string(url), "data": .string(DeskPayload.encode(rich)),
+                    "payload": rich.json, "error": .null,
+                ]
             case .failure(let e):
-                return ["link": .string(link), "url": .string(url), "data": .null, "payload": .null,
-                        "error": ["kind": .string(e.kind.rawValue), "detail": .string(e.detail)]]
+                return [
+                    "link": .string(link), "url": .string(url), "data": .null, "payload": .null,
+                    "error": ["kind": .string(e.kind.rawValue), "detail": .string(e.detail)],
+                ]
             }
         }
         return Self.json(.ok, ["previews": .array(items)])
@@ -204,7 +222,8 @@ public struct EnrichmentServer: Sendable {
             }
         }
         return Response(
-            status: .ok, headers: [.contentType: "application/x-ndjson"], body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+            status: .ok, headers: [.contentType: "application/x-ndjson"],
+            body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
     }
 
     /// 200 `{"status": "ok", …}`, or 503 `{"status": "store_unavailable", "store_error"}` when the job
@@ -223,7 +242,9 @@ public struct EnrichmentServer: Sendable {
             body.append(.init(key: "queue_capacity", value: .integer(Int64(configuration.queue.capacity))))
         }
         if let states = figures.states {
-            let counts = JobState.allCases.map { JSONObject.Member(key: $0.rawValue, value: .integer(Int64(states[$0] ?? 0))) }
+            let counts = JobState.allCases.map {
+                JSONObject.Member(key: $0.rawValue, value: .integer(Int64(states[$0] ?? 0)))
+            }
             body.append(.init(key: "jobs", value: .object(JSONObject(counts))))
         }
         if let error = figures.storeError { body.append(.init(key: "store_error", value: .string(error))) }
@@ -249,7 +270,9 @@ public struct EnrichmentServer: Sendable {
         var writer = JSONWriter()
         writer.write(value)
         writer.bytes.append(UInt8(ascii: "\n"))
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
     }
 
     static func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
@@ -267,7 +290,9 @@ struct RequestCounter: RouterMiddleware {
     let metrics: ServerMetrics
     static let routes: Set<String> = ["/webhooks/sendbird", "/v1/preview", "/v1/decode", "/health", "/metrics"]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let route = Self.routes.contains(request.uri.path) ? request.uri.path : "other"
         do {
             let response = try await next(request, context)

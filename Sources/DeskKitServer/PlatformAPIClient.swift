@@ -36,7 +36,9 @@ public struct PlatformAPIClient: Sendable {
     /// Retries 429 and 5xx (honouring `Retry-After`) and transport errors, at most ``RetryPolicy/maxAttempts``
     /// times in all; returns the number of attempts made.
     @discardableResult
-    public func updateMessage(channelURL: String, messageID: Int64, with message: OutgoingMessage) async throws(PlatformAPIError) -> Int {
+    public func updateMessage(channelURL: String, messageID: Int64, with message: OutgoingMessage)
+        async throws(PlatformAPIError) -> Int
+    {
         let path = "/v3/group_channels/\(Self.pathSegment(channelURL))/messages/\(messageID)"
         var writer = JSONWriter()
         writer.write(message.json)
@@ -55,7 +57,8 @@ public struct PlatformAPIClient: Sendable {
             var detail: String
             var wait: Duration?
             do {
-                let response = try await httpClient.execute(request, timeout: .nanoseconds(Int64(retry.requestTimeout.nanoseconds)))
+                let response = try await httpClient.execute(
+                    request, timeout: .nanoseconds(Int64(retry.requestTimeout.nanoseconds)))
                 status = Int(response.status.code)
                 // The answer is read for the log only: a large or broken one does not fail the call.
                 let body = try? await response.body.collect(upTo: 1 << 20)
@@ -82,12 +85,14 @@ public struct PlatformAPIClient: Sendable {
                     "detail": .string(String(detail.prefix(200))), "will_retry": "\(again)",
                 ]) { $1 })
             guard again else {
-                throw PlatformAPIError(kind: retried ? .exhausted : .rejected, status: status, attempts: attempt, detail: detail)
+                throw PlatformAPIError(
+                    kind: retried ? .exhausted : .rejected, status: status, attempts: attempt, detail: detail)
             }
             do {
                 try await Task.sleep(for: wait ?? retry.backoff(after: attempt))
             } catch {
-                throw PlatformAPIError(kind: .cancelled, status: status, attempts: attempt, detail: "cancelled while waiting to retry")
+                throw PlatformAPIError(
+                    kind: .cancelled, status: status, attempts: attempt, detail: "cancelled while waiting to retry")
             }
         }
     }
@@ -96,7 +101,8 @@ public struct PlatformAPIClient: Sendable {
     static func pathSegment(_ s: String) -> String {
         PercentEncoding.encode(s) { byte in
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 return false
             default:

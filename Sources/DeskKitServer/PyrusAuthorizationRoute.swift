@@ -23,7 +23,9 @@ public enum PyrusAuthorization {
 extension Router {
     /// Mounts the Pyrus authorization service at `path` (POST).
     @discardableResult
-    public func addPyrusAuthorization(at path: RouterPath = "/pyrus/auth", verify: @escaping PyrusAuthorization.Verifier) -> Self {
+    public func addPyrusAuthorization(
+        at path: RouterPath = "/pyrus/auth", verify: @escaping PyrusAuthorization.Verifier
+    ) -> Self {
         post(path) { request, context -> Response in
             var request = request
             let body: ByteBuffer

@@ -42,7 +42,10 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
 
     /// The settings read from the environment, with their meaning.
     public static let environmentVariables: [(name: String, meaning: String)] = [
-        ("SENDBIRD_APP_ID", "application id; the API base is https://api-{id}.sendbird.com unless DESKKIT_API_BASE is set"),
+        (
+            "SENDBIRD_APP_ID",
+            "application id; the API base is https://api-{id}.sendbird.com unless DESKKIT_API_BASE is set"
+        ),
         ("SENDBIRD_API_TOKEN", "API token (required): Platform API calls and webhook signatures"),
         ("DESKKIT_HOST", "address to listen on (default 127.0.0.1)"),
         ("DESKKIT_PORT", "port (default 8080)"),

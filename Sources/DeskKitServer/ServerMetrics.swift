@@ -41,7 +41,9 @@ public struct ServerMetrics: Sendable {
 
     /// `deskkit_jobs_total{outcome}`: updated, no_link, no_preview, api_failed, handed_back (memory),
     /// retry_scheduled (a durable store retries later).
-    func job(_ outcome: String, count amount: Int = 1) { count("deskkit_jobs_total", [("outcome", outcome)], by: amount) }
+    func job(_ outcome: String, count amount: Int = 1) {
+        count("deskkit_jobs_total", [("outcome", outcome)], by: amount)
+    }
 
     /// `deskkit_platform_api_requests_total{status}` (the HTTP status, or `error` without one) and
     /// `deskkit_platform_api_retries_total`.

@@ -16,6 +16,7 @@ public enum WebhookSignature {
     /// Whether `header` is the signature of `body` (hex in either case; compared in constant time).
     public static func isValid(_ header: String?, body: some Sequence<UInt8>, token: String) -> Bool {
         guard let header, let mac = Hex.decode(header.utf8), mac.count == SHA256.byteCount else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Array(body), using: SymmetricKey(data: Array(token.utf8)))
+        return HMAC<SHA256>.isValidAuthenticationCode(
+            mac, authenticating: Array(body), using: SymmetricKey(data: Array(token.utf8)))
     }
 }

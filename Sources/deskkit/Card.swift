@@ -19,11 +19,16 @@ enum Card {
             for extra in previews.dropFirst() { lines += previewLines(extra) }
         case .closureInquiry(let c):
             lines.append(" \(time)  \(who): \(m.text ?? "")")
-            let answer = c.state == .confirmed ? "✔ the customer agreed to close the ticket" : c.state == .declined ? "✘ the customer wants it open" : "[ Yes ]  [ No ]"
+            let answer =
+                c.state == .confirmed
+                ? "✔ the customer agreed to close the ticket"
+                : c.state == .declined ? "✘ the customer wants it open" : "[ Yes ]  [ No ]"
             lines.append("           ┃ \(answer)")
         case .customerSatisfaction(let c):
             lines.append(" \(time)  \(who): \(m.text ?? "")")
-            let stars = String(repeating: "★", count: Int(c.score ?? 0)) + String(repeating: "☆", count: 5 - Int(min(5, max(0, c.score ?? 0))))
+            let stars =
+                String(repeating: "★", count: Int(c.score ?? 0))
+                + String(repeating: "☆", count: 5 - Int(min(5, max(0, c.score ?? 0))))
             lines.append("           ┃ \(stars)  \(c.comment.map { "“\($0)”" } ?? "")")
         default:
             lines.append(" \(time)  \(who): \(m.text ?? "")")

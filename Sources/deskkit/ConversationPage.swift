@@ -182,7 +182,9 @@ struct ConversationPage {
             html.raw("\" alt=\"\"/>")
         }
         html.raw("<span class=\"card-text\">")
-        for (css, value) in [("site", preview.siteName), ("title", preview.title), ("description", preview.description)] {
+        for (css, value) in [
+            ("site", preview.siteName), ("title", preview.title), ("description", preview.description),
+        ] {
             guard let value, !value.isEmpty else { continue }
             html.raw("<span class=\"\(css)\">")
             html.text(value)

@@ -24,7 +24,11 @@ struct DecodeCommand: ParsableCommand {
     @Option(name: .long, help: "The custom_type of the message the data belongs to (decode DATA only).")
     var customType: String?
 
-    @Option(name: .long, help: "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook: the other formats read JSON bodies (DATA, or lines with --messages).")
+    @Option(
+        name: .long,
+        help:
+            "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook: the other formats read JSON bodies (DATA, or lines with --messages)."
+    )
     var format: PayloadFormat = .desk
 
     @OptionGroup var lineOptions: LineOptions
@@ -35,7 +39,9 @@ struct DecodeCommand: ParsableCommand {
 
     func validate() throws {
         if !messages && input == nil { throw ValidationError("give a DATA string, or --messages to read envelopes") }
-        if messages && customType != nil { throw ValidationError("--custom-type goes with decode DATA, not --messages") }
+        if messages && customType != nil {
+            throw ValidationError("--custom-type goes with decode DATA, not --messages")
+        }
     }
 
     func run() throws {

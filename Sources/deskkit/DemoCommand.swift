@@ -42,7 +42,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let err = FileHandle.standardError
         let tty = isatty(2) == 1
-        let candidates = entries.indices.filter { entries[$0].message.messageType == .user && entries[$0].message.content == .plain }
+        let candidates = entries.indices.filter {
+            entries[$0].message.messageType == .user && entries[$0].message.content == .plain
+        }
         for (n, i) in candidates.enumerated() {
             if tty { err.write("\r\u{1B}[Kenriching message \(n + 1)/\(candidates.count) via \(server.baseURL) …") }
             let text = entries[i].message.text ?? ""
@@ -57,7 +59,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let stats = await service.statistics
         let enriched = entries.filter { !$0.previews.isEmpty }.count
-        err.write("\(tty ? "\r\u{1B}[K" : "")enriched \(enriched) messages: \(stats.fetches) pages fetched from \(server.baseURL), \(stats.failures.values.reduce(0, +)) failed\n")
+        err.write(
+            "\(tty ? "\r\u{1B}[K" : "")enriched \(enriched) messages: \(stats.fetches) pages fetched from \(server.baseURL), \(stats.failures.values.reduce(0, +)) failed\n"
+        )
 
         if let html {
             // The server is gone when the page is read: its pictures travel inside the page.
@@ -75,14 +79,17 @@ struct DemoCommand: AsyncParsableCommand {
         var out = Output.stdout()
         for audience in [Audience.customer, .agent] {
             out.line("")
-            out.line("══ What the \(audience == .customer ? "customer" : "agent") sees " + String(repeating: "═", count: 44))
+            out.line(
+                "══ What the \(audience == .customer ? "customer" : "agent") sees " + String(repeating: "═", count: 44))
             for entry in entries {
                 guard entry.message.isVisible(to: audience) else {
                     // Hidden from the customer, but the client learns that the ticket is closed.
                     if entry.message.closesTicket { out.line("           ✔ ticket closed — the reply bar is hidden") }
                     continue
                 }
-                for line in Card.render(entry.message, sender: entry.senderName, previews: entry.previews) { out.line(line) }
+                for line in Card.render(entry.message, sender: entry.senderName, previews: entry.previews) {
+                    out.line(line)
+                }
             }
         }
         out.flush()

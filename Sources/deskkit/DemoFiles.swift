@@ -3,7 +3,9 @@
 enum DemoFiles {
     /// The sample conversation, one JSON message a line; its links name `{{base}}`, the demo server's address.
     static var conversation: [String] {
-        PackageResources.order_late_jsonl.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+        PackageResources.order_late_jsonl.split(separator: UInt8(ascii: "\n")).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// A file the demo server serves, by the path of a link: a page's path with `-` for `/` (`/tracking/1138`

@@ -22,7 +22,11 @@ struct DeskKitCommand: AsyncParsableCommand {
             (a bad flag or value); 66 an input file cannot be opened; 74 an I/O error while reading or writing.
             """,
         version: DeskKitVersion.current,
-        subcommands: [DecodeCommand.self, FilterCommand.self, ValidateCommand.self, EncodeCommand.self, DetectCommand.self, ExtractCommand.self, PreviewCommand.self, DemoCommand.self, MutateCommand.self, ServeCommand.self, JobsCommand.self, WebhookCommand.self]
+        subcommands: [
+            DecodeCommand.self, FilterCommand.self, ValidateCommand.self, EncodeCommand.self, DetectCommand.self,
+            ExtractCommand.self, PreviewCommand.self, DemoCommand.self, MutateCommand.self, ServeCommand.self,
+            JobsCommand.self, WebhookCommand.self,
+        ]
     )
 
     /// ArgumentParser's main, except that a run-time failure (input that cannot be read, a port in use, a

@@ -48,7 +48,8 @@ struct DetectCommand: ParsableCommand {
     @OptionGroup var lineOptions: LineOptions
     @OptionGroup var threadOptions: ThreadOptions
 
-    @Argument(help: "The text to search (joined with spaces); with --jsonl, the file to read (default: standard input).")
+    @Argument(
+        help: "The text to search (joined with spaces); with --jsonl, the file to read (default: standard input).")
     var text: [String] = []
 
     func validate() throws {
@@ -70,7 +71,9 @@ struct DetectCommand: ParsableCommand {
         let detector = self.detector
         guard jsonl else {
             for link in detector.links(in: text.joined(separator: " ")) {
-                out.line("\(link.href)\t\(link.text)\t\(link.kind.rawValue)\t\(link.range.lowerBound)-\(link.range.upperBound)")
+                out.line(
+                    "\(link.href)\t\(link.text)\t\(link.kind.rawValue)\t\(link.range.lowerBound)-\(link.range.upperBound)"
+                )
             }
             return
         }

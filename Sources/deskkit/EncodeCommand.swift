@@ -72,7 +72,8 @@ struct EncodeCommand: ParsableCommand {
         }
 
         func run() {
-            form.print(.closureInquiry(ClosureInquiry(state: .init(rawValue: state), ticketID: ticketId)), defaultText: "")
+            form.print(
+                .closureInquiry(ClosureInquiry(state: .init(rawValue: state), ticketID: ticketId)), defaultText: "")
         }
     }
 
@@ -97,7 +98,8 @@ struct EncodeCommand: ParsableCommand {
         }
 
         func run() {
-            let csat = CustomerSatisfaction(state: .init(rawValue: state), score: score, comment: comment, ticketID: ticketId)
+            let csat = CustomerSatisfaction(
+                state: .init(rawValue: state), score: score, comment: comment, ticketID: ticketId)
             form.print(.customerSatisfaction(csat), defaultText: "")
         }
     }

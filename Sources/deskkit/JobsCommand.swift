@@ -13,14 +13,20 @@ struct JobsCommand: AsyncParsableCommand {
 
     /// The store option every subcommand shares.
     struct StoreOptions: ParsableArguments {
-        @Option(name: .long, help: "The store: sqlite:PATH or postgres://USER@HOST/DATABASE (DESKKIT_STORE; default sqlite:deskkit-state.sqlite).")
+        @Option(
+            name: .long,
+            help:
+                "The store: sqlite:PATH or postgres://USER@HOST/DATABASE (DESKKIT_STORE; default sqlite:deskkit-state.sqlite)."
+        )
         var store: String?
 
         func open() async throws -> any JobStore {
             let text = store ?? ProcessInfo.processInfo.environment["DESKKIT_STORE"].flatMap { $0.isEmpty ? nil : $0 }
             var location = StoreLocation.default
             if let text {
-                do { location = try StoreLocation(parsing: text) } catch { throw Failure(description: "--store: \(error.detail)", exitStatus: 64) }
+                do { location = try StoreLocation(parsing: text) } catch {
+                    throw Failure(description: "--store: \(error.detail)", exitStatus: 64)
+                }
             }
             if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
                 throw Failure(description: "no store at \(path)", exitStatus: 66)
@@ -32,7 +38,10 @@ struct JobsCommand: AsyncParsableCommand {
                 throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
             }
             guard let store else {
-                throw Failure(description: "--store memory lives inside one deskkit serve process; name a sqlite:PATH or postgres:// URL", exitStatus: 64)
+                throw Failure(
+                    description:
+                        "--store memory lives inside one deskkit serve process; name a sqlite:PATH or postgres:// URL",
+                    exitStatus: 64)
             }
             return store
         }
@@ -40,7 +49,8 @@ struct JobsCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print jobs, newest first, as JSON lines {message_id, channel_url, state, attempts, accepted_at, next_attempt_at, last_error}."
+            abstract:
+                "Print jobs, newest first, as JSON lines {message_id, channel_url, state, attempts, accepted_at, next_attempt_at, last_error}."
         )
         @OptionGroup var options: StoreOptions
 
@@ -75,7 +85,8 @@ struct JobsCommand: AsyncParsableCommand {
 
     struct Retry: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Queue failed jobs again, due now, with a new retry horizon: the IDs given, or every failed one with --failed."
+            abstract:
+                "Queue failed jobs again, due now, with a new retry horizon: the IDs given, or every failed one with --failed."
         )
         @OptionGroup var options: StoreOptions
 
@@ -99,7 +110,8 @@ struct JobsCommand: AsyncParsableCommand {
 
     struct Purge: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete done jobs last updated longer ago than DURATION (their message ids are no longer duplicates)."
+            abstract:
+                "Delete done jobs last updated longer ago than DURATION (their message ids are no longer duplicates)."
         )
         @OptionGroup var options: StoreOptions
 
@@ -118,7 +130,8 @@ struct JobsCommand: AsyncParsableCommand {
     static func duration(_ text: String) throws -> Duration {
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
         let unit = text.last.flatMap { units[$0] }
-        guard let n = Int64(unit == nil ? text : String(text.dropLast())), n >= 0, n <= 100 * 365 * 86400 / (unit ?? 1) else {
+        guard let n = Int64(unit == nil ? text : String(text.dropLast())), n >= 0, n <= 100 * 365 * 86400 / (unit ?? 1)
+        else {
             throw ValidationError("\"\(text.prefix(20))\" is not a duration like 90s, 30m, 12h or 7d")
         }
         return .seconds(n * (unit ?? 1))

@@ -88,7 +88,8 @@ struct LineBatches {
                             if span.tooLong {
                                 overlong(.tooLong(line: span.number, limit: limit), &answer)
                             } else {
-                                let line = UnsafeBufferPointer(rebasing: batch.bytes[span.start..<(span.start + span.count)])
+                                let line = UnsafeBufferPointer(
+                                    rebasing: batch.bytes[span.start..<(span.start + span.count)])
                                 work(&state, line, span.number, &answer)
                             }
                         }
@@ -138,7 +139,11 @@ extension LineBatches {
 
 /// `--threads`, for the commands that answer each line on its own.
 struct ThreadOptions: ParsableArguments {
-    @Option(name: .long, help: "How many threads answer lines (default: one per processor this process may use). The output is the same for any number.")
+    @Option(
+        name: .long,
+        help:
+            "How many threads answer lines (default: one per processor this process may use). The output is the same for any number."
+    )
     var threads: Int?
 
     func validate() throws {

@@ -48,7 +48,8 @@ struct LineReader {
             fd = 0
             ownsFD = false
             if isatty(0) != 0 {
-                let hint = "deskkit: reading standard input from the terminal; end with Ctrl-D, or give a FILE or a pipe\n"
+                let hint =
+                    "deskkit: reading standard input from the terminal; end with Ctrl-D, or give a FILE or a pipe\n"
                 _ = hint.withCString { write(2, $0, strlen($0)) }
             }
         }
@@ -63,10 +64,11 @@ struct LineReader {
     mutating func forEachNonBlankLine(
         _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void, overlong: (LineError) throws -> Void
     ) throws {
-        try forEachLine({ line, number in
-            if JSONLines.isBlank(line) { return }
-            try body(line, number)
-        }, overlong: overlong)
+        try forEachLine(
+            { line, number in
+                if JSONLines.isBlank(line) { return }
+                try body(line, number)
+            }, overlong: overlong)
     }
 
     /// Calls `body` with each line (without its `\n`) and its 1-based number until the input ends, and
@@ -127,7 +129,9 @@ struct LineReader {
                 buffer = bigger
             }
             while filled < target {
-                let n = try Self.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled..<target])))
+                let n = try Self.read(
+                    fd,
+                    into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled..<target])))
                 if n == 0 {
                     atEnd = true
                     break
@@ -176,7 +180,10 @@ struct LineReader {
                 discarding = true
                 filled = 0
             } else {
-                if rest > 0, start > 0 { UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: buffer.baseAddress! + start, byteCount: rest) }
+                if rest > 0, start > 0 {
+                    UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
+                        from: buffer.baseAddress! + start, byteCount: rest)
+                }
                 filled = rest
             }
         }
@@ -197,7 +204,8 @@ struct LineReader {
         let fd = self.fd
         var bytes = try [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
             while count < buffer.count {
-                let n = try Self.read(fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
+                let n = try Self.read(
+                    fd, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[count...])))
                 if n == 0 { return }
                 count += n
             }
@@ -221,7 +229,9 @@ struct LineReader {
         while true {
             let n = try Self.read(fd, into: buffer)
             if n == 0 { return }
-            if try body(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)) { return }
+            if try body(UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)) {
+                return
+            }
         }
     }
 

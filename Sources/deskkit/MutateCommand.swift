@@ -1,4 +1,5 @@
 import ArgumentParser
+import DeskKitInvariants
 import DeskKitModel
 
 struct MutateCommand: ParsableCommand {
@@ -15,7 +16,8 @@ struct MutateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "JSON lines of valid envelopes or payloads (\"-\": standard input; default: the demo's conversation).")
+    @Argument(
+        help: "JSON lines of valid envelopes or payloads (\"-\": standard input; default: the demo's conversation).")
     var file: String?
 
     @Option(name: .long, help: "How many variants to write.")
@@ -51,7 +53,8 @@ struct MutateCommand: ParsableCommand {
             let utf8 = UTF8Validation.isValid(v.bytes)
             let json: JSONValue = [
                 "mutation": .string(v.mutation.rawValue), "source_line": .integer(Int64(v.source + 1)),
-                "text": utf8 ? .string(String(decoding: v.bytes, as: UTF8.self)) : .null, "base64": .string(Base64.encode(v.bytes)),
+                "text": utf8 ? .string(String(decoding: v.bytes, as: UTF8.self)) : .null,
+                "base64": .string(Base64.encode(v.bytes)),
             ]
             out.line(json)
         }

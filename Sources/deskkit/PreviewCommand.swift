@@ -27,7 +27,9 @@ struct PreviewCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Body bytes read at most.")
     var maxBytes: Int = 2_000_000
 
-    @Flag(name: .long, help: "Allow private, loopback and other non-public addresses and any port (trusted networks only).")
+    @Flag(
+        name: .long,
+        help: "Allow private, loopback and other non-public addresses and any port (trusted networks only).")
     var allowPrivate = false
 
     @Option(
@@ -71,7 +73,8 @@ struct PreviewCommand: AsyncParsableCommand {
             out.line(DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json)
         case .failure(let error):
             // What the user can do about a refusal: the flag that lifts the guard, for a trusted network.
-            let detail = error.kind == .blockedAddress && !allowPrivate
+            let detail =
+                error.kind == .blockedAddress && !allowPrivate
                 ? error.detail + " (--allow-private fetches from private addresses and any port, for trusted networks)"
                 : error.detail
             let json: JSONValue = ["error": ["kind": .string(error.kind.rawValue), "detail": .string(detail)]]
@@ -88,7 +91,8 @@ struct PreviewCommand: AsyncParsableCommand {
         var envelope: JSONValue = ["type": "MESG", "message": .string(urlOrText)]
         if case .success(let preview) = result {
             envelope = [
-                "type": "MESG", "message": .string(urlOrText), "custom_type": .string(DeskPayload.richMessageCustomType),
+                "type": "MESG", "message": .string(urlOrText),
+                "custom_type": .string(DeskPayload.richMessageCustomType),
                 "data": .string(DeskPayload.encode(.urlPreview(preview))),
             ]
         }

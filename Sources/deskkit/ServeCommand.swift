@@ -37,7 +37,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Sendbird application id (SENDBIRD_APP_ID).")
     var appID: String?
 
-    @Flag(name: .long, help: "Fetch pages on private and loopback addresses too (DESKKIT_ALLOW_PRIVATE; tests and intranets only).")
+    @Flag(
+        name: .long,
+        help: "Fetch pages on private and loopback addresses too (DESKKIT_ALLOW_PRIVATE; tests and intranets only).")
     var allowPrivate = false
 
     @Option(name: .long, help: "Jobs waiting at most before webhooks get 503 (DESKKIT_QUEUE_CAPACITY).")
@@ -52,19 +54,32 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds to finish work on shutdown (DESKKIT_SHUTDOWN_GRACE).")
     var shutdownGrace: String?
 
-    @Option(name: .long, help: "Where jobs are kept: sqlite:PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE or memory (DESKKIT_STORE; default sqlite:deskkit-state.sqlite).")
+    @Option(
+        name: .long,
+        help:
+            "Where jobs are kept: sqlite:PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE or memory (DESKKIT_STORE; default sqlite:deskkit-state.sqlite)."
+    )
     var store: String?
 
-    @Option(name: .long, help: "Seconds Platform API failures are retried, from the webhook (DESKKIT_RETRY_HORIZON; default 86400).")
+    @Option(
+        name: .long,
+        help: "Seconds Platform API failures are retried, from the webhook (DESKKIT_RETRY_HORIZON; default 86400).")
     var retryHorizon: String?
 
-    @Option(name: .long, help: "Seconds a claimed job is a worker's before another takes it (DESKKIT_JOB_LEASE; default 120).")
+    @Option(
+        name: .long,
+        help: "Seconds a claimed job is a worker's before another takes it (DESKKIT_JOB_LEASE; default 120).")
     var jobLease: String?
 
-    @Option(name: .long, help: "Seconds a PostgreSQL store may take to answer before it counts as down (DESKKIT_STORE_TIMEOUT; default 5).")
+    @Option(
+        name: .long,
+        help:
+            "Seconds a PostgreSQL store may take to answer before it counts as down (DESKKIT_STORE_TIMEOUT; default 5)."
+    )
     var storeTimeout: String?
 
-    @Option(name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
+    @Option(
+        name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
     var handBack: String?
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -72,10 +87,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The flag of each setting, so that a problem is named as the user wrote it.
     static let flagNames = [
-        "DESKKIT_HOST": "--host", "DESKKIT_PORT": "--port", "DESKKIT_API_BASE": "--api-base", "SENDBIRD_APP_ID": "--app-id",
-        "DESKKIT_ALLOW_PRIVATE": "--allow-private", "DESKKIT_QUEUE_CAPACITY": "--queue-capacity", "DESKKIT_WORKERS": "--workers",
-        "DESKKIT_MAX_BODY_BYTES": "--max-body-bytes", "DESKKIT_SHUTDOWN_GRACE": "--shutdown-grace", "DESKKIT_STORE": "--store",
-        "DESKKIT_RETRY_HORIZON": "--retry-horizon", "DESKKIT_JOB_LEASE": "--job-lease", "DESKKIT_STORE_TIMEOUT": "--store-timeout",
+        "DESKKIT_HOST": "--host", "DESKKIT_PORT": "--port", "DESKKIT_API_BASE": "--api-base",
+        "SENDBIRD_APP_ID": "--app-id",
+        "DESKKIT_ALLOW_PRIVATE": "--allow-private", "DESKKIT_QUEUE_CAPACITY": "--queue-capacity",
+        "DESKKIT_WORKERS": "--workers",
+        "DESKKIT_MAX_BODY_BYTES": "--max-body-bytes", "DESKKIT_SHUTDOWN_GRACE": "--shutdown-grace",
+        "DESKKIT_STORE": "--store",
+        "DESKKIT_RETRY_HORIZON": "--retry-horizon", "DESKKIT_JOB_LEASE": "--job-lease",
+        "DESKKIT_STORE_TIMEOUT": "--store-timeout",
     ]
 
     func run() async throws {
@@ -100,13 +119,17 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw Failure(description: "bad configuration: \(error)", exitStatus: 64)
         }
-        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level \(logLevel) is not a level") }
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level \(logLevel) is not a level")
+        }
         var logger = Logger(label: "deskkit.server")
         logger.logLevel = level
         let handBackPath = handBack
         let log = logger
         if configuration.store != .memory, handBackPath != nil {
-            throw Failure(description: "--hand-back is for --store memory; \(configuration.store) keeps unfinished jobs", exitStatus: 64)
+            throw Failure(
+                description: "--hand-back is for --store memory; \(configuration.store) keeps unfinished jobs",
+                exitStatus: 64)
         }
         let jobStore: (any JobStore)?
         do {
@@ -126,7 +149,9 @@ struct ServeCommand: AsyncParsableCommand {
                         writer.write(job.json)
                         lines += writer.bytes + [UInt8(ascii: "\n")]
                     }
-                    if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+                    if !FileManager.default.fileExists(atPath: path) {
+                        _ = FileManager.default.createFile(atPath: path, contents: nil)
+                    }
                     guard let file = FileHandle(forWritingAtPath: path) else {
                         log.error("cannot write the hand-back file", metadata: ["path": .string(path)])
                         return
@@ -144,8 +169,10 @@ struct ServeCommand: AsyncParsableCommand {
             try await app.runService()
             await jobStore?.close()
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES {
-            let why = error.errnoCode == EADDRINUSE ? "the address is in use (pick another --port)" : "permission denied"
-            throw Failure(description: "cannot listen on \(configuration.host):\(configuration.port): \(why)", exitStatus: 74)
+            let why =
+                error.errnoCode == EADDRINUSE ? "the address is in use (pick another --port)" : "permission denied"
+            throw Failure(
+                description: "cannot listen on \(configuration.host):\(configuration.port): \(why)", exitStatus: 74)
         }
     }
 }

@@ -22,7 +22,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .long, help: "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook.")
     var format: PayloadFormat = .desk
 
-    @Flag(name: .long, help: "Answer each input line with one JSON line {\"line\", \"valid\", \"problems\"} instead of text.")
+    @Flag(
+        name: .long,
+        help: "Answer each input line with one JSON line {\"line\", \"valid\", \"problems\"} instead of text.")
     var jsonl = false
 
     @OptionGroup var lineOptions: LineOptions
@@ -43,14 +45,19 @@ struct ValidateCommand: ParsableCommand {
                     "problems": .array(problems.map(\.jsonValue)),
                 ])
             } else {
-                for problem in problems { out.line("line \(number): \(problem.path): \(problem.message) [\(problem.code)]") }
+                for problem in problems {
+                    out.line("line \(number): \(problem.path): \(problem.message) [\(problem.code)]")
+                }
             }
         }) {
             lines += 1
             problemCount += 1
             if jsonl { out.line($0.jsonValue) } else { out.line("\($0.text) [\($0.code)]") }
         }
-        if !jsonl { out.line("\(lines) line\(lines == 1 ? "" : "s") checked, \(problemCount) problem\(problemCount == 1 ? "" : "s")") }
+        if !jsonl {
+            out.line(
+                "\(lines) line\(lines == 1 ? "" : "s") checked, \(problemCount) problem\(problemCount == 1 ? "" : "s")")
+        }
         if problemCount > 0 {
             out.flush()
             throw ExitCode(1)

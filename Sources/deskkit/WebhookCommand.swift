@@ -28,11 +28,15 @@ struct WebhookCommand: AsyncParsableCommand {
         let body: JSONValue = [
             "category": "group_channel:message_send", "app_id": "00000000-0000-0000-0000-000000000000",
             "sender": ["user_id": "cust-ann", "nickname": "Ann"],
-            "channel": ["channel_url": "sendbird_desk_agent_chat_4021", "name": "Order #1138 is late", "custom_type": "SENDBIRD_DESK_CHANNEL_CUSTOM_TYPE"],
+            "channel": [
+                "channel_url": "sendbird_desk_agent_chat_4021", "name": "Order #1138 is late",
+                "custom_type": "SENDBIRD_DESK_CHANNEL_CUSTOM_TYPE",
+            ],
             "type": "MESG",
             "payload": [
                 "message_id": .integer(id), "type": "MESG", "custom_type": "", "data": "",
-                "message": .string("Hi! My order #1138 has not arrived. Tracking says: \(link)"), "created_at": .integer(id),
+                "message": .string("Hi! My order #1138 has not arrived. Tracking says: \(link)"),
+                "created_at": .integer(id),
             ],
         ]
         return Array(body.jsonString.utf8)
@@ -186,7 +190,9 @@ struct WebhookCommand: AsyncParsableCommand {
                 do {
                     guard lines else {
                         var reader = try file.map { try LineReader(path: $0) }
-                        let body = try reader?.readAll() ?? WebhookCommand.sample(id: WebhookCommand.now, link: WebhookCommand.sampleLink)
+                        let body =
+                            try reader?.readAll()
+                            ?? WebhookCommand.sample(id: WebhookCommand.now, link: WebhookCommand.sampleLink)
                         return send(.body(line: 1, bytes: body))
                     }
                     var reader = try LineReader(path: file ?? "-")
@@ -195,7 +201,9 @@ struct WebhookCommand: AsyncParsableCommand {
                         guard stop == nil else { return }
                         guard mutations else { return send(.body(line: number, bytes: Array(line))) }
                         guard let variant = Self.variant(line) else {
-                            stop = Failure(description: "line \(number): not a deskkit mutate record (no \"base64\")", exitStatus: 65)
+                            stop = Failure(
+                                description: "line \(number): not a deskkit mutate record (no \"base64\")",
+                                exitStatus: 65)
                             return
                         }
                         send(.body(line: number, bytes: variant))

@@ -18,7 +18,9 @@ enum CLI {
         var status: Int32
         var stdout: String
         var stderr: String
-        var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+        var lines: [String] {
+            stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+        }
     }
 
     static func run(

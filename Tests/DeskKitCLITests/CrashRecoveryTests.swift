@@ -32,8 +32,11 @@ struct CrashRecoveryTests {
             let data = err.fileHandleForReading.availableData
             if data.isEmpty { break }
             log += String(decoding: data, as: UTF8.self)
-            if let line = log.split(separator: "\n").first(where: { $0.contains("listening") && $0.contains("address=") }),
-                let port = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":").last.flatMap({ Int($0) })
+            if let line = log.split(separator: "\n").first(where: {
+                $0.contains("listening") && $0.contains("address=")
+            }),
+                let port = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":")
+                    .last.flatMap({ Int($0) })
             {
                 err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }  // keep the log flowing
                 return (process, port)
@@ -56,7 +59,8 @@ struct CrashRecoveryTests {
     }
 
     func crash() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-crash-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "deskkit-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // Pages hang until the crash (so no message is updated before it); the fake Platform API counts PUTs.
@@ -73,7 +77,9 @@ struct CrashRecoveryTests {
         let n = 40
         // The jobs the crash left claimed are claimed again when their lease runs out; a lease shorter than a
         // job on a loaded machine would repeat PUTs of live workers.
-        let arguments = ["--store", "sqlite:state.sqlite", "--api-base", server.baseURL, "--job-lease", "10", "--workers", "8"]
+        let arguments = [
+            "--store", "sqlite:state.sqlite", "--api-base", server.baseURL, "--job-lease", "10", "--workers", "8",
+        ]
 
         let (first, port) = try Self.serve(arguments, in: directory)
         for id in 1...n {
@@ -102,7 +108,9 @@ struct CrashRecoveryTests {
         second.terminate()
         second.waitUntilExit()
         #expect(second.terminationStatus == 0)
-        let list = try CLI.run(["jobs", "list", "--store", "sqlite:\(directory.path)/state.sqlite", "--state", "done", "--limit", "1000"])
+        let list = try CLI.run([
+            "jobs", "list", "--store", "sqlite:\(directory.path)/state.sqlite", "--state", "done", "--limit", "1000",
+        ])
         #expect(list.stdout.split(separator: "\n").count == n)
     }
 }

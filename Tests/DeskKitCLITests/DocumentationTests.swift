@@ -39,7 +39,11 @@ struct DocumentationTests {
         var hidden = false
         for line in lines {
             let marker = line.trimmingCharacters(in: .whitespaces)
-            if marker == "// snippet.hide" { hidden = true } else if marker == "// snippet.show" { hidden = false } else if !hidden {
+            if marker == "// snippet.hide" {
+                hidden = true
+            } else if marker == "// snippet.show" {
+                hidden = false
+            } else if !hidden {
                 visible.append(line)
             }
         }

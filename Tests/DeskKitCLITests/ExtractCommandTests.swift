@@ -6,7 +6,9 @@ struct ExtractCommandTests {
     let page = "Tests/DeskKitMetadataTests/Fixtures/charsets/windows-1251-http-only.html"
 
     @Test func oneFile() throws {
-        let r = try CLI.run(["extract", page, "--url", "https://example.ru/a", "--content-type", "text/html; charset=windows-1251"])
+        let r = try CLI.run([
+            "extract", page, "--url", "https://example.ru/a", "--content-type", "text/html; charset=windows-1251",
+        ])
         #expect(r.status == 0)
         let m = try CLI.json(try #require(r.lines.first))
         #expect(m["title"] as? String == "Привет, мир")

@@ -1,3 +1,4 @@
+import DeskKitInvariants
 import DeskKitModel
 import DeskKitPageServer
 import Foundation
@@ -40,13 +41,20 @@ struct HTMLPageTests {
             let images = try view.all(".//a[@class='card']/img/@src").map { $0.stringValue ?? "" }
             #expect(images.count == 3)
             #expect(images.allSatisfy { $0.hasPrefix("data:image/png;base64,") }, "the page carries its pictures")
-            #expect(try view.all(".//button[contains(@class, 'chosen')]").map { $0.stringValue ?? "" } == ["Yes, close it"])
+            #expect(
+                try view.all(".//button[contains(@class, 'chosen')]").map { $0.stringValue ?? "" } == ["Yes, close it"])
             #expect(try view.text(".//span[@class='stars']") == "★★★★★")
             #expect(try view.text(".//div[@class='csat']/q") == "Quick and kind, thanks Cindy!")
         }
         // The customer's own messages sit on the right in the customer's view, the agent's in the agent's.
-        #expect(try customer.all(".//li[@class='message mine']/div/span[@class='who']").allSatisfy { $0.stringValue == "Ann" })
-        #expect(try agent.all(".//li[@class='message mine']/div/span[@class='who']").allSatisfy { $0.stringValue == "Cindy" })
+        #expect(
+            try customer.all(".//li[@class='message mine']/div/span[@class='who']").allSatisfy {
+                $0.stringValue == "Ann"
+            })
+        #expect(
+            try agent.all(".//li[@class='message mine']/div/span[@class='who']").allSatisfy {
+                $0.stringValue == "Cindy"
+            })
         try page.expectNothingActive()
     }
 
@@ -101,17 +109,22 @@ struct HTMLPageTests {
         ).map { String(decoding: $0.bytes, as: UTF8.self) }
         for text in HostileText.all {
             let quoted = JSONValue.string(text).jsonString
-            let preview = URLPreview(url: "https://example.com/\(text)", siteName: text, title: text, description: text, image: text)
-            let csat = DeskPayload.encode(.customerSatisfaction(CustomerSatisfaction(state: .confirmed, score: 9, comment: text)))
+            let preview = URLPreview(
+                url: "https://example.com/\(text)", siteName: text, title: text, description: text, image: text)
+            let csat = DeskPayload.encode(
+                .customerSatisfaction(CustomerSatisfaction(state: .confirmed, score: 9, comment: text)))
             sources += [
                 #"{"type":"MESG","message":\#(quoted),"user":{"user_id":\#(quoted),"nickname":\#(quoted)}}"#,
-                #"{"type":"MESG","message":\#(quoted),"custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"# + JSONValue.string(DeskPayload.encode(.urlPreview(preview))).jsonString + "}",
+                #"{"type":"MESG","message":\#(quoted),"custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"#
+                    + JSONValue.string(DeskPayload.encode(.urlPreview(preview))).jsonString + "}",
                 #"{"type":"MESG","message":"rate","data":"# + JSONValue.string(csat).jsonString + "}",
                 #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"SYSTEM_MESSAGE_\#(text.filter(\.isLetter))\"}"}"#,
                 #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"X\",\"body\":\#(quoted.dropFirst().dropLast())}"}"#,
             ]
         }
-        let entries = sources.map { ConversationPage.Entry(message: DeskMessage(json: $0), senderID: nil, senderName: nil) }
+        let entries = sources.map {
+            ConversationPage.Entry(message: DeskMessage(json: $0), senderID: nil, senderName: nil)
+        }
         let html = ConversationPage(title: HostileText.all[0], entries: entries).render()
         let page = try Page(html)
         for (audience, name) in [(Audience.customer, "customer"), (.agent, "agent")] {

@@ -25,7 +25,9 @@ struct HardeningTests {
         #expect(filter.status == 1)
         #expect(filter.lines.count == 2)
         #expect(filter.stderr.contains("line 2: longer than 100 bytes"))
-        let detect = try CLI.run(["detect", "--jsonl", "--max-line-bytes", "20"], stdin: "{\"text\": \"a.com\"}\n{\"text\": \"\(String(repeating: "b", count: 30))\"}\n")
+        let detect = try CLI.run(
+            ["detect", "--jsonl", "--max-line-bytes", "20"],
+            stdin: "{\"text\": \"a.com\"}\n{\"text\": \"\(String(repeating: "b", count: 30))\"}\n")
         #expect(detect.status == 1)
         #expect(try detect.lines.map(CLI.json)[1]["error"] as? [String: Any] != nil)
         #expect(try CLI.run(["decode", "--messages", "--max-line-bytes", "0"], stdin: "").status == 64)
@@ -102,7 +104,8 @@ struct HardeningTests {
         let started = Date()
         let refused = try CLI.run(["preview", "--allow-private", "http://127.0.0.1:9/"])
         #expect(refused.stdout.contains(#""detail":"connection refused""#))
-        #expect(Date().timeIntervalSince(started) < 3, "a refused connection fails at once, not after the connect timeout")
+        #expect(
+            Date().timeIntervalSince(started) < 3, "a refused connection fails at once, not after the connect timeout")
         let badHost = try CLI.run(["preview", "http://256.1.1.1/"])
         #expect(badHost.stdout.contains(#""kind":"invalid_url""#))
         #expect(badHost.stdout.contains("256.1.1.1 is not a valid IPv4 address"))
@@ -118,7 +121,8 @@ struct HardeningTests {
             #expect(answer["valid"] as? Bool == false)
             let problem = try #require((answer["problems"] as? [[String: Any]])?.first)
             #expect(problem["code"] as? String == "wrong_type", "\(line)")
-            let decode = try CLI.json(try #require(try CLI.run(["decode", "--messages"], stdin: line + "\n").lines.first))
+            let decode = try CLI.json(
+                try #require(try CLI.run(["decode", "--messages"], stdin: line + "\n").lines.first))
             #expect((decode["error"] as? [String: Any])?["code"] as? String == "wrong_type", "\(line)")
             #expect(try CLI.run(["filter", "--audience", "agent"], stdin: line + "\n").status == 1, "\(line)")
         }
@@ -148,7 +152,8 @@ struct HardeningTests {
     @Test func versionFromOneConstant() throws {
         let r = try CLI.run(["--version"])
         #expect(r.status == 0)
-        let changelog = try String(contentsOf: CLI.repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let changelog = try String(
+            contentsOf: CLI.repositoryRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
         let version = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(changelog.contains("## \(version) "), "CHANGELOG.md has an entry for \(version)")
     }

@@ -22,7 +22,9 @@ struct JobsCommandTests {
         #expect(failed.stdout.split(separator: "\n").count == 2)
         #expect(failed.stdout.contains("HTTP 404"))
         #expect(try CLI.run(["jobs", "retry", "--store", url, "1"]).stdout.contains("1"))
-        #expect(try cluster.psql(database, "SELECT state || ':' || attempts FROM deskkit_jobs WHERE message_id = 1") == "queued:0")
+        #expect(
+            try cluster.psql(database, "SELECT state || ':' || attempts FROM deskkit_jobs WHERE message_id = 1")
+                == "queued:0")
         _ = try CLI.run(["jobs", "retry", "--store", url, "--failed"])
         #expect(try cluster.psql(database, "SELECT count(*) FROM deskkit_jobs WHERE state = 'queued'") == "2")
         _ = try CLI.run(["jobs", "purge", "--store", url, "--done-before", "7d"])

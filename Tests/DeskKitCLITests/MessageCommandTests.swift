@@ -17,7 +17,10 @@ struct MessageCommandTests {
         #expect(r.status == 0)
         let lines = try r.lines.map(CLI.json)
         #expect(lines.count == 5)
-        #expect(lines.map { $0["kind"] as? String } == ["plain", "system_message", "malformed", "notification", "system_message"])
+        #expect(
+            lines.map { $0["kind"] as? String } == [
+                "plain", "system_message", "malformed", "notification", "system_message",
+            ])
         #expect(lines.map { $0["visible_to_customer"] as? Bool } == [true, false, true, true, false])
         #expect(lines.map { $0["ticket_closed"] as? Bool } == [false, false, false, false, true])
         #expect(lines[3]["encoding"] as? String == "base64")
@@ -36,7 +39,10 @@ struct MessageCommandTests {
     }
 
     @Test func decodeOneDataString() throws {
-        let r = try CLI.run(["decode", #"{"type": "SENDBIRD_DESK_CUSTOMER_SATISFACTION", "body": {"status": "CONFIRMED", "customerSatisfactionScore": "5"}}"#])
+        let r = try CLI.run([
+            "decode",
+            #"{"type": "SENDBIRD_DESK_CUSTOMER_SATISFACTION", "body": {"status": "CONFIRMED", "customerSatisfactionScore": "5"}}"#,
+        ])
         let line = try CLI.json(try #require(r.lines.first))
         #expect(line["kind"] as? String == "customer_satisfaction")
         #expect((line["value"] as? [String: Any])?["score"] as? Int == 5)

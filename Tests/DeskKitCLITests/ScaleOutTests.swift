@@ -24,7 +24,9 @@ struct ScaleOutTests {
         request.httpMethod = "POST"
         request.httpBody = body
         request.setValue(signature, forHTTPHeaderField: "x-sendbird-signature")
-        guard let (data, response) = try? await session.data(for: request), (response as? HTTPURLResponse)?.statusCode == 200 else {
+        guard let (data, response) = try? await session.data(for: request),
+            (response as? HTTPURLResponse)?.statusCode == 200
+        else {
             return nil
         }
         let text = String(decoding: data, as: UTF8.self)
@@ -37,7 +39,8 @@ struct ScaleOutTests {
 
     func scaleOut() async throws {
         let database = try PostgresCluster.shared().makeDatabase()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-scale-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "deskkit-scale-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let fetches = Mutex<[String: Int]>([:])
@@ -82,7 +85,9 @@ struct ScaleOutTests {
                         for _ in 0..<2 {
                             var answer: String?
                             for _ in 0..<3 where answer == nil {
-                                if let port = ports[target] { answer = await Self.deliver(id, to: port, link: link, session: session) }
+                                if let port = ports[target] {
+                                    answer = await Self.deliver(id, to: port, link: link, session: session)
+                                }
                                 if answer == nil { target = (target + 1) % 3 }
                             }
                             results.append(answer ?? "lost")
@@ -107,19 +112,33 @@ struct ScaleOutTests {
         }
 
         let third = Self.messages / 3
-        var answers = await send(1...third, ports: instances.map(\.1))
-        // Instance 0 dies with work in hand; the others go on alone, then it comes back.
+        // Instance 0 dies with work in hand, while the first third is being delivered (its deliveries go to
+        // the next instance from then on); the others go on alone, then it comes back.
+        let ports = instances.map(\.1)
+        async let firstThird = send(1...third, ports: ports)
+        let killAt = ContinuousClock.now + .seconds(60)
+        while puts.withLock({ $0.count }) < 100, ContinuousClock.now < killAt {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let updatedBeforeKill = puts.withLock { $0.count }
         kill(instances[0].0.processIdentifier, SIGKILL)
         instances[0].0.waitUntilExit()
-        answers.merge(await send((third + 1)...(2 * third), ports: [nil, instances[1].1, instances[2].1]), uniquingKeysWith: +)
+        var answers = await firstThird
+        answers.merge(
+            await send((third + 1)...(2 * third), ports: [nil, instances[1].1, instances[2].1]), uniquingKeysWith: +)
         instances[0] = try CrashRecoveryTests.serve(arguments, in: directory)
         answers.merge(await send((2 * third + 1)...Self.messages, ports: instances.map(\.1)), uniquingKeysWith: +)
         #expect(updatedBeforeKill < third, "the kill came with work in hand")
-        #expect(answers == ["queued": Self.messages, "duplicate": Self.messages], "one job per message, on whichever instance")
+        // Two answers a message, from whichever instance; a delivery cut by the kill after its commit is
+        // answered "duplicate" by the next instance, so a few messages (at most the 32 in flight) have no
+        // "queued". That each has exactly one job is checked on the store below.
+        #expect(answers["lost"] == nil && answers.values.reduce(0, +) == 2 * Self.messages, "\(answers)")
+        #expect((Self.messages - 32)...Self.messages ~= answers["queued", default: 0], "\(answers)")
 
         let deadline = Date().addingTimeInterval(150)
-        while puts.withLock({ $0.count }) < Self.messages, Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        while puts.withLock({ $0.count }) < Self.messages, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+        }
         let updated = puts.withLock { $0 }
         #expect(updated.count == Self.messages, "every message updated")
         let repeats = updated.values.reduce(0, +) - updated.count
@@ -127,7 +146,8 @@ struct ScaleOutTests {
         let fetched = fetches.withLock { $0 }
         #expect(fetched.count == Self.pages)
         let refetches = fetched.values.reduce(0, +) - fetched.count
-        #expect(refetches <= Self.workers, "each page fetched once, but for fetches in flight at the kill: \(refetches)")
+        #expect(
+            refetches <= Self.workers, "each page fetched once, but for fetches in flight at the kill: \(refetches)")
         print("scale-out: \(Self.messages) messages, \(repeats) repeated PUTs, \(refetches) pages fetched again")
         for (process, _) in instances {
             process.terminate()

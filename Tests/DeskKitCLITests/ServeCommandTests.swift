@@ -12,17 +12,21 @@ struct ServeCommandTests {
         let noToken = try CLI.run(["serve"], environment: ["SENDBIRD_APP_ID": "app"])
         #expect(noToken.status == 64)
         #expect(noToken.stderr.contains("SENDBIRD_API_TOKEN is required"))
-        let badPort = try CLI.run(["serve", "--port", "70000"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
+        let badPort = try CLI.run(
+            ["serve", "--port", "70000"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(badPort.status == 64)
-        #expect(badPort.stderr.contains("--port \"70000\" is not a whole number in 0...65535"), "named by the flag used")
+        #expect(
+            badPort.stderr.contains("--port \"70000\" is not a whole number in 0...65535"), "named by the flag used")
         #expect(!badPort.stderr.contains("Usage"))
         // Every problem at once, each named as it was given.
         let several = try CLI.run(
-            ["serve", "--workers", "0"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app", "DESKKIT_PORT": "x"])
+            ["serve", "--workers", "0"],
+            environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app", "DESKKIT_PORT": "x"])
         #expect(several.status == 64)
         #expect(several.stderr.contains("DESKKIT_PORT \"x\" is not a whole number"))
         #expect(several.stderr.contains("--workers \"0\" is not a whole number"))
-        let badBase = try CLI.run(["serve"], environment: ["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "api.example.com"])
+        let badBase = try CLI.run(
+            ["serve"], environment: ["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "api.example.com"])
         #expect(badBase.stderr.contains("DESKKIT_API_BASE \"api.example.com\" is not an http(s) URL"))
     }
 
@@ -33,7 +37,8 @@ struct ServeCommandTests {
         process.arguments = ["serve", "--port", "0", "--api-base", "http://127.0.0.1:9"]
         process.environment = ["SENDBIRD_API_TOKEN": "secret-for-this-test"]
         // The default store, deskkit-state.sqlite, is made in the working directory.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-serve-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "deskkit-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         process.currentDirectoryURL = directory
@@ -50,8 +55,11 @@ struct ServeCommandTests {
             let data = err.fileHandleForReading.availableData
             if data.isEmpty { break }
             log += String(decoding: data, as: UTF8.self)
-            if let line = log.split(separator: "\n").first(where: { $0.contains("listening") && $0.contains("address=") }),
-                let colon = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":").last
+            if let line = log.split(separator: "\n").first(where: {
+                $0.contains("listening") && $0.contains("address=")
+            }),
+                let colon = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":")
+                    .last
             {
                 port = Int(colon)
             }
@@ -70,7 +78,9 @@ struct ServeCommandTests {
     @Test func aTakenPortSaysWhichAddressAndPort() throws {
         let (fd, port) = try LoopbackSocket.open(listening: true)
         defer { close(fd) }
-        let r = try CLI.run(["serve", "--port", "\(port)", "--store", "memory"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
+        let r = try CLI.run(
+            ["serve", "--port", "\(port)", "--store", "memory"],
+            environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(r.status == 74)
         #expect(r.stderr.contains("cannot listen on 127.0.0.1:\(port): the address is in use"))
         #expect(!r.stderr.contains("Usage"))

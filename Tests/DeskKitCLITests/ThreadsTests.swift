@@ -4,14 +4,19 @@ import Testing
 /// The commands that answer each line on its own work on every core (`--threads`): the output, standard
 /// error and exit status are the same for any number of threads, lines are answered in input order, and
 /// errors (not JSON, too long, missing files) stay at their lines.
-@Suite("deskkit --threads")
+@Suite("deskkit --threads", .serialized)  // one process at a time: each waits on a thread of the test process
 struct ThreadsTests {
     /// 6,000 envelopes with ids 1…6,000 (two batches of 1 MiB and a part), the corpus's kinds in turn, with
     /// blank lines, lines that are not JSON and lines over the limit among them.
     static let envelopes: String = {
         let corpus = CLI.repositoryRoot.appendingPathComponent("Corpus/messages")
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).filter { $0.hasSuffix(".envelope.json") }.sorted()
-        let bodies = files.compactMap { try? JSONSerialization.jsonObject(with: Data(contentsOf: corpus.appendingPathComponent($0))) as? [String: Any] }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []).filter {
+            $0.hasSuffix(".envelope.json")
+        }.sorted()
+        let bodies = files.compactMap {
+            try? JSONSerialization.jsonObject(with: Data(contentsOf: corpus.appendingPathComponent($0)))
+                as? [String: Any]
+        }
         var lines: [String] = []
         for id in 1...6_000 {
             var body = bodies[id % bodies.count]
@@ -20,7 +25,9 @@ struct ThreadsTests {
             lines.append(String(decoding: data, as: UTF8.self))
             if id % 397 == 0 { lines.append("not json \(id)") }
             if id % 1999 == 0 { lines.append("") }
-            if id % 1201 == 0 { lines.append(#"{"message_id": 0, "message": ""# + String(repeating: "x", count: 5000) + #""}"#) }
+            if id % 1201 == 0 {
+                lines.append(#"{"message_id": 0, "message": ""# + String(repeating: "x", count: 5000) + #""}"#)
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }()
@@ -47,7 +54,8 @@ struct ThreadsTests {
     }
 
     @Test func filter() throws {
-        let r = try sameForAnyThreads(["filter", "--audience", "customer", "--max-line-bytes", "4000"], stdin: Self.envelopes)
+        let r = try sameForAnyThreads(
+            ["filter", "--audience", "customer", "--max-line-bytes", "4000"], stdin: Self.envelopes)
         #expect(r.status == 1)
         #expect(r.stderr.hasSuffix("19 lines skipped\n"))
         let ids = try r.lines.map { try CLI.json($0)["message_id"] as? Int ?? -1 }
@@ -66,7 +74,8 @@ struct ThreadsTests {
 
     @Test func extract() throws {
         let real = CLI.repositoryRoot.appendingPathComponent("Corpus/html/real")
-        let pages = try FileManager.default.contentsOfDirectory(atPath: real.path).filter { $0.hasSuffix(".html") }.sorted()
+        let pages = try FileManager.default.contentsOfDirectory(atPath: real.path).filter { $0.hasSuffix(".html") }
+            .sorted()
         var lines: [String] = []
         for (i, page) in pages.enumerated() {
             lines.append(#"{"file": "Corpus/html/real/\#(page)", "url": "https://example.com/\#(i)/"}"#)
@@ -75,7 +84,8 @@ struct ThreadsTests {
         let r = try sameForAnyThreads(["extract", "--jsonl"], stdin: lines.joined(separator: "\n"))
         #expect(r.status == 1)
         #expect(r.lines.count == lines.count)
-        #expect(r.lines.filter { $0.contains(#""cannot_read""#) }.count == lines.filter { $0.contains("missing-") }.count)
+        #expect(
+            r.lines.filter { $0.contains(#""cannot_read""#) }.count == lines.filter { $0.contains("missing-") }.count)
     }
 
     /// Lines longer than the limit that span several blocks of input, one of them the last line without
@@ -83,11 +93,15 @@ struct ThreadsTests {
     @Test func linesOverTheLimitAcrossBlocks() throws {
         func message(_ id: Int) -> String { #"{"message_id": \#(id), "message": "hi"}"# }
         let huge = #"{"message": ""# + String(repeating: "y", count: 3 << 20) + #""}"#
-        let input = [message(1), message(2), "", message(3), huge, message(5), huge, huge, message(8), huge].joined(separator: "\n")
+        let input = [message(1), message(2), "", message(3), huge, message(5), huge, huge, message(8), huge].joined(
+            separator: "\n")
         let r = try sameForAnyThreads(["decode", "--messages", "--max-line-bytes", "\(1 << 20)"], stdin: input)
         #expect(r.status == 1)
         let lines = try r.lines.map(CLI.json)
-        #expect(lines.map { $0["message_id"] as? Int ?? -(($0["error"] as? [String: Any])?["line"] as? Int ?? 0) } == [1, 2, 3, -5, 5, -7, -8, 8, -10])
+        #expect(
+            lines.map { $0["message_id"] as? Int ?? -(($0["error"] as? [String: Any])?["line"] as? Int ?? 0) } == [
+                1, 2, 3, -5, 5, -7, -8, 8, -10,
+            ])
     }
 
     @Test func aThreadCountBelowOneIsRefused() throws {

@@ -8,7 +8,8 @@ import Testing
 struct WebhookCommandTests {
     @Test func signedBodiesAreAcceptedAndWrongTokensRefused() throws {
         let directory = FileManager.default.temporaryDirectory
-        let (server, port) = try CrashRecoveryTests.serve(["--store", "memory", "--api-base", "http://127.0.0.1:9"], in: directory)
+        let (server, port) = try CrashRecoveryTests.serve(
+            ["--store", "memory", "--api-base", "http://127.0.0.1:9"], in: directory)
         defer { server.terminate() }
         let url = "http://127.0.0.1:\(port)/webhooks/sendbird"
         let token = CrashRecoveryTests.token
@@ -25,19 +26,22 @@ struct WebhookCommandTests {
         let again = try CLI.run(["webhook", "send", "-", "--token", token, "--url", url], stdin: sample.stdout)
         #expect(again.lines == [#"{"line":1,"status":200,"body":{"status":"duplicate"}}"#])
         let fresh = try CLI.run(["webhook", "send", "--url", url], environment: ["SENDBIRD_API_TOKEN": token])
-        #expect(fresh.lines == [#"{"line":1,"status":200,"body":{"status":"queued"}}"#], "the built-in sample, a new id")
+        #expect(
+            fresh.lines == [#"{"line":1,"status":200,"body":{"status":"queued"}}"#], "the built-in sample, a new id")
 
         let wrong = try CLI.run(["webhook", "send", "--token", "not-the-token", "--url", url])
         #expect(wrong.status == 1)
         #expect(try CLI.json(wrong.lines[0])["status"] as? Int == 401)
 
         let sign = try CLI.run(["webhook", "sign", "--token", token], stdin: sample.stdout)
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(sample.stdout.utf8), using: SymmetricKey(data: Data(token.utf8)))
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data(sample.stdout.utf8), using: SymmetricKey(data: Data(token.utf8)))
         #expect(sign.lines == ["x-sendbird-signature: " + mac.map { String(format: "%02x", $0) }.joined()])
 
         // QA's pipeline: mutated webhooks are answered 200 or 400, never a server error, and never unanswered.
         let variants = try CLI.run(["mutate", "-", "--count", "60", "--seed", "5"], stdin: sample.stdout)
-        let sent = try CLI.run(["webhook", "send", "--mutations", "--token", token, "--url", url], stdin: variants.stdout)
+        let sent = try CLI.run(
+            ["webhook", "send", "--mutations", "--token", token, "--url", url], stdin: variants.stdout)
         #expect(sent.lines.count == 60)
         let statuses = try sent.lines.map { try CLI.json($0)["status"] as? Int }
         #expect(statuses.allSatisfy { $0 == 200 || $0 == 400 || $0 == 413 }, "\(statuses)")
@@ -52,7 +56,9 @@ struct WebhookCommandTests {
         defer { server.terminate() }
         let process = Process()
         process.executableURL = CLI.executable
-        process.arguments = ["webhook", "send", "--jsonl", "--token", "t", "--url", "http://127.0.0.1:\(port)/webhooks/sendbird"]
+        process.arguments = [
+            "webhook", "send", "--jsonl", "--token", "t", "--url", "http://127.0.0.1:\(port)/webhooks/sendbird",
+        ]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -73,7 +79,8 @@ struct WebhookCommandTests {
         let noToken = try CLI.run(["webhook", "sign"], stdin: "{}", environment: [:])
         #expect(noToken.status == 64)
         #expect(noToken.stderr.contains("no API token: pass --token or set SENDBIRD_API_TOKEN"))
-        let notMutate = try CLI.run(["webhook", "send", "--mutations", "--token", "t", "--url", "http://127.0.0.1:9/"], stdin: "{}\n")
+        let notMutate = try CLI.run(
+            ["webhook", "send", "--mutations", "--token", "t", "--url", "http://127.0.0.1:9/"], stdin: "{}\n")
         #expect(notMutate.status == 65)
         #expect(notMutate.stderr.contains("line 1: not a deskkit mutate record"))
         let unreachable = try CLI.run(["webhook", "send", "--token", "t", "--url", "http://127.0.0.1:9/x"])

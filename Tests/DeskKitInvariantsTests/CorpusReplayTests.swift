@@ -34,7 +34,9 @@ struct CorpusReplayTests {
     @Test(arguments: FuzzTarget.allCases)
     func replay(_ target: FuzzTarget) throws {
         let files = Self.files(target)
-        #expect(Self.seedFolders[target.rawValue]?.first == "Corpus/\(target.rawValue)", "Fuzz/seeds.txt lists Corpus/\(target.rawValue) first")
+        #expect(
+            Self.seedFolders[target.rawValue]?.first == "Corpus/\(target.rawValue)",
+            "Fuzz/seeds.txt lists Corpus/\(target.rawValue) first")
         #expect(files.count >= 10, "\(target.rawValue) has seeds")
         for file in files {
             let bytes = [UInt8](try Data(contentsOf: file))

@@ -13,13 +13,16 @@ struct JobStoreContractTests {
         var testDescription: String { rawValue }
     }
 
-    static func job(_ id: Int64) -> EnrichmentJob { EnrichmentJob(channelURL: "c\(id % 3)", messageID: id, text: "https://example.com/\(id)") }
+    static func job(_ id: Int64) -> EnrichmentJob {
+        EnrichmentJob(channelURL: "c\(id % 3)", messageID: id, text: "https://example.com/\(id)")
+    }
 
     /// Runs `body` with a new, empty store of `backend` and its location (to open it again).
     static func withStore(_ backend: Backend, _ body: (any JobStore, StoreLocation) async throws -> Void) async throws {
         switch backend {
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-store-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "deskkit-store-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let path = directory.appendingPathComponent("state.sqlite").path
@@ -45,7 +48,9 @@ struct JobStoreContractTests {
             // 2,000 admissions at once, each id twice: exactly one of each pair is admitted.
             let admitted = await withTaskGroup(of: Bool.self) { group in
                 for i in 0..<2000 {
-                    group.addTask { (try? await store.admit(Self.job(Int64(i / 2)), now: now, dedupWindow: .seconds(3600))) ?? false }
+                    group.addTask {
+                        (try? await store.admit(Self.job(Int64(i / 2)), now: now, dedupWindow: .seconds(3600))) ?? false
+                    }
                 }
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
@@ -84,18 +89,23 @@ struct JobStoreContractTests {
             #expect(first.map(\.job.messageID) == [1, 2])
             #expect(first.allSatisfy { $0.state == .running && $0.attempts == 1 })
             // Claimed jobs are nobody else's until their lease runs out.
-            #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(1), lease: .seconds(30)).map(\.job.messageID) == [3])
+            #expect(
+                try await store.claim(limit: 10, now: t0.addingTimeInterval(1), lease: .seconds(30)).map(
+                    \.job.messageID) == [3])
             #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(29), lease: .seconds(30)).isEmpty)
             // Job 1's worker died: after the lease it is claimed again, a second attempt.
             try await store.finish(2, as: .done, error: nil, now: t0.addingTimeInterval(2))
-            try await store.reschedule(3, dueAt: t0.addingTimeInterval(100), error: "HTTP 503", now: t0.addingTimeInterval(2))
+            try await store.reschedule(
+                3, dueAt: t0.addingTimeInterval(100), error: "HTTP 503", now: t0.addingTimeInterval(2))
             let again = try await store.claim(limit: 10, now: t0.addingTimeInterval(31), lease: .seconds(30))
             #expect(again.map(\.job.messageID) == [1])
             #expect(again.first?.attempts == 2)
             // A rescheduled job waits until it is due, and keeps its error.
             #expect(try await store.list(state: .queued, limit: 10).first?.lastError == "HTTP 503")
             #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(50), lease: .seconds(60)).isEmpty)
-            #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(100), lease: .seconds(60)).map(\.job.messageID) == [1, 3], "job 1: its lease ran out again")
+            #expect(
+                try await store.claim(limit: 10, now: t0.addingTimeInterval(100), lease: .seconds(60)).map(
+                    \.job.messageID) == [1, 3], "job 1: its lease ran out again")
             let counts = try await store.counts()
             #expect(counts == [.queued: 0, .running: 2, .done: 1, .failed: 0])
         }
@@ -111,12 +121,18 @@ struct JobStoreContractTests {
             try await store.finish(2, as: .failed, error: "HTTP 403", now: t0)
             try await store.finish(3, as: .done, error: nil, now: t0)
             try await store.finish(4, as: .done, error: nil, now: t0.addingTimeInterval(100))
-            #expect(try await store.list(state: .failed, limit: 10).compactMap(\.lastError).sorted() == ["HTTP 403", "HTTP 404"])
+            #expect(
+                try await store.list(state: .failed, limit: 10).compactMap(\.lastError).sorted() == [
+                    "HTTP 403", "HTTP 404",
+                ])
             #expect(try await store.retry([1, 3], now: t0.addingTimeInterval(10)) == 1, "only failed jobs are retried")
             #expect(try await store.retry(nil, now: t0.addingTimeInterval(10)) == 1)
             let queued = try await store.list(state: .queued, limit: 10)
             #expect(Set(queued.map(\.job.messageID)) == [1, 2])
-            #expect(queued.allSatisfy { $0.attempts == 0 && $0.lastError == nil && $0.acceptedAt == t0.addingTimeInterval(10) })
+            #expect(
+                queued.allSatisfy {
+                    $0.attempts == 0 && $0.lastError == nil && $0.acceptedAt == t0.addingTimeInterval(10)
+                })
             #expect(try await store.purge(doneBefore: t0.addingTimeInterval(50)) == 1)
             #expect(try await store.list(state: .done, limit: 10).map(\.job.messageID) == [4])
         }
@@ -146,15 +162,29 @@ struct JobStoreContractTests {
 
     @Test func locations() throws {
         #expect(try StoreLocation(parsing: "memory") == .memory)
-        #expect(try StoreLocation(parsing: "sqlite:/var/lib/deskkit/state.sqlite") == .sqlite(path: "/var/lib/deskkit/state.sqlite"))
+        #expect(
+            try StoreLocation(parsing: "sqlite:/var/lib/deskkit/state.sqlite")
+                == .sqlite(path: "/var/lib/deskkit/state.sqlite"))
         #expect(StoreLocation.default == .sqlite(path: "deskkit-state.sqlite"))
         #expect(throws: JobStoreError.self) { try StoreLocation(parsing: "redis://x") }
         #expect(throws: JobStoreError.self) { try StoreLocation(parsing: "sqlite:") }
         let postgres = try StoreLocation(parsing: "postgres://app:s%40cret@db.internal:6432/desk?sslmode=require")
-        #expect(postgres == .postgres(PostgresLocation(host: "db.internal", port: 6432, username: "app", password: "s@cret", database: "desk", tls: .require)))
-        #expect(postgres.description == "postgres://app:***@db.internal:6432/desk?sslmode=require", "the password is never printed")
-        #expect(try StoreLocation(parsing: "postgresql://app@[::1]/desk") == .postgres(PostgresLocation(host: "::1", username: "app", database: "desk")))
-        for bad in ["postgres://db/desk", "postgres://app@db", "postgres://app@db/desk?sslmode=maybe", "postgres://app@db/desk?timeout=1"] {
+        #expect(
+            postgres
+                == .postgres(
+                    PostgresLocation(
+                        host: "db.internal", port: 6432, username: "app", password: "s@cret", database: "desk",
+                        tls: .require)))
+        #expect(
+            postgres.description == "postgres://app:***@db.internal:6432/desk?sslmode=require",
+            "the password is never printed")
+        #expect(
+            try StoreLocation(parsing: "postgresql://app@[::1]/desk")
+                == .postgres(PostgresLocation(host: "::1", username: "app", database: "desk")))
+        for bad in [
+            "postgres://db/desk", "postgres://app@db", "postgres://app@db/desk?sslmode=maybe",
+            "postgres://app@db/desk?timeout=1",
+        ] {
             let error = #expect(throws: JobStoreError.self, "\(bad)") { try StoreLocation(parsing: bad) }
             #expect(error?.kind == .badLocation)
         }

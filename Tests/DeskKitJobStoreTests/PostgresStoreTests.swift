@@ -22,8 +22,12 @@ struct PostgresStoreTests {
         #expect(stores.count == 3)
         #expect(try cluster.psql(location.database, "SELECT string_agg(version::text, ',') FROM deskkit_schema") == "1")
         // Each sees what another admits.
-        #expect(try await stores[0].admit(EnrichmentJob(channelURL: "c", messageID: 7, text: "x"), now: Date(), dedupWindow: .seconds(60)))
-        #expect(try await !stores[1].admit(EnrichmentJob(channelURL: "c", messageID: 7, text: "x"), now: Date(), dedupWindow: .seconds(60)))
+        #expect(
+            try await stores[0].admit(
+                EnrichmentJob(channelURL: "c", messageID: 7, text: "x"), now: Date(), dedupWindow: .seconds(60)))
+        #expect(
+            try await !stores[1].admit(
+                EnrichmentJob(channelURL: "c", messageID: 7, text: "x"), now: Date(), dedupWindow: .seconds(60)))
         #expect(try await stores[2].counts()[.queued] == 1)
         for store in stores { await store.close() }
         // Opening again migrates nothing.
@@ -34,7 +38,8 @@ struct PostgresStoreTests {
 
     /// Admissions wait for the disk; the workers' statements do not (at-least-once covers their loss).
     @Test func onlyAdmissionsCommitSynchronously() async throws {
-        let store = try await PostgresJobStore.open(PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()))
+        let store = try await PostgresJobStore.open(
+            PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()))
         func setting(_ client: PostgresClient) async throws -> String {
             var value = ""
             for try await v in try await client.query("SHOW synchronous_commit").decode(String.self) { value = v }
@@ -51,7 +56,9 @@ struct PostgresStoreTests {
         options.connectTimeout = .seconds(1)
         let started = ContinuousClock.now
         let error = await #expect(throws: JobStoreError.self) {
-            _ = try await PostgresJobStore.open(PostgresLocation(host: "127.0.0.1", port: port, username: "deskkit", database: "x", tls: .disable), options: options)
+            _ = try await PostgresJobStore.open(
+                PostgresLocation(host: "127.0.0.1", port: port, username: "deskkit", database: "x", tls: .disable),
+                options: options)
         }
         #expect(error?.kind == .cannotOpen)
         #expect(started.duration(to: .now) < .seconds(40))
@@ -72,21 +79,28 @@ struct PostgresStoreTests {
         var fetch = FetchConfiguration()
         fetch.allowPrivateAddresses = true
         fetch.allowedPorts = [pages.port]
-        let services = [a, b].map { PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: $0.previewCache) }
+        let services = [a, b].map {
+            PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: $0.previewCache)
+        }
         let urls = ["/one", "/two", "/three", "/four", "/missing"].map { pages.baseURL + $0 }
         let results = await withTaskGroup(of: (String, Result<URLPreview, FetchError>).self) { group in
             for i in 0..<100 {
                 let url = urls[i % urls.count]
                 group.addTask { (url, await services[i % 2].preview(for: url)) }
             }
-            return await group.reduce(into: [String: Set<Result<URLPreview, FetchError>>]()) { $0[$1.0, default: []].insert($1.1) }
+            return await group.reduce(into: [String: Set<Result<URLPreview, FetchError>>]()) {
+                $0[$1.0, default: []].insert($1.1)
+            }
         }
         #expect(fetches.withLock { $0 } == ["/one": 1, "/two": 1, "/three": 1, "/four": 1, "/missing": 1])
         for url in urls {
             #expect(results[url]?.count == 1, "one answer for \(url)")
         }
         #expect(try results[pages.baseURL + "/two"]?.first?.get().title == "Page /two")
-        #expect(results[pages.baseURL + "/missing"]?.first.map { if case .failure(let e) = $0 { e.kind == .httpStatus } else { false } } == true)
+        #expect(
+            results[pages.baseURL + "/missing"]?.first.map {
+                if case .failure(let e) = $0 { e.kind == .httpStatus } else { false }
+            } == true)
         let shared = await services[0].statistics.sharedCacheHits + services[1].statistics.sharedCacheHits
         #expect(shared >= 1, "one service found the other's answer in the database")
         await a.close()

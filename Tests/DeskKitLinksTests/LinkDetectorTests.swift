@@ -20,7 +20,10 @@ struct LinkEndTests {
         ("[https://example.com/a]", "https://example.com/a"),
         ("{https://example.com/a}", "https://example.com/a"),
         ("<https://example.com/a>", "https://example.com/a"),
-        ("https://en.wikipedia.org/wiki/Swift_(programming_language)", "https://en.wikipedia.org/wiki/Swift_(programming_language)"),
+        (
+            "https://en.wikipedia.org/wiki/Swift_(programming_language)",
+            "https://en.wikipedia.org/wiki/Swift_(programming_language)"
+        ),
         ("(see https://en.wikipedia.org/wiki/Swift_(language))", "https://en.wikipedia.org/wiki/Swift_(language)"),
         ("https://example.com/a[1]/b{2}", "https://example.com/a[1]/b{2}"),
         ("看这个（https://example.com/a）", "https://example.com/a"),
@@ -77,7 +80,8 @@ struct NotALinkTests {
 @Suite("Link values")
 struct LinkValueTests {
     @Test func normalisesHrefs() {
-        let links = LinkDetector().links(in: "EXAMPLE.com/A HTTP://Example.COM/B //cdn.example.com/x bob@example.com mailto:Ann@Example.com")
+        let links = LinkDetector().links(
+            in: "EXAMPLE.com/A HTTP://Example.COM/B //cdn.example.com/x bob@example.com mailto:Ann@Example.com")
         #expect(
             links.map(\.href) == [
                 "https://example.com/A", "http://example.com/B", "https://cdn.example.com/x", "mailto:bob@example.com",
@@ -88,7 +92,8 @@ struct LinkValueTests {
     @Test func idnHostsStayReadableWithPunycodeAvailable() {
         let link = LinkDetector().links(in: "see https://münchen.de/straße and президент.рф")
         #expect(link.map(\.href) == ["https://münchen.de/straße", "https://президент.рф"])
-        #expect(link.map(\.asciiHref) == ["https://xn--mnchen-3ya.de/stra%C3%9Fe", "https://xn--d1abbgf6aiiy.xn--p1ai"])
+        #expect(
+            link.map(\.asciiHref) == ["https://xn--mnchen-3ya.de/stra%C3%9Fe", "https://xn--d1abbgf6aiiy.xn--p1ai"])
         #expect(Punycode.encode("bücher") == "bcher-kva")
         #expect(Punycode.asciiHost("例え.テスト") == "xn--r8jz45g.xn--zckzah")
     }
@@ -134,15 +139,18 @@ struct LinkOptionTests {
     }
 
     @Test func strictHostsNeedAKnownTLD() {
-        #expect(texts("http://intranet/wiki http://localhost:8080") == ["http://intranet/wiki", "http://localhost:8080"])
-        #expect(texts("http://intranet/wiki http://localhost:8080", .init(strictHosts: true)) == ["http://localhost:8080"])
+        #expect(
+            texts("http://intranet/wiki http://localhost:8080") == ["http://intranet/wiki", "http://localhost:8080"])
+        #expect(
+            texts("http://intranet/wiki http://localhost:8080", .init(strictHosts: true)) == ["http://localhost:8080"])
     }
 }
 
 @Suite("Hostile input")
 struct HostileInputTests {
     @Test func invalidUTF8ThroughTheByteAPI() {
-        let bytes: [UInt8] = Array("x ".utf8) + [0xFF, 0xC3] + Array("example.com/a".utf8) + [0xE2, 0x82] + Array(" y".utf8)
+        let bytes: [UInt8] =
+            Array("x ".utf8) + [0xFF, 0xC3] + Array("example.com/a".utf8) + [0xE2, 0x82] + Array(" y".utf8)
         let links = bytes.withUnsafeBufferPointer { LinkDetector().links(utf8: $0) }
         #expect(links.map(\.text) == ["example.com/a"])
         #expect(links[0].utf8Range == 4..<17)
@@ -160,7 +168,8 @@ struct HostileInputTests {
             case .ats: return String(repeating: "a@", count: 500_000)
             case .schemes: return String(repeating: "http://", count: 100_000)
             case .brackets:
-                return String(repeating: "(", count: 500_000) + "http://example.com/" + String(repeating: ")", count: 500_000)
+                return String(repeating: "(", count: 500_000) + "http://example.com/"
+                    + String(repeating: ")", count: 500_000)
             case .trailingDots: return "http://example.com/" + String(repeating: ".", count: 1_000_000)
             }
         }

@@ -21,7 +21,10 @@ struct LinkRuleTests {
     }
 
     @Test func aMarkdownLinkIsTwoLinks() {
-        #expect(texts("[https://example.com/x](https://example.com/y)") == ["https://example.com/x", "https://example.com/y"])
+        #expect(
+            texts("[https://example.com/x](https://example.com/y)") == [
+                "https://example.com/x", "https://example.com/y",
+            ])
     }
 
     @Test(arguments: [
@@ -116,7 +119,10 @@ struct LinkRuleTests {
     @Test func protocolRelativeLinksCanBeTurnedOff() {
         #expect(texts("see //cdn.example.com/a.js") == ["//cdn.example.com/a.js"])
         #expect(texts("see //cdn.example.com/a.js", .init(protocolRelative: false)) == [])
-        #expect(texts("see https://cdn.example.com/a.js", .init(protocolRelative: false)) == ["https://cdn.example.com/a.js"])
+        #expect(
+            texts("see https://cdn.example.com/a.js", .init(protocolRelative: false)) == [
+                "https://cdn.example.com/a.js"
+            ])
     }
 
     @Test func pipesInPathsAreAnOption() {

@@ -14,25 +14,32 @@ struct BodyTextTests {
     @Test func textInDivsOrDirectlyInTheBody() {
         #expect(description("<div><div class=x>\(sentence)</div></div>") == sentence)
         #expect(description(sentence) == sentence)
-        #expect(description("<section><span>Our store</span> <b>ships</b> handmade ceramic mugs to every country in Europe within five days.</section>") == sentence)
+        #expect(
+            description(
+                "<section><span>Our store</span> <b>ships</b> handmade ceramic mugs to every country in Europe within five days.</section>"
+            ) == sentence)
     }
 
     @Test func invisibleAndNavigationTextIsSkipped() {
         for wrapper in [
             "script", "style", "noscript", "nav", "header", "footer", "aside", "form", "button", "template",
         ] {
-            let body = "<\(wrapper)>Some words that must not become the description of this page at all</\(wrapper)><div>\(sentence)</div>"
+            let body =
+                "<\(wrapper)>Some words that must not become the description of this page at all</\(wrapper)><div>\(sentence)</div>"
             #expect(description(body) == sentence, "\(wrapper)")
         }
         for hidden in [#"hidden"#, #"aria-hidden="true""#, #"style="display: none""#, #"style="visibility:hidden""#] {
-            let body = "<div \(hidden)>Some words that must not become the description of this page at all</div><div>\(sentence)</div>"
+            let body =
+                "<div \(hidden)>Some words that must not become the description of this page at all</div><div>\(sentence)</div>"
             #expect(description(body) == sentence, "\(hidden)")
         }
     }
 
     @Test func commentsAndCDATANeverLeakIn() {
         #expect(description("<div><!-- a comment with many words in it that is long --> \(sentence)</div>") == sentence)
-        #expect(description("<div><![CDATA[ some cdata words that are long enough to count ]]>\(sentence)</div>") == sentence)
+        #expect(
+            description("<div><![CDATA[ some cdata words that are long enough to count ]]>\(sentence)</div>")
+                == sentence)
     }
 
     @Test func aBlockNeedsAFewWordsAndNotMostlyLinks() {
@@ -45,7 +52,10 @@ struct BodyTextTests {
     }
 
     @Test func whiteSpaceCollapsedAndLineBreaksSeparateWords() {
-        #expect(description("<div>Our store ships\n\n   handmade<br>ceramic mugs to every country in Europe within five days.</div>") == sentence)
+        #expect(
+            description(
+                "<div>Our store ships\n\n   handmade<br>ceramic mugs to every country in Europe within five days.</div>"
+            ) == sentence)
     }
 
     @Test func cutAtAWordBoundaryUnderTheCap() {
@@ -77,11 +87,15 @@ struct BodyTextTests {
         // Labels before the lead are passed over.
         #expect(description("<p>Source code: Lib/os.py</p><p>\(lead)</p>") == lead)
         // A paragraph of links (a language menu) is not a description.
-        let menu = #"<p><span>Available languages:</span> <a href="/de">Deutsch</a> | <a href="/en">English</a> | <a href="/fr">Français</a></p>"#
+        let menu =
+            #"<p><span>Available languages:</span> <a href="/de">Deutsch</a> | <a href="/en">English</a> | <a href="/fr">Français</a></p>"#
         #expect(description(menu + "<p>\(lead)</p>") == lead)
         // Paragraphs in navigation, footers or hidden elements are not the page's text.
-        #expect(description("<nav><p>Our shop has the best mugs in the whole wide world</p></nav><p>\(lead)</p>") == lead)
-        #expect(description("<div hidden><p>Our shop has the best mugs in the whole wide world</p></div><p>\(lead)</p>") == lead)
+        #expect(
+            description("<nav><p>Our shop has the best mugs in the whole wide world</p></nav><p>\(lead)</p>") == lead)
+        #expect(
+            description("<div hidden><p>Our shop has the best mugs in the whole wide world</p></div><p>\(lead)</p>")
+                == lead)
     }
 
     @Test func shortParagraphsAreTheLastResort() {

@@ -25,40 +25,57 @@ struct ByteLevelTextTests {
     @Test func titleSplitMatchesCharacterSplit() {
         for title in Self.strings(20_000, seed: 1) {
             for separator in TitleSegments.separators {
-                #expect(bytes(TitleSegments.split(title, separator)) == bytes(title.split(separator: separator)), "\(title.debugDescription) by \(separator.debugDescription)")
+                #expect(
+                    bytes(TitleSegments.split(title, separator)) == bytes(title.split(separator: separator)),
+                    "\(title.debugDescription) by \(separator.debugDescription)")
             }
         }
         // The hand-picked edges: a combining mark after the separator's last space, a Prepend mark before its
         // first, overlapping separators, separators at both ends.
         for title in [" | \u{301}x | y", "a\u{600} | b | c", "a | | b", " | a | ", " |  | ", "x - y – z — w"] {
             for separator in TitleSegments.separators {
-                #expect(bytes(TitleSegments.split(title, separator)) == bytes(title.split(separator: separator)), "\(title.debugDescription)")
+                #expect(
+                    bytes(TitleSegments.split(title, separator)) == bytes(title.split(separator: separator)),
+                    "\(title.debugDescription)")
             }
         }
     }
 
     @Test func entitiesDecodeAsByCodePoint() {
-        for text in Self.strings(20_000, seed: 2) + ["&" + String(repeating: "a", count: 31) + ";", "&#" + String(repeating: "1", count: 40) + ";", "&amp;amp;", "&#x1F600;&#0;&#+39;"] {
-            #expect(Array(TextCleaning.decodeEntities(text).utf8) == Array(Reference.decodeEntities(text).utf8), "\(text.debugDescription)")
+        for text in Self.strings(20_000, seed: 2) + [
+            "&" + String(repeating: "a", count: 31) + ";", "&#" + String(repeating: "1", count: 40) + ";", "&amp;amp;",
+            "&#x1F600;&#0;&#+39;",
+        ] {
+            #expect(
+                Array(TextCleaning.decodeEntities(text).utf8) == Array(Reference.decodeEntities(text).utf8),
+                "\(text.debugDescription)")
         }
     }
 
     @Test func imageFilesAsBySplitting() {
-        for src in Self.strings(20_000, seed: 3) + ["?#a.png", "#?a.png", "??a.PNG", "a.jpg?x", "a.JPEG#f", ".png", "a.p\u{301}ng", "a.\u{301}png"] {
+        for src in Self.strings(20_000, seed: 3) + [
+            "?#a.png", "#?a.png", "??a.PNG", "a.jpg?x", "a.JPEG#f", ".png", "a.p\u{301}ng", "a.\u{301}png",
+        ] {
             #expect(Collector.looksLikeImageFile(src) == Reference.looksLikeImageFile(src), "\(src.debugDescription)")
         }
     }
 
     @Test func urlPartsAsByCodePoint() {
-        for url in Self.strings(20_000, seed: 4) + ["http://u:p@[::1]:80/a?b#c", "a+b.c-d:x", "1a:b", "#\u{64B}x", "//h\u{301}/p"] {
+        for url in Self.strings(20_000, seed: 4) + [
+            "http://u:p@[::1]:80/a?b#c", "a+b.c-d:x", "1a:b", "#\u{64B}x", "//h\u{301}/p",
+        ] {
             let ours = URLResolution.split(Substring(url))
             let reference = Reference.split(Substring(url))
             #expect(
                 bytes([ours.scheme, ours.authority, ours.path, ours.query, ours.fragment])
-                    == bytes([reference.scheme, reference.authority, reference.path, reference.query, reference.fragment]),
+                    == bytes([
+                        reference.scheme, reference.authority, reference.path, reference.query, reference.fragment,
+                    ]),
                 "\(url.debugDescription)")
             if let authority = ours.authority {
-                #expect(bytes([URLResolution.host(ofAuthority: authority)]) == bytes([Reference.host(ofAuthority: authority)]))
+                #expect(
+                    bytes([URLResolution.host(ofAuthority: authority)])
+                        == bytes([Reference.host(ofAuthority: authority)]))
             }
         }
     }
@@ -76,7 +93,9 @@ private enum Reference {
         while let amp = rest.firstIndex(of: "&") {
             out += rest[..<amp]
             let after = rest[rest.index(after: amp)...]
-            guard let semi = after.prefix(32).firstIndex(of: ";"), let decoded = TextCleaning.entity(Substring(after[..<semi])) else {
+            guard let semi = after.prefix(32).firstIndex(of: ";"),
+                let decoded = TextCleaning.entity(Substring(after[..<semi]))
+            else {
                 out.append("&")
                 rest = after
                 continue
@@ -90,7 +109,8 @@ private enum Reference {
     static func looksLikeImageFile(_ src: String) -> Bool {
         let path = src.split(separator: "?", maxSplits: 1).first?.split(separator: "#", maxSplits: 1).first ?? ""
         guard let dot = path.lastIndex(of: ".") else { return false }
-        return ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"].contains(path[path.index(after: dot)...].lowercased())
+        return ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"].contains(
+            path[path.index(after: dot)...].lowercased())
     }
 
     static func split(_ s: Substring) -> URLResolution.Parts {
@@ -108,7 +128,9 @@ private enum Reference {
         }
         var scheme: Substring?
         if let colon = rest.firstIndex(of: ":"), let first = rest.first, isLetter(first),
-            rest[..<colon].allSatisfy({ isLetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "." })
+            rest[..<colon].allSatisfy({
+                isLetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == "."
+            })
         {
             scheme = Substring(rest[..<colon])
             rest = rest[rest.index(after: colon)...]
@@ -120,7 +142,8 @@ private enum Reference {
             authority = Substring(afterSlashes[..<end])
             rest = afterSlashes[end...]
         }
-        return URLResolution.Parts(scheme: scheme, authority: authority, path: Substring(rest), query: query, fragment: fragment)
+        return URLResolution.Parts(
+            scheme: scheme, authority: authority, path: Substring(rest), query: query, fragment: fragment)
     }
 
     static func host(ofAuthority authority: Substring) -> Substring {

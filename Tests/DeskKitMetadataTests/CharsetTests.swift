@@ -20,16 +20,30 @@ struct CharsetTests {
             file: "windows-1251-http-only", contentType: "text/html; charset=windows-1251", title: "Привет, мир",
             charset: "WINDOWS-1251", source: .httpHeader),
         Page(file: "koi8-r-meta", contentType: nil, title: "Заголовок страницы", charset: "KOI8-R", source: .meta),
-        Page(file: "iso-8859-1-meta", contentType: nil, title: "Café “Müller” – Straße", charset: "WINDOWS-1252", source: .meta),
-        Page(file: "utf-16le-bom", contentType: nil, title: "UTF-16 страница ✓", charset: "UTF-16LE", source: .byteOrderMark),
-        Page(file: "utf-16be-bom", contentType: "text/html; charset=iso-8859-1", title: "UTF-16 big end ✓", charset: "UTF-16BE", source: .byteOrderMark),
+        Page(
+            file: "iso-8859-1-meta", contentType: nil, title: "Café “Müller” – Straße", charset: "WINDOWS-1252",
+            source: .meta),
+        Page(
+            file: "utf-16le-bom", contentType: nil, title: "UTF-16 страница ✓", charset: "UTF-16LE",
+            source: .byteOrderMark),
+        Page(
+            file: "utf-16be-bom", contentType: "text/html; charset=iso-8859-1", title: "UTF-16 big end ✓",
+            charset: "UTF-16BE", source: .byteOrderMark),
         Page(
             file: "utf-8-lying-windows-1251", contentType: nil, title: "Правдивый UTF-8", charset: "UTF-8",
             source: .utf8OverDeclaration),
-        Page(file: "undeclared-latin1", contentType: nil, title: "Crème brûlée à la carte", charset: "WINDOWS-1252", source: .detected),
-        Page(file: "undeclared-utf-8", contentType: "text/html", title: "Ünïcödé ✓ 日本", charset: "UTF-8", source: .detectedUTF8),
-        Page(file: "utf-8-bom-over-meta", contentType: nil, title: "BOM wins: ü", charset: "UTF-8", source: .byteOrderMark),
-        Page(file: "meta-in-comment-ignored", contentType: nil, title: "Crème", charset: "WINDOWS-1252", source: .detected),
+        Page(
+            file: "undeclared-latin1", contentType: nil, title: "Crème brûlée à la carte", charset: "WINDOWS-1252",
+            source: .detected),
+        Page(
+            file: "undeclared-utf-8", contentType: "text/html", title: "Ünïcödé ✓ 日本", charset: "UTF-8",
+            source: .detectedUTF8),
+        Page(
+            file: "utf-8-bom-over-meta", contentType: nil, title: "BOM wins: ü", charset: "UTF-8",
+            source: .byteOrderMark),
+        Page(
+            file: "meta-in-comment-ignored", contentType: nil, title: "Crème", charset: "WINDOWS-1252",
+            source: .detected),
     ])
     func readsThePageInItsCharset(_ page: Page) {
         let m = MetadataExtractor.extract(
@@ -112,7 +126,9 @@ struct CharsetTests {
             case .lyingHeader, .lyingMeta: "lying-meta"
             }
         }
-        var contentType: String? { self == .lyingHeader || self == .lyingHeaderRightMeta ? "text/html; charset=UTF-8" : nil }
+        var contentType: String? {
+            self == .lyingHeader || self == .lyingHeaderRightMeta ? "text/html; charset=UTF-8" : nil
+        }
         var source: CharsetDecision.Source { self == .lyingHeaderRightMeta ? .meta : .detected }
         var declared: String? { self == .undeclared ? nil : "UTF-8" }
     }
@@ -148,7 +164,9 @@ struct CharsetTests {
     }
 
     @Test func scriptCharsetAttributesDeclareNothing() {
-        let html = Array(#"<html><head><script charset="shift_jis" src="/a.js"></script><title>plain ascii</title></head></html>"#.utf8)
+        let html = Array(
+            #"<html><head><script charset="shift_jis" src="/a.js"></script><title>plain ascii</title></head></html>"#
+                .utf8)
         let m = MetadataExtractor.extract(html: html, pageURL: nil)
         #expect(m.charset.name == "UTF-8")
         #expect(m.charset.source == .detectedUTF8)

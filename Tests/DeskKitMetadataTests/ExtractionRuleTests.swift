@@ -67,7 +67,8 @@ struct PrecedenceTests {
             #expect(m.image == "https://example.com/t.png", "\(junk)")
             #expect(m.images.isEmpty, "\(junk)")
         }
-        let bare = extract(#"<head><link rel="canonical" href="null"><meta property="og:image" content="undefined"></head>"#)
+        let bare = extract(
+            #"<head><link rel="canonical" href="null"><meta property="og:image" content="undefined"></head>"#)
         #expect(bare.url == "https://example.com/articles/1")
         #expect(bare.image == nil)
     }
@@ -144,14 +145,18 @@ struct ValueTests {
 
     /// `#`, `?` and `/` before a combining mark still delimit: URLs are split by code point, not Character.
     @Test func delimitersBeforeCombiningMarks() {
-        let m = extract(#"<meta property="og:image" content="a/b?\#u{301}x#\#u{64B}y">"#, url: "https://example.com/p/q")
+        let m = extract(
+            #"<meta property="og:image" content="a/b?\#u{301}x#\#u{64B}y">"#, url: "https://example.com/p/q")
         #expect(m.image == "https://example.com/p/a/b?\u{301}x#\u{64B}y")
-        let up = extract(#"<meta property="og:image" content="../\#u{301}/../i.png">"#, url: "https://example.com/p/q/r")
+        let up = extract(
+            #"<meta property="og:image" content="../\#u{301}/../i.png">"#, url: "https://example.com/p/q/r")
         #expect(up.image == "https://example.com/p/i.png")
         #expect(extract("<title>a &amp;amp;\u{301} b</title>").title == "a &\u{301} b")
     }
 
-    @Test(arguments: ["javascript:alert(1)", "data:image/png;base64,AAAA", "vbscript:msgbox", "ftp://example.com/a.png", "..."])
+    @Test(arguments: [
+        "javascript:alert(1)", "data:image/png;base64,AAAA", "vbscript:msgbox", "ftp://example.com/a.png", "...",
+    ])
     func unsafeOrJunkURLsDropped(_ value: String) {
         let m = extract(#"<meta property="og:image" content="\#(value)"><meta property="og:url" content="\#(value)">"#)
         #expect(m.image == nil)
@@ -161,11 +166,16 @@ struct ValueTests {
     /// Fuzz finding (the check, not the extractor, was wrong): `https://` followed by U+FF9E, a halfwidth
     /// sound mark that extends the `/` as a Character. Hosts with forbidden characters are dropped too.
     @Test func urlHostsMustBePlausible() {
-        let m = extract(#"<link rel="canonical" href="https://\#u{FF9E}\#u{FF9E}<html><hea\#u{FF9E}.com'canonical.html">"#)
+        let m = extract(
+            #"<link rel="canonical" href="https://\#u{FF9E}\#u{FF9E}<html><hea\#u{FF9E}.com'canonical.html">"#)
         #expect(m.canonicalURL == nil)
-        #expect(extract(#"<meta property="og:image" content="https://\#u{FF9E}a.com/i.png">"#).image == "https://\u{FF9E}a.com/i.png")
+        #expect(
+            extract(#"<meta property="og:image" content="https://\#u{FF9E}a.com/i.png">"#).image
+                == "https://\u{FF9E}a.com/i.png")
         #expect(extract(#"<meta property="og:image" content="https://a|b.com/i.png">"#).image == nil)
-        #expect(extract(#"<meta property="og:image" content="http://[2001:db8::1]:8080/i.png">"#).image == "http://[2001:db8::1]:8080/i.png")
+        #expect(
+            extract(#"<meta property="og:image" content="http://[2001:db8::1]:8080/i.png">"#).image
+                == "http://[2001:db8::1]:8080/i.png")
     }
 
     @Test func garbageCanonicalFallsBackToThePage() {
@@ -197,7 +207,10 @@ struct ValueTests {
             <link rel="apple-touch-icon" sizes="180x180" href="/apple.png"><meta name="theme-color" content="#336699">
             <meta itemprop="name" content="Item name"><meta property="og:locale" content="de_DE"><meta property="og:type" content="article"></head>
             """)
-        #expect(m.icons.map(\.href) == ["https://example.com/favicon.ico", "https://example.com/s.ico", "https://example.com/apple.png"])
+        #expect(
+            m.icons.map(\.href) == [
+                "https://example.com/favicon.ico", "https://example.com/s.ico", "https://example.com/apple.png",
+            ])
         #expect(m.icons[2].sizes == "180x180")
         #expect(m.themeColor == "#336699")
         #expect(m.title == "Item name")

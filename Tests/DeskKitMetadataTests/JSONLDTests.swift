@@ -9,7 +9,8 @@ struct JSONLDTests {
         return extract("<html><head>\(scripts)</head><body></body></html>")
     }
 
-    let article = #"{"@context":"https://schema.org","@type":"NewsArticle","headline":"The Headline","description":"The summary.","image":"https://example.com/a.jpg","publisher":{"@type":"Organization","name":"Daily Planet"}}"#
+    let article =
+        #"{"@context":"https://schema.org","@type":"NewsArticle","headline":"The Headline","description":"The summary.","image":"https://example.com/a.jpg","publisher":{"@type":"Organization","name":"Daily Planet"}}"#
 
     func expectArticle(_ m: PageMetadata, _ comment: Comment? = nil) {
         #expect(m.title == "The Headline", comment)
@@ -35,7 +36,9 @@ struct JSONLDTests {
     }
 
     @Test func graphArraysAndTheArticleBeforeTheSite() {
-        let graph = #"{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Planet Site","description":"Everything about planets."},{"@type":"BreadcrumbList","name":"Crumbs"},"# + article + "]}"
+        let graph =
+            #"{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Planet Site","description":"Everything about planets."},{"@type":"BreadcrumbList","name":"Crumbs"},"#
+            + article + "]}"
         expectArticle(page(graph))
     }
 
@@ -51,7 +54,8 @@ struct JSONLDTests {
     }
 
     @Test func theWebsiteNameNamesTheSite() {
-        #expect(page(#"{"@type":"WebSite","name":"Planet Site","url":"https://example.com"}"#).siteName == "Planet Site")
+        #expect(
+            page(#"{"@type":"WebSite","name":"Planet Site","url":"https://example.com"}"#).siteName == "Planet Site")
         #expect(page(#"{"@type":["WebSite"],"name":"Planet Site"}"#).siteName == "Planet Site")
         #expect(page(#"{"@type":"http://schema.org/WebSite","name":"Planet Site"}"#).siteName == "Planet Site")
     }

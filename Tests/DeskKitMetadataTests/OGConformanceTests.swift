@@ -18,11 +18,14 @@ struct OGCase: Sendable, CustomStringConvertible {
     var description: String { id }
 
     static func load() -> [OGCase] {
-        guard let text = try? String(contentsOf: fixtures.appendingPathComponent("og/cases.jsonl"), encoding: .utf8) else {
+        guard let text = try? String(contentsOf: fixtures.appendingPathComponent("og/cases.jsonl"), encoding: .utf8)
+        else {
             return []
         }
         return text.split(separator: "\n").compactMap { line in
-            guard let o = try? JSONValue.parse(String(line)), let expected = o["expected"]?.objectValue else { return nil }
+            guard let o = try? JSONValue.parse(String(line)), let expected = o["expected"]?.objectValue else {
+                return nil
+            }
             return OGCase(
                 id: o["id"]!.stringValue!, file: o["file"]!.stringValue!, pageURL: o["page_url"]?.stringValue,
                 contentType: o["http_headers"]?["content-type"]?.stringValue,

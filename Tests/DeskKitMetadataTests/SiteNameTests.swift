@@ -54,7 +54,8 @@ struct SiteNameTests {
         // Long: a second headline, not a name.
         #expect(site("<title>Headline - and here is a much longer second part of it</title>") == "example.com")
         // The headline itself at the end: the site stands first.
-        #expect(site(#"<meta property="og:title" content="Bob Dylan"><title>Wikipedia - Bob Dylan</title>"#) == "Wikipedia")
+        #expect(
+            site(#"<meta property="og:title" content="Bob Dylan"><title>Wikipedia - Bob Dylan</title>"#) == "Wikipedia")
         // Numbers are not a name.
         #expect(site("<title>Results - 2024</title>") == "example.com")
     }

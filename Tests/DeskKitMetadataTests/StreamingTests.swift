@@ -61,11 +61,14 @@ struct StreamingTests {
     @Test func imageSearchIsBounded() {
         let page = Array(
             ("<html><head><title>T</title><meta name=description content=D></head><body><h1>H</h1>"
-                + String(repeating: "<p>some words of text here</p>", count: 2_000) + "<img src=\"/far.png\"></body></html>").utf8)
+                + String(repeating: "<p>some words of text here</p>", count: 2_000)
+                + "<img src=\"/far.png\"></body></html>").utf8)
         #expect(MetadataExtractor.extract(html: page, pageURL: "https://example.com/").image == nil)
         var limits = ExtractionLimits()
         limits.fallbackSearchBytes = 200_000
-        #expect(MetadataExtractor.extract(html: page, pageURL: "https://example.com/", limits: limits).image == "https://example.com/far.png")
+        #expect(
+            MetadataExtractor.extract(html: page, pageURL: "https://example.com/", limits: limits).image
+                == "https://example.com/far.png")
     }
 
     @Test func firstParagraphEndsTheSearchForAHeadingSoon() {
@@ -117,14 +120,16 @@ struct BadInputTests {
             case .empty: return []
             case .unterminated: return Array(#"<html><head><meta property="og:title" content="Open <title>Half"#.utf8)
             case .hugeAttribute:
-                return Array(("<meta property=\"og:title\" content=\"" + String(repeating: "x", count: 1_000_000) + "\">").utf8)
+                return Array(
+                    ("<meta property=\"og:title\" content=\"" + String(repeating: "x", count: 1_000_000) + "\">").utf8)
             case .manyMetas:
                 return Array(
                     ("<head>" + String(repeating: "<meta name=\"k\" content=\"v\">", count: 100_000)
                         + "<meta property=\"og:title\" content=\"late\"></head>").utf8)
             case .deepNesting: return Array((String(repeating: "<div>", count: 100_000) + "<h1>deep</h1>").utf8)
             case .nulBytes: return Array("<title>a".utf8) + [0, 0] + Array("b</title>".utf8)
-            case .invalidUTF8: return Array("<meta charset=utf-8><title>ok ".utf8) + [0xFF, 0xFE, 0xC3] + Array("</title>".utf8)
+            case .invalidUTF8:
+                return Array("<meta charset=utf-8><title>ok ".utf8) + [0xFF, 0xFE, 0xC3] + Array("</title>".utf8)
             case .binary: return (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
             }
         }

@@ -1,3 +1,4 @@
+import DeskKitInvariants
 import Testing
 
 @testable import DeskKitModel
@@ -99,7 +100,8 @@ struct JSONTests {
         let value = "a\"b\\c/d\u{08}\u{0C}\n\r\té中😀e"
         for pad in 0..<17 {
             let p = String(repeating: "p", count: pad)
-            let text = #"{"\#(p)\#(escaped)": ["\#(escaped)\#(p)", "plain\#(p)", "\#(p)\#(escaped)"], "k\n": "\#(escaped)"}"#
+            let text =
+                #"{"\#(p)\#(escaped)": ["\#(escaped)\#(p)", "plain\#(p)", "\#(p)\#(escaped)"], "k\n": "\#(escaped)"}"#
             let v = try JSONValue.parse(text)
             #expect(v[p + value] == [.string(value + p), .string("plain" + p), .string(p + value)])
             #expect(v["k\n"] == .string(value))
@@ -135,8 +137,11 @@ struct JSONTests {
             #expect(v["k"] == .string(value + "x"))
 
             // A bad piece between two pieces: its offset is where the escape (or the control byte) starts.
-            let bad = [(#"\x"#, JSONSyntaxError.Code.invalidEscape), (#"\ud800a"#, .invalidEscape), ("\u{01}", .controlCharacter)]
-                .randomElement(using: &rng)!
+            let bad = [
+                (#"\x"#, JSONSyntaxError.Code.invalidEscape), (#"\ud800a"#, .invalidEscape),
+                ("\u{01}", .controlCharacter),
+            ]
+            .randomElement(using: &rng)!
             let cut = boundaries.randomElement(using: &rng)!
             let prefix = String(decoding: written.utf8.prefix(cut), as: UTF8.self)
             let broken = "[\"" + prefix + bad.0 + "\"]"

@@ -5,7 +5,9 @@ import Testing
 struct LineSplitterTests {
     /// Splits `input` fed in chunks of `chunk` bytes; returns the lines (or `nil` for one too long), and
     /// the splitter for its work counter.
-    func split(_ input: [UInt8], chunk: Int, max: Int = LineSplitter.defaultMaxLineBytes) throws -> ([(Int, [UInt8]?)], LineSplitter) {
+    func split(_ input: [UInt8], chunk: Int, max: Int = LineSplitter.defaultMaxLineBytes) throws -> (
+        [(Int, [UInt8]?)], LineSplitter
+    ) {
         var splitter = LineSplitter(maxLineBytes: max)
         var out: [(Int, [UInt8]?)] = []
         func handle(_ event: LineSplitter.Event) {

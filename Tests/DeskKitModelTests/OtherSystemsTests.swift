@@ -1,4 +1,5 @@
 import Foundation
+import DeskKitInvariants
 import Testing
 
 @testable import DeskKitModel
@@ -18,7 +19,8 @@ struct FormatCase: Sendable, CustomStringConvertible {
             return text.split(separator: "\n").compactMap { line in
                 guard let o = try? JSONValue.parse(String(line)) else { return nil }
                 return FormatCase(
-                    format: format, file: o["file"]!.stringValue!, valid: o["valid"]!.boolValue!, kind: o["kind"]?.stringValue,
+                    format: format, file: o["file"]!.stringValue!, valid: o["valid"]!.boolValue!,
+                    kind: o["kind"]?.stringValue,
                     problems: o["problems"]!.arrayValue!.compactMap(\.stringValue))
             }
         }
@@ -42,7 +44,9 @@ struct OtherSystemsTests {
             let r = PyrusReplyWebhook.decode(c.bytes, options: .strict)
             (valid, problems) = (r.value != nil, r.problems)
         case "pyrus-auth":
-            let r = PyrusAuthRequest.decode(c.bytes, contentType: c.file.hasSuffix(".txt") ? "application/x-www-form-urlencoded" : "application/json")
+            let r = PyrusAuthRequest.decode(
+                c.bytes,
+                contentType: c.file.hasSuffix(".txt") ? "application/x-www-form-urlencoded" : "application/json")
             (valid, problems) = (r.value != nil, r.problems)
         default:
             let r = LiveTexPush.decode(c.bytes, options: .strict)
@@ -65,9 +69,11 @@ struct OtherSystemsTests {
         #expect(s.lastCommentAttachmentsCount == 2)
         #expect(s.lastCommentAttachments == ["label.pdf", "photo.jpg"])
         #expect(s.utcTime == 1_714_558_830)
-        let offset = try #require(PyrusReplyWebhook.decode(FormatCase.all().first { $0.file == "reply-offset-time.json" }!.bytes).value)
+        let offset = try #require(
+            PyrusReplyWebhook.decode(FormatCase.all().first { $0.file == "reply-offset-time.json" }!.bytes).value)
         #expect(offset.createdAtSeconds == 1_714_558_830.25)
-        let epoch = try #require(PyrusReplyWebhook.decode(FormatCase.all().first { $0.file == "reply-android-epoch-ms.json" }!.bytes).value)
+        let epoch = try #require(
+            PyrusReplyWebhook.decode(FormatCase.all().first { $0.file == "reply-android-epoch-ms.json" }!.bytes).value)
         #expect(epoch.createdAtSeconds == 1_714_558_830)
     }
 
@@ -77,8 +83,13 @@ struct OtherSystemsTests {
                 allowed && request.userID == "user 42" && request.securityKey == "k+1"
             }.status
         }
-        #expect(await answer("app_id=a&user_id=user+42&security_key=k%2B1", "application/x-www-form-urlencoded", allowed: true) == 200)
-        #expect(await answer(#"{"app_id":"a","user_id":"user 42","security_key":"k+1"}"#, "application/json", allowed: true) == 200)
+        #expect(
+            await answer(
+                "app_id=a&user_id=user+42&security_key=k%2B1", "application/x-www-form-urlencoded", allowed: true)
+                == 200)
+        #expect(
+            await answer(#"{"app_id":"a","user_id":"user 42","security_key":"k+1"}"#, "application/json", allowed: true)
+                == 200)
         #expect(await answer(#"{"app_id":"a","user_id":"user 42","security_key":"wrong"}"#, nil, allowed: true) == 403)
         #expect(await answer(#"{"app_id":"a","user_id":"user 42"}"#, nil, allowed: true) == 400)
         #expect(await answer("user_id=%ZZ", nil, allowed: true) == 400)
@@ -89,11 +100,15 @@ struct OtherSystemsTests {
         let combining = PyrusAuthRequest.decode(Array("app_id=a&user_id=\u{301}u&security_key=k".utf8))
         #expect(combining.value?.userID == "\u{301}u")
         // Raw bytes that are not UTF-8 are refused like percent-encoded ones.
-        #expect(PyrusAuthRequest.decode([UInt8]("app_id=a&user_id=".utf8) + [0xFF] + Array("&security_key=k".utf8)).value == nil)
+        #expect(
+            PyrusAuthRequest.decode([UInt8]("app_id=a&user_id=".utf8) + [0xFF] + Array("&security_key=k".utf8)).value
+                == nil)
     }
 
     @Test func liveTexNotificationText() throws {
-        let push = LiveTexPush(version: "1", platform: "ios", to: "t", text: "See the receipt", url: "https://f.example/a/receipt.pdf?sig=1")
+        let push = LiveTexPush(
+            version: "1", platform: "ios", to: "t", text: "See the receipt",
+            url: "https://f.example/a/receipt.pdf?sig=1")
         #expect(push.kind == .fileWithComment)
         #expect(push.notificationText == "See the receipt\n📎 receipt.pdf")
         #expect(LiveTexPush(version: "1", platform: "android", to: "t", text: "Hi", url: nil).notificationText == "Hi")
@@ -106,17 +121,23 @@ struct OtherSystemsTests {
 @Suite("Sendbird webhook: one parse")
 struct SendbirdWebhookOneParseTests {
     static func separately(_ body: [UInt8], options: DecodingOptions) -> DeskMessage? {
-        guard let o = try? JSONValue.parse(String(decoding: body, as: UTF8.self)), case .object(var envelope)? = o["payload"]
+        guard let o = try? JSONValue.parse(String(decoding: body, as: UTF8.self)),
+            case .object(var envelope)? = o["payload"]
         else { return nil }
-        if let type = o["type"]?.stringValue, envelope["type"] == nil { envelope.members.append(.init(key: "type", value: .string(type))) }
+        if let type = o["type"]?.stringValue, envelope["type"] == nil {
+            envelope.members.append(.init(key: "type", value: .string(type)))
+        }
         return DeskMessage(json: .object(envelope), options: options)
     }
 
     @Test func theMessageIsTheSameAsThePayloadDecodedAlone() throws {
         let folder = repositoryRoot.appendingPathComponent("Corpus/webhooks")
-        let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let seeds =
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             .map { String(decoding: try Data(contentsOf: folder.appendingPathComponent($0)), as: UTF8.self) }
-            + [#"{"category": "group_channel:message_send", "type": "ADMM", "channel": {"channel_url": "c"}, "payload": {"message_id": 1, "custom_type": 5, "data": "{\"type\": \"SYSTEM_MESSAGE_TICKET_CLOSED\", \"ticket\": {\"id\": \"x\"}}"}}"#]
+            + [
+                #"{"category": "group_channel:message_send", "type": "ADMM", "channel": {"channel_url": "c"}, "payload": {"message_id": 1, "custom_type": 5, "data": "{\"type\": \"SYSTEM_MESSAGE_TICKET_CLOSED\", \"ticket\": {\"id\": \"x\"}}"}}"#
+            ]
         var compared = 0
         for body in seeds.map({ [UInt8]($0.utf8) }) + Mutator(seed: 7).variants(of: seeds, count: 5_000).map(\.bytes) {
             for options in [DecodingOptions.lenient, .strict] {

@@ -1,3 +1,4 @@
+import DeskKitInvariants
 import Testing
 
 @testable import DeskKitModel
@@ -33,9 +34,13 @@ struct PayloadTests {
 
     @Test func csatOutOfRangeScoreIsKeptAndReported() {
         let d = DeskPayload.decode(
-            #"{"type":"SENDBIRD_DESK_CUSTOMER_SATISFACTION","body":{"state":"CONFIRMED","customerSatisfactionScore":6}}"#)
+            #"{"type":"SENDBIRD_DESK_CUSTOMER_SATISFACTION","body":{"state":"CONFIRMED","customerSatisfactionScore":6}}"#
+        )
         #expect(d.content == .customerSatisfaction(CustomerSatisfaction(state: .confirmed, score: 6)))
-        #expect(d.problems == [PayloadProblem(.outOfRange, at: "$.body.customerSatisfactionScore", "score 6 is outside 1–5")])
+        #expect(
+            d.problems == [
+                PayloadProblem(.outOfRange, at: "$.body.customerSatisfactionScore", "score 6 is outside 1–5")
+            ])
     }
 
     @Test func legacyClosureTypeIsAClosureInquiry() {
@@ -85,7 +90,8 @@ struct PayloadTests {
 
     @Test func unknownTypesAreKeptWhole() {
         let d = DeskPayload.decode(#"{"type": "ACME_CARD", "body": {"n": 1}}"#)
-        #expect(d.content == .unknown(UnknownPayload(type: "ACME_CARD", json: ["type": "ACME_CARD", "body": ["n": 1]])))
+        #expect(
+            d.content == .unknown(UnknownPayload(type: "ACME_CARD", json: ["type": "ACME_CARD", "body": ["n": 1]])))
     }
 
     @Test func malformedKeepsTheDataAndSaysWhy() {
@@ -155,7 +161,9 @@ struct RoundTripTests {
             #expect(decoded.content == payload.content, "\(data)")
             // Random URLs may be unsafe (spaces, controls): reported, and only that.
             var unsafe = false
-            if case .urlPreview(let p) = payload { unsafe = p.safeURL == nil || (p.image != nil && p.safeImageURL == nil) }
+            if case .urlPreview(let p) = payload {
+                unsafe = p.safeURL == nil || (p.image != nil && p.safeImageURL == nil)
+            }
             #expect(decoded.problems.allSatisfy { $0.code == .unsafeURL }, "\(decoded.problems)")
             #expect(decoded.problems.isEmpty == !unsafe, "\(decoded.problems)")
             #expect(decoded.encoding.form == (form == .json ? .json : .base64))
@@ -167,7 +175,9 @@ struct RoundTripTests {
             .closureInquiry(ClosureInquiry(state: .confirmed, ticketID: 123)), text: "Yes", as: .json)
         #expect(message.customType == "SENDBIRD_DESK_RICH_MESSAGE")
         #expect(message.messageType == "MESG")
-        #expect(message.data == #"{"type":"SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE","body":{"state":"CONFIRMED","ticketId":123}}"#)
+        #expect(
+            message.data
+                == #"{"type":"SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE","body":{"state":"CONFIRMED","ticketId":123}}"#)
         let roundTrip = DeskMessage(json: message.json)
         #expect(roundTrip.content == .closureInquiry(ClosureInquiry(state: .confirmed, ticketID: 123)))
     }
@@ -190,7 +200,8 @@ struct VisibilityTests {
     }
 
     @Test func customersDoNotSeeSystemMessages() {
-        let system = message("ADMM", customType: DeskPayload.adminMessageCustomType, data: #"{"type": "SYSTEM_MESSAGE_X"}"#)
+        let system = message(
+            "ADMM", customType: DeskPayload.adminMessageCustomType, data: #"{"type": "SYSTEM_MESSAGE_X"}"#)
         #expect(system.visibility(for: .customer) == .hidden(.systemCustomType))
         #expect(system.visibility(for: .agent) == .visible)
         let legacy = message("ADMM", customType: "ADMIN_MESSAGE_CUSTOM_TYPE", data: "")
@@ -224,7 +235,8 @@ struct DecoderTests {
     /// grow and then serve smaller messages.
     static func mixedEnvelopes() -> [[UInt8]] {
         var lines = CorpusCase.all().filter { $0.file.hasSuffix(".envelope.json") }.map(\.bytes)
-        let ticket = #"{\"id\": 1, \"channelUrl\": \"c\u00e9\", \"customFields\": [{\"key\": \"k\", \"value\": [1, {}]}]}"#
+        let ticket =
+            #"{\"id\": 1, \"channelUrl\": \"c\u00e9\", \"customFields\": [{\"key\": \"k\", \"value\": [1, {}]}]}"#
         let big = String(repeating: #"{\"t\": \"\\u00e9\\n\"}, "#, count: 2_000)
         lines += [
             #"{"type": "ADMM", "custom_type": "SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE", "data": "{\"type\": \"SYSTEM_MESSAGE_TICKET_CLOSED_BY_AGENT\", \"ticket\": \#(ticket)}"}"#,

@@ -5,7 +5,8 @@ import Testing
 struct URLSafetyTests {
     static let unsafe = [
         "javascript:alert(1)", "JavaScript:alert(1)", " javascript:alert(1)", "data:text/html,<script>x</script>",
-        "vbscript:msgbox(1)", "file:///etc/passwd", "https://user:pass@example.com/", "https://example.com@evil.example/",
+        "vbscript:msgbox(1)", "file:///etc/passwd", "https://user:pass@example.com/",
+        "https://example.com@evil.example/",
         "https://exa mple.com/", "https://example.com/\u{0}", "https://example.com/a\nb", "https://example.com/\u{7F}",
         "https:\\\\evil.example", "https:evil.example", "//example.com/a", "/relative", "example.com", "https://",
         "https:///path", "ftp://example.com/file", "\u{85}https://example.com", "https://example.com/\u{2028}",
@@ -31,7 +32,8 @@ struct URLSafetyTests {
     }
 
     @Test func strictValidationReportsThemAndLenientReadingKeepsTheText() throws {
-        let data = #"{"type":"SENDBIRD_DESK_URL_PREVIEW","body":{"url":"javascript:alert(1)","title":"T","image":"data:image/png;base64,AA"}}"#
+        let data =
+            #"{"type":"SENDBIRD_DESK_URL_PREVIEW","body":{"url":"javascript:alert(1)","title":"T","image":"data:image/png;base64,AA"}}"#
         let strict = DeskPayload.decode(data, options: .strict)
         #expect(strict.problems.map(\.code) == [.unsafeURL, .unsafeURL])
         #expect(strict.problems.map(\.path) == ["$.body.url", "$.body.image"])

@@ -1,3 +1,4 @@
+import DeskKitInvariants
 import Testing
 
 @testable import DeskKitModel
@@ -30,7 +31,10 @@ struct VisibilityScanTests {
     }
 
     @Test func answersAsDecodingOnMalformedVariants() {
-        let inputs = CorpusCase.all().filter { $0.file.hasSuffix(".envelope.json") }.map { String(decoding: $0.bytes, as: UTF8.self) }
+        let inputs =
+            CorpusCase.all().filter { $0.file.hasSuffix(".envelope.json") }.map {
+                String(decoding: $0.bytes, as: UTF8.self)
+            }
             + [
                 #"{"custom_type": "SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE", "data": 5}"#,
                 #"{"custom_type": "SENDBIRD_DESK_ADMIN\u005fMESSAGE_CUSTOM_TYPE", "data": ""}"#,

@@ -70,7 +70,8 @@ struct PyrusPreviewTests {
     @Test func linksInAReplyArePreviewed() async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
-        let body = #"{"ticket_id": 1, "token": {"user_id": "u", "app_id": "a", "device_id": "d", "type": "ios"}, "comment": {"comment_id": 2, "body": "See \#(server.baseURL)/page please", "is_inbound": false}}"#
+        let body =
+            #"{"ticket_id": 1, "token": {"user_id": "u", "app_id": "a", "device_id": "d", "type": "ios"}, "comment": {"comment_id": 2, "body": "See \#(server.baseURL)/page please", "is_inbound": false}}"#
         let reply = try #require(PyrusReplyWebhook.decode(Array(body.utf8)).value)
         let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
         let previews = await service.previews(for: reply)

@@ -11,7 +11,8 @@ struct DurableQueueTests {
     let servers = EnrichmentServerTests()
 
     static func withStore(_ body: (SQLiteJobStore) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-durable-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "deskkit-durable-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try await SQLiteJobStore.open(path: directory.appendingPathComponent("state.sqlite").path)
@@ -32,19 +33,25 @@ struct DurableQueueTests {
     @Test func anAPIOutageIsWaitedOut() async throws {
         try await Self.withStore { store in
             try await servers.withServer({ Self.fast(&$0) }, store: store) { client, fake, pages, _ async throws in
-                await fake.answer(.init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503))
+                await fake.answer(
+                    .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503),
+                    .init(status: 503))
                 for id in Int64(1)...3 {
-                    let (status, json) = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
+                    let (status, json) = try await EnrichmentServerTests.post(
+                        client, EnrichmentServerTests.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
                     #expect(status == .ok)
                     #expect(json["status"] == "queued")
                 }
                 _ = try await fake.waitForPuts(9)
                 let deadline = ContinuousClock.now + .seconds(10)
-                while try await store.counts()[.done] != 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                while try await store.counts()[.done] != 3, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
                 #expect(try await store.counts() == [.queued: 0, .running: 0, .done: 3, .failed: 0])
                 let updated = await fake.puts.suffix(3).map(\.path)
                 #expect(Set(updated).count == 3, "each message updated once after the outage")
-                let metrics = try await EnrichmentServerTests.metrics(client, once: #"deskkit_jobs_total{outcome="updated"} 3"#)
+                let metrics = try await EnrichmentServerTests.metrics(
+                    client, once: #"deskkit_jobs_total{outcome="updated"} 3"#)
                 #expect(metrics.contains(#"deskkit_jobs_total{outcome="retry_scheduled"}"#))
                 #expect(metrics.contains(#"deskkit_store_jobs{state="done"} 3"#))
                 let health = try await client.execute(uri: "/health", method: .get)
@@ -57,14 +64,22 @@ struct DurableQueueTests {
     /// for `deskkit jobs`, and a retried job goes through.
     @Test func permanentFailuresAndTheRetryHorizon() async throws {
         try await Self.withStore { store in
-            try await servers.withServer({ Self.fast(&$0); $0.durable.retryHorizon = .zero }, store: store) { client, fake, pages, _ async throws in
+            try await servers.withServer(
+                {
+                    Self.fast(&$0); $0.durable.retryHorizon = .zero
+                }, store: store
+            ) { client, fake, pages, _ async throws in
                 await fake.answer(.init(status: 404), .init(status: 500), .init(status: 500))
-                _ = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: 1, text: "\(pages.baseURL)/a"))
+                _ = try await EnrichmentServerTests.post(
+                    client, EnrichmentServerTests.webhook(id: 1, text: "\(pages.baseURL)/a"))
                 _ = try await fake.waitForPuts(1)
-                _ = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: 2, text: "\(pages.baseURL)/b"))
+                _ = try await EnrichmentServerTests.post(
+                    client, EnrichmentServerTests.webhook(id: 2, text: "\(pages.baseURL)/b"))
                 _ = try await fake.waitForPuts(3)
                 let deadline = ContinuousClock.now + .seconds(10)
-                while try await store.counts()[.failed] != 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                while try await store.counts()[.failed] != 2, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
                 let failed = try await store.list(state: .failed, limit: 10)
                 #expect(failed.count == 2)
                 #expect(failed.first { $0.job.messageID == 1 }?.lastError?.contains("HTTP 404") == true)
@@ -73,7 +88,9 @@ struct DurableQueueTests {
                 // The operator retries them: the API answers 200 now.
                 #expect(try await store.retry(nil, now: Date()) == 2)
                 _ = try await fake.waitForPuts(5)
-                while try await store.counts()[.done] != 2, ContinuousClock.now < deadline + .seconds(5) { try await Task.sleep(for: .milliseconds(50)) }
+                while try await store.counts()[.done] != 2, ContinuousClock.now < deadline + .seconds(5) {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
                 #expect(try await store.counts()[.done] == 2)
             }
         }

@@ -62,7 +62,10 @@ struct EnrichmentServerTests {
         writer.write([
             "category": .string(category), "type": .string(type), "app_id": "APP-1", "custom_type": .string(customType),
             "sender": ["user_id": "cust-ann", "nickname": "Ann"],
-            "payload": ["message_id": .integer(id), "message": .string(text), "custom_type": .string(customType), "data": .string(data), "created_at": 1_700_000_000_000],
+            "payload": [
+                "message_id": .integer(id), "message": .string(text), "custom_type": .string(customType),
+                "data": .string(data), "created_at": 1_700_000_000_000,
+            ],
             "channel": ["channel_url": "sendbird_group_channel_1138", "name": "Order 1138"],
         ])
         return writer.bytes
@@ -78,7 +81,9 @@ struct EnrichmentServerTests {
         case .some(.some(let s)): headers[.init("x-sendbird-signature")!] = s
         case .some(.none): break
         }
-        return try await client.execute(uri: "/webhooks/sendbird", method: .post, headers: headers, body: ByteBuffer(bytes: body)) {
+        return try await client.execute(
+            uri: "/webhooks/sendbird", method: .post, headers: headers, body: ByteBuffer(bytes: body)
+        ) {
             ($0.status, (try? JSONValue.parse(String(buffer: $0.body))) ?? .null)
         }
     }
@@ -100,10 +105,15 @@ struct EnrichmentServerTests {
         let mac = WebhookSignature.sign(Array("what do ya want for nothing?".utf8), token: "Jefe")
         #expect(mac == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
         #expect(WebhookSignature.isValid(mac, body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
-        #expect(WebhookSignature.isValid(mac.uppercased(), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
+        #expect(
+            WebhookSignature.isValid(mac.uppercased(), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
         #expect(!WebhookSignature.isValid(mac, body: Array("what do ya want for nothing!".utf8), token: "Jefe"))
-        #expect(!WebhookSignature.isValid(String(mac.dropLast(2)), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
-        #expect(!WebhookSignature.isValid("zz" + mac.dropFirst(2), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
+        #expect(
+            !WebhookSignature.isValid(
+                String(mac.dropLast(2)), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
+        #expect(
+            !WebhookSignature.isValid(
+                "zz" + mac.dropFirst(2), body: Array("what do ya want for nothing?".utf8), token: "Jefe"))
         #expect(!WebhookSignature.isValid(nil, body: [], token: "Jefe"))
     }
 
@@ -111,7 +121,9 @@ struct EnrichmentServerTests {
         try await withServer { client, fake, _, _ async throws in
             let body = Self.webhook(text: "see https://example.com")
             #expect(try await Self.post(client, body, signature: .some(nil)).0 == .unauthorized)
-            #expect(try await Self.post(client, body, signature: WebhookSignature.sign(body, token: "other")).0 == .unauthorized)
+            #expect(
+                try await Self.post(client, body, signature: WebhookSignature.sign(body, token: "other")).0
+                    == .unauthorized)
             #expect(try await Self.post(client, body, signature: "not hex").0 == .unauthorized)
             #expect(await fake.puts.isEmpty)
         }
@@ -122,7 +134,8 @@ struct EnrichmentServerTests {
             let (status, json) = try await Self.post(client, Array(#"{"payload": {}}"#.utf8))
             #expect(status == .badRequest)
             #expect(json["error"]?.stringValue?.contains("$.category") == true)
-            let (status2, json2) = try await Self.post(client, Array(#"{"category": "group_channel:message_send", "payload": {"message_id": 1}}"#.utf8))
+            let (status2, json2) = try await Self.post(
+                client, Array(#"{"category": "group_channel:message_send", "payload": {"message_id": 1}}"#.utf8))
             #expect(status2 == .badRequest)
             #expect(json2["error"]?.stringValue?.contains("channel") == true)
             #expect(try await Self.post(client, Array("[1,2".utf8)).0 == .badRequest)
@@ -164,14 +177,21 @@ struct EnrichmentServerTests {
             #expect(preview.image == "\(pages.baseURL)/map.png")
 
             // The update DeskKit caused, and a message that already carries a preview: never enriched.
-            let update = Self.webhook(category: SendbirdWebhook.messageUpdate, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE", data: data)
+            let update = Self.webhook(
+                category: SendbirdWebhook.messageUpdate, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE",
+                data: data)
             #expect(try await Self.post(client, update).1["reason"] == "category group_channel:message_update")
             let withPreview = Self.webhook(id: 1002, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE", data: data)
             #expect(try await Self.post(client, withPreview).1["reason"] == "already has a preview")
-            #expect(try await Self.post(client, Self.webhook(id: 1003, text: "no links here")).1["reason"] == "no links")
+            #expect(
+                try await Self.post(client, Self.webhook(id: 1003, text: "no links here")).1["reason"] == "no links")
             // An e-mail address is a link but has no page to preview.
-            #expect(try await Self.post(client, Self.webhook(id: 1005, text: "write to help@example.com")).1["reason"] == "no links")
-            #expect(try await Self.post(client, Self.webhook(id: 1004, text: text, type: "ADMM")).1["reason"] == "not a user message")
+            #expect(
+                try await Self.post(client, Self.webhook(id: 1005, text: "write to help@example.com")).1["reason"]
+                    == "no links")
+            #expect(
+                try await Self.post(client, Self.webhook(id: 1004, text: text, type: "ADMM")).1["reason"]
+                    == "not a user message")
             try await Task.sleep(for: .milliseconds(200))
             #expect(await fake.puts.count == 1)
         }
@@ -215,23 +235,28 @@ struct EnrichmentServerTests {
             $0.queue.shutdownGrace = .milliseconds(100)
         }) { client, fake, pages, _ async throws in
             await fake.setDelay(.seconds(30))
-            #expect(try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a")).1["status"] == "queued")
+            #expect(
+                try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a")).1["status"] == "queued")
             _ = try await fake.waitForPuts(1)  // the worker is busy with message 1
-            #expect(try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b")).1["status"] == "queued")
+            #expect(
+                try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b")).1["status"] == "queued")
             let (status, json) = try await Self.post(client, Self.webhook(id: 3, text: "\(pages.baseURL)/c"))
             #expect(status == .serviceUnavailable)
             #expect(json["error"]?.stringValue?.contains("full") == true)
             // Refused, so not remembered: the retry is accepted once there is room.
-            #expect(try await Self.post(client, Self.webhook(id: 3, text: "\(pages.baseURL)/c")).0 == .serviceUnavailable)
+            #expect(
+                try await Self.post(client, Self.webhook(id: 3, text: "\(pages.baseURL)/c")).0 == .serviceUnavailable)
         }
     }
 
     @Test func shutdownHandsBackWorkInFlight() async throws {
         let handedBack = Recorder()
-        try await withServer({
-            $0.queue.workers = 1
-            $0.queue.shutdownGrace = .milliseconds(300)
-        }, handBack: { await handedBack.handBack($0) }) { client, fake, pages, _ async throws in
+        try await withServer(
+            {
+                $0.queue.workers = 1
+                $0.queue.shutdownGrace = .milliseconds(300)
+            }, handBack: { await handedBack.handBack($0) }
+        ) { client, fake, pages, _ async throws in
             await fake.setDelay(.seconds(30))
             try await Self.post(client, Self.webhook(id: 7, text: "\(pages.baseURL)/a"))
             try await Self.post(client, Self.webhook(id: 8, text: "\(pages.baseURL)/b"))
@@ -246,10 +271,12 @@ struct EnrichmentServerTests {
     @Test func shutdownCancelsAFetchThatHangs() async throws {
         let handedBack = Recorder()
         let bodyEnded = Moment()
-        try await withServer({
-            $0.queue.workers = 1
-            $0.queue.shutdownGrace = .milliseconds(500)
-        }, handBack: { await handedBack.handBack($0) }) { client, fake, pages, _ async throws in
+        try await withServer(
+            {
+                $0.queue.workers = 1
+                $0.queue.shutdownGrace = .milliseconds(500)
+            }, handBack: { await handedBack.handBack($0) }
+        ) { client, fake, pages, _ async throws in
             try await Self.post(client, Self.webhook(id: 9, text: "\(pages.baseURL)/silent"))
             try await Task.sleep(for: .milliseconds(300))  // the worker is waiting for the page
             await bodyEnded.mark()
@@ -262,7 +289,8 @@ struct EnrichmentServerTests {
 
     @Test func shutdownFinishesQueuedWorkWithinTheGrace() async throws {
         let handedBack = Recorder()
-        let fake = try await withServer({ $0.queue.workers = 1 }, handBack: { await handedBack.handBack($0) }) { client, fake, pages, _ async throws in
+        let fake = try await withServer({ $0.queue.workers = 1 }, handBack: { await handedBack.handBack($0) }) {
+            client, fake, pages, _ async throws in
             await fake.setDelay(.milliseconds(200))
             for id in Int64(1)...3 { try await Self.post(client, Self.webhook(id: id, text: "\(pages.baseURL)/\(id)")) }
         }
@@ -282,11 +310,17 @@ struct EnrichmentServerTests {
             try #require(previews.count == 2)
             #expect(previews[0]["payload"]?["body"]?["title"] == "Parcel 1138 is on its way")
             #expect(previews[1]["error"]?["kind"] == "http_status")
-            let one = try await client.execute(uri: "/v1/preview", method: .post, body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)) {
+            let one = try await client.execute(
+                uri: "/v1/preview", method: .post, body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
+            ) {
                 try JSONValue.parse(String(buffer: $0.body))
             }
-            #expect(one["previews"]?.arrayValue?.first?["data"]?.stringValue?.contains("SENDBIRD_DESK_URL_PREVIEW") == true)
-            #expect(try await client.execute(uri: "/v1/preview", method: .post, body: ByteBuffer(string: "{}")) { $0.status } == .badRequest)
+            #expect(
+                one["previews"]?.arrayValue?.first?["data"]?.stringValue?.contains("SENDBIRD_DESK_URL_PREVIEW") == true)
+            #expect(
+                try await client.execute(uri: "/v1/preview", method: .post, body: ByteBuffer(string: "{}")) {
+                    $0.status
+                } == .badRequest)
 
             let lines = #"""
                 {"message_id": 1, "type": "MESG", "message": "hi", "data": ""}
@@ -304,7 +338,9 @@ struct EnrichmentServerTests {
             #expect(decoded[1]["ticket_closed"] == true)
             #expect(decoded[2]["kind"] == "malformed")
 
-            let health = try await client.execute(uri: "/health", method: .get) { try JSONValue.parse(String(buffer: $0.body)) }
+            let health = try await client.execute(uri: "/health", method: .get) {
+                try JSONValue.parse(String(buffer: $0.body))
+            }
             #expect(health["status"] == "ok")
             #expect(health["queue_capacity"] == 10_000)
             let metrics = try await client.execute(uri: "/metrics", method: .get) { response in
@@ -314,7 +350,9 @@ struct EnrichmentServerTests {
             #expect(metrics.contains(#"deskkit_http_requests_total{route="/v1/preview",status="200"} 2"#))
             #expect(metrics.contains(#"deskkit_fetch_errors_total{kind="http_status"} 1"#))
             #expect(metrics.contains("deskkit_preview_fetches_total 3"))
-            _ = try await client.execute(uri: "/v1/preview", method: .post, body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)) { _ in }
+            _ = try await client.execute(
+                uri: "/v1/preview", method: .post, body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
+            ) { _ in }
             let again = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
             #expect(again.contains("deskkit_preview_cache_hits_total 1"))
         }
@@ -325,11 +363,16 @@ struct EnrichmentServerTests {
     @Test func configurationFromFlagsAndEnvironment() throws {
         let c = try ServerConfiguration.resolve(
             flags: ["DESKKIT_PORT": "9000", "DESKKIT_STORE_TIMEOUT": "30"],
-            environment: ["SENDBIRD_APP_ID": "ABC-123", "SENDBIRD_API_TOKEN": "s3cr3t-T0k3n", "DESKKIT_PORT": "1", "DESKKIT_WORKERS": "4"])
+            environment: [
+                "SENDBIRD_APP_ID": "ABC-123", "SENDBIRD_API_TOKEN": "s3cr3t-T0k3n", "DESKKIT_PORT": "1",
+                "DESKKIT_WORKERS": "4",
+            ])
         #expect(c.port == 9000)
         #expect(c.queue.workers == 4)
         #expect(c.storeTimeout == .seconds(30))
-        #expect(try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t"]).storeTimeout == .seconds(5))
+        #expect(
+            try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t"])
+                .storeTimeout == .seconds(5))
         #expect(c.apiBase == "https://api-abc-123.sendbird.com")
         #expect(!c.description.contains("s3cr3t-T0k3n"))
         func problem(_ env: [String: String]) -> String? {
@@ -339,12 +382,21 @@ struct EnrichmentServerTests {
             } catch { return error.description }
         }
         #expect(problem(["SENDBIRD_APP_ID": "a"])?.hasPrefix("SENDBIRD_API_TOKEN is required") == true)
-        #expect(problem(["SENDBIRD_API_TOKEN": "t"])?.hasPrefix("SENDBIRD_APP_ID is required unless DESKKIT_API_BASE") == true)
-        #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_PORT": "70000"])?.hasPrefix("DESKKIT_PORT") == true)
-        #expect(problem(["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "ftp://x"])?.hasPrefix("DESKKIT_API_BASE") == true)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t"])?.hasPrefix("SENDBIRD_APP_ID is required unless DESKKIT_API_BASE")
+                == true)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_PORT": "70000"])?.hasPrefix(
+                "DESKKIT_PORT") == true)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "ftp://x"])?.hasPrefix("DESKKIT_API_BASE") == true)
         #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a/b"])?.hasPrefix("SENDBIRD_APP_ID") == true)
-        #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_QUEUE_CAPACITY": "lots"])?.contains("whole number") == true)
-        #expect(problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_STORE_TIMEOUT": "0"])?.hasPrefix("DESKKIT_STORE_TIMEOUT") == true)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_QUEUE_CAPACITY": "lots"])?.contains(
+                "whole number") == true)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_STORE_TIMEOUT": "0"])?.hasPrefix(
+                "DESKKIT_STORE_TIMEOUT") == true)
     }
 
     @Test func secretsAreNeverLogged() async throws {
@@ -385,7 +437,10 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+        function: String, line: UInt
+    ) {
         let all = self.metadata.merging(metadata ?? [:]) { $1 }
         records.append("\(level) \(message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))")
     }

@@ -54,7 +54,8 @@ actor FakeSendbird {
             if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
             var headers = HTTPFields()
             if let retryAfter = answer.retryAfter { headers[.retryAfter] = retryAfter }
-            return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{}")))
+            return Response(
+                status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{}")))
         }
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "fake-sendbird")

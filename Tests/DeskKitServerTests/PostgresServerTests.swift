@@ -53,7 +53,9 @@ struct PostgresServerTests {
                 #expect(json["status"] == "queued")
             }
             let deadline = outageEnds + .seconds(30)
-            while try await store.counts()[.done] != 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            while try await store.counts()[.done] != 20, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
             #expect(try await store.counts() == [.queued: 0, .running: 0, .done: 20, .failed: 0])
             let puts = await fake.puts
             let during = puts.filter { $0.at < outageEnds }
@@ -77,7 +79,8 @@ struct PostgresServerTests {
         var options = PostgresJobStore.Options()
         options.operationTimeout = .seconds(1)
         options.connectTimeout = .seconds(1)
-        let store = try await PostgresJobStore.open(try PostgresLocation(parsing: cluster.url(database: "desk")), options: options)
+        let store = try await PostgresJobStore.open(
+            try PostgresLocation(parsing: cluster.url(database: "desk")), options: options)
         let tweak: (inout ServerConfiguration) -> Void = {
             $0.store = .sqlite(path: "unused")
             $0.durable.firstRetryDelay = .milliseconds(200)
@@ -92,7 +95,8 @@ struct PostgresServerTests {
                 var id: Int64 = 0
                 while !Task.isCancelled {
                     id += 1
-                    let (status, json) = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: id, text: "see \(pages.baseURL)/p/\(id % 50)"))
+                    let (status, json) = try await EnrichmentServerTests.post(
+                        client, EnrichmentServerTests.webhook(id: id, text: "see \(pages.baseURL)/p/\(id % 50)"))
                     if status == .ok { #expect(json["status"] == "queued") }
                     answers.withLock { $0.append((id, status.code, .now)) }
                     try await Task.sleep(for: .milliseconds(10))
@@ -115,16 +119,23 @@ struct PostgresServerTests {
             let all = answers.withLock { $0 }
             let accepted = Set(all.filter { $0.status == 200 }.map(\.id))
             #expect(all.contains { $0.status == 200 && $0.at < stoppedAt })
-            #expect(all.contains { $0.status == 503 && $0.at > stoppedAt && $0.at < restartedAt }, "503 while the database is down")
-            #expect(all.filter { $0.at > stoppedAt + .seconds(2) && $0.at < restartedAt }.allSatisfy { $0.status == 503 }, "never 200 without a commit")
-            #expect(all.contains { $0.status == 200 && $0.at > restartedAt + .seconds(3) }, "200 again, without a restart")
+            #expect(
+                all.contains { $0.status == 503 && $0.at > stoppedAt && $0.at < restartedAt },
+                "503 while the database is down")
+            #expect(
+                all.filter { $0.at > stoppedAt + .seconds(2) && $0.at < restartedAt }.allSatisfy { $0.status == 503 },
+                "never 200 without a commit")
+            #expect(
+                all.contains { $0.status == 200 && $0.at > restartedAt + .seconds(3) }, "200 again, without a restart")
             #expect(Set(all.map(\.status)).isSubset(of: [200, 503]))
             // Every accepted message is updated.
             let deadline = ContinuousClock.now + .seconds(30)
             func updated() async -> Set<Int64> {
                 Set(await fake.puts.compactMap { $0.path.split(separator: "/").last.flatMap { Int64($0) } })
             }
-            while await !accepted.isSubset(of: updated()), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(200)) }
+            while await !accepted.isSubset(of: updated()), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
             let missing = await accepted.subtracting(updated())
             #expect(missing.isEmpty, "accepted and never updated: \(missing.sorted().prefix(20))")
             #expect(accepted.count >= 10)

@@ -27,14 +27,17 @@ struct PyrusAuthorizationRouteTests {
             ) { #expect($0.status == .forbidden) }
             try await client.execute(
                 uri: "/pyrus/auth", method: .post, headers: [.contentType: "application/json"],
-                body: ByteBuffer(string: #"{"app_id":"app-1","user_id":"\#(String(repeating: "u", count: 101))","security_key":"k"}"#)
+                body: ByteBuffer(
+                    string: #"{"app_id":"app-1","user_id":"\#(String(repeating: "u", count: 101))","security_key":"k"}"#
+                )
             ) { response in
                 #expect(response.status == .badRequest)
                 let json = try JSONValue.parse(String(buffer: response.body))
                 #expect(json["problems"]?.arrayValue?.first?["path"] == "$.user_id")
             }
-            try await client.execute(uri: "/pyrus/auth", method: .post, headers: form, body: ByteBuffer(string: "user_id=u"))
-            { #expect($0.status == .badRequest) }
+            try await client.execute(
+                uri: "/pyrus/auth", method: .post, headers: form, body: ByteBuffer(string: "user_id=u")
+            ) { #expect($0.status == .badRequest) }
             try await client.execute(
                 uri: "/pyrus/auth", method: .post, headers: form,
                 body: ByteBuffer(string: "app_id=a&user_id=u&security_key=" + String(repeating: "k", count: 20_000))

@@ -32,7 +32,8 @@ public final class PostgresCluster: Sendable {
     public init() throws {
         bin = try Self.findBinaries()
         user = getuid() == 0 ? (Self.userExists("postgres") ? "postgres" : "nobody") : nil
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-pg-\(UUID().uuidString)").path
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-pg-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if let user { try Self.run(["/bin/chown", user, directory]) }
         port = try Self.freePort()
@@ -69,7 +70,10 @@ public final class PostgresCluster: Sendable {
     /// Runs SQL with `psql` and returns what it prints (unaligned, tuples only).
     @discardableResult
     public func psql(_ database: String, _ sql: String) throws -> String {
-        try Self.run(["\(bin)/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", "deskkit", "-d", database, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        try Self.run([
+            "\(bin)/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", "deskkit", "-d", database, "-X", "-A", "-t", "-v",
+            "ON_ERROR_STOP=1", "-c", sql,
+        ])
     }
 
     /// Starts the server (again) and waits until it accepts connections.
@@ -77,9 +81,9 @@ public final class PostgresCluster: Sendable {
         // The server keeps the output of pg_ctl open: it goes nowhere, and the log says what went wrong.
         do {
             try run(
-            "\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "60", "-o",
-            "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c max_connections=300 -c fsync=on -c synchronous_commit=on",
-            "start", capture: false)
+                "\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "60", "-o",
+                "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c max_connections=300 -c fsync=on -c synchronous_commit=on",
+                "start", capture: false)
         } catch {
             let log = (try? String(contentsOfFile: "\(directory)/log", encoding: .utf8)) ?? ""
             throw Failure(description: "\(error)\n\(log.suffix(2000))")
@@ -109,13 +113,16 @@ public final class PostgresCluster: Sendable {
     /// open). Its output goes through a temporary file, or nowhere when `capture` is false.
     @discardableResult
     static func run(_ arguments: [String], capture: Bool = true) throws -> String {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-pg-out-\(UUID().uuidString)").path
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "deskkit-pg-out-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, capture ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, capture ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
@@ -133,7 +140,9 @@ public final class PostgresCluster: Sendable {
 
     static func findBinaries() throws -> String {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        where FileManager.default.isExecutableFile(atPath: "\(directory)/initdb") && FileManager.default.isExecutableFile(atPath: "\(directory)/pg_ctl") {
+        where FileManager.default.isExecutableFile(atPath: "\(directory)/initdb")
+            && FileManager.default.isExecutableFile(atPath: "\(directory)/pg_ctl")
+        {
             // Debian links only some of them into PATH: use the directory the real initdb is in.
             let real = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/initdb")).map {
                 URL(fileURLWithPath: $0, relativeTo: URL(fileURLWithPath: directory)).deletingLastPathComponent().path
@@ -141,11 +150,13 @@ public final class PostgresCluster: Sendable {
             return real ?? directory
         }
         let root = "/usr/lib/postgresql"
-        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init)
+            .sorted()
         if let latest = versions.last, FileManager.default.isExecutableFile(atPath: "\(root)/\(latest)/bin/initdb") {
             return "\(root)/\(latest)/bin"
         }
-        throw Failure(description: "PostgreSQL's initdb was not found: install the server (Debian: apt-get install postgresql)")
+        throw Failure(
+            description: "PostgreSQL's initdb was not found: install the server (Debian: apt-get install postgresql)")
     }
 
     static func userExists(_ name: String) -> Bool { getpwnam(name) != nil }

@@ -5,7 +5,9 @@ import Foundation
 enum ExtractBenchmark {
     static func run(directory: String, each: Bool = false) {
         let dir = URL(fileURLWithPath: directory)
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".html") }.sorted()
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter {
+            $0.hasSuffix(".html")
+        }.sorted()
         let pages = files.compactMap { try? [UInt8](Data(contentsOf: dir.appendingPathComponent($0))) }
         guard !pages.isEmpty else {
             print("extract: no pages in \(directory) (run from the repository root)")
@@ -40,11 +42,15 @@ enum ExtractBenchmark {
     /// ~190 KiB of body. Not real pages: they show what a head that completes the preview costs.
     static func runSynthetic() {
         let pages = (0..<50).map { n -> [UInt8] in
-            let head = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Page \(n)</title>"
+            let head =
+                "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Page \(n)</title>"
                 + "<meta property=\"og:title\" content=\"Article \(n)\"><meta property=\"og:description\" content=\"D \(n)\">"
-                + "<meta property=\"og:image\" content=\"/img/\(n).png\">" + String(repeating: "<script>var x=1;</script>", count: 200)
+                + "<meta property=\"og:image\" content=\"/img/\(n).png\">"
+                + String(repeating: "<script>var x=1;</script>", count: 200)
                 + "</head><body>"
-            let body = String(repeating: "<div class=\"row\"><p>Paragraph text for page with some words in it.</p></div>\n", count: 2_500)
+            let body = String(
+                repeating: "<div class=\"row\"><p>Paragraph text for page with some words in it.</p></div>\n",
+                count: 2_500)
             return Array((head + body + "</body></html>").utf8)
         }
         measure(pages, label: "synthetic article pages with OpenGraph heads")
@@ -54,7 +60,10 @@ enum ExtractBenchmark {
     static func runHostile() {
         let size = 4_000_000
         let pages: [(String, String)] = [
-            ("a 4 MB attribute value", "<html><head><meta name=\"description\" content=\"" + String(repeating: "a", count: size) + "\">"),
+            (
+                "a 4 MB attribute value",
+                "<html><head><meta name=\"description\" content=\"" + String(repeating: "a", count: size) + "\">"
+            ),
             ("a 4 MB comment", "<html><head><!-- " + String(repeating: "a", count: size) + " -->"),
             ("a 4 MB title", "<html><head><title>" + String(repeating: "a b ", count: size / 4) + "</title>"),
             ("a 4 MB inline script", "<html><head><script>" + String(repeating: "x<y;", count: size / 4) + "</script>"),
@@ -65,7 +74,9 @@ enum ExtractBenchmark {
             let start = clock.now
             let m = MetadataExtractor.extract(html: page, pageURL: "https://example.com/page")
             let elapsed = clock.now - start
-            print("extract (hostile: \(label)): \(elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000) ms, title \(m.title?.count ?? 0) characters")
+            print(
+                "extract (hostile: \(label)): \(elapsed.components.attoseconds / 1_000_000_000_000_000 + elapsed.components.seconds * 1000) ms, title \(m.title?.count ?? 0) characters"
+            )
         }
     }
 

@@ -1,3 +1,4 @@
+import DeskKitInvariants
 import DeskKitLinks
 import DeskKitModel
 
@@ -54,6 +55,8 @@ enum LinksBenchmark {
             best = min(best, clock.now - start)
         }
         let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
-        print("links: \(name): \(Int(Double(bytes) / s / 1e6)) MB/s, \(Int(Double(texts.count) / s)) texts/s, \(count) links")
+        print(
+            "links: \(name): \(Int(Double(bytes) / s / 1e6)) MB/s, \(Int(Double(texts.count) / s)) texts/s, \(count) links"
+        )
     }
 }

@@ -1,3 +1,4 @@
+import DeskKitInvariants
 import DeskKitModel
 
 /// decode + classify + visibility over a stream of mixed envelopes, on one core.
@@ -7,13 +8,23 @@ import DeskKitModel
 enum MessagesBenchmark {
     static func makeLines(count: Int) -> [[UInt8]] {
         var rng = SplitMix64(seed: 2021)  // the same mix on every run
-        let ticket = #"{"id": 4021, "channelName": "Order #1138", "channelUrl": "sendbird_desk_agent_chat_4021", "status": "ASSIGNED", "status2": "ACTIVE", "priority": "HIGH", "recentAssignment": {"agent": {"id": 77, "displayName": "Cindy", "photoThumbnailUrl": "https://example.com/c.png", "sendbirdId": "agent-cindy"}, "status": "IN_PROGRESS", "unreadCount": 2}, "customer": {"id": 9, "displayName": "Ann"}, "customFields": [{"key": "plan", "value": "gold"}], "group": 3, "firstResponseTime": 41, "issuedAt": "2021-03-04T05:06:07Z", "updatedAt": 1614834367000}"#
+        let ticket =
+            #"{"id": 4021, "channelName": "Order #1138", "channelUrl": "sendbird_desk_agent_chat_4021", "status": "ASSIGNED", "status2": "ACTIVE", "priority": "HIGH", "recentAssignment": {"agent": {"id": 77, "displayName": "Cindy", "photoThumbnailUrl": "https://example.com/c.png", "sendbirdId": "agent-cindy"}, "status": "IN_PROGRESS", "unreadCount": 2}, "customer": {"id": 9, "displayName": "Ann"}, "customFields": [{"key": "plan", "value": "gold"}], "group": 3, "firstResponseTime": 41, "issuedAt": "2021-03-04T05:06:07Z", "updatedAt": 1614834367000}"#
         let payloads: [(String, String?, String)] = [
             ("MESG", nil, ""),
             ("MESG", nil, ""),
-            ("MESG", "SENDBIRD_DESK_RICH_MESSAGE", #"{"type": "SENDBIRD_DESK_URL_PREVIEW", "body": {"url": "https://sendbird.com/", "site_name": "Sendbird", "title": "A Complete Chat Platform", "description": "Chat, voice and video APIs", "image": "https://sendbird.com/thumb.png"}}"#),
-            ("MESG", "SENDBIRD_DESK_RICH_MESSAGE", #"{"type": "SENDBIRD_DESK_CUSTOMER_SATISFACTION", "body": {"state": "CONFIRMED", "customerSatisfactionScore": 4, "customerSatisfactionComment": "Thanks!", "ticketId": 4021}}"#),
-            ("MESG", "SENDBIRD_DESK_RICH_MESSAGE", #"{"type": "SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE", "body": {"state": "WAITING", "ticketId": 4021}}"#),
+            (
+                "MESG", "SENDBIRD_DESK_RICH_MESSAGE",
+                #"{"type": "SENDBIRD_DESK_URL_PREVIEW", "body": {"url": "https://sendbird.com/", "site_name": "Sendbird", "title": "A Complete Chat Platform", "description": "Chat, voice and video APIs", "image": "https://sendbird.com/thumb.png"}}"#
+            ),
+            (
+                "MESG", "SENDBIRD_DESK_RICH_MESSAGE",
+                #"{"type": "SENDBIRD_DESK_CUSTOMER_SATISFACTION", "body": {"state": "CONFIRMED", "customerSatisfactionScore": 4, "customerSatisfactionComment": "Thanks!", "ticketId": 4021}}"#
+            ),
+            (
+                "MESG", "SENDBIRD_DESK_RICH_MESSAGE",
+                #"{"type": "SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE", "body": {"state": "WAITING", "ticketId": 4021}}"#
+            ),
             ("ADMM", nil, #"{"type": "NOTIFICATION_WELCOME"}"#),
         ]
         var lines: [[UInt8]] = []
@@ -30,7 +41,10 @@ enum MessagesBenchmark {
             if base64 && !data.isEmpty { data = Base64.encode(Array(data.utf8)) }
             var o: JSONObject = [
                 "message_id": .integer(40_620_745 + Int64(i)), "type": .string(type),
-                "message": .string(system ? "The ticket is automatically assigned to Cindy." : "Hello, my order #1138 has not arrived yet"),
+                "message": .string(
+                    system
+                        ? "The ticket is automatically assigned to Cindy." : "Hello, my order #1138 has not arrived yet"
+                ),
                 "data": .string(data), "created_at": .integer(1_614_834_367_000 + Int64(i)),
             ]
             if let customType { o["custom_type"] = .string(customType) }
@@ -102,6 +116,8 @@ enum ParseOnlyBenchmark {
             best = min(best, clock.now - start)
         }
         let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
-        print("parse-only (JSONValue tree of the envelope): \(Int(Double(count) / s)) lines/s, \(Int(Double(bytes) / s / 1e6)) MB/s (\(n))")
+        print(
+            "parse-only (JSONValue tree of the envelope): \(Int(Double(count) / s)) lines/s, \(Int(Double(bytes) / s / 1e6)) MB/s (\(n))"
+        )
     }
 }

@@ -11,7 +11,9 @@ enum PreviewsBenchmark {
             <meta property="og:title" content="Article number \(n)"><meta property="og:description" content="Description of \(n)">
             <meta property="og:image" content="/img/\(n).png"><meta property="og:site_name" content="Bench"></head><body>
             """
-        let body = String(repeating: "<div class=\"row\"><p>Paragraph text for page \(n) with some words in it.</p></div>\n", count: 1_250)
+        let body = String(
+            repeating: "<div class=\"row\"><p>Paragraph text for page \(n) with some words in it.</p></div>\n",
+            count: 1_250)
         return Array((head + body + "</body></html>").utf8)
     }
 
@@ -23,10 +25,13 @@ enum PreviewsBenchmark {
 
     static func run() async {
         let pages = (0..<64).map(page)
-        guard let server = try? await PageServer.start(routes: { path in
-            let n = Int(path.split(separator: "/").last ?? "0") ?? 0
-            return PageServer.Response(headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(pages[n % pages.count]))
-        }) else {
+        guard
+            let server = try? await PageServer.start(routes: { path in
+                let n = Int(path.split(separator: "/").last ?? "0") ?? 0
+                return PageServer.Response(
+                    headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(pages[n % pages.count]))
+            })
+        else {
             print("previews: could not start the page server")
             return
         }
@@ -50,7 +55,9 @@ enum PreviewsBenchmark {
             for await ok in group where !ok { failures += 1 }
         }
         var s = seconds(clock.now - start)
-        print("previews: \(count) distinct pages of \(pages[0].count / 1024) KiB from loopback: \(Int(Double(count) / s)) previews/s (\(failures) failed)")
+        print(
+            "previews: \(count) distinct pages of \(pages[0].count / 1024) KiB from loopback: \(Int(Double(count) / s)) previews/s (\(failures) failed)"
+        )
         start = clock.now
         let cachedCount = 200_000
         for i in 0..<cachedCount { _ = await service.preview(for: "\(server.baseURL)/p/\(i % count)") }
@@ -59,13 +66,19 @@ enum PreviewsBenchmark {
         let rssMid = rss()
         for round in 0..<3 {
             await withTaskGroup(of: Void.self) { group in
-                for i in 0..<1_000 { group.addTask { _ = await service.preview(for: "\(server.baseURL)/q/\(round)/\(i)") } }
+                for i in 0..<1_000 {
+                    group.addTask { _ = await service.preview(for: "\(server.baseURL)/q/\(round)/\(i)") }
+                }
             }
             print("previews: 1,000 at once, round \(round + 1): RSS \(rss() / 1024) MiB")
         }
-        print("previews: RSS before \(rssBefore / 1024) MiB, after the distinct run \(rssMid / 1024) MiB (cache holds \(await service.cachedCount))")
+        print(
+            "previews: RSS before \(rssBefore / 1024) MiB, after the distinct run \(rssMid / 1024) MiB (cache holds \(await service.cachedCount))"
+        )
         try? await server.stop()
     }
 
-    static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import DeskKitModel
 
@@ -30,5 +30,7 @@ if which == "extract" || which == "all" {
 }
 if which == "previews" || which == "all" { await PreviewsBenchmark.run() }
 if which == "messages" || which == "all" {
-    MessagesBenchmark.run(count: args.dropFirst().first.flatMap(Int.init) ?? 200_000, passes: args.dropFirst(2).first.flatMap(Int.init) ?? 5)
+    MessagesBenchmark.run(
+        count: args.dropFirst().first.flatMap(Int.init) ?? 200_000,
+        passes: args.dropFirst(2).first.flatMap(Int.init) ?? 5)
 }

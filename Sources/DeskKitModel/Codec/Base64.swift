@@ -57,7 +57,9 @@ public enum Base64 {
     private static let stopBit: UInt32 = 1 << 31
 
     /// Decodes `text`, accepting either alphabet (not both at once), optional padding and white space.
-    public static func decode(_ text: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> (bytes: [UInt8], style: Style) {
+    public static func decode(_ text: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> (
+        bytes: [UInt8], style: Style
+    ) {
         var result: Result<Style, DecodingError> = .success([])
         let bytes = [UInt8](unsafeUninitializedCapacity: decodedCapacity(text.count)) { out, written in
             result = decode(text, into: out.baseAddress!, written: &written)

@@ -71,7 +71,9 @@ enum DataDecoder {
         let text = UnsafeBufferPointer(rebasing: bytes[lo..<hi])
         let out = scratch.bytes(capacity: Base64.decodedCapacity(text.count))
         var count = 0
-        guard case .success(let style) = Base64.decode(text, into: out, written: &count) else { return (.text, encoding) }
+        guard case .success(let style) = Base64.decode(text, into: out, written: &count) else {
+            return (.text, encoding)
+        }
         let decoded = UnsafeBufferPointer(start: out, count: count)
         var inner = DataEncoding.none
         let range = trim(decoded, encoding: &inner)
@@ -93,7 +95,8 @@ enum DataDecoder {
             return nil
         } catch {
             return PayloadProblem(
-                .invalidBase64, at: path.description, "neither JSON nor base64 JSON: \(error.message) at byte \(error.offset + lo)")
+                .invalidBase64, at: path.description,
+                "neither JSON nor base64 JSON: \(error.message) at byte \(error.offset + lo)")
         }
     }
 

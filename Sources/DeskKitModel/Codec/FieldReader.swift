@@ -130,7 +130,8 @@ struct FieldReader {
             let integral = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
             report(
                 integral ? .numberTooLarge : .wrongType, path(),
-                integral ? "\(text.prefix(40)) does not fit in 64 bits" : "expected an integer, found \(text.prefix(40))")
+                integral
+                    ? "\(text.prefix(40)) does not fit in 64 bits" : "expected an integer, found \(text.prefix(40))")
             return nil
         case .string:
             let s = tape.string(at: v)
@@ -191,9 +192,11 @@ struct FieldReader {
 /// JSONPath text for problems: `$.body.state`, `$.results[2].url`, `$['odd key']`.
 enum JSONPath {
     static func member(_ path: String, _ key: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { c in
-            (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
-        }
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { c in
+                (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x5F
+            }
         if plain { return path + "." + key }
         let escaped = key.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'")
         return path + "['" + escaped + "']"
@@ -204,7 +207,9 @@ extension String {
     /// Whether the UTF-8 of this string starts with that of `prefix` (byte for byte, no Unicode rules).
     func hasUTF8Prefix(_ prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
-        if let r = utf8.withContiguousStorageIfAvailable({ $0.count >= n && memEqual($0.baseAddress!, prefix.utf8Start, n) }) {
+        if let r = utf8.withContiguousStorageIfAvailable({
+            $0.count >= n && memEqual($0.baseAddress!, prefix.utf8Start, n)
+        }) {
             return r
         }
         return utf8.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: n))

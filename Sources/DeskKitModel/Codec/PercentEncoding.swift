@@ -2,7 +2,8 @@
 /// link hrefs in ASCII, URL paths as sent, a channel URL as one path segment.
 package enum PercentEncoding {
     /// Appends `bytes` to `out`, each byte for which `encodes` holds as `%XX`.
-    package static func append(_ bytes: some Sequence<UInt8>, to out: inout [UInt8], encoding encodes: (UInt8) -> Bool) {
+    package static func append(_ bytes: some Sequence<UInt8>, to out: inout [UInt8], encoding encodes: (UInt8) -> Bool)
+    {
         for byte in bytes {
             if encodes(byte) {
                 out += [UInt8(ascii: "%"), Hex.uppercaseDigits[Int(byte >> 4)], Hex.uppercaseDigits[Int(byte & 15)]]

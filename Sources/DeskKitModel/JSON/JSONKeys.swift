@@ -146,7 +146,8 @@ extension JSONTape {
         let t = tokens[i]
         if t.flags & Self.escaped == 0 {
             let start = Int(t.start)
-            return table.index(of: bytes.baseAddress! + start, count: Int(t.end &- t.start), readable: bytes.count &- start)
+            return table.index(
+                of: bytes.baseAddress! + start, count: Int(t.end &- t.start), readable: bytes.count &- start)
         }
         return table.index(of: string(at: i))
     }

@@ -38,7 +38,9 @@ package struct JSONLineReader {
         case .failure(let error):
             return .failure(error)
         case .success(let tape):
-            guard tape.kind(0) == .object, let v = tape.member(0, key), tape.kind(v) == .string else { return .success(body(nil)) }
+            guard tape.kind(0) == .object, let v = tape.member(0, key), tape.kind(v) == .string else {
+                return .success(body(nil))
+            }
             return .success(body(tape.utf8(at: v)))
         }
     }

@@ -122,7 +122,8 @@ struct JSONTape {
             while child < end {
                 let value = kind(container) == .object ? child + 1 : child
                 if target >= value && target < next(value) {
-                    path = kind(container) == .object ? JSONPath.member(path, string(at: child)) : path + "[\(position)]"
+                    path =
+                        kind(container) == .object ? JSONPath.member(path, string(at: child)) : path + "[\(position)]"
                     i = value
                     found = true
                     break

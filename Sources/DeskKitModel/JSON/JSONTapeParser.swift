@@ -47,7 +47,8 @@ extension JSONTape {
                     JSONSyntaxError(
                         code: .trailingGarbage, offset: builder.index, message: "unexpected data after the JSON value"))
             }
-            return .success(JSONTape(bytes: bytes, tokens: UnsafePointer(builder.tokens), text: UnsafePointer(builder.text)))
+            return .success(
+                JSONTape(bytes: bytes, tokens: UnsafePointer(builder.tokens), text: UnsafePointer(builder.text)))
         } catch {
             return .failure(error)
         }
@@ -125,7 +126,8 @@ private struct TapeBuilder {
         let next = UInt32(truncatingIfNeeded: count + 1)
         (tokens + count).initialize(
             to: JSONTape.Token(
-                kind: kind, flags: flags, start: UInt32(truncatingIfNeeded: start), end: UInt32(truncatingIfNeeded: end),
+                kind: kind, flags: flags, start: UInt32(truncatingIfNeeded: start),
+                end: UInt32(truncatingIfNeeded: end),
                 next: next))
         count += 1
     }
@@ -360,7 +362,8 @@ private struct TapeBuilder {
                 var removed = 0  // bytes the escapes resolved so far took out of the block
                 while m != 0 {
                     let p = m.trailingZeroBitCount
-                    guard p < 15, base[i &+ p] == UInt8(ascii: "\\"), let c = Self.simpleEscape(base[i &+ p &+ 1]) else {
+                    guard p < 15, base[i &+ p] == UInt8(ascii: "\\"), let c = Self.simpleEscape(base[i &+ p &+ 1])
+                    else {
                         i &+= p
                         o &+= p &- removed
                         break block
@@ -470,7 +473,9 @@ private struct TapeBuilder {
         guard index + 4 <= bytes.count else { throw error(.unexpectedEnd, "a string ends inside a \\u escape") }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            guard let d = Hex.value(bytes[index]) else { throw error(.invalidEscape, "\\u needs four hex digits", at: at) }
+            guard let d = Hex.value(bytes[index]) else {
+                throw error(.invalidEscape, "\\u needs four hex digits", at: at)
+            }
             v = v << 4 | UInt32(d)
             index += 1
         }

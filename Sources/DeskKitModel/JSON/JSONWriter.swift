@@ -47,7 +47,8 @@ public struct JSONWriter: Sendable {
         s.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
             var run = 0
-            for (i, b) in utf8.enumerated() where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F {
+            for (i, b) in utf8.enumerated()
+            where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
                 run = i + 1
                 switch b {

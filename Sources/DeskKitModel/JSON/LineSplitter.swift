@@ -91,7 +91,9 @@ package struct LineSplitter {
 
     private func emit(_ range: Range<Int>, number: Int, _ handle: (Event) throws -> Void) throws {
         if range.count > maxLineBytes { return try handle(.tooLong(number: number)) }
-        try buffer.withUnsafeBufferPointer { try handle(.line(UnsafeBufferPointer(rebasing: $0[range]), number: number)) }
+        try buffer.withUnsafeBufferPointer {
+            try handle(.line(UnsafeBufferPointer(rebasing: $0[range]), number: number))
+        }
     }
 
     /// The next `\n` in the buffer at or after `from`.

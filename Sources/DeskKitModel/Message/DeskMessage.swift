@@ -73,7 +73,8 @@ extension DeskMessage {
 
     /// A message that is malformed before its data is reached.
     private static func malformed(_ problem: PayloadProblem, data: String) -> DeskMessage {
-        DeskMessage(encoding: .none, content: .malformed(MalformedPayload(data: data, reason: problem)), problems: [problem])
+        DeskMessage(
+            encoding: .none, content: .malformed(MalformedPayload(data: data, reason: problem)), problems: [problem])
     }
 
     /// The envelope's tape, parsed into `scratch`; the problem at `$` when it is not JSON or not an object.
@@ -84,7 +85,8 @@ extension DeskMessage {
         case .failure(let error): return .failure(PayloadProblem(.syntax(error.code), at: "$", error.description))
         case .success(let tape):
             guard tape.kind(0) == .object else {
-                return .failure(PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))"))
+                return .failure(
+                    PayloadProblem(.wrongType, at: "$", "a message is a JSON object, found \(tape.typeName(0))"))
             }
             return .success(tape)
         }
@@ -131,7 +133,8 @@ extension DeskMessage {
             guard tape.kind(d) == .string else {
                 let problem = PayloadProblem(.wrongType, at: "$.data", "expected a string, found \(tape.typeName(d))")
                 reader.problems.append(problem)
-                let content = DeskContent.malformed(MalformedPayload(data: tape.value(at: d).jsonString, reason: problem))
+                let content = DeskContent.malformed(
+                    MalformedPayload(data: tape.value(at: d).jsonString, reason: problem))
                 return DeskMessage(
                     messageType: messageType, messageID: messageID, text: text, customType: customType,
                     createdAt: createdAt, encoding: .none, content: content, problems: reader.problems)

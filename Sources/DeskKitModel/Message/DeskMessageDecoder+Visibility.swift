@@ -5,7 +5,9 @@ extension DeskMessageDecoder {
     /// gives a message malformed at `$` (text that is not JSON, or JSON that is not an object). It reads
     /// only the envelope's `custom_type` and `data`, and of `data` (raw or base64 JSON) only its `type`;
     /// nothing else is decoded or checked, and no string is built for a type DeskKit knows.
-    public mutating func visibility(of bytes: UnsafeBufferPointer<UInt8>, for audience: Audience) -> Result<Visibility, PayloadProblem> {
+    public mutating func visibility(of bytes: UnsafeBufferPointer<UInt8>, for audience: Audience) -> Result<
+        Visibility, PayloadProblem
+    > {
         let options = options
         return withScratch(reading: bytes) { Self.visibility(of: bytes, for: audience, options: options, scratch: $0) }
     }
@@ -20,7 +22,8 @@ extension DeskMessageDecoder {
         }
         guard audience == .customer else { return .success(.visible) }
         let envelope = JSONFields(tape: tape, index: 0, root: "$").fields(VisibilityKey.self)
-        if let c = envelope[.custom_type], tape.kind(c) == .string, let k = tape.match(c, in: DeskPayload.knownCustomTypes),
+        if let c = envelope[.custom_type], tape.kind(c) == .string,
+            let k = tape.match(c, in: DeskPayload.knownCustomTypes),
             DeskPayload.isSystemCustomType(DeskPayload.knownCustomTypes[k])
         {
             return .success(.hidden(.systemCustomType))
@@ -37,7 +40,8 @@ extension DeskMessageDecoder {
             let t = JSONFields(tape: data, index: 0, root: "$.data").fields(DeskPayload.DataKey.self)[.type],
             data.kind(t) == .string
         else { return .success(.visible) }
-        let isSystem = data.match(t, in: DeskPayload.knownDataTypes).map { DeskPayload.knownDataTypeIsSystem[$0] }
+        let isSystem =
+            data.match(t, in: DeskPayload.knownDataTypes).map { DeskPayload.knownDataTypeIsSystem[$0] }
             ?? SystemMessage.Kind.isSystemType(data.string(at: t))
         return .success(isSystem ? .hidden(.systemDataType) : .visible)
     }

@@ -15,7 +15,9 @@ public enum DeskValidation {
             return DeskPayload.decode(data, expectsPayload: true, options: .strict).problems
         case .success(let value) where value.objectValue == nil:
             // An array, null, a number or a boolean: judged as `decode --messages` and `filter` judge it.
-            return [PayloadProblem(.wrongType, at: "$", "a message or payload is a JSON object, found \(value.typeName)")]
+            return [
+                PayloadProblem(.wrongType, at: "$", "a message or payload is a JSON object, found \(value.typeName)")
+            ]
         default:
             return DeskPayload.decode(bytes: line, expectsPayload: true, options: .strict).problems
         }

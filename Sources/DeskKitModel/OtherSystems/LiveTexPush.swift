@@ -51,7 +51,8 @@ public struct LiveTexPush: Sendable, Hashable {
             if text?.isEmpty == true { text = nil }
             if url?.isEmpty == true { url = nil }
             if let version, version != "1" {
-                reader.report(.unsupportedValue, "$.version", "version \"\(version.prefix(20))\" is not supported (only \"1\")")
+                reader.report(
+                    .unsupportedValue, "$.version", "version \"\(version.prefix(20))\" is not supported (only \"1\")")
             }
             if let platform, platform != "ios" && platform != "android" {
                 reader.report(.unsupportedValue, "$.platform", "\"\(platform.prefix(40))\" is not ios or android")

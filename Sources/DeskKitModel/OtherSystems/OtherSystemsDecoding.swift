@@ -143,12 +143,19 @@ extension PyrusReplyWebhook {
                 "comment_id": .optional(comment.commentID), "body": .optional(comment.body),
                 "is_inbound": comment.isInbound.map(JSONValue.bool) ?? .null,
             ],
-            "author": author.map { ["name": .optional($0.name), "avatar_id": .optional($0.avatarID), "avatar_color": .optional($0.avatarColor)] }
+            "author": author.map {
+                [
+                    "name": .optional($0.name), "avatar_id": .optional($0.avatarID),
+                    "avatar_color": .optional($0.avatarColor),
+                ]
+            }
                 ?? .null,
             "created_at": .optional(createdAt),
-            "attachments": .array(attachments.map { ["id": .optional($0.id), "name": .optional($0.name), "size": .optional($0.size)] }),
+            "attachments": .array(
+                attachments.map { ["id": .optional($0.id), "name": .optional($0.name), "size": .optional($0.size)] }),
             "summary": [
-                "has_unread_comments": .bool(summary.hasUnreadComments), "last_comment_text": .optional(summary.lastCommentText),
+                "has_unread_comments": .bool(summary.hasUnreadComments),
+                "last_comment_text": .optional(summary.lastCommentText),
                 "last_comment_attachments_count": .integer(Int64(summary.lastCommentAttachmentsCount)),
                 "last_comment_attachments": .array(summary.lastCommentAttachments.map(JSONValue.string)),
                 "utc_time": summary.utcTime.map { .number(String($0)) } ?? .null,
@@ -159,14 +166,18 @@ extension PyrusReplyWebhook {
 
 extension PyrusAuthRequest {
     public var jsonValue: JSONValue {
-        ["app_id": .string(appID), "user_id": .string(userID), "security_key_length": .integer(Int64(securityKey.count))]
+        [
+            "app_id": .string(appID), "user_id": .string(userID),
+            "security_key_length": .integer(Int64(securityKey.count)),
+        ]
     }
 }
 
 extension LiveTexPush {
     public var jsonValue: JSONValue {
         [
-            "kind": .string(kind.rawValue), "version": .string(version), "platform": .string(platform), "to": .string(to),
+            "kind": .string(kind.rawValue), "version": .string(version), "platform": .string(platform),
+            "to": .string(to),
             "text": .optional(text), "url": .optional(url), "notification_text": .string(notificationText),
         ]
     }

@@ -13,7 +13,8 @@ public struct PyrusAuthRequest: Sendable, Hashable {
         -> (value: PyrusAuthRequest?, problems: [PayloadProblem])
     {
         let bytes = Array(body)
-        let isForm = contentType?.lowercased().contains("x-www-form-urlencoded")
+        let isForm =
+            contentType?.lowercased().contains("x-www-form-urlencoded")
             ?? !(bytes.first(where: { $0 > 0x20 }) == UInt8(ascii: "{"))
         var fields: [String: String] = [:]
         var problems: [PayloadProblem] = []
@@ -38,11 +39,15 @@ public struct PyrusAuthRequest: Sendable, Hashable {
                 continue
             }
             if key != "app_id", v.count > maxFieldLength {
-                problems.append(PayloadProblem(.tooLong, at: "$.\(key)", "\(v.count) characters, more than \(maxFieldLength)"))
+                problems.append(
+                    PayloadProblem(.tooLong, at: "$.\(key)", "\(v.count) characters, more than \(maxFieldLength)"))
             }
         }
         guard problems.isEmpty else { return (nil, problems) }
-        return (PyrusAuthRequest(appID: fields["app_id"]!, userID: fields["user_id"]!, securityKey: fields["security_key"]!), [])
+        return (
+            PyrusAuthRequest(
+                appID: fields["app_id"]!, userID: fields["user_id"]!, securityKey: fields["security_key"]!), []
+        )
     }
 
     /// The HTTP status to answer: 400 for a malformed request, else 200 or 403 by `verify`.

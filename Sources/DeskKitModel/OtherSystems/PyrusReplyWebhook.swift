@@ -83,7 +83,9 @@ public struct PyrusReplyWebhook: Sendable, Hashable {
                 reader.report(.unknownValue, "$.comment.is_inbound", "a reply from support is never inbound")
             }
             let author = reader.object(o, "author").map { a in
-                Author(name: reader.string(a, "name"), avatarID: reader.identifier(a, "avatar_id"), avatarColor: reader.string(a, "avatar_color"))
+                Author(
+                    name: reader.string(a, "name"), avatarID: reader.identifier(a, "avatar_id"),
+                    avatarColor: reader.string(a, "avatar_color"))
             }
             let (createdAt, seconds) = reader.timestamp(o, "created_at")
             let attachments = reader.objects(o, "attachments").map { a in

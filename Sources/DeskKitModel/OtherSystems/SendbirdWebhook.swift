@@ -20,9 +20,14 @@ public struct SendbirdWebhook: Sendable, Hashable {
     public static let messageUpdate = "group_channel:message_update"
 
     /// Whether the category is a message event, which carries `payload` and `channel`.
-    public var isMessageEvent: Bool { category.hasPrefix("group_channel:message_") || category.hasPrefix("open_channel:message_") }
+    public var isMessageEvent: Bool {
+        category.hasPrefix("group_channel:message_") || category.hasPrefix("open_channel:message_")
+    }
 
-    public init(category: String, appID: String? = nil, senderID: String? = nil, channelURL: String? = nil, message: DeskMessage? = nil) {
+    public init(
+        category: String, appID: String? = nil, senderID: String? = nil, channelURL: String? = nil,
+        message: DeskMessage? = nil
+    ) {
         self.category = category
         self.appID = appID
         self.senderID = senderID
@@ -45,7 +50,9 @@ public struct SendbirdWebhook: Sendable, Hashable {
             let channel = reader.object(o, "channel", required: true)
             webhook.channelURL = channel.flatMap { reader.string($0, "channel_url", required: true) }
             guard let payload = reader.object(o, "payload", required: true) else { return nil }
-            guard reader.int64(payload, "message_id", required: true) != nil, webhook.channelURL != nil else { return nil }
+            guard reader.int64(payload, "message_id", required: true) != nil, webhook.channelURL != nil else {
+                return nil
+            }
             // The message is read where it is on the body's tape: the body is parsed once.
             webhook.message = DeskMessage.decode(
                 o.tape, at: payload.index, typeIfAbsent: type, options: options, scratch: DecodingScratch())

@@ -50,7 +50,8 @@ public struct ClosureInquiry: Sendable, Hashable {
         guard let state else { return nil }
         self.state = State(rawValue: state)
         if !self.state.isKnown {
-            reader.report(.unknownValue, body.path(.state), "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED, DECLINED")
+            reader.report(
+                .unknownValue, body.path(.state), "\"\(state.prefix(40))\" is not one of WAITING, CONFIRMED, DECLINED")
         }
     }
 }

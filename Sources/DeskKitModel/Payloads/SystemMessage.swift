@@ -144,7 +144,9 @@ extension Ticket {
                     guard case .success(let tape) = parsed, tape.kind(0) == .array else { return nil }
                     return tape.elements(0).compactMap { e in
                         guard let url = tape.member(e, "channel_url"), tape.kind(url) == .string else { return nil }
-                        let name = tape.member(e, "name").flatMap { tape.kind($0) == .string ? tape.string(at: $0) : nil }
+                        let name = tape.member(e, "name").flatMap {
+                            tape.kind($0) == .string ? tape.string(at: $0) : nil
+                        }
                         return RelatedChannel(channelURL: tape.string(at: url), name: name)
                     }
                 }
@@ -153,7 +155,8 @@ extension Ticket {
                 relatedChannels = parsed
             } else {
                 reader.report(
-                    .invalidJSON, o.path(.relatedChannels), "expected a JSON string holding an array of {channel_url, name}")
+                    .invalidJSON, o.path(.relatedChannels),
+                    "expected a JSON string holding an array of {channel_url, name}")
             }
         }
         self.init(

@@ -12,7 +12,9 @@ public struct URLPreview: Sendable, Hashable {
     /// An absolute http(s) URL of the preview image.
     public var image: String?
 
-    public init(url: String, siteName: String? = nil, title: String? = nil, description: String? = nil, image: String? = nil) {
+    public init(
+        url: String, siteName: String? = nil, title: String? = nil, description: String? = nil, image: String? = nil
+    ) {
         self.url = url
         self.siteName = siteName
         self.title = title

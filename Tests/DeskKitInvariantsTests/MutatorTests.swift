@@ -1,3 +1,4 @@
+import DeskKitInvariants
 import Testing
 
 @testable import DeskKitModel
@@ -21,15 +22,21 @@ struct MutatorTests {
     }
 
     @Test func sameSeedSameVariants() {
-        #expect(Mutator(seed: 1).variants(of: Self.inputs, count: 100) == Mutator(seed: 1).variants(of: Self.inputs, count: 100))
-        #expect(Mutator(seed: 1).variants(of: Self.inputs, count: 100) != Mutator(seed: 2).variants(of: Self.inputs, count: 100))
+        #expect(
+            Mutator(seed: 1).variants(of: Self.inputs, count: 100)
+                == Mutator(seed: 1).variants(of: Self.inputs, count: 100))
+        #expect(
+            Mutator(seed: 1).variants(of: Self.inputs, count: 100)
+                != Mutator(seed: 2).variants(of: Self.inputs, count: 100))
     }
 }
 
 @Suite("Mutator streams")
 struct MutatorStreamTests {
     @Test func theStreamGivesTheSameVariantsOneAtATime() {
-        let inputs = [#"{"message_id": 1, "data": "{\"type\":\"SENDBIRD_DESK_URL_PREVIEW\",\"body\":{\"url\":\"https://a.example\"}}"}"#]
+        let inputs = [
+            #"{"message_id": 1, "data": "{\"type\":\"SENDBIRD_DESK_URL_PREVIEW\",\"body\":{\"url\":\"https://a.example\"}}"}"#
+        ]
         let stream = Mutator(seed: 9).stream(of: inputs, count: 300)
         #expect(stream.hasInputs)
         #expect(Array(stream) == Mutator(seed: 9).variants(of: inputs, count: 300))

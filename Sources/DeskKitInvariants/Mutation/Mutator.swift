@@ -1,3 +1,5 @@
+import DeskKitModel
+
 /// Writes malformed variants of valid payloads or envelopes, for QA teams to throw at their clients.
 /// Deterministic: the same input, seed and count give the same variants.
 public struct Mutator: Sendable {
@@ -51,7 +53,9 @@ public struct Mutator: Sendable {
                 made += 1
                 let source = Int(rng.next() % UInt64(inputs.count))
                 let mutation = Mutation.allCases[Int(rng.next() % UInt64(Mutation.allCases.count))]
-                return Variant(mutation: mutation, source: source, bytes: variants.mutator.apply(mutation, to: inputs[source], rng: &rng))
+                return Variant(
+                    mutation: mutation, source: source,
+                    bytes: variants.mutator.apply(mutation, to: inputs[source], rng: &rng))
             }
         }
     }
@@ -73,7 +77,9 @@ public struct Mutator: Sendable {
         case .typeFlip:
             return text(withPayload(flip(payload ?? value, rng: &rng)))
         case .base64Damage:
-            guard isEnvelope, case .object(var o) = value else { return Array(Base64.encode(text(value)).utf8.dropLast(2)) + [0x21] }
+            guard isEnvelope, case .object(var o) = value else {
+                return Array(Base64.encode(text(value)).utf8.dropLast(2)) + [0x21]
+            }
             var b64 = Array(Base64.encode(Array((payload ?? .null).jsonString.utf8)).utf8)
             if !b64.isEmpty { b64[Int(rng.next() % UInt64(b64.count))] = UInt8(ascii: "!") }
             o["data"] = .string(String(decoding: b64, as: UTF8.self))
@@ -90,7 +96,9 @@ public struct Mutator: Sendable {
             return text(withPayload(replaceNumbers(payload ?? value, with: .integer(-1))))
         case .deepNesting:
             let depth = 1_000 + Int(rng.next() % 9_000)
-            return Array((String(repeating: "[", count: depth) + (payload ?? value).jsonString + String(repeating: "]", count: depth)).utf8)
+            return Array(
+                (String(repeating: "[", count: depth) + (payload ?? value).jsonString
+                    + String(repeating: "]", count: depth)).utf8)
         case .surrogate:
             return Array(value.jsonString.replacingFirstString(with: "\\ud800").utf8)
         case .nul:
@@ -153,7 +161,13 @@ extension String {
         var previous: Character = " "
         for c in self {
             if inString {
-                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+                if escaped {
+                    escaped = false
+                } else if c == "\\" {
+                    escaped = true
+                } else if c == "\"" {
+                    inString = false
+                }
                 out.append(c)
             } else if c == "\"" {
                 inString = true
@@ -172,7 +186,9 @@ extension String {
 
     /// The first string literal's content replaced by `escape` (a raw JSON escape sequence).
     func replacingFirstString(with escape: String) -> String {
-        guard let open = firstIndex(of: "\""), let close = self[index(after: open)...].firstIndex(of: "\"") else { return self }
+        guard let open = firstIndex(of: "\""), let close = self[index(after: open)...].firstIndex(of: "\"") else {
+            return self
+        }
         return String(self[...open]) + escape + String(self[close...])
     }
 }
