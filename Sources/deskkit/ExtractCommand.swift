@@ -49,9 +49,10 @@ struct ExtractCommand: ParsableCommand {
             out.line { metadata.write(to: &$0) }
             return
         }
-        // A batch of a few pages a thread: each page costs a parse of its own.
+        // Each page costs a parse of its own: one page a run, so that the threads share a batch's pages
+        // however their sizes differ, and batches of many pages, so that few of them end in a wait.
         let failures = try LineBatches.answer(
-            file, lineOptions, threadOptions, maxLines: 32 * LineBatches.processors, makeState: {},
+            file, lineOptions, threadOptions, maxLines: 512, runsPerThread: 512, makeState: {},
             work: { _, line, number, answer in
                 switch JSONValue.parseResult(line) {
                 case .success(let json):

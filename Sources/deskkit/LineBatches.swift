@@ -50,6 +50,9 @@ struct LineBatches {
     var maxBytes: Int = 1 << 20
     /// How many threads work on a batch (default: the processors this process may use).
     var threads = LineBatches.processors
+    /// Runs a thread takes of a batch: a few, so that an uneven batch still keeps every core busy. Lines
+    /// that each cost much (a page to parse) are best one to a run: ``maxLines``.
+    var runsPerThread = 8
 
     /// The processors online, at least 1.
     static let processors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
@@ -68,10 +71,10 @@ struct LineBatches {
         let threads = threads
         let limit = reader.maxLineBytes
         // One answer a run, kept from batch to batch so that its buffers are reused.
-        var answers = [LinesAnswer](repeating: LinesAnswer(), count: threads <= 1 ? 1 : threads * 8)
+        var answers = [LinesAnswer](
+            repeating: LinesAnswer(), count: threads <= 1 ? 1 : min(maxLines, threads * runsPerThread))
         try reader.forEachBatch(maxLines: maxLines, maxBytes: maxBytes) { bytes, spans in
-            // Runs of consecutive lines, a few per thread so that an uneven batch still keeps every core
-            // busy; one thread works the batch alone.
+            // Runs of consecutive lines; one thread works the batch alone.
             let runs = min(spans.count, answers.count)
             spans.withUnsafeBufferPointer { spans in
                 answers.withUnsafeMutableBufferPointer { answers in
@@ -115,6 +118,7 @@ extension LineBatches {
     /// writes the answers to standard output and standard error, and returns how many lines failed.
     static func answer<State>(
         _ path: String?, _ lineOptions: LineOptions, _ threadOptions: ThreadOptions, maxLines: Int,
+        runsPerThread: Int = 8,
         makeState: @escaping @Sendable () -> State,
         work: @escaping @Sendable (inout State, UnsafeBufferPointer<UInt8>, Int, inout LinesAnswer) -> Void,
         overlong: @escaping @Sendable (LineError, inout LinesAnswer) -> Void
@@ -127,7 +131,8 @@ extension LineBatches {
             err.flush()
         }
         var failures = 0
-        let batches = LineBatches(maxLines: maxLines, threads: threadOptions.threads ?? processors)
+        let batches = LineBatches(
+            maxLines: maxLines, threads: threadOptions.threads ?? processors, runsPerThread: runsPerThread)
         try batches.run(&reader, makeState: makeState, work: work, overlong: overlong) { answer in
             failures += answer.failures
             out.write(answer.out.bytes)
