@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules, lowest first: message model and codecs (no I/O) · link detection · libxml2 shim ·
+// Modules, lowest first: message model and codecs (no I/O) · URLs · link detection · libxml2 shim ·
 // page metadata extraction · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",
@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
+        .library(name: "DeskKitURL", targets: ["DeskKitURL"]),
         .library(name: "DeskKitLinks", targets: ["DeskKitLinks"]),
         .library(name: "DeskKitMetadata", targets: ["DeskKitMetadata"]),
         .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
@@ -38,7 +39,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "DeskKitModel"),
-        .target(name: "DeskKitLinks", dependencies: ["DeskKitModel"]),
+        // URLs, pure Swift: RFC 3986 splitting and resolution, hosts, punycode. What fetching (the SSRF
+        // guard), link detection and metadata all parse URLs with, in one place.
+        .target(name: "DeskKitURL"),
+        .target(name: "DeskKitLinks", dependencies: ["DeskKitModel", "DeskKitURL"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -50,17 +54,19 @@ let package = Package(
             pkgConfig: "uchardet",
             providers: [.apt(["libuchardet-dev"]), .brew(["uchardet"])]
         ),
-        .target(name: "DeskKitMetadata", dependencies: ["CLibXML2", "CUchardet", "DeskKitModel", "DeskKitLinks"]),
+        .target(
+            name: "DeskKitMetadata",
+            dependencies: ["CLibXML2", "CUchardet", "DeskKitModel", "DeskKitURL", "DeskKitLinks"]),
         // What may be fetched, without I/O: URLs as requests, IP addresses, the SSRF block list, fetch errors.
         // Apart from DeskKitPreview so the fuzz targets build without SwiftNIO.
         .target(
             name: "DeskKitFetchPolicy",
-            dependencies: ["DeskKitModel", "DeskKitLinks", "DeskKitMetadata"]
+            dependencies: ["DeskKitModel", "DeskKitURL"]
         ),
         .target(
             name: "DeskKitPreview",
             dependencies: [
-                "DeskKitModel", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy",
+                "DeskKitModel", "DeskKitURL", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -139,12 +145,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitLinksTests",
-            dependencies: ["DeskKitLinks"],
+            dependencies: ["DeskKitLinks", "DeskKitURL"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DeskKitMetadataTests",
-            dependencies: ["DeskKitMetadata"],
+            dependencies: ["DeskKitMetadata", "DeskKitURL"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,6 +1,5 @@
-import DeskKitLinks
-import DeskKitMetadata
 import DeskKitModel
+import DeskKitURL
 
 /// An http(s) URL taken apart far enough to check and fetch it.
 package struct WebURL: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import DeskKitModel
+import DeskKitURL
 
 extension RawLink {
     /// ``Link/href`` and ``Link/asciiHref``: the scheme (or the prefix to add), the host lowercased

@@ -1,4 +1,5 @@
 import DeskKitModel
+import DeskKitURL
 
 /// Decides the preview fields from what the collector gathered, by the precedence documented on
 /// ``PageMetadata``.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import DeskKitMetadata
+import DeskKitURL
 import NIOCore
 import NIOHTTP1
 import NIOPosix

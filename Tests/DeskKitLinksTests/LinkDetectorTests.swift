@@ -1,4 +1,5 @@
 import DeskKitLinks
+import DeskKitURL
 import Testing
 
 func texts(_ text: String, _ options: LinkDetector.Options = .default) -> [String] {

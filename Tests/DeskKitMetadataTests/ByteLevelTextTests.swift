@@ -1,3 +1,4 @@
+import DeskKitURL
 @testable import DeskKitMetadata
 import Testing
 

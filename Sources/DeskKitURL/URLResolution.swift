@@ -1,19 +1,28 @@
-import DeskKitLinks
-
-/// RFC 3986 reference resolution, and the checks a preview URL must pass.
+/// RFC 3986 references: split into their parts, resolved against a base, and the hosts a URL may have.
 package enum URLResolution {
-    struct Parts {
-        var scheme: Substring?
-        var authority: Substring?
-        var path: Substring
-        var query: Substring?
-        var fragment: Substring?
+    package struct Parts {
+        package var scheme: Substring?
+        package var authority: Substring?
+        package var path: Substring
+        package var query: Substring?
+        package var fragment: Substring?
+
+        package init(
+            scheme: Substring? = nil, authority: Substring? = nil, path: Substring, query: Substring? = nil,
+            fragment: Substring? = nil
+        ) {
+            self.scheme = scheme
+            self.authority = authority
+            self.path = path
+            self.query = query
+            self.fragment = fragment
+        }
     }
 
     /// Splits on the UTF-8 bytes of the ASCII delimiters, never by `Character`: a delimiter followed by a
     /// combining mark (`#\u{64B}`, `/\u{301}`) is one `Character` with it, and a `Character` search would
     /// not see it.
-    static func split(_ s: Substring) -> Parts {
+    package static func split(_ s: Substring) -> Parts {
         var rest = s.utf8[...]
         var fragment: Substring?
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
@@ -44,10 +53,10 @@ package enum URLResolution {
         return Parts(scheme: scheme, authority: authority, path: Substring(rest), query: query, fragment: fragment)
     }
 
-    static func isLetter(_ c: UInt8) -> Bool { c | 0x20 >= 0x61 && c | 0x20 <= 0x7A }
+    package static func isLetter(_ c: UInt8) -> Bool { c | 0x20 >= 0x61 && c | 0x20 <= 0x7A }
 
     /// The host of an authority: after the last `@`, before the first `:` (by bytes, as ``split(_:)``).
-    static func host(ofAuthority authority: Substring) -> Substring {
+    package static func host(ofAuthority authority: Substring) -> Substring {
         var host = authority.utf8[...]
         if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[host.index(after: at)...] }
         if host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")) {
@@ -65,7 +74,7 @@ package enum URLResolution {
     private static let forbiddenPunctuation = Set("#%/:<>?@[\\]^|".utf8)
 
     /// Whether `host` (an IPv6 literal in brackets, or a name that may be an IDN) can be a URL's host.
-    static func isPlausibleHost(_ host: Substring) -> Bool {
+    package static func isPlausibleHost(_ host: Substring) -> Bool {
         guard !host.isEmpty else { return false }
         if host.first == "[" { return host.last == "]" }
         return !host.utf8.contains(where: isForbiddenInHost)
@@ -113,7 +122,7 @@ package enum URLResolution {
         return s
     }
 
-    static func removeDotSegments(_ path: String) -> String {
+    package static func removeDotSegments(_ path: String) -> String {
         var output: [String] = []
         let segments = path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         for (i, segment) in segments.enumerated() {
@@ -131,37 +140,5 @@ package enum URLResolution {
         var result = output.joined(separator: "/")
         if path.utf8.first == UInt8(ascii: "/") && result.utf8.first != UInt8(ascii: "/") { result = "/" + result }
         return result
-    }
-
-    /// Values that templates write where they had no URL (`null`, `undefined`, `about:blank`…): skipped
-    /// like a missing tag, never resolved into `https://example.com/null`.
-    static func isPlaceholder(_ value: String) -> Bool {
-        value.utf8.count <= 11 && placeholders.contains(value.lowercased())
-    }
-
-    private static let placeholders: Set<String> = ["null", "undefined", "about:blank", "none", "nil", "false", "nan"]
-
-    /// The resolved URL when it is fit for a preview: http(s) with a host, or a relative reference when
-    /// there is no base to resolve it against. `javascript:`, `data:`, `vbscript:` and other schemes are
-    /// dropped, as are values with no letter or digit (`...`, `#`).
-    static func previewURL(_ raw: String?, base: String?, maxLength: Int, requirePublicHost: Bool = false) -> String? {
-        guard let raw else { return nil }
-        // Values wrapped in stray quotes or backslashes (`content=\"https://…\"`) are common junk.
-        let trimmed = TextCleaning.collapse(TextCleaning.decodeEntities(raw)).trimmingCharacters(in: "\"'\\ ")
-        guard !trimmed.isEmpty, trimmed.contains(where: { $0.isLetter || $0.isNumber }),
-            !trimmed.utf8.contains(0x20) || !trimmed.contains(" "), !isPlaceholder(trimmed)
-        else { return nil }
-        let resolved = resolve(trimmed, against: base)
-        guard resolved.utf8.count <= maxLength else { return nil }
-        let parts = split(Substring(resolved))
-        guard let scheme = parts.scheme else { return base == nil ? resolved : nil }
-        guard ["http", "https"].contains(scheme.lowercased()), let authority = parts.authority else { return nil }
-        let host = URLResolution.host(ofAuthority: authority)
-        guard isPlausibleHost(host) else { return nil }
-        if requirePublicHost {
-            let links = LinkDetector(options: .init(strictHosts: true)).links(in: "http://" + host)
-            guard links.count == 1, links[0].text == "http://" + host, host.contains(".") else { return nil }
-        }
-        return resolved
     }
 }
