@@ -215,7 +215,9 @@ public struct EnrichmentServer: Sendable {
         }
         var writer = JSONWriter(capacity: body.readableBytes * 2)
         var decoder = DeskMessageDecoder()
-        Array(body.readableBytesView).withUnsafeBufferPointer { all in
+        // The lines are read where the body is, without a copy.
+        body.withUnsafeReadableBytes { raw in
+            let all = UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count)
             JSONLines.forEachNonBlankLine(in: all) { line, _ in
                 decoder.decode(line).writeSummary(to: &writer)
                 writer.bytes.append(UInt8(ascii: "\n"))
