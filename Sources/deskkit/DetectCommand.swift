@@ -82,24 +82,22 @@ struct DetectCommand: ParsableCommand {
             text.first, lineOptions, threadOptions, maxLines: 8192, makeState: { JSONLineReader() },
             work: { lines, line, number, answer in
                 // The links of the text's bytes as the parser left them: no String is made for the text.
-                switch lines.withString("text", in: line, { $0.map { detector.links(utf8: $0) } }) {
-                case .success(let found):
-                    if let links = found {
-                        answer.line { json in
-                            json.raw(#"{"links":["#)
-                            for (i, link) in links.enumerated() {
-                                if i > 0 { json.raw(",") }
-                                link.write(to: &json)
-                            }
-                            json.raw("]}")
-                        }
-                    } else {
-                        answer.failures += 1
-                        answer.line(LineError.missing("text", line: number).jsonValue)
-                    }
-                case .failure(let error):
+                var found: [Link]?
+                if let error = lines.withString("text", in: line, { found = $0.map { detector.links(utf8: $0) } }) {
                     answer.failures += 1
                     answer.line(LineError.notJSON(line: number, error).jsonValue)
+                } else if let links = found {
+                    answer.line { json in
+                        json.raw(#"{"links":["#)
+                        for (i, link) in links.enumerated() {
+                            if i > 0 { json.raw(",") }
+                            link.write(to: &json)
+                        }
+                        json.raw("]}")
+                    }
+                } else {
+                    answer.failures += 1
+                    answer.line(LineError.missing("text", line: number).jsonValue)
                 }
             },
             overlong: DecodeCommand.answerOverlong)

@@ -30,18 +30,21 @@ package struct JSONLineReader {
 
     /// Calls `body` with the UTF-8 bytes of the string member `key` of `line` (escapes resolved, already
     /// validated: no `String` is made), or with nil when the line is not an object or the member is absent
-    /// or not a string; the syntax error when the line is not JSON.
-    package func withString<R>(
-        _ key: StaticString, in line: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> R
-    ) -> Result<R, JSONSyntaxError> {
+    /// or not a string; returns the syntax error, without calling `body`, when the line is not JSON.
+    /// (Not generic: called once a line from other modules, a generic result would be built at run time.)
+    package func withString(
+        _ key: StaticString, in line: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>?) -> Void
+    ) -> JSONSyntaxError? {
         switch JSONTape.parse(line, limits: .default, into: storage) {
         case .failure(let error):
-            return .failure(error)
+            return error
         case .success(let tape):
             guard tape.kind(0) == .object, let v = tape.member(0, key), tape.kind(v) == .string else {
-                return .success(body(nil))
+                body(nil)
+                return nil
             }
-            return .success(body(tape.utf8(at: v)))
+            body(tape.utf8(at: v))
+            return nil
         }
     }
 }
