@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
         // `swift package generate-documentation`: the DocC catalogues in Sources/*/Documentation.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -71,6 +72,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // Their error types, to classify fetch failures: TLS, decompression.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
         // A loopback web server for the demo and the tests.
@@ -155,7 +159,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitPreviewTests",
-            dependencies: ["DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants"],
+            dependencies: [
+                "DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

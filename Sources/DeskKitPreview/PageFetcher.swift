@@ -3,7 +3,9 @@ import DeskKitMetadata
 import DeskKitURL
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 
 /// What a fetch brought back.
 public struct FetchedPage: Sendable {
@@ -181,16 +183,18 @@ public struct PageFetcher: Sendable {
             default: return FetchError(.connection, "\(e)")
             }
         }
-        let text = String(describing: error)
-        if text.contains("NIOSSL") || text.contains("SSL") || text.contains("handshake") || text.contains("certificate")
-        {
-            return FetchError(.tls, text)
-        }
-        if text.contains("DecompressionError") || text.contains("limit") {
-            return FetchError(.tooLarge, "the decompressed body grew too much (\(text))")
-        }
-        if text.contains("headerOverflow") || text.contains("HTTPParserError") {
-            return FetchError(.tooLarge, "response headers (\(text))")
+        // Classified by their types (the TLS library's, the decompressor's, the HTTP parser's), never by text.
+        switch error {
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError, is NIOSSLCloseTimedOutError:
+            return FetchError(.tls, "\(error)")
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
+            return FetchError(.tooLarge, "the decompressed body grew too much (\(error))")
+        case let e as HTTPParserError where e == .headerOverflow:
+            return FetchError(.tooLarge, "response headers (\(error))")
+        case is HTTPParserError:
+            return FetchError(.connection, "the answer is not HTTP (\(error))")
+        default:
+            break
         }
         if error is CancellationError { return FetchError(.timeout, "cancelled") }
         if let e = error as? IOError, e.errnoCode == ECONNREFUSED {
@@ -201,6 +205,6 @@ public struct PageFetcher: Sendable {
         {
             return FetchError(.connection, "connection refused")
         }
-        return FetchError(.connection, text)
+        return FetchError(.connection, "\(error)")
     }
 }

@@ -1,6 +1,9 @@
 import DeskKitPageServer
-import DeskKitPreview
+@testable import DeskKitPreview
 import Foundation
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOSSL
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -153,6 +156,23 @@ struct FetchTests {
                 try await fetcher.fetch(server.baseURL + hop)
             }
         }
+    }
+
+    /// Failures are classified by the error's type: TLS spoken to a server that answers in plain HTTP is a
+    /// `tls` failure, and an answer that is not HTTP a `connection` one.
+    @Test func failuresAreClassifiedByType() async throws {
+        let server = try await TestServer.start()
+        defer { Task { try? await server.stop() } }
+        var c = TestServer.configuration(server)
+        c.totalTimeout = 30
+        let fetcher = PageFetcher(configuration: c)
+        await expectFailure(.tls) { () async throws(FetchError) in
+            try await fetcher.fetch(server.baseURL.replacingOccurrences(of: "http://", with: "https://") + "/page")
+        }
+        #expect(PageFetcher.map(HTTPParserError.invalidVersion).kind == .connection)
+        #expect(PageFetcher.map(HTTPParserError.headerOverflow).kind == .tooLarge)
+        #expect(PageFetcher.map(NIOHTTPDecompression.DecompressionError.limit).kind == .tooLarge)
+        #expect(PageFetcher.map(NIOSSLError.handshakeFailed(.sslError([]))).kind == .tls)
     }
 
     @Test func limits() async throws {
