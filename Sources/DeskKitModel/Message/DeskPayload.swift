@@ -152,16 +152,7 @@ public enum DeskPayload {
             (ClosureInquiry.dataType, .closureInquiry), (ClosureInquiry.legacyDataType, .closureInquiry),
             (BotAnswers.dataType, .botAnswers),
         ] + DeskNotification.knownKinds.map { ($0, .notification) }
-        + (SystemMessage.Kind.legacy
-        + [
-            "ACTIVE_TO_IDLE_BY_SYSTEM", "ACTIVE_TO_IDLE_BY_AGENT", "WIP_BY_AGENT", "WIP_TO_UNASSIGNED_BY_SYSTEM",
-            "IDLE_TO_ACTIVE_BY_AGENT", "IDLE_TO_ACTIVE_BY_CUSTOMER", "IDLE_TO_ACTIVE_BY_SYSTEM", "CLOSED_BY_AGENT",
-            "CLOSED_BY_CUSTOMER", "CLOSED_BY_PLATFORM_API", "CLOSED_BY_SYSTEM", "REOPENED_BY_AGENT",
-            "REOPENED_BY_CUSTOMER", "ASSIGNED_BY_SYSTEM", "ASSIGNED_BY_AGENT", "GROUP_ASSIGNED_BY_AGENT",
-            "GROUP_UNASSIGNED_BY_AGENT", "TRANSFERRED_BY_AGENT", "GROUP_TRANSFERRED_BY_AGENT",
-            "GROUP_TRANSFERRED_BY_PLATFORM_API", "PRIORITY_VALUE_UPDATED_BY_AGENT",
-            "PRIORITY_VALUE_UPDATED_BY_CUSTOMER", "PRIORITY_VALUE_UPDATED_BY_PLATFORM_API",
-        ].map { "\(SystemMessage.Kind.prefix)TICKET_" + $0 }).map { ($0, .systemMessage) }
+        + SystemMessage.Kind.known.map { ($0, .systemMessage) }
 
     static let knownDataTypes = StringTable(knownDataTypeFamilies.map(\.type))
 

@@ -17,6 +17,20 @@ public struct SystemMessage: Sendable, Hashable {
         public static let ticketClose = Kind(rawValue: "TICKET_CLOSE")
         static let legacy = ["TICKET_ASSIGN", "TICKET_TRANSFER", "TICKET_CLOSE"]
         static let prefix: StaticString = "SYSTEM_MESSAGE_"
+        /// Every system message type Desk is known to send: the legacy ones and `SYSTEM_MESSAGE_TICKET_…`.
+        /// A new type is added here (messages of it share one `String` of the type, and it is classified
+        /// as a system message without the prefix rule).
+        static let known: [String] =
+            legacy
+            + [
+                "ACTIVE_TO_IDLE_BY_SYSTEM", "ACTIVE_TO_IDLE_BY_AGENT", "WIP_BY_AGENT", "WIP_TO_UNASSIGNED_BY_SYSTEM",
+                "IDLE_TO_ACTIVE_BY_AGENT", "IDLE_TO_ACTIVE_BY_CUSTOMER", "IDLE_TO_ACTIVE_BY_SYSTEM", "CLOSED_BY_AGENT",
+                "CLOSED_BY_CUSTOMER", "CLOSED_BY_PLATFORM_API", "CLOSED_BY_SYSTEM", "REOPENED_BY_AGENT",
+                "REOPENED_BY_CUSTOMER", "ASSIGNED_BY_SYSTEM", "ASSIGNED_BY_AGENT", "GROUP_ASSIGNED_BY_AGENT",
+                "GROUP_UNASSIGNED_BY_AGENT", "TRANSFERRED_BY_AGENT", "GROUP_TRANSFERRED_BY_AGENT",
+                "GROUP_TRANSFERRED_BY_PLATFORM_API", "PRIORITY_VALUE_UPDATED_BY_AGENT",
+                "PRIORITY_VALUE_UPDATED_BY_CUSTOMER", "PRIORITY_VALUE_UPDATED_BY_PLATFORM_API",
+            ].map { "\(prefix)TICKET_" + $0 }
 
         /// Whether a `data.type` names a system message (`SYSTEM_MESSAGE_…` or a legacy type).
         public static func isSystemType(_ type: String) -> Bool {
