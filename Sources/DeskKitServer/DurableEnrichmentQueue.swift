@@ -149,21 +149,21 @@ public actor DurableEnrichmentQueue: JobQueue {
         let now = Date()
         do {
             switch outcome {
-            case .finished(let name):
-                metrics.job(name)
+            case .finished(let finish):
+                metrics.job(.init(finish))
                 try await store.finish(id, as: .done, error: nil, now: now)
             case .permanent(let error):
-                metrics.job("api_failed")
+                metrics.job(.apiFailed)
                 try await store.finish(id, as: .failed, error: error, now: now)
             case .retryable(let error):
                 let due = now.addingTimeInterval(configuration.retryDelay(after: claimed.attempts) / .seconds(1))
                 if due.timeIntervalSince(claimed.acceptedAt) > configuration.retryHorizon / .seconds(1) {
-                    metrics.job("api_failed")
+                    metrics.job(.apiFailed)
                     logger.error(
                         "job failed: retry horizon passed", metadata: ["message_id": "\(id)", "error": .string(error)])
                     try await store.finish(id, as: .failed, error: error, now: now)
                 } else {
-                    metrics.job("retry_scheduled")
+                    metrics.job(.retryScheduled)
                     try await store.reschedule(id, dueAt: due, error: error, now: now)
                 }
             case .cancelled:

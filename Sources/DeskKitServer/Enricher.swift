@@ -48,7 +48,7 @@ struct Enricher: Sendable {
             }
             log["fetch_errors"] = .string(errors.joined(separator: ","))
             logger.info("no preview for the message's links", metadata: log)
-            return .finished(results.isEmpty ? "no_link" : "no_preview")
+            return .finished(results.isEmpty ? .noLink : .noPreview)
         }
         let message = DeskPayload.message(.urlPreview(preview), text: job.text)
         do {
@@ -57,7 +57,7 @@ struct Enricher: Sendable {
             log["attempts"] = "\(attempts)"
             log["url"] = .string(preview.url)
             logger.info("message enriched", metadata: log)
-            return .finished("updated")
+            return .finished(.updated)
         } catch {
             log["error"] = .string(error.description)
             switch error.kind {

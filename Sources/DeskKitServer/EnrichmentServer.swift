@@ -69,14 +69,14 @@ public struct EnrichmentServer: Sendable {
             configuration: configuration.queue,
             work: { job in
                 switch await enricher.process(job) {
-                case .finished(let outcome): metrics.job(outcome)
-                case .retryable, .permanent: metrics.job("api_failed")
+                case .finished(let finish): metrics.job(.init(finish))
+                case .retryable, .permanent: metrics.job(.apiFailed)
                 case .cancelled: return false
                 }
                 return true
             },
             handBack: { jobs in
-                metrics.job("handed_back", count: jobs.count)
+                metrics.job(.handedBack, count: jobs.count)
                 for job in jobs {
                     logger.error(
                         "job handed back at shutdown",
@@ -115,13 +115,13 @@ public struct EnrichmentServer: Sendable {
     func webhook(_ request: Request) async -> Response {
         var request = request
         guard let body = try? await request.collectBody(upTo: configuration.maxBodyBytes) else {
-            metrics.webhook("too_large")
+            metrics.webhook(.tooLarge)
             return Self.problem(.contentTooLarge, "the body is over \(configuration.maxBodyBytes) bytes")
         }
         let bytes = body.readableBytesView
         let signature = request.headers[HTTPField.Name(WebhookSignature.headerName)!]
         guard WebhookSignature.isValid(signature, body: bytes, token: configuration.apiToken) else {
-            metrics.webhook("bad_signature")
+            metrics.webhook(.badSignature)
             logger.warning(
                 "webhook with a missing or wrong signature", metadata: ["signature_present": "\(signature != nil)"])
             return Self.problem(
@@ -129,7 +129,7 @@ public struct EnrichmentServer: Sendable {
         }
         let (webhook, problems) = SendbirdWebhook.decode(bytes)
         guard let webhook else {
-            metrics.webhook("bad_request")
+            metrics.webhook(.badRequest)
             let first = problems.first.map { "\($0.path): \($0.message)" } ?? "not a webhook"
             return Self.json(
                 .badRequest,
@@ -137,26 +137,30 @@ public struct EnrichmentServer: Sendable {
         }
         switch WebhookVerdict.decide(webhook, previews: previews) {
         case .ignore(let reason):
-            metrics.webhook("ignored")
+            metrics.webhook(.ignored)
             return Self.json(.ok, ["status": "ignored", "reason": .string(reason)])
         case .enrich(let job):
             let admission = await queue.submit(job)
             switch admission {
             case .accepted:
-                metrics.webhook("queued")
+                metrics.webhook(.queued)
                 logger.debug(
                     "message queued",
                     metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
                 return Self.json(.ok, ["status": "queued"])
             case .duplicate:
-                metrics.webhook("duplicate")
+                metrics.webhook(.duplicate)
                 return Self.json(.ok, ["status": "duplicate"])
             case .full, .closed, .unavailable:
                 let (outcome, reason, retryAfter) =
                     switch admission {
-                    case .full: ("queue_full", "the work queue is full (\(configuration.queue.capacity) jobs)", "1")
-                    case .unavailable: ("store_unavailable", "the job store cannot commit the job", "5")
-                    default: ("shutting_down", "shutting down", "1")
+                    case .full:
+                        (
+                            ServerMetrics.Webhook.queueFull,
+                            "the work queue is full (\(configuration.queue.capacity) jobs)", "1"
+                        )
+                    case .unavailable: (.storeUnavailable, "the job store cannot commit the job", "5")
+                    default: (.shuttingDown, "shutting down", "1")
                     }
                 metrics.webhook(outcome)
                 logger.warning(

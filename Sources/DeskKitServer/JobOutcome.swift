@@ -1,7 +1,17 @@
 /// How the work on one job ended, which decides what the queue does with it.
 public enum JobOutcome: Sendable, Hashable {
+    /// How a job finished.
+    public enum Finish: String, Sendable, Hashable {
+        /// The message was updated with its previews.
+        case updated
+        /// The message has no link to preview.
+        case noLink = "no_link"
+        /// No link of the message gave a preview.
+        case noPreview = "no_preview"
+    }
+
     /// Finished: counted as `deskkit_jobs_total{outcome}` (`updated`, `no_link`, `no_preview`).
-    case finished(String)
+    case finished(Finish)
     /// The Platform API failed in a way worth another try later (429, 5xx, transport), after the
     /// client's own quick attempts.
     case retryable(String)

@@ -23,9 +23,32 @@ public struct ServerMetrics: Sendable {
         count("deskkit_http_requests_total", [("route", route), ("status", String(status))])
     }
 
-    /// `deskkit_webhooks_total{outcome}`: queued, duplicate, ignored, bad_signature, bad_request,
-    /// too_large, queue_full, store_unavailable, shutting_down.
-    func webhook(_ outcome: String) { count("deskkit_webhooks_total", [("outcome", outcome)]) }
+    /// The `outcome` of `deskkit_webhooks_total`: what became of a webhook.
+    enum Webhook: String {
+        case queued, duplicate, ignored
+        case badSignature = "bad_signature", badRequest = "bad_request", tooLarge = "too_large"
+        case queueFull = "queue_full", storeUnavailable = "store_unavailable", shuttingDown = "shutting_down"
+    }
+
+    /// The `outcome` of `deskkit_jobs_total`: how a job ended, or what was done with it.
+    enum Job: String {
+        case updated, noLink = "no_link", noPreview = "no_preview", apiFailed = "api_failed"
+        /// Unfinished at shutdown, written to the hand-back file (memory queue).
+        case handedBack = "handed_back"
+        /// The Platform API failed; a durable store tries again later.
+        case retryScheduled = "retry_scheduled"
+
+        init(_ finish: JobOutcome.Finish) {
+            switch finish {
+            case .updated: self = .updated
+            case .noLink: self = .noLink
+            case .noPreview: self = .noPreview
+            }
+        }
+    }
+
+    /// `deskkit_webhooks_total{outcome}`.
+    func webhook(_ outcome: Webhook) { count("deskkit_webhooks_total", [("outcome", outcome.rawValue)]) }
 
     /// `deskkit_previews_total{outcome}` and `deskkit_fetch_errors_total{kind}`.
     func previews(_ results: [Result<URLPreview, FetchError>]) {
@@ -39,10 +62,9 @@ public struct ServerMetrics: Sendable {
         }
     }
 
-    /// `deskkit_jobs_total{outcome}`: updated, no_link, no_preview, api_failed, handed_back (memory),
-    /// retry_scheduled (a durable store retries later).
-    func job(_ outcome: String, count amount: Int = 1) {
-        count("deskkit_jobs_total", [("outcome", outcome)], by: amount)
+    /// `deskkit_jobs_total{outcome}`.
+    func job(_ outcome: Job, count amount: Int = 1) {
+        count("deskkit_jobs_total", [("outcome", outcome.rawValue)], by: amount)
     }
 
     /// `deskkit_platform_api_requests_total{status}` (the HTTP status, or `error` without one) and
