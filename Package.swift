@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules, lowest first: message model and codecs (no I/O) · URLs · link detection · libxml2 shim ·
+// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · libxml2 shim ·
 // page metadata extraction · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",
@@ -9,6 +9,7 @@ let package = Package(
     // Built and tested on Linux only; see the README.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        .library(name: "DeskKitJSON", targets: ["DeskKitJSON"]),
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
         .library(name: "DeskKitURL", targets: ["DeskKitURL"]),
         .library(name: "DeskKitLinks", targets: ["DeskKitLinks"]),
@@ -39,11 +40,14 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
-        .target(name: "DeskKitModel"),
+        // JSON and bytes: the tape parser, `JSONValue`, the writer, lines, base64, hex, percent-encoding,
+        // UTF-8 validation. What every module that reads text builds on.
+        .target(name: "DeskKitJSON"),
+        .target(name: "DeskKitModel", dependencies: ["DeskKitJSON"]),
         // URLs, pure Swift: RFC 3986 splitting and resolution, hosts, punycode. What fetching (the SSRF
         // guard), link detection and metadata all parse URLs with, in one place.
         .target(name: "DeskKitURL"),
-        .target(name: "DeskKitLinks", dependencies: ["DeskKitModel", "DeskKitURL"]),
+        .target(name: "DeskKitLinks", dependencies: ["DeskKitJSON", "DeskKitURL"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -57,12 +61,12 @@ let package = Package(
         ),
         .target(
             name: "DeskKitMetadata",
-            dependencies: ["CLibXML2", "CUchardet", "DeskKitModel", "DeskKitURL", "DeskKitLinks"]),
+            dependencies: ["CLibXML2", "CUchardet", "DeskKitJSON", "DeskKitURL", "DeskKitLinks"]),
         // What may be fetched, without I/O: URLs as requests, IP addresses, the SSRF block list, fetch errors.
         // Apart from DeskKitPreview so the fuzz targets build without SwiftNIO.
         .target(
             name: "DeskKitFetchPolicy",
-            dependencies: ["DeskKitModel", "DeskKitURL"]
+            dependencies: ["DeskKitJSON", "DeskKitURL"]
         ),
         .target(
             name: "DeskKitPreview",

@@ -1,4 +1,4 @@
-import DeskKitModel
+import DeskKitJSON
 import DeskKitURL
 
 /// An http(s) URL taken apart far enough to check and fetch it.

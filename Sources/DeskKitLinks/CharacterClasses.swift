@@ -1,4 +1,4 @@
-import DeskKitModel
+import DeskKitJSON
 
 /// Reading scalars out of UTF-8 bytes, and the character classes the detector's rules use.
 extension UnsafeBufferPointer<UInt8> {

@@ -1,4 +1,4 @@
-import DeskKitModel
+import DeskKitJSON
 
 /// Finds links in chat text: URLs with a scheme, `www.` and bare domains with a real top-level domain,
 /// protocol-relative `//host` links, and e-mail addresses.

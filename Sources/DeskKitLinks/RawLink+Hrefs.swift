@@ -1,4 +1,4 @@
-import DeskKitModel
+import DeskKitJSON
 import DeskKitURL
 
 extension RawLink {

@@ -3,7 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import DeskKitModel
+import DeskKitJSON
 
 /// The character encoding a page was read with, and how it was chosen.
 public struct CharsetDecision: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import DeskKitModel
+import DeskKitJSON
 
 /// JSON-LD as sites write it: wrapped in `<!-- … -->` or `<![CDATA[ … ]]>`, with a BOM or a trailing
 /// `;`, several objects in one block, `@graph` arrays; and which of its objects speak for the page.

@@ -1,4 +1,4 @@
-import DeskKitModel
+import DeskKitJSON
 import DeskKitURL
 
 /// Decides the preview fields from what the collector gathered, by the precedence documented on

@@ -1,13 +1,13 @@
 /// Memory for tapes (tokens, and the text of strings with escapes), kept from one parse to the next so that
 /// a stream of texts is parsed without allocating. A tape parsed into a storage is valid until the storage
 /// is parsed into again or freed.
-final class TapeStorage {
+package final class TapeStorage {
     fileprivate(set) var tokens: UnsafeMutablePointer<JSONTape.Token>
     fileprivate(set) var capacity: Int
     fileprivate(set) var text: UnsafeMutablePointer<UInt8>
     fileprivate(set) var textCapacity: Int
 
-    init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         self.capacity = max(capacity, 8)
         tokens = .allocate(capacity: self.capacity)
         textCapacity = 256
@@ -15,7 +15,7 @@ final class TapeStorage {
     }
 
     /// The memory held, in bytes.
-    var bytes: Int { capacity * MemoryLayout<JSONTape.Token>.stride + textCapacity }
+    package var bytes: Int { capacity * MemoryLayout<JSONTape.Token>.stride + textCapacity }
 
     deinit {
         tokens.deallocate()
@@ -27,7 +27,7 @@ extension JSONTape {
     /// Parses a complete JSON text (RFC 8259) into a tape: white space around the value, nothing else.
     /// The tape's tokens and text live in `storage`: keep it alive (and do not parse into it again) while the tape
     /// is read.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, into storage: TapeStorage)
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, into storage: TapeStorage)
         -> Result<JSONTape, JSONSyntaxError>
     {
         guard bytes.count < Int(UInt32.max) else {
@@ -55,7 +55,7 @@ extension JSONTape {
     }
 
     /// Parses into a storage of its own and hands the outcome to `body`, the only place the tape may be read.
-    static func withParsed<R>(
+    package static func withParsed<R>(
         _ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, _ body: (Result<JSONTape, JSONSyntaxError>) -> R
     ) -> R {
         let storage = TapeStorage(capacity: bytes.count / 8)
@@ -65,19 +65,19 @@ extension JSONTape {
 
 /// The validating parser that writes a tape.
 private struct TapeBuilder {
-    let bytes: UnsafeBufferPointer<UInt8>
-    let maxDepth: Int
-    var index = 0
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package let maxDepth: Int
+    package var index = 0
     /// The storage's memory, held here while parsing (and handed back, grown, at the end).
-    var tokens: UnsafeMutablePointer<JSONTape.Token>
-    var capacity: Int
-    var count = 0
+    package var tokens: UnsafeMutablePointer<JSONTape.Token>
+    package var capacity: Int
+    package var count = 0
     /// The text of strings with escapes, escapes resolved: never longer than the bytes they were read from.
-    var text: UnsafeMutablePointer<UInt8>
-    var textCapacity: Int
-    var textCount = 0
+    package var text: UnsafeMutablePointer<UInt8>
+    package var textCapacity: Int
+    package var textCount = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, storage: TapeStorage) {
+    package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, storage: TapeStorage) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         tokens = storage.tokens
@@ -86,14 +86,14 @@ private struct TapeBuilder {
         textCapacity = storage.textCapacity
     }
 
-    func handBack(to storage: TapeStorage) {
+    package func handBack(to storage: TapeStorage) {
         storage.tokens = tokens
         storage.capacity = capacity
         storage.text = text
         storage.textCapacity = textCapacity
     }
 
-    mutating func grow() {
+    package mutating func grow() {
         let bigger = UnsafeMutablePointer<JSONTape.Token>.allocate(capacity: capacity * 2)
         bigger.moveInitialize(from: tokens, count: count)
         tokens.deallocate()
@@ -101,7 +101,7 @@ private struct TapeBuilder {
         capacity *= 2
     }
 
-    @inline(__always) mutating func skipWhitespace() {
+    @inline(__always) mutating package func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -110,18 +110,18 @@ private struct TapeBuilder {
         }
     }
 
-    func error(_ code: JSONSyntaxError.Code, _ message: String, at offset: Int? = nil) -> JSONSyntaxError {
+    package func error(_ code: JSONSyntaxError.Code, _ message: String, at offset: Int? = nil) -> JSONSyntaxError {
         JSONSyntaxError(code: code, offset: offset ?? index, message: message)
     }
 
-    func unexpected() -> JSONSyntaxError {
+    package func unexpected() -> JSONSyntaxError {
         if index >= bytes.count { return error(.unexpectedEnd, "the JSON text ends too early") }
         let b = bytes[index]
         let shown = b >= 0x20 && b < 0x7F ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16))"
         return error(.unexpectedCharacter, "unexpected \(shown)")
     }
 
-    @inline(__always) mutating func push(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int) {
+    @inline(__always) mutating package func push(_ kind: JSONTape.Kind, _ flags: UInt8, _ start: Int, _ end: Int) {
         if count == capacity { grow() }
         let next = UInt32(truncatingIfNeeded: count + 1)
         (tokens + count).initialize(
@@ -132,7 +132,7 @@ private struct TapeBuilder {
         count += 1
     }
 
-    mutating func value(depth: Int) throws(JSONSyntaxError) {
+    package mutating func value(depth: Int) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw unexpected() }
         switch bytes[index] {
         case UInt8(ascii: "{"): try container(object: true, depth: depth + 1)
@@ -146,7 +146,7 @@ private struct TapeBuilder {
         }
     }
 
-    mutating func literal(_ word: StaticString, _ kind: JSONTape.Kind) throws(JSONSyntaxError) {
+    package mutating func literal(_ word: StaticString, _ kind: JSONTape.Kind) throws(JSONSyntaxError) {
         let start = index
         for i in 0..<word.utf8CodeUnitCount {
             guard index < bytes.count, bytes[index] == word.utf8Start[i] else { throw unexpected() }
@@ -155,7 +155,7 @@ private struct TapeBuilder {
         push(kind, 0, start, index)
     }
 
-    mutating func container(object: Bool, depth: Int) throws(JSONSyntaxError) {
+    package mutating func container(object: Bool, depth: Int) throws(JSONSyntaxError) {
         if depth > maxDepth { throw error(.tooDeep, "nested deeper than \(maxDepth) levels") }
         let me = count
         push(object ? .object : .array, 0, index, 0)
@@ -194,7 +194,7 @@ private struct TapeBuilder {
         }
     }
 
-    mutating func number() throws(JSONSyntaxError) {
+    package mutating func number() throws(JSONSyntaxError) {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else {
@@ -231,11 +231,11 @@ private struct TapeBuilder {
         push(.number, flags, start, index)
     }
 
-    @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    @inline(__always) package func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
 
     /// A bit for each of the sixteen bytes of `v` that needs a look in a string: `"`, `\\`, below 0x20 or
     /// above 0x7F. Compiles to vector compares (SSE2, NEON) and a multiply per half to gather the bits.
-    @inline(__always) static func specials(_ v: SIMD16<UInt8>) -> UInt32 {
+    @inline(__always) static package func specials(_ v: SIMD16<UInt8>) -> UInt32 {
         let found =
             (v .== SIMD16<UInt8>(repeating: UInt8(ascii: "\"")))
             .| (v .== SIMD16<UInt8>(repeating: UInt8(ascii: "\\")))
@@ -247,17 +247,17 @@ private struct TapeBuilder {
         return UInt32(truncatingIfNeeded: low | high &<< 8)
     }
 
-    @inline(__always) static func load16(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt8> {
+    @inline(__always) static package func load16(_ p: UnsafePointer<UInt8>) -> SIMD16<UInt8> {
         UnsafeRawPointer(p).loadUnaligned(as: SIMD16<UInt8>.self)
     }
 
-    @inline(__always) static func store16(_ v: SIMD16<UInt8>, _ p: UnsafeMutablePointer<UInt8>) {
+    @inline(__always) static package func store16(_ v: SIMD16<UInt8>, _ p: UnsafeMutablePointer<UInt8>) {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD16<UInt8>.self)
     }
 
     /// The index of the first byte from `i` on that needs a look in a string (see ``specials(_:)``), or
     /// `end`: sixteen bytes at a time, then eight, then one.
-    @inline(__always) static func plainRun(_ base: UnsafePointer<UInt8>, from i: Int, to end: Int) -> Int {
+    @inline(__always) static package func plainRun(_ base: UnsafePointer<UInt8>, from i: Int, to end: Int) -> Int {
         var i = i
         while i &+ 16 <= end {
             let m = specials(load16(base + i))
@@ -279,7 +279,7 @@ private struct TapeBuilder {
 
     /// High bit set in each byte of `word` that is `"`, `\\`, below 0x20 or above 0x7F (exact for the
     /// lowest such byte; bytes above it may be flagged falsely, which only costs a look).
-    @inline(__always) static func special(_ word: UInt64) -> UInt64 {
+    @inline(__always) static package func special(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -291,7 +291,7 @@ private struct TapeBuilder {
     }
 
     /// Validates a string starting at its opening quote and records its content's bounds.
-    mutating func string() throws(JSONSyntaxError) {
+    package mutating func string() throws(JSONSyntaxError) {
         let quote = index
         let base = bytes.baseAddress!
         let end = bytes.count
@@ -319,7 +319,7 @@ private struct TapeBuilder {
 
     /// The length of the character at `i` in a string, neither a quote nor a backslash: 1 for ASCII, the
     /// UTF-8 sequence's length otherwise; a control byte or invalid UTF-8 is an error there.
-    @inline(__always) mutating func sequenceLength(at i: Int) throws(JSONSyntaxError) -> Int {
+    @inline(__always) mutating package func sequenceLength(at i: Int) throws(JSONSyntaxError) -> Int {
         let b = bytes[i]
         if b < 0x20 {
             index = i
@@ -337,7 +337,7 @@ private struct TapeBuilder {
     /// The rest of a string whose first backslash is at `first`: validated as ``string()`` does, and written
     /// to the text with its escapes resolved, where its token points. One pass: the string is never unescaped
     /// again when it is read.
-    mutating func escapedString(quote: Int, start: Int, at first: Int) throws(JSONSyntaxError) {
+    package mutating func escapedString(quote: Int, start: Int, at first: Int) throws(JSONSyntaxError) {
         if textCapacity < bytes.count { growText() }
         let base = bytes.baseAddress!
         let end = bytes.count
@@ -421,7 +421,7 @@ private struct TapeBuilder {
         throw error(.unexpectedEnd, "a string is not closed", at: quote)
     }
 
-    mutating func growText() {
+    package mutating func growText() {
         textCapacity = max(bytes.count, textCapacity * 2)
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: textCapacity)
         bigger.update(from: text, count: textCount)
@@ -430,7 +430,7 @@ private struct TapeBuilder {
     }
 
     /// The byte a one-character escape stands for: `\"` `\\` `/` `b` `f` `n` `r` `t`.
-    @inline(__always) static func simpleEscape(_ c: UInt8) -> UInt8? {
+    @inline(__always) static package func simpleEscape(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return c
         case UInt8(ascii: "b"): return 0x08
@@ -443,7 +443,7 @@ private struct TapeBuilder {
     }
 
     /// Validates the escape at `index` and moves past it; returns the character it stands for.
-    mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
+    package mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
         let at = index
         index += 1
         guard index < bytes.count else { throw error(.unexpectedEnd, "a string ends inside an escape") }
@@ -469,7 +469,7 @@ private struct TapeBuilder {
         return scalar
     }
 
-    mutating func hex4(_ at: Int) throws(JSONSyntaxError) -> UInt32 {
+    package mutating func hex4(_ at: Int) throws(JSONSyntaxError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error(.unexpectedEnd, "a string ends inside a \\u escape") }
         var v: UInt32 = 0
         for _ in 0..<4 {

@@ -68,10 +68,12 @@ public enum Base64 {
     }
 
     /// The most bytes `count` characters of base64 decode to (what ``decode(_:into:written:)`` needs).
-    static func decodedCapacity(_ count: Int) -> Int { count / 4 * 3 + 3 }
+    package static func decodedCapacity(_ count: Int) -> Int { count / 4 * 3 + 3 }
 
     /// Decodes into memory of at least ``decodedCapacity(_:)`` bytes.
-    static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, written: inout Int)
+    package static func decode(
+        _ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>, written: inout Int
+    )
         -> Result<Style, DecodingError>
     {
         var style: Style = []

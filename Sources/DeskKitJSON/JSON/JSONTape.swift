@@ -5,38 +5,38 @@
 /// members they model this way, which is what makes decoding a message cost little more than scanning it.
 /// A tape borrows its bytes and its tokens: use it only while the buffer it was parsed from and the
 /// ``TapeStorage`` it was parsed into are alive and not parsed into again.
-struct JSONTape {
-    enum Kind: UInt8 { case null, `true`, `false`, number, string, array, object }
+package struct JSONTape {
+    package enum Kind: UInt8 { case null, `true`, `false`, number, string, array, object }
 
     /// One value. Strings and numbers: `start..<end` are the bytes (without quotes); for a string with
     /// escapes, its text in ``text`` with the escapes resolved. Arrays and objects: `start` is the offset of
     /// the bracket and `end` the number of elements (members).
     /// `next` is the index of the token after this value and everything inside it.
-    struct Token {
-        var kind: Kind
-        var flags: UInt8
-        var start: UInt32
-        var end: UInt32
-        var next: UInt32
+    package struct Token {
+        package var kind: Kind
+        package var flags: UInt8
+        package var start: UInt32
+        package var end: UInt32
+        package var next: UInt32
     }
 
     /// Strings: written with backslash escapes (the token points into ``text``). Numbers: written with a
     /// fraction or an exponent.
-    static let escaped: UInt8 = 1
-    static let fractional: UInt8 = 1
+    package static let escaped: UInt8 = 1
+    package static let fractional: UInt8 = 1
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    let tokens: UnsafePointer<Token>
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package let tokens: UnsafePointer<Token>
     /// The text of the strings written with escapes, escapes resolved by the parser.
-    let text: UnsafePointer<UInt8>
+    package let text: UnsafePointer<UInt8>
 
-    @inline(__always) func kind(_ i: Int) -> Kind { tokens[i].kind }
-    @inline(__always) func next(_ i: Int) -> Int { Int(tokens[i].next) }
+    @inlinable @inline(__always) package func kind(_ i: Int) -> Kind { tokens[i].kind }
+    @inlinable @inline(__always) package func next(_ i: Int) -> Int { Int(tokens[i].next) }
 
     // MARK: Reading
 
     /// The value of the last member of object `object` whose key is `key`.
-    func member(_ object: Int, _ key: StaticString) -> Int? {
+    @inlinable package func member(_ object: Int, _ key: StaticString) -> Int? {
         guard tokens[object].kind == .object else { return nil }
         let keyStart = key.utf8Start
         let keyCount = key.utf8CodeUnitCount
@@ -63,7 +63,7 @@ struct JSONTape {
     }
 
     /// Calls `body` with the key and value index of each member of `object`, in order.
-    func forEachMember(_ object: Int, _ body: (Int, Int) -> Void) {
+    @inlinable package func forEachMember(_ object: Int, _ body: (Int, Int) -> Void) {
         var i = object + 1
         let end = next(object)
         while i < end {
@@ -73,7 +73,7 @@ struct JSONTape {
     }
 
     /// The element indices of array `array`.
-    func elements(_ array: Int) -> [Int] {
+    package func elements(_ array: Int) -> [Int] {
         var out: [Int] = []
         out.reserveCapacity(Int(tokens[array].end))
         var i = array + 1
@@ -86,17 +86,17 @@ struct JSONTape {
     }
 
     /// The text of string token `i`, escapes resolved.
-    func string(at i: Int) -> String { String(decoding: utf8(at: i), as: UTF8.self) }
+    @inlinable package func string(at i: Int) -> String { String(decoding: utf8(at: i), as: UTF8.self) }
 
     /// The UTF-8 bytes of string token `i`, escapes resolved: in the parsed bytes, or in ``text``.
-    func utf8(at i: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable package func utf8(at i: Int) -> UnsafeBufferPointer<UInt8> {
         let t = tokens[i]
         let source = t.flags & Self.escaped == 0 ? bytes.baseAddress! : text
         return UnsafeBufferPointer(start: source + Int(t.start), count: Int(t.end &- t.start))
     }
 
     /// The value of number token `i`: `.integer` when it is written as an integer that fits in 64 bits.
-    func number(at i: Int) -> JSONValue {
+    package func number(at i: Int) -> JSONValue {
         let t = tokens[i]
         let raw = UnsafeBufferPointer(rebasing: bytes[Int(t.start)..<Int(t.end)])
         if t.flags & Self.fractional == 0, let v = Self.integer(raw) { return .integer(v) }
@@ -104,13 +104,13 @@ struct JSONTape {
     }
 
     /// The number's literal text.
-    func numberText(at i: Int) -> String {
+    @inlinable package func numberText(at i: Int) -> String {
         let t = tokens[i]
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(t.start)..<Int(t.end)]), as: UTF8.self)
     }
 
     /// The JSONPath of token `target`, found by walking down from the root (only problems need it).
-    func path(to target: Int, from start: Int = 0, root: String) -> String {
+    package func path(to target: Int, from start: Int = 0, root: String) -> String {
         var path = root
         var i = start
         while i != target {
@@ -137,7 +137,7 @@ struct JSONTape {
     }
 
     /// A JSON type name for messages ("string", "number", …).
-    func typeName(_ i: Int) -> String {
+    package func typeName(_ i: Int) -> String {
         switch tokens[i].kind {
         case .null: return "null"
         case .true, .false: return "boolean"
@@ -149,7 +149,7 @@ struct JSONTape {
     }
 
     /// Builds the ``JSONValue`` of token `i` and everything inside it.
-    func value(at i: Int) -> JSONValue {
+    package func value(at i: Int) -> JSONValue {
         switch tokens[i].kind {
         case .null: return .null
         case .true: return .bool(true)
@@ -167,7 +167,7 @@ struct JSONTape {
 
     /// The value of eight ASCII digits (validated by the parser), in a few multiplications (the method of
     /// Lemire's `parse_eight_digits_unrolled`).
-    @inline(__always) static func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64 {
+    @inlinable @inline(__always) static package func eightDigits(_ p: UnsafePointer<UInt8>) -> UInt64 {
         var v = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) &- 0x3030_3030_3030_3030
         v = (v &* 10) &+ (v &>> 8)
         let low = (v & 0x0000_00FF_0000_00FF) &* (100 &+ (1_000_000 &<< 32))
@@ -175,7 +175,7 @@ struct JSONTape {
         return (low &+ high) &>> 32
     }
 
-    static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
+    @inlinable package static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         let negative = digits.first == UInt8(ascii: "-")
         if negative { i = 1 }
@@ -208,7 +208,9 @@ struct JSONTape {
     }
 }
 
-@inline(__always) func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+@inlinable @inline(__always) package func memEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int)
+    -> Bool
+{
     var i = 0
     while i < n {
         if a[i] != b[i] { return false }

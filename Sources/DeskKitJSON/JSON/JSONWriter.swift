@@ -33,7 +33,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends an integer.
-    public mutating func write(_ i: Int64) {
+    @inlinable public mutating func write(_ i: Int64) {
         if i >= 0 && i < 10 {
             bytes.append(UInt8(truncatingIfNeeded: i) + 0x30)
         } else {
@@ -42,7 +42,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends a JSON string literal for `s`: runs that need no escape are copied whole.
-    public mutating func write(_ s: String) {
+    @inlinable public mutating func write(_ s: String) {
         var s = s
         s.withUTF8 { utf8 in
             bytes.append(UInt8(ascii: "\""))
@@ -69,18 +69,18 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends a string, or `null`.
-    public mutating func write(_ s: String?) {
+    @inlinable public mutating func write(_ s: String?) {
         if let s { write(s) } else { raw("null") }
     }
 
     /// Appends an integer, or `null`.
-    public mutating func write(_ i: Int64?) {
+    @inlinable public mutating func write(_ i: Int64?) {
         if let i { write(i) } else { raw("null") }
     }
 
     /// Appends the key of an object member, `"key":`, after a `,` — or, for the first member, after the
     /// object's `{`. The caller closes the object with `}`. `key` is written as is: plain ASCII only.
-    public mutating func member(_ key: StaticString, first: Bool = false) {
+    @inlinable public mutating func member(_ key: StaticString, first: Bool = false) {
         bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
         bytes.append(UInt8(ascii: "\""))
         raw(key)
@@ -88,13 +88,13 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends a member: its key (as ``member(_:first:)``) and its string value, or `null`.
-    public mutating func member(_ key: StaticString, _ value: String?, first: Bool = false) {
+    @inlinable public mutating func member(_ key: StaticString, _ value: String?, first: Bool = false) {
         member(key, first: first)
         write(value)
     }
 
     /// Appends a member whose value is an integer, or `null`.
-    public mutating func member(_ key: StaticString, _ value: Int64?, first: Bool = false) {
+    @inlinable public mutating func member(_ key: StaticString, _ value: Int64?, first: Bool = false) {
         member(key, first: first)
         write(value)
     }
@@ -106,7 +106,8 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends an array: `[`, what `element` writes for each of `elements`, separated by commas, `]`.
-    public mutating func array<S: Sequence>(_ elements: S, _ element: (inout JSONWriter, S.Element) -> Void) {
+    @inlinable public mutating func array<S: Sequence>(_ elements: S, _ element: (inout JSONWriter, S.Element) -> Void)
+    {
         raw("[")
         var first = true
         for e in elements {
@@ -118,7 +119,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// The value that `body` writes, read back (for the `JSONValue` forms of what is written directly).
-    static func value(_ body: (inout JSONWriter) -> Void) -> JSONValue {
+    package static func value(_ body: (inout JSONWriter) -> Void) -> JSONValue {
         var w = JSONWriter()
         body(&w)
         // Valid JSON by construction (strings escaped, numbers as parsed), nested at most a few levels
@@ -130,7 +131,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends text that is already JSON (punctuation, a prepared literal).
-    public mutating func raw(_ s: StaticString) {
+    @inlinable public mutating func raw(_ s: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 

@@ -16,7 +16,9 @@ package enum UTF8Validation {
     }
 
     /// The length of the well-formed sequence starting at `i` (1–4), or 0 when it is ill-formed.
-    @inline(__always) package static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+    @inlinable @inline(__always) package static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int)
+        -> Int
+    {
         let n = bytes.count
         let b0 = bytes[i]
         if b0 < 0x80 { return 1 }
