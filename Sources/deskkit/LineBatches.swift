@@ -48,7 +48,7 @@ struct LineBatches {
     var maxLines: Int
     /// A batch is run once its lines hold this many bytes.
     var maxBytes: Int = 1 << 20
-    /// How many threads work on a batch (default: the processors this process may use).
+    /// How many threads work on a batch (default: the processors online).
     var threads = LineBatches.processors
     /// Runs a thread takes of a batch: a few, so that an uneven batch still keeps every core busy. Lines
     /// that each cost much (a page to parse) are best one to a run: ``maxLines``.
@@ -147,7 +147,7 @@ struct ThreadOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "How many threads answer lines (default: one per processor this process may use). The output is the same for any number."
+            "How many threads answer lines (default: one per processor online). The output is the same for any number."
     )
     var threads: Int?
 
