@@ -56,7 +56,7 @@ struct DecodeCommand: ParsableCommand {
             let failures = try LineBatches.answer(
                 input, lineOptions, threadOptions, maxLines: 4096, makeState: {},
                 work: { _, line, _, answer in answer.line(otherFormat.decode(line, strict: false).0) },
-                overlong: Self.answerOverlong)
+                overlong: { $1.fail($0) })
             if failures > 0 { throw ExitCode(1) }
             return
         }
@@ -74,13 +74,8 @@ struct DecodeCommand: ParsableCommand {
         let failures = try LineBatches.answer(
             input, lineOptions, threadOptions, maxLines: 8192, makeState: { DeskMessageDecoder() },
             work: { decoder, line, _, answer in answer.line { decoder.decode(line).writeSummary(to: &$0) } },
-            overlong: Self.answerOverlong)
+            overlong: { $1.fail($0) })
         if failures > 0 { throw ExitCode(1) }
     }
 
-    /// A line over the limit is answered with its error, and fails the run.
-    static func answerOverlong(_ error: LineError, _ answer: inout LinesAnswer) {
-        answer.failures += 1
-        answer.line(error.jsonValue)
-    }
 }

@@ -84,8 +84,7 @@ struct DetectCommand: ParsableCommand {
                 // The links of the text's bytes as the parser left them: no String is made for the text.
                 var found: [Link]?
                 if let error = lines.withString("text", in: line, { found = $0.map { detector.links(utf8: $0) } }) {
-                    answer.failures += 1
-                    answer.line(LineError.notJSON(line: number, error).jsonValue)
+                    answer.fail(.notJSON(line: number, error))
                 } else if let links = found {
                     answer.line { json in
                         json.raw(#"{"links":["#)
@@ -96,12 +95,11 @@ struct DetectCommand: ParsableCommand {
                         json.raw("]}")
                     }
                 } else {
-                    answer.failures += 1
-                    answer.line(LineError.missing("text", line: number).jsonValue)
+                    answer.fail(.missing("text", line: number))
                 }
             },
-            overlong: DecodeCommand.answerOverlong)
-        if failures > 0 { throw ExitCode(1) }  // the deferred flush writes what is buffered
+            overlong: { $1.fail($0) })
+        if failures > 0 { throw ExitCode(1) }
     }
 }
 

@@ -57,8 +57,7 @@ struct ExtractCommand: ParsableCommand {
                 switch JSONValue.parseResult(line) {
                 case .success(let json):
                     guard let path = json["file"]?.stringValue else {
-                        answer.failures += 1
-                        answer.line(LineError.missing("file", line: number).jsonValue)
+                        answer.fail(.missing("file", line: number))
                         return
                     }
                     do {
@@ -66,16 +65,14 @@ struct ExtractCommand: ParsableCommand {
                             path, pageURL: json["url"]?.stringValue, contentType: json["content_type"]?.stringValue)
                         answer.line { metadata.write(to: &$0) }
                     } catch {
-                        answer.failures += 1
-                        answer.line(LineError(code: "cannot_read", message: "\(error)", line: number).jsonValue)
+                        answer.fail(LineError(code: "cannot_read", message: "\(error)", line: number))
                     }
                 case .failure(let error):
-                    answer.failures += 1
-                    answer.line(LineError.notJSON(line: number, error).jsonValue)
+                    answer.fail(.notJSON(line: number, error))
                 }
             },
-            overlong: DecodeCommand.answerOverlong)
-        if failures > 0 { throw ExitCode(1) }  // the deferred flush writes what is buffered
+            overlong: { $1.fail($0) })
+        if failures > 0 { throw ExitCode(1) }
     }
 
     /// The metadata of the page in file `path`, read as the parser asks for it: the rest of a page whose

@@ -25,6 +25,12 @@ struct LinesAnswer {
 
     mutating func line(_ value: JSONValue) { line { $0.write(value) } }
 
+    /// Answers a line that failed with its error, `{"error": {"code", "message", "line"}}`, and counts it.
+    mutating func fail(_ error: LineError) {
+        failures += 1
+        line(error.jsonValue)
+    }
+
     /// Empties the answer, keeping its memory.
     mutating func clear() {
         out.bytes.removeAll(keepingCapacity: true)

@@ -105,7 +105,7 @@ struct LineReader {
     /// Hands the input's non-blank lines to `body` in batches of at most `maxLines` lines, read in blocks of
     /// about `maxBytes`: the lines stay where `read` put them (no copy but the unfinished line carried to the
     /// next block), and the buffer is valid during the call. Lines over the limit come as `tooLong` spans
-    /// in their place; the memory held is at most the limit and two blocks.
+    /// in their place; the buffer holds at most twice the limit and a block.
     mutating func forEachBatch(
         maxLines: Int, maxBytes: Int, _ body: (UnsafeBufferPointer<UInt8>, [LineSpan]) throws -> Void
     ) throws {

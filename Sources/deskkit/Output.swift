@@ -25,11 +25,7 @@ struct Output {
 
     /// Writes `bytes`; many of them go straight to the file, after what is buffered, without a copy.
     mutating func write(_ bytes: [UInt8]) {
-        guard bytes.count >= 1 << 16 else {
-            writer.bytes.append(contentsOf: bytes)
-            if writer.bytes.count >= 1 << 16 { flush() }
-            return
-        }
+        guard bytes.count >= 1 << 16 else { return write(bytes[...]) }
         flush()
         bytes.withUnsafeBytes { writeAll($0) }
     }
