@@ -224,7 +224,7 @@ public struct EnrichmentServer: Sendable {
             let all = UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count)
             JSONLines.forEachNonBlankLine(in: all) { line, _ in
                 decoder.decode(line).writeSummary(to: &writer)
-                writer.bytes.append(UInt8(ascii: "\n"))
+                writer.append(UInt8(ascii: "\n"))
             }
         }
         return Response(
@@ -275,7 +275,7 @@ public struct EnrichmentServer: Sendable {
     static func json(_ status: HTTPResponse.Status, _ value: JSONValue) -> Response {
         var writer = JSONWriter()
         writer.write(value)
-        writer.bytes.append(UInt8(ascii: "\n"))
+        writer.append(UInt8(ascii: "\n"))
         return Response(
             status: status, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))

@@ -34,8 +34,8 @@ struct FilterCommand: ParsableCommand {
                     answer.errorLine("line \(number): skipped: \(notJSON ? "not JSON: " : "")\(problem.message)")
                 case .success(let visibility):
                     guard visibility.isVisible else { break }
-                    answer.out.bytes.append(contentsOf: line)
-                    answer.out.bytes.append(0x0A)
+                    answer.out.append(contentsOf: line)
+                    answer.out.append(0x0A)
                 }
             },
             overlong: { error, answer in

@@ -20,7 +20,7 @@ struct LinesAnswer {
     /// Writes one line of JSON that `body` writes, to the standard-output part.
     mutating func line(_ body: (inout JSONWriter) -> Void) {
         body(&out)
-        out.bytes.append(0x0A)
+        out.append(0x0A)
     }
 
     mutating func line(_ value: JSONValue) { line { $0.write(value) } }
@@ -33,15 +33,15 @@ struct LinesAnswer {
 
     /// Empties the answer, keeping its memory.
     mutating func clear() {
-        out.bytes.removeAll(keepingCapacity: true)
-        err.bytes.removeAll(keepingCapacity: true)
+        out.removeAll(keepingCapacity: true)
+        err.removeAll(keepingCapacity: true)
         failures = 0
     }
 
     /// Writes one line of text to the standard-error part.
     mutating func errorLine(_ s: String) {
-        err.bytes.append(contentsOf: s.utf8)
-        err.bytes.append(0x0A)
+        err.append(contentsOf: s.utf8)
+        err.append(0x0A)
     }
 }
 
@@ -141,8 +141,8 @@ extension LineBatches {
             maxLines: maxLines, threads: threadOptions.threads ?? processors, runsPerThread: runsPerThread)
         try batches.run(&reader, makeState: makeState, work: work, overlong: overlong) { answer in
             failures += answer.failures
-            out.write(answer.out.bytes)
-            err.write(answer.err.bytes)
+            answer.out.withUnsafeBufferPointer { out.write($0) }
+            answer.err.withUnsafeBufferPointer { err.write($0) }
         }
         return failures
     }

@@ -19,15 +19,15 @@ struct Output {
     private init(fd: Int32) { self.fd = fd }
 
     mutating func write(_ bytes: some Sequence<UInt8>) {
-        writer.bytes.append(contentsOf: bytes)
-        if writer.bytes.count >= 1 << 16 { flush() }
+        writer.append(contentsOf: bytes)
+        if writer.count >= 1 << 16 { flush() }
     }
 
     /// Writes `bytes`; many of them go straight to the file, after what is buffered, without a copy.
-    mutating func write(_ bytes: [UInt8]) {
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count >= 1 << 16 else { return write(bytes[...]) }
         flush()
-        bytes.withUnsafeBytes { writeAll($0) }
+        writeAll(UnsafeRawBufferPointer(bytes))
     }
 
     mutating func line(_ s: String) {
@@ -44,15 +44,15 @@ struct Output {
     /// `JSONValue` tree and no copy in between).
     mutating func line(_ body: (inout JSONWriter) -> Void) {
         body(&writer)
-        writer.bytes.append(0x0A)
-        if writer.bytes.count >= 1 << 16 { flush() }
+        writer.append(0x0A)
+        if writer.count >= 1 << 16 { flush() }
     }
 
     /// Writes what is buffered. A reader that went away (`deskkit mutate | head -1`: EPIPE) ends the
     /// process quietly, as a closed pipe ends any Unix filter; another write error ends it with status 74.
     mutating func flush() {
-        writer.bytes.withUnsafeBytes { writeAll($0) }
-        writer.bytes.removeAll(keepingCapacity: true)
+        writer.withUnsafeBufferPointer { writeAll(UnsafeRawBufferPointer($0)) }
+        writer.removeAll(keepingCapacity: true)
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) {

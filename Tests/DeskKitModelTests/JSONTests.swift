@@ -206,6 +206,35 @@ struct JSONTests {
         #expect(text == #"{"q":"say \"hi\"\\ \u0001\t\n","u":"日本語 😀","n":1.50,"a":[null,true]}"#)
         #expect(try JSONValue.parse(text) == value)
     }
+
+    @Test func writerWritesIntegersAtTheirExtremes() {
+        for i: Int64 in [0, 7, 10, -1, -10, 99, 100, 1_234_567_890, .max, .min, .max - 1, .min + 1] {
+            var w = JSONWriter(capacity: 0)
+            w.write(i)
+            #expect(w.string == String(i))
+        }
+    }
+
+    @Test func writerIsAValueAndGrowsFromNothing() throws {
+        var a = JSONWriter(capacity: 0)
+        for i in 0..<1_000 { a.member("k", "value \(i) \u{7F}\"", first: i == 0) }
+        var b = a  // a copy: writing to one leaves the other as it was
+        b.raw("}")
+        a.raw("]")
+        #expect(a.count == b.count)
+        #expect(a.string.hasSuffix("]") && b.string.hasSuffix("}"))
+        #expect(a.string.dropLast() == b.string.dropLast())
+        #expect(a.bytes == Array(a.string.utf8))
+        b.removeAll(keepingCapacity: true)
+        #expect(b.count == 0 && a.count > 0)
+        b.bytes = Array("[1]".utf8)
+        b.append(contentsOf: [0x0A])
+        #expect(b.string == "[1]\n")
+        let strings = (0..<300).map { "\u{01}x\(String(repeating: "\\", count: $0 % 5))y" }
+        var c = JSONWriter(capacity: 1)
+        c.array(strings) { $0.write($1) }
+        #expect(try JSONValue.parse(c.string) == .array(strings.map(JSONValue.string)))
+    }
 }
 
 @Suite("Base64")

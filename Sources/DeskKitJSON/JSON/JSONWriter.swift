@@ -1,9 +1,89 @@
 /// Writes JSON text: compact, members in their order, UTF-8 kept as is, control characters escaped.
+///
+/// A value type over a growable buffer of its own (copied on write, like an array): each piece — a
+/// member's key, a string, an integer — is one capacity check and one copy, which matters when millions of
+/// small values are written (`deskkit decode --messages` writes a summary a message).
 public struct JSONWriter: Sendable {
-    /// The UTF-8 bytes written so far.
-    public var bytes: [UInt8] = []
+    /// The memory written into, shared by copies until one of them writes.
+    @usableFromInline var buffer: Buffer
+    /// How many bytes of `buffer` this writer has written (here, not in the buffer: a class's stored `var` is
+    /// checked for exclusive access at run time, which cost more than the writing).
+    @usableFromInline var written = 0
 
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    /// A writer whose buffer holds `capacity` bytes before it grows.
+    public init(capacity: Int = 256) { buffer = Buffer(capacity: capacity) }
+
+    /// The UTF-8 bytes written so far, as an array (a copy; ``withUnsafeBufferPointer(_:)`` reads them in place).
+    public var bytes: [UInt8] {
+        get { withUnsafeBufferPointer { Array($0) } }
+        set {
+            buffer = Buffer(capacity: newValue.count)
+            written = 0
+            append(contentsOf: newValue)
+        }
+    }
+
+    /// How many bytes have been written.
+    @inlinable public var count: Int { written }
+
+    /// Calls `body` with the bytes written so far, in place.
+    @inlinable public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(buffer) { try body(UnsafeBufferPointer(start: buffer.base, count: written)) }
+    }
+
+    /// Appends one byte as it is.
+    @inlinable public mutating func append(_ byte: UInt8) {
+        reserve(1)
+        buffer.base[written] = byte
+        written &+= 1
+    }
+
+    /// Appends bytes as they are (text that is already JSON, a line's end).
+    @inlinable public mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count)
+        (buffer.base + written).update(from: source, count: bytes.count)
+        written &+= bytes.count
+    }
+
+    /// Appends bytes as they are.
+    @inlinable public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+        if bytes.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
+            for byte in bytes { append(byte) }
+        }
+    }
+
+    /// Forgets what was written; with `keepingCapacity`, the buffer is kept for what is written next.
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        if !keepingCapacity || !isKnownUniquelyReferenced(&buffer) {
+            buffer = Buffer(capacity: keepingCapacity ? buffer.capacity : 0)
+        }
+        written = 0
+    }
+
+    /// Makes room for `n` more bytes in a buffer of this writer's own.
+    @inlinable mutating func reserve(_ n: Int) {
+        if _slowPath(!isKnownUniquelyReferenced(&buffer) || buffer.capacity &- written < n) { grow(n) }
+    }
+
+    @usableFromInline mutating func grow(_ n: Int) {
+        let larger = Buffer(capacity: max(written + n, buffer.capacity * 2, 64))
+        larger.base.update(from: buffer.base, count: written)
+        buffer = larger
+    }
+
+    /// Memory for `capacity` bytes, written only by a writer that holds the only reference.
+    @usableFromInline final class Buffer: @unchecked Sendable {
+        @usableFromInline let base: UnsafeMutablePointer<UInt8>
+        @usableFromInline let capacity: Int
+
+        @usableFromInline init(capacity: Int) {
+            self.capacity = max(capacity, 0)
+            base = .allocate(capacity: max(capacity, 1))
+        }
+
+        deinit { base.deallocate() }
+    }
 
     /// Appends `value` as JSON.
     public mutating func write(_ value: JSONValue) {
@@ -11,61 +91,103 @@ public struct JSONWriter: Sendable {
         case .null: raw("null")
         case .bool(let b): raw(b ? "true" : "false")
         case .integer(let i): write(i)
-        case .number(let s): bytes.append(contentsOf: s.utf8)
+        case .number(let s): append(contentsOf: s.utf8)
         case .string(let s): write(s)
         case .array(let a):
-            bytes.append(UInt8(ascii: "["))
+            append(UInt8(ascii: "["))
             for (i, e) in a.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if i > 0 { append(UInt8(ascii: ",")) }
                 write(e)
             }
-            bytes.append(UInt8(ascii: "]"))
+            append(UInt8(ascii: "]"))
         case .object(let o):
-            bytes.append(UInt8(ascii: "{"))
+            append(UInt8(ascii: "{"))
             for (i, m) in o.members.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                if i > 0 { append(UInt8(ascii: ",")) }
                 write(m.key)
-                bytes.append(UInt8(ascii: ":"))
+                append(UInt8(ascii: ":"))
                 write(m.value)
             }
-            bytes.append(UInt8(ascii: "}"))
+            append(UInt8(ascii: "}"))
         }
     }
 
     /// Appends an integer.
     @inlinable public mutating func write(_ i: Int64) {
-        if i >= 0 && i < 10 {
-            bytes.append(UInt8(truncatingIfNeeded: i) + 0x30)
-        } else {
-            bytes.append(contentsOf: String(i).utf8)
-        }
+        reserve(20)
+        var magnitude = i.magnitude
+        var digits = 0
+        repeat {
+            digits &+= 1
+            magnitude /= 10
+        } while magnitude > 0
+        let sign = i < 0 ? 1 : 0
+        let start = buffer.base + written
+        if sign == 1 { start.pointee = UInt8(ascii: "-") }
+        magnitude = i.magnitude
+        var at = start + sign + digits
+        repeat {
+            at -= 1
+            at.pointee = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+            magnitude /= 10
+        } while magnitude > 0
+        written &+= sign + digits
     }
 
     /// Appends a JSON string literal for `s`: runs that need no escape are copied whole.
     @inlinable public mutating func write(_ s: String) {
         var s = s
-        s.withUTF8 { utf8 in
-            bytes.append(UInt8(ascii: "\""))
-            var run = 0
-            for (i, b) in utf8.enumerated()
-            where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
-                run = i + 1
-                switch b {
-                case UInt8(ascii: "\""): raw("\\\"")
-                case UInt8(ascii: "\\"): raw("\\\\")
-                case 0x0A: raw("\\n")
-                case 0x0D: raw("\\r")
-                case 0x09: raw("\\t")
-                default:
-                    raw("\\u00")
-                    bytes.append(Hex.lowercaseDigits[Int(b >> 4)])
-                    bytes.append(Hex.lowercaseDigits[Int(b & 0xF)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
-            bytes.append(UInt8(ascii: "\""))
+        s.withUTF8 { writeString(utf8: $0) }
+    }
+
+    /// Appends a JSON string literal for UTF-8 text. Bytes are copied as they are scanned; the first that
+    /// needs an escape hands the rest to the slower, escaping loop.
+    @inlinable public mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+        let n = utf8.count
+        reserve(n &+ 2)
+        let at = buffer.base + written
+        at.pointee = UInt8(ascii: "\"")
+        var i = 0
+        while i < n {
+            let b = utf8[i]
+            if Self.needsEscape(b) { break }
+            at[i &+ 1] = b
+            i &+= 1
         }
+        if i == n {
+            at[n &+ 1] = UInt8(ascii: "\"")
+            written &+= n &+ 2
+        } else {
+            written &+= i &+ 1
+            writeEscaped(UnsafeBufferPointer(rebasing: utf8[i...]))
+        }
+    }
+
+    /// The rest of a string literal from a byte that needs an escape: runs without one copied whole.
+    @usableFromInline mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var run = 0
+        for (i, b) in utf8.enumerated() where Self.needsEscape(b) {
+            append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+            run = i + 1
+            switch b {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            default:
+                raw("\\u00")
+                append(Hex.lowercaseDigits[Int(b >> 4)])
+                append(Hex.lowercaseDigits[Int(b & 0xF)])
+            }
+        }
+        append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte of a string is written escaped: controls, `"`, `\\` and DEL.
+    @inlinable static func needsEscape(_ b: UInt8) -> Bool {
+        b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b == 0x7F
     }
 
     /// Appends a string, or `null`.
@@ -81,10 +203,15 @@ public struct JSONWriter: Sendable {
     /// Appends the key of an object member, `"key":`, after a `,` — or, for the first member, after the
     /// object's `{`. The caller closes the object with `}`. `key` is written as is: plain ASCII only.
     @inlinable public mutating func member(_ key: StaticString, first: Bool = false) {
-        bytes.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-        bytes.append(UInt8(ascii: "\""))
-        raw(key)
-        raw("\":")
+        let n = key.utf8CodeUnitCount
+        reserve(n &+ 4)
+        let at = buffer.base + written
+        at[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
+        at[1] = UInt8(ascii: "\"")
+        (at + 2).update(from: key.utf8Start, count: n)
+        at[n &+ 2] = UInt8(ascii: "\"")
+        at[n &+ 3] = UInt8(ascii: ":")
+        written &+= n &+ 4
     }
 
     /// Appends a member: its key (as ``member(_:first:)``) and its string value, or `null`.
@@ -124,7 +251,7 @@ public struct JSONWriter: Sendable {
         body(&w)
         // Valid JSON by construction (strings escaped, numbers as parsed), nested at most a few levels
         // deeper than values that were parsed within the default depth limit.
-        switch w.bytes.withUnsafeBufferPointer({ JSONValue.parseResult($0, limits: JSONLimits(maxDepth: 1_000)) }) {
+        switch w.withUnsafeBufferPointer({ JSONValue.parseResult($0, limits: JSONLimits(maxDepth: 1_000)) }) {
         case .success(let value): return value
         case .failure(let error): preconditionFailure("JSONWriter wrote invalid JSON: \(error)")
         }
@@ -132,11 +259,11 @@ public struct JSONWriter: Sendable {
 
     /// Appends text that is already JSON (punctuation, a prepared literal).
     @inlinable public mutating func raw(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     /// The text written so far.
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    public var string: String { withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
 }
 
 extension JSONValue: CustomStringConvertible {

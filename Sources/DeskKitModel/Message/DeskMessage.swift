@@ -61,7 +61,7 @@ extension DeskMessage {
     public init(json envelope: JSONValue, options: DecodingOptions = .lenient) {
         var w = JSONWriter()
         w.write(envelope)
-        self = w.bytes.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0, options: options) }
+        self = w.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0, options: options) }
     }
 
     /// Decodes one envelope from UTF-8 bytes. Lenient: never throws. To decode many messages, a
