@@ -2,22 +2,34 @@
 public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure; `label` is short and fixed, fit for a metric label.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Not an http(s) URL with a host, or not one a request can be made of.
         case invalidURL = "invalid_url"
+        /// The host is, or resolves to, an address the guard refuses (the detail names the rule), or the port is not allowed.
         case blockedAddress = "blocked_address"
+        /// More redirects than ``FetchConfiguration/maxRedirects``.
         case tooManyRedirects = "too_many_redirects"
+        /// A time limit ran out (the detail names the phase: connect or the whole fetch).
         case timeout
+        /// A size limit was passed: the response headers or the decompressed body.
         case tooLarge = "too_large"
+        /// The response is neither HTML nor XHTML (nor an image, which is previewed as itself).
         case notHTML = "not_html"
+        /// The server answered with a status other than 2xx after redirects.
         case httpStatus = "http_status"
+        /// The TLS handshake failed (certificate, protocol).
         case tls
+        /// The host name did not resolve.
         case dns
+        /// The connection was refused, reset or broken, or the response did not parse as HTTP.
         case connection
     }
 
+    /// The kind of failure, fit for a metric label.
     public var kind: Kind
     /// What exactly: the rule that blocked an address, the phase that timed out, the status code…
     public var detail: String
 
+    /// An error of `kind`, with the sentence that says exactly what happened.
     public init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail

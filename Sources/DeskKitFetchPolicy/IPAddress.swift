@@ -6,7 +6,9 @@
 
 /// An IPv4 or IPv6 address.
 public enum IPAddress: Sendable, Hashable, CustomStringConvertible {
+    /// An IPv4 address, most significant byte first.
     case v4(UInt32)
+    /// An IPv6 address: its 16 bytes in network order.
     case v6([UInt8])  // 16 bytes
 
     /// Parses an address as a URL host may write it: dotted IPv4 in the numeric forms `inet_aton` accepts

@@ -57,6 +57,7 @@ public struct InvariantViolation: Error, Sendable, Hashable, CustomStringConvert
     /// What should have held, and what was seen instead.
     public var message: String
 
+    /// A violation described by `message`.
     public init(_ message: String) { self.message = message }
 
     public var description: String { message }

@@ -63,7 +63,9 @@ public enum JobState: String, Sendable, Hashable, CaseIterable, Codable {
 
 /// A job as the store holds it.
 public struct StoredJob: Sendable, Hashable {
+    /// The job as admitted.
     public var job: EnrichmentJob
+    /// Where the job stands.
     public var state: JobState
     /// Attempts claimed so far (this one included, for a claimed job).
     public var attempts: Int
@@ -74,6 +76,7 @@ public struct StoredJob: Sendable, Hashable {
     /// The last error, for a job that waits to retry or failed.
     public var lastError: String?
 
+    /// A job as a store reports it.
     public init(
         job: EnrichmentJob, state: JobState, attempts: Int, acceptedAt: Date, nextAttemptAt: Date, lastError: String?
     ) {
@@ -88,6 +91,7 @@ public struct StoredJob: Sendable, Hashable {
 
 /// A store that cannot be opened or used, and why.
 public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of store failure.
     public enum Kind: String, Sendable, Hashable {
         /// The store's location is not one DeskKit knows (`--store`).
         case badLocation = "bad_location"
@@ -97,9 +101,12 @@ public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case unavailable
     }
 
+    /// What went wrong, fit for programs and metric labels.
     public var kind: Kind
+    /// What exactly, as a sentence (the database's own message when there is one).
     public var detail: String
 
+    /// An error of `kind` with its `detail`.
     public init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail

@@ -6,7 +6,7 @@ import PostgresNIO
 /// The job store for several instances: one PostgreSQL database, through vapor/postgres-nio's pooled
 /// `PostgresClient`.
 ///
-/// - Admissions, and the ends of jobs, are committed in groups (``GroupCommit``): one statement over
+/// - Admissions, and the ends of jobs, are committed in groups (`GroupCommit`): one statement over
 ///   `unnest(…)` arrays per batch, each commit synchronous as the server is configured
 ///   (`synchronous_commit` on by default).
 /// - Only admissions wait for their commit to reach the disk. Claims, ends of jobs, reschedules and the
@@ -16,7 +16,7 @@ import PostgresNIO
 /// - Dedup is the primary key, so a redelivery is a duplicate on every instance.
 /// - Workers claim with `FOR UPDATE SKIP LOCKED`: instances never wait on each other's rows.
 /// - The schema is migrated on open under an advisory lock, so instances may start together
-///   (``PostgresMigrations``).
+///   (`PostgresMigrations`).
 /// - Every operation has a deadline (``Options/operationTimeout``): while the database is down, admissions
 ///   fail fast (the server answers 503) instead of waiting for the pool.
 public final class PostgresJobStore: JobStore {
@@ -28,6 +28,7 @@ public final class PostgresJobStore: JobStore {
         public var operationTimeout: Duration = .seconds(5)
         /// How long opening a TCP connection may take. Default 5 s.
         public var connectTimeout: Duration = .seconds(5)
+        /// The default options.
         public init() {}
     }
 

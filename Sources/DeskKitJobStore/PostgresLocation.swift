@@ -7,16 +7,28 @@ import Foundation
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// Whether the connection uses TLS.
     public enum TLSMode: String, Sendable, Hashable {
-        case disable, prefer, require
+        /// Never: the connection is plain.
+        case disable
+        /// TLS when the server offers it, plain otherwise (libpq's default).
+        case prefer
+        /// TLS, or no connection.
+        case require
     }
 
+    /// The server's host name or address.
     public var host: String
+    /// The server's port (5432 by default).
     public var port: Int
+    /// The user to connect as.
     public var username: String
+    /// The user's password, if the server asks for one. Never logged.
     public var password: String?
+    /// The database to use.
     public var database: String
+    /// Whether the connection uses TLS.
     public var tls: TLSMode
 
+    /// A location from its parts.
     public init(
         host: String, port: Int = 5432, username: String, password: String? = nil, database: String,
         tls: TLSMode = .prefer

@@ -5,7 +5,7 @@ import SQLiteNIO
 /// The embedded job store: one SQLite file in WAL mode (`synchronous=NORMAL`: a commit survives a crash
 /// of the process, `kill -9` included), through vapor/sqlite-nio.
 ///
-/// Admissions that arrive together are committed together (group commit, ``GroupCommit``): one
+/// Admissions that arrive together are committed together (group commit, `GroupCommit`): one
 /// multi-row upsert per batch. Every operation is a single statement, so concurrent callers never interleave
 /// inside a transaction; other processes (`deskkit jobs`) wait up to 5 s for the file's lock.
 public actor SQLiteJobStore: JobStore {

@@ -16,6 +16,7 @@ public struct Link: Sendable, Hashable {
     /// ``href`` in ASCII, for clients and servers that need it: IDN host labels in punycode (`xn--…`), every
     /// other non-ASCII character percent-encoded as UTF-8 (`/caf%C3%A9`), as a browser sends it.
     public var asciiHref: String
+    /// A web URL or an e-mail address.
     public var kind: Kind
     /// Half-open range in Unicode scalars (code points) of the text.
     public var range: Range<Int>
@@ -24,6 +25,7 @@ public struct Link: Sendable, Hashable {
     /// Half-open range in UTF-8 bytes.
     public var utf8Range: Range<Int>
 
+    /// A link found in a text, with its ranges in each unit.
     public init(
         text: String, href: String, asciiHref: String, kind: Kind, range: Range<Int>, utf16Range: Range<Int>,
         utf8Range: Range<Int>

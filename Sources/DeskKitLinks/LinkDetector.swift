@@ -34,6 +34,7 @@ public struct LinkDetector: Sendable {
         /// Link `localhost:PORT` (with an optional path) written without a scheme. Default off.
         public var localhost: Bool
 
+        /// Options; each default is what chat text needs (see each property).
         public init(
             bareDomains: Bool = true, emails: Bool = true, ipHosts: Bool = false, anyScheme: Bool = false,
             strictHosts: Bool = false, protocolRelative: Bool = true, pipesInPaths: Bool = false,
@@ -49,11 +50,14 @@ public struct LinkDetector: Sendable {
             self.localhost = localhost
         }
 
+        /// The defaults: bare domains, e-mail addresses and `//host` links found, the rest off.
         public static let `default` = Options()
     }
 
+    /// What the detector looks for.
     public var options: Options
 
+    /// A detector with `options`. Detectors are values and cheap to make; share or copy them freely.
     public init(options: Options = .default) { self.options = options }
 
     /// The links in `text`, in order.

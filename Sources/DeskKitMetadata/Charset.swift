@@ -29,6 +29,7 @@ public struct CharsetDecision: Sendable, Hashable {
 
     /// The encoding's name as libxml2/iconv know it (`UTF-8`, `SHIFT_JIS`, `WINDOWS-1251`, …).
     public var name: String
+    /// Why this encoding was chosen.
     public var source: Source
     /// What the page or server declared, when that was overruled (the first declaration the bytes
     /// contradicted).

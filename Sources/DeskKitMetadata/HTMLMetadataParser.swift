@@ -2,7 +2,7 @@ import CLibXML2
 
 /// Streams an HTML page through libxml2's HTML push parser and collects its preview metadata.
 ///
-/// Feed the bytes as they arrive; ``feed(_:)`` answers `true` once the parser has what it needs (the end
+/// Feed the bytes as they arrive; `feed(_:)` answers `true` once the parser has what it needs (the end
 /// of the head with every preview field found, or the body fallbacks too), and the rest of the page need
 /// not be read. Then call ``finish()``.
 ///
@@ -14,8 +14,11 @@ import CLibXML2
 ///
 /// One parser reads one page, on one task at a time (it is not `Sendable`). Many parsers may run at once.
 public final class HTMLMetadataParser {
+    /// The page's URL: relative URLs are resolved against it, and its host is the last site name.
     public let pageURL: String?
+    /// The HTTP `Content-Type` the page came with; its charset comes before the page's own declarations.
     public let contentType: String?
+    /// The limits extraction keeps to.
     public let limits: ExtractionLimits
 
     private let collector: Collector
@@ -34,6 +37,7 @@ public final class HTMLMetadataParser {
     private var headEndedAt: Int?
     private var stopped = false
 
+    /// A parser for one page; feed it the page's bytes in order, then call ``finish()``.
     public init(pageURL: String?, contentType: String? = nil, limits: ExtractionLimits = .default) {
         LibXML2.initialize()
         self.pageURL = pageURL

@@ -23,26 +23,39 @@ public struct PageMetadata: Sendable, Hashable {
 
     /// One og:image with its structured properties.
     public struct Image: Sendable, Hashable {
+        /// `og:image:url` or the `og:image` itself.
         public var url: String?
+        /// `og:image:secure_url`.
         public var secureURL: String?
+        /// `og:image:width`, in pixels.
         public var width: Int?
+        /// `og:image:height`, in pixels.
         public var height: Int?
+        /// `og:image:alt`.
         public var alt: String?
+        /// `og:image:type`, a media type.
         public var type: String?
     }
 
     /// An icon link (`icon`, `shortcut icon`, `apple-touch-icon`, `mask-icon`).
     public struct Icon: Sendable, Hashable {
+        /// The link's `rel`, as written.
         public var rel: String
+        /// The icon's URL, resolved.
         public var href: String
+        /// `sizes`, as written (`32x32`, `any`).
         public var sizes: String?
+        /// `type`, a media type.
         public var type: String?
     }
 
     /// The og:images in document order (at most ``ExtractionLimits/maxImages``).
     public var images: [Image] = []
+    /// The `og:video` URLs in document order.
     public var videos: [String] = []
+    /// `og:type` (`article`, `website`, …).
     public var type: String?
+    /// `og:locale`.
     public var locale: String?
     /// Every `og:*` property in document order (at most ``ExtractionLimits/maxMetaTags``), values cleaned.
     public var openGraph: [Property] = []
@@ -50,10 +63,15 @@ public struct PageMetadata: Sendable, Hashable {
     public var twitter: [Property] = []
     /// Every `itemprop` meta value.
     public var itemprops: [Property] = []
+    /// `<link rel="canonical">`, resolved.
     public var canonicalURL: String?
+    /// `<base href>`, resolved against the page URL: what the page's relative URLs are resolved against.
     public var baseURL: String?
+    /// `<meta name="application-name">`.
     public var applicationName: String?
+    /// `<meta name="theme-color">`.
     public var themeColor: String?
+    /// The icon links in document order.
     public var icons: [Icon] = []
     /// Headline, name, description and image of the page's own JSON-LD object, the publisher's name and
     /// the WebSite's name (`website`), when present.
@@ -68,7 +86,9 @@ public struct PageMetadata: Sendable, Hashable {
 
     /// A `key` = `value` pair.
     public struct Property: Sendable, Hashable {
+        /// The property's name (`og:title`, `twitter:card`, `name`…).
         public var key: String
+        /// Its value, cleaned: entities decoded, white space collapsed, capped.
         public var value: String
     }
 }
@@ -98,6 +118,8 @@ public struct ExtractionLimits: Sendable, Hashable {
     /// Longest URL kept, in bytes; longer ones are dropped. Default 2,048.
     public var maxURLLength: Int = 2_048
 
+    /// The default limits (see each property).
     public init() {}
+    /// The default limits.
     public static let `default` = ExtractionLimits()
 }

@@ -9,6 +9,7 @@ public final class PageServer: Sendable {
     public struct Response: Sendable {
         /// How the body is sent.
         public enum Body: Sendable {
+            /// These bytes, all at once.
             case bytes([UInt8])
             /// The bytes one at a time, `interval` apart.
             case drip([UInt8], interval: TimeAmount)
@@ -18,10 +19,14 @@ public final class PageServer: Sendable {
             case silent
         }
 
+        /// The HTTP status.
         public var status: Int
+        /// Header fields, in order.
         public var headers: [(String, String)]
+        /// What the body is.
         public var body: Body
 
+        /// A response; by default 200 with no headers and an empty body.
         public init(status: Int = 200, headers: [(String, String)] = [], body: Body = .bytes([])) {
             self.status = status
             self.headers = headers
@@ -39,11 +44,13 @@ public final class PageServer: Sendable {
         }
     }
 
+    /// The answer to each request path.
     public typealias Routes = @Sendable (_ path: String) -> Response
 
     private let channel: any Channel
     /// The address the server listens on.
     public let host: String
+    /// The port the server listens on, on 127.0.0.1.
     public let port: Int
 
     private init(channel: any Channel, host: String, port: Int) {

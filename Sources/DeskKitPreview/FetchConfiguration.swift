@@ -22,11 +22,14 @@ public struct FetchConfiguration: Sendable {
     public var allowedAddresses: Set<IPAddress> = []
     /// Skip the address policy altogether (`--allow-private`: for trusted networks only). Default off.
     public var allowPrivateAddresses = false
+    /// The `User-Agent` sent: names DeskKit and its version.
     public var userAgent =
         "DeskKitPreview/\(DeskKitVersion.current) (+https://github.com/deskkit; link previews for support chat)"
+    /// The `Accept-Language` sent.
     public var acceptLanguage = "en;q=1.0, *;q=0.5"
     /// Extraction limits for the page.
     public var extraction: ExtractionLimits = .default
 
+    /// The default configuration (see each property).
     public init() {}
 }

@@ -9,13 +9,16 @@ import Dispatch
 /// Resolves a host name to addresses. DeskKit resolves hosts itself so it can check every address before
 /// connecting, and then connects to the address it checked (DNS rebinding cannot slip a second answer in).
 public protocol HostResolver: Sendable {
+    /// Every address of `host`; throws (a `FetchError` of kind `dns`, for the system resolver) when there is none.
     func resolve(_ host: String) async throws -> [IPAddress]
 }
 
 /// The system resolver (`getaddrinfo`), run off the caller's thread.
 public struct SystemResolver: HostResolver {
+    /// The system's resolver.
     public init() {}
 
+    /// Every address of `host`, from the system's resolver (`getaddrinfo`).
     public func resolve(_ host: String) async throws -> [IPAddress] {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {

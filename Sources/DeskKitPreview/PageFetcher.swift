@@ -22,10 +22,13 @@ public struct FetchedPage: Sendable {
 /// Fetches pages for previews, safely: http(s) only, allowed ports only, every address of every hop
 /// checked (and connected to as checked), bounded time, bytes, headers, decompression and redirects.
 public struct PageFetcher: Sendable {
+    /// Limits, the guard's settings, and the headers sent.
     public var configuration: FetchConfiguration
+    /// Resolves host names; the guard checks every address it gives.
     public let resolver: any HostResolver
     let eventLoopGroup: any EventLoopGroup
 
+    /// A fetcher that resolves hosts with `resolver` and runs its connections on `eventLoopGroup`.
     public init(
         configuration: FetchConfiguration = FetchConfiguration(), resolver: any HostResolver = SystemResolver(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton

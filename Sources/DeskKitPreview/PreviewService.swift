@@ -5,10 +5,12 @@ import Foundation
 
 /// The preview of one link of a message.
 public struct LinkPreview: Sendable {
+    /// The link, as found in the text.
     public var link: Link
     /// The preview, or why there is none. A failed preview never fails its message.
     public var result: Result<URLPreview, FetchError>
 
+    /// The preview of `link`, or why there is none.
     public init(link: Link, result: Result<URLPreview, FetchError>) {
         self.link = link
         self.result = result
@@ -18,6 +20,7 @@ public struct LinkPreview: Sendable {
 /// Text in, `SENDBIRD_DESK_URL_PREVIEW` payloads out: finds the links of a message, fetches them
 /// concurrently (each URL once at a time, within a global and a per-host limit), and caches the answers.
 public actor PreviewService {
+    /// Cache, concurrency and link-finding settings.
     public struct Configuration: Sendable {
         /// Links previewed per message, in order. Default 3.
         public var maxLinksPerMessage = 3
@@ -37,26 +40,36 @@ public actor PreviewService {
         /// place (the others wait for its answer until then). Default (nil): the fetcher's total timeout
         /// and 2 seconds.
         public var sharedFetchLease: Duration?
+        /// The default configuration (see each property).
         public init() {}
     }
 
     /// Counters for metrics.
     public struct Statistics: Sendable, Hashable {
+        /// Previews asked for.
         public var requests = 0
+        /// Answers found in this service's own cache.
         public var cacheHits = 0
         /// Answers found in the shared cache (fetched by another service, or earlier).
         public var sharedCacheHits = 0
+        /// Requests that waited for a fetch already under way instead of fetching again.
         public var sharedFetches = 0
+        /// Pages fetched.
         public var fetches = 0
+        /// Failed fetches, by kind.
         public var failures: [FetchError.Kind: Int] = [:]
+        /// All counters at zero.
         public init() {}
     }
 
+    /// Fetches the pages, through the guard.
     public let fetcher: PageFetcher
+    /// Cache, concurrency and link-finding settings.
     public let configuration: Configuration
     /// The cache shared with other services, behind this one's own.
     public let sharedCache: (any SharedPreviewCache)?
     private let detector: LinkDetector
+    /// Counters since the service started, for metrics.
     public private(set) var statistics = Statistics()
     private var cache: PreviewCache<Result<URLPreview, FetchError>>
     /// The fetches under way, each with how many callers wait for it: when every one of them is
@@ -65,6 +78,7 @@ public actor PreviewService {
     private let global: AsyncLimiter
     private var perHost: [String: AsyncLimiter] = [:]
 
+    /// A service that fetches with `fetcher`; `sharedCache` (a database) lets several services fetch each URL once.
     public init(
         fetcher: PageFetcher = PageFetcher(), configuration: Configuration = Configuration(),
         sharedCache: (any SharedPreviewCache)? = nil
@@ -77,7 +91,7 @@ public actor PreviewService {
         global = AsyncLimiter(limit: configuration.maxConcurrentFetches)
     }
 
-    /// The links of `text` that ``previews(for:)`` previews: its first ``Configuration/maxLinksPerMessage``
+    /// The links of `text` that `previews(for:)` previews: its first ``Configuration/maxLinksPerMessage``
     /// web links (an e-mail address is not one), found with ``Configuration/linkOptions``.
     public nonisolated func linksToPreview(in text: String) -> [Link] {
         Array(detector.links(in: text).lazy.filter { $0.kind == .url }.prefix(configuration.maxLinksPerMessage))

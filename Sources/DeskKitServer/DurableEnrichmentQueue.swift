@@ -2,13 +2,14 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Enrichment work kept in a ``JobStore``: a webhook's job is committed before the webhook is answered,
+/// Enrichment work kept in a `JobStore`: a webhook's job is committed before the webhook is answered,
 /// workers claim due jobs with a lease, Platform API failures are retried with back-off over the retry
 /// horizon, across restarts, and a job whose worker died is claimed again when its lease runs out.
 ///
 /// On graceful shutdown it stops claiming, lets running jobs finish within the grace, then cancels them
 /// and puts them back in the store, due at once: nothing is handed back, the next start goes on.
 public actor DurableEnrichmentQueue: JobQueue {
+    /// Workers, leases, retries and shutdown of a durable queue.
     public struct Configuration: Sendable, Hashable {
         /// Jobs worked on at once by this instance. Default 32.
         public var workers = 32
@@ -30,6 +31,7 @@ public actor DurableEnrichmentQueue: JobQueue {
         public var dedupWindow: Duration = .seconds(3600)
         /// How long shutdown waits for running jobs. Default 20 s.
         public var shutdownGrace: Duration = .seconds(20)
+        /// The default configuration (see each property).
         public init() {}
 
         /// The wait before attempt `attempts + 1`: ``firstRetryDelay`` doubled per attempt, capped, 50–100 %.
@@ -38,7 +40,9 @@ public actor DurableEnrichmentQueue: JobQueue {
         }
     }
 
+    /// Workers, leases, retries and shutdown.
     public nonisolated let configuration: Configuration
+    /// Where the jobs live.
     public nonisolated let store: any JobStore
     private let work: @Sendable (EnrichmentJob) async -> JobOutcome
     private let metrics: ServerMetrics
@@ -48,6 +52,7 @@ public actor DurableEnrichmentQueue: JobQueue {
     private var woken = false
     private var sleeper: CheckedContinuation<Void, Never>?
 
+    /// A queue over `store` whose workers run `work` on each job claimed.
     public init(
         store: any JobStore, configuration: Configuration = Configuration(), metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.queue"), work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome

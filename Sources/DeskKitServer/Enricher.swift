@@ -10,7 +10,7 @@ public enum WebhookVerdict: Sendable, Hashable {
     case ignore(String)
 
     /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a link that
-    /// `previews` would preview (``PreviewService/linksToPreview(in:)``: an e-mail address is not one) is
+    /// `previews` would preview (`PreviewService.linksToPreview(in:)`: an e-mail address is not one) is
     /// enriched: never an update (DeskKit's own update fires one: no loops), never a message that already
     /// carries a URL preview.
     public static func decide(_ webhook: SendbirdWebhook, previews: PreviewService) -> WebhookVerdict {

@@ -9,8 +9,9 @@ import ServiceLifecycle
 /// Run it as a service: on graceful shutdown it stops accepting, lets the workers finish what is queued
 /// within ``Configuration/shutdownGrace``, then cancels them and hands back every job not finished.
 public actor EnrichmentQueue: JobQueue {
+    /// Capacity, workers, deduplication and shutdown of a queue in memory.
     public struct Configuration: Sendable, Hashable {
-        /// Jobs waiting at most; beyond, ``submit(_:)`` answers ``Admission/full``. Default 10,000.
+        /// Jobs waiting at most; beyond, ``submit(_:)`` answers ``JobAdmission/full``. Default 10,000.
         public var capacity = 10_000
         /// Jobs worked on at once. Default 32 (the preview service bounds fetches per host).
         public var workers = 32
@@ -20,9 +21,11 @@ public actor EnrichmentQueue: JobQueue {
         public var dedupTTL: Duration = .seconds(3600)
         /// How long shutdown waits for queued and running jobs. Default 20 s.
         public var shutdownGrace: Duration = .seconds(20)
+        /// The default configuration (see each property).
         public init() {}
     }
 
+    /// What ``submit(_:)`` answers.
     public typealias Admission = JobAdmission
 
     /// Does a job; returns false when it could not finish (cancelled), so it is handed back.
@@ -30,6 +33,7 @@ public actor EnrichmentQueue: JobQueue {
     /// Receives the jobs not finished at shutdown.
     public typealias HandBack = @Sendable ([EnrichmentJob]) async -> Void
 
+    /// Capacity, workers, deduplication and shutdown.
     public nonisolated let configuration: Configuration
     private let work: Worker
     private let handBack: HandBack
@@ -42,6 +46,7 @@ public actor EnrichmentQueue: JobQueue {
     private var seen: [Int64: ContinuousClock.Instant] = [:]
     private var seenOrder = CircularBuffer<Int64>()
 
+    /// A queue whose workers run `work` and which gives the jobs not finished at shutdown to `handBack`.
     public init(configuration: Configuration = Configuration(), work: @escaping Worker, handBack: @escaping HandBack) {
         self.configuration = configuration
         self.work = work

@@ -17,10 +17,13 @@ import Synchronization
 ///
 /// Routes: `POST /webhooks/sendbird`, `POST /v1/preview`, `POST /v1/decode`, `GET /health`, `GET /metrics`.
 public struct EnrichmentServer: Sendable {
+    /// The settings the server runs with.
     public let configuration: ServerConfiguration
+    /// The server's counters and gauges, served at `GET /metrics`.
     public let metrics: ServerMetrics
     /// The jobs: ``DurableEnrichmentQueue`` over the store given, else ``EnrichmentQueue`` in memory.
     public let queue: any JobQueue
+    /// Finds and fetches the previews.
     public let previews: PreviewService
     let logger: Logger
     /// The preview statistics at the last scrape, to count the difference.
@@ -29,9 +32,15 @@ public struct EnrichmentServer: Sendable {
 
     /// The largest body of `/v1/preview` (64 KiB) and of `/v1/decode` (16 MiB).
     public static let maxPreviewRequestBytes = 64 * 1024
+    /// The largest body of `/v1/decode`: 16 MiB.
     public static let maxDecodeRequestBytes = 16 << 20
 
+    /// A server; ``makeApplication(onServerRunning:)`` gives the Hummingbird application to run, ``makeRouter()`` its routes.
+    ///
     /// - Parameters:
+    ///   - configuration: the settings, as ``ServerConfiguration/resolve(flags:environment:flagNames:)`` reads them.
+    ///   - metrics: where the server's counters and gauges are kept.
+    ///   - logger: what the server logs to.
     ///   - store: keeps the jobs durably (open it for ``ServerConfiguration/store``); nil keeps them in
     ///     memory.
     ///   - handBack: with the memory queue, also receives the jobs not finished at shutdown (each is

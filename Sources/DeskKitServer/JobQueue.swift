@@ -1,7 +1,7 @@
 import ServiceLifecycle
 
 /// Where the server puts the jobs it accepts: ``EnrichmentQueue`` in memory, or
-/// ``DurableEnrichmentQueue`` over a ``JobStore``. Runs as a service next to the HTTP server.
+/// ``DurableEnrichmentQueue`` over a `JobStore`. Runs as a service next to the HTTP server.
 public protocol JobQueue: Service {
     /// Queues `job`: the webhook is answered 200 only for ``JobAdmission/accepted`` and
     /// ``JobAdmission/duplicate``.

@@ -10,6 +10,7 @@ public struct PlatformAPIClient: Sendable {
     /// `https://api-{app_id}.sendbird.com` or a test server.
     public let baseURL: String
     private let apiToken: String
+    /// How failed calls are retried.
     public let retry: RetryPolicy
     let httpClient: HTTPClient
     let metrics: ServerMetrics
@@ -18,6 +19,7 @@ public struct PlatformAPIClient: Sendable {
     /// The default base URL of an application.
     public static func defaultBaseURL(appID: String) -> String { "https://api-\(appID.lowercased()).sendbird.com" }
 
+    /// A client for the Platform API at `baseURL`, authenticated with `apiToken`.
     public init(
         baseURL: String, apiToken: String, retry: RetryPolicy = RetryPolicy(), httpClient: HTTPClient = .shared,
         metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "deskkit.platform-api")

@@ -1,5 +1,6 @@
 /// Why a Platform API call failed for good.
 public struct PlatformAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The ways a call fails for good.
     public enum Kind: String, Sendable, Hashable {
         /// A status that is not retried (400, 401, 403, 404, …).
         case rejected
@@ -9,9 +10,11 @@ public struct PlatformAPIError: Error, Sendable, Hashable, CustomStringConvertib
         case cancelled
     }
 
+    /// Why the call failed for good.
     public var kind: Kind
     /// The last HTTP status, when there was a response.
     public var status: Int?
+    /// How many attempts were made.
     public var attempts: Int
     /// The last error or the start of the last response body.
     public var detail: String

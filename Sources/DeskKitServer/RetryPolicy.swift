@@ -13,6 +13,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The deadline of one attempt. Default 10 s.
     public var requestTimeout: Duration = .seconds(10)
 
+    /// The default policy (see each property).
     public init() {}
 
     /// Whether a status is worth another attempt: 429 and 5xx.

@@ -16,7 +16,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// The largest webhook body read (`DESKKIT_MAX_BODY_BYTES`); larger ones get 413. Default 256 KiB.
     public var maxBodyBytes = 256 * 1024
     /// Where jobs are kept. ``resolve(flags:environment:flagNames:)`` defaults to
-    /// ``StoreLocation/default`` (a SQLite file), as `deskkit serve` does; this initialiser to memory.
+    /// `StoreLocation.default` (a SQLite file), as `deskkit serve` does; this initialiser to memory.
     public var store = StoreLocation.memory
     /// Jobs, workers, dedup window and shutdown grace (capacity and the dedup capacity apply to the
     /// memory store only).
@@ -35,6 +35,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// Cache and concurrency of previews.
     public var previews = PreviewService.Configuration()
 
+    /// A configuration with defaults for everything but the API token and base URL.
     public init(apiToken: String, apiBase: String) {
         self.apiToken = apiToken
         self.apiBase = apiBase
@@ -148,10 +149,12 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
         /// The environment variable, or the flag when the value came from one.
         public var setting: String
+        /// What is wrong with its value, as a sentence.
         public var problem: String
         public var description: String { "\(setting) \(problem)" }
     }
 
+    /// Every setting at fault, in the order they were read.
     public var problems: [Problem]
     /// The first setting at fault.
     public var setting: String { problems.first?.setting ?? "" }

@@ -6,9 +6,11 @@ import Prometheus
 /// The server's metrics, in a Prometheus registry of its own (so several servers in one process, as in
 /// the tests, keep separate figures). Served at `GET /metrics` in Prometheus' text format.
 public struct ServerMetrics: Sendable {
+    /// The Prometheus registry the metrics live in; `GET /metrics` writes it out.
     public let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
 
+    /// Metrics registered in `registry` (a new one by default).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
         self.factory = PrometheusMetricsFactory(registry: registry)

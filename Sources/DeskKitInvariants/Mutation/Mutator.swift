@@ -5,21 +5,48 @@ import DeskKitModel
 public struct Mutator: Sendable {
     /// What was done to a variant.
     public enum Mutation: String, Sendable, CaseIterable {
-        case truncate, typeFlip = "type_flip", base64Damage = "base64_damage", wrongEncoding = "wrong_encoding"
-        case hugeNumber = "huge_number", negativeNumber = "negative_number", deepNesting = "deep_nesting"
-        case surrogate, nul, duplicateKey = "duplicate_key", longCustomType = "long_custom_type"
-        case dropField = "drop_field", emptyData = "empty_data"
+        /// The text cut short at a random byte.
+        case truncate
+        /// A value replaced by one of another JSON type (a string for a number, an object for a string…).
+        case typeFlip = "type_flip"
+        /// `data` written as base64 with one character replaced by `!`, outside the alphabet.
+        case base64Damage = "base64_damage"
+        /// Bytes that are not UTF-8 (`E9 FF C3`) put inside the text.
+        case wrongEncoding = "wrong_encoding"
+        /// Numbers replaced by ones beyond 64 bits and beyond a double (`1e400`).
+        case hugeNumber = "huge_number"
+        /// Numbers replaced by -1, where ids and scores are positive.
+        case negativeNumber = "negative_number"
+        /// The payload wrapped in 1,000 to 10,000 arrays, far deeper than the parser's nesting limit.
+        case deepNesting = "deep_nesting"
+        /// A string replaced by a lone UTF-16 surrogate escape, `\ud800`.
+        case surrogate
+        /// A NUL byte put in the middle of the text, and a string replaced by `\u0000`.
+        case nul
+        /// `type` and `data` members of the wrong types put before the object's own.
+        case duplicateKey = "duplicate_key"
+        /// A `custom_type` of 10,000 characters, far over Sendbird's 128.
+        case longCustomType = "long_custom_type"
+        /// One member of the payload removed.
+        case dropField = "drop_field"
+        /// An envelope's `data` emptied.
+        case emptyData = "empty_data"
     }
 
     /// One variant: its bytes (not always UTF-8) and the mutation applied.
     public struct Variant: Sendable, Hashable {
+        /// What was done.
         public var mutation: Mutation
+        /// Which input it was made from: its index in the inputs given.
         public var source: Int
+        /// The variant's text, as bytes.
         public var bytes: [UInt8]
     }
 
+    /// The seed of the random choices: the same seed gives the same variants.
     public let seed: UInt64
 
+    /// A mutator whose choices follow `seed`.
     public init(seed: UInt64) { self.seed = seed }
 
     /// `count` variants of `inputs` (JSON texts of envelopes or payloads), cycling through inputs and mutations.

@@ -1,8 +1,10 @@
 /// SplitMix64: a small, fast, deterministic random generator for a given seed. Used where results must
 /// repeat: `deskkit mutate`, the fuzz checks' chunk splits, property tests and benchmarks.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state: the seed, advanced by each number drawn.
     public var state: UInt64
 
+    /// A generator that starts from `seed`; the same seed gives the same numbers.
     public init(seed: UInt64) { state = seed }
 
     public mutating func next() -> UInt64 {

@@ -14,7 +14,9 @@ public enum Base64 {
 
     /// Why a text is not base64; ``offset`` is the byte offset in the text.
     public struct DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The byte offset of the first character that is not base64 (or where the text ends too early).
         public var offset: Int
+        /// What is wrong, as a sentence.
         public var message: String
         public var description: String { "\(message) at byte \(offset)" }
     }

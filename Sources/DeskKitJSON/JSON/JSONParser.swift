@@ -31,6 +31,7 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
         public var description: String { base.rawValue }
     }
 
+    /// What kind of error, fit for programs.
     public var code: Code
     /// Byte offset of the problem in the parsed input.
     public var offset: Int
@@ -44,7 +45,9 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 public struct JSONLimits: Sendable, Hashable {
     /// Deepest nesting of arrays and objects accepted. Default 128.
     public var maxDepth: Int
+    /// Limits with `maxDepth` levels of nesting at most (128 by default).
     public init(maxDepth: Int = 128) { self.maxDepth = maxDepth }
+    /// 128 levels of nesting.
     public static let `default` = JSONLimits()
 }
 

@@ -9,14 +9,19 @@
 /// value["type"]?.stringValue  // "NOTIFICATION_WELCOME"
 /// ```
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number written without fraction or exponent that fits in 64 bits.
     case integer(Int64)
     /// Any other number, kept exactly as written (fractions, exponents, integers beyond 64 bits).
     case number(String)
+    /// A string, unescaped.
     case string(String)
+    /// An array, its elements in order.
     case array([JSONValue])
+    /// An object, its members in order (duplicates kept).
     case object(JSONObject)
 
     /// The string, when this is a string.
@@ -84,8 +89,11 @@ public enum JSONValue: Sendable, Hashable {
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     /// One `"key": value` member.
     public struct Member: Sendable, Hashable {
+        /// The member's name, unescaped.
         public var key: String
+        /// The member's value.
         public var value: JSONValue
+        /// A member named `key` with `value`.
         @inlinable public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
@@ -95,6 +103,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// The members in the order they were written.
     public var members: [Member]
 
+    /// An object with `members`, in their order.
     @inlinable public init(_ members: [Member] = []) { self.members = members }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {

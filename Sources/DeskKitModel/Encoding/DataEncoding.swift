@@ -12,6 +12,7 @@ public struct DataEncoding: Sendable, Hashable, CustomStringConvertible {
         case text
     }
 
+    /// JSON, base64 of JSON, other text, or no `data`.
     public var form: Form
     /// For ``Form/base64``: which alphabet, padding and wrapping were seen.
     public var base64Style: Base64.Style
@@ -20,6 +21,7 @@ public struct DataEncoding: Sendable, Hashable, CustomStringConvertible {
     /// White space surrounded the JSON or base64 text.
     public var surroundingWhitespace: Bool
 
+    /// An encoding from its parts.
     public init(
         form: Form, base64Style: Base64.Style = [], byteOrderMark: Bool = false, surroundingWhitespace: Bool = false
     ) {
@@ -29,9 +31,13 @@ public struct DataEncoding: Sendable, Hashable, CustomStringConvertible {
         self.surroundingWhitespace = surroundingWhitespace
     }
 
+    /// No `data`, or an empty one.
     public static let none = DataEncoding(form: .none)
+    /// The JSON text itself, as most writers put it.
     public static let json = DataEncoding(form: .json)
+    /// Base64 of the JSON text, standard alphabet, padded.
     public static let base64 = DataEncoding(form: .base64)
+    /// Text that is not JSON.
     public static let text = DataEncoding(form: .text)
 
     /// The form followed by its details: `json`, `base64`, `base64+urlsafe+unpadded`, `json+bom`, …

@@ -1,5 +1,6 @@
 /// A payload DeskKit writes: the three rich messages a client or server sends.
 public enum RichPayload: Sendable, Hashable {
+    /// A link card (`SENDBIRD_DESK_URL_PREVIEW`).
     case urlPreview(URLPreview)
     /// The closure inquiry, typically with the customer's answer (`CONFIRMED`/`DECLINED`).
     case closureInquiry(ClosureInquiry)

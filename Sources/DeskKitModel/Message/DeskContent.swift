@@ -4,11 +4,17 @@
 /// inquiry, a notification, bot answers: each under 32 bytes) are kept inline, which spares a message an
 /// allocation.
 public enum DeskContent: Sendable, Hashable {
+    /// A link card (`SENDBIRD_DESK_URL_PREVIEW`).
     indirect case urlPreview(URLPreview)
+    /// An agent asks whether the ticket may be closed (`SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE`).
     case closureInquiry(ClosureInquiry)
+    /// The CSAT survey and its answer (`SENDBIRD_DESK_CUSTOMER_SATISFACTION`).
     indirect case customerSatisfaction(CustomerSatisfaction)
+    /// A ticket event for agents (`SYSTEM_MESSAGE_…`, `TICKET_…`), hidden from customers.
     indirect case systemMessage(SystemMessage)
+    /// A Desk notification (`NOTIFICATION_…`) or an automatic event message.
     case notification(DeskNotification)
+    /// The FAQ bot's answers (`SENDBIRD_DESK_BOT_MESSAGE_FAQ_ANSWERS`).
     case botAnswers(BotAnswers)
     /// An ordinary message: no `data`, free text in `data`, or JSON of the app's own without a `type`.
     case plain
@@ -19,17 +25,27 @@ public enum DeskContent: Sendable, Hashable {
 
     /// The content's kind, as printed by `deskkit decode --messages`.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// ``DeskContent/urlPreview(_:)``.
         case urlPreview = "url_preview"
+        /// ``DeskContent/closureInquiry(_:)``.
         case closureInquiry = "closure_inquiry"
+        /// ``DeskContent/customerSatisfaction(_:)``.
         case customerSatisfaction = "customer_satisfaction"
+        /// ``DeskContent/systemMessage(_:)``.
         case systemMessage = "system_message"
+        /// ``DeskContent/notification(_:)``.
         case notification
+        /// ``DeskContent/botAnswers(_:)``.
         case botAnswers = "bot_answers"
+        /// ``DeskContent/plain``.
         case plain
+        /// ``DeskContent/unknown(_:)``.
         case unknown
+        /// ``DeskContent/malformed(_:)``.
         case malformed
     }
 
+    /// Which case this is, without its value.
     public var kind: Kind {
         switch self {
         case .urlPreview: return .urlPreview
@@ -51,6 +67,7 @@ public struct UnknownPayload: Sendable, Hashable {
     public var type: String?
     /// The whole decoded `data`.
     public var json: JSONValue
+    /// A payload of `type` (nil when it has none) kept whole as `json`.
     public init(type: String?, json: JSONValue) {
         self.type = type
         self.json = json
@@ -63,6 +80,7 @@ public struct MalformedPayload: Sendable, Hashable {
     public var data: String
     /// The first problem that left no typed value.
     public var reason: PayloadProblem
+    /// `data` as received, with the problem that made it unreadable.
     public init(data: String, reason: PayloadProblem) {
         self.data = data
         self.reason = reason

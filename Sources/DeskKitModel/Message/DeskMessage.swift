@@ -10,9 +10,13 @@ public struct DeskMessage: Sendable, Hashable {
     public struct MessageType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// `MESG`: a message a user sent.
         public static let user = MessageType(rawValue: "MESG")
+        /// `ADMM`: an admin message (notifications, system messages).
         public static let admin = MessageType(rawValue: "ADMM")
+        /// `FILE`: a file message.
         public static let file = MessageType(rawValue: "FILE")
+        /// Whether this is one of Sendbird's three message types.
         public var isKnown: Bool { self == .user || self == .admin || self == .file }
         public var description: String { rawValue }
     }
@@ -20,10 +24,13 @@ public struct DeskMessage: Sendable, Hashable {
     /// The longest `custom_type` Sendbird accepts.
     public static let maxCustomTypeLength = 128
 
+    /// `type`: user, admin or file message; nil when absent.
     public var messageType: MessageType?
+    /// `message_id` (a numeric string is read too); nil when absent.
     public var messageID: Int64?
     /// `message`: the text shown to people.
     public var text: String?
+    /// `custom_type`; Desk marks rich, system and bot messages with it.
     public var customType: String?
     /// `data` exactly as received.
     public var data: String?
@@ -35,6 +42,7 @@ public struct DeskMessage: Sendable, Hashable {
     public var dataType: String?
     /// The JSON text inside `data` (decoded from base64 when it was base64); nil when `data` is not JSON.
     public var payloadText: String?
+    /// What `data` carries, typed.
     public var content: DeskContent
     /// Everything found wrong with the envelope and its data. Empty for a valid message.
     public var problems: [PayloadProblem]
@@ -166,6 +174,7 @@ public struct DecodingOptions: Sendable, Hashable {
     /// Report keys written twice in one object (costs a pass over every object).
     public var checksDuplicateKeys: Bool
 
+    /// Options with the given JSON limits; `checksDuplicateKeys` reports repeated members as problems.
     public init(limits: JSONLimits = .default, checksDuplicateKeys: Bool = false) {
         self.limits = limits
         self.checksDuplicateKeys = checksDuplicateKeys

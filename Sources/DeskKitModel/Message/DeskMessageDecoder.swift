@@ -12,12 +12,14 @@
 /// A decoder is a value: copies share nothing observable, and each copy used on its own thread is safe.
 /// It gives the same messages as ``DeskMessage/init(jsonBytes:options:)``.
 public struct DeskMessageDecoder: Sendable {
+    /// How messages are read: ``DecodingOptions/lenient`` by default.
     public var options: DecodingOptions
     /// The most working memory kept from one message to the next, in bytes (default 1 MiB). The memory grows to
     /// fit the message at hand; after a message that needed more than this, it is let go.
     public var maxRetainedBytes: Int
     private var scratch: DecodingScratch
 
+    /// A decoder that reads with `options` and lets go of working memory beyond `maxRetainedBytes` (1 MiB by default) after the message that needed it.
     public init(options: DecodingOptions = .lenient, maxRetainedBytes: Int = 1 << 20) {
         self.options = options
         self.maxRetainedBytes = maxRetainedBytes

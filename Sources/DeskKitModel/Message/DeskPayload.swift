@@ -14,7 +14,9 @@ public enum DeskPayload {
 
     /// The result of reading one `data` string.
     public struct Decoded: Sendable, Hashable {
+        /// What the payload is, typed.
         public var content: DeskContent
+        /// How the payload was written.
         public var encoding: DataEncoding
         /// `data.type`, when `data` is a JSON object with a string `type`.
         public var dataType: String?

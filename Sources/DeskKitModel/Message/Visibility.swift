@@ -8,7 +8,9 @@ public enum Audience: String, Sendable, Hashable, CaseIterable {
 
 /// Whether a message is shown to an audience, and if not, why.
 public enum Visibility: Sendable, Hashable {
+    /// The audience sees the message.
     case visible
+    /// The audience does not see it, for this reason.
     case hidden(HiddenReason)
 
     /// Why a message is hidden from customers.
@@ -19,6 +21,7 @@ public enum Visibility: Sendable, Hashable {
         case systemDataType = "system_data_type"
     }
 
+    /// Whether the audience sees the message.
     public var isVisible: Bool { self == .visible }
 }
 

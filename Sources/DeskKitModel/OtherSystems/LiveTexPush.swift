@@ -2,8 +2,11 @@
 public struct LiveTexPush: Sendable, Hashable {
     /// What the message carries.
     public enum Kind: String, Sendable, Hashable {
+        /// Text only.
         case text
+        /// A file only.
         case file
+        /// A file and a text.
         case fileWithComment = "file_with_comment"
     }
 
@@ -13,9 +16,12 @@ public struct LiveTexPush: Sendable, Hashable {
     public var platform: String
     /// The device token to push to.
     public var to: String
+    /// The message's text, for text messages and files with a comment.
     public var text: String?
+    /// The file's URL, for file messages.
     public var url: String?
 
+    /// A text, a file, or a file with a comment: what `text` and `url` hold.
     public var kind: Kind {
         switch (text != nil, url != nil) {
         case (true, true): return .fileWithComment

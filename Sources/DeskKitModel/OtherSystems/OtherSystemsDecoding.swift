@@ -165,6 +165,7 @@ extension PyrusReplyWebhook {
 }
 
 extension PyrusAuthRequest {
+    /// The request as JSON for logs and the CLI: the security key's length, never the key.
     public var jsonValue: JSONValue {
         [
             "app_id": .string(appID), "user_id": .string(userID),
@@ -174,6 +175,7 @@ extension PyrusAuthRequest {
 }
 
 extension LiveTexPush {
+    /// The push as JSON, with its kind.
     public var jsonValue: JSONValue {
         [
             "kind": .string(kind.rawValue), "version": .string(version), "platform": .string(platform),

@@ -1,7 +1,10 @@
 /// A request of Pyrus to an integrator's authorization service: may this user use the chat?
 public struct PyrusAuthRequest: Sendable, Hashable {
+    /// `app_id`: the integrator's application.
     public var appID: String
+    /// `user_id`: the user to authorize (at most 100 characters).
     public var userID: String
+    /// `security_key` (at most 100 characters). Never printed or logged.
     public var securityKey: String
 
     /// The longest user id and security key Pyrus sends.

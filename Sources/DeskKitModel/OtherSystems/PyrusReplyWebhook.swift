@@ -2,8 +2,11 @@
 public struct PyrusReplyWebhook: Sendable, Hashable {
     /// Whose device the reply goes to.
     public struct Token: Sendable, Hashable {
+        /// `user_id`.
         public var userID: String?
+        /// `app_id`.
         public var appID: String?
+        /// `device_id`.
         public var deviceID: String?
         /// `ios` or `android` (the documentation writes "iOS"; read case-insensitively, kept as written).
         public var type: String?
@@ -11,7 +14,9 @@ public struct PyrusReplyWebhook: Sendable, Hashable {
 
     /// The new comment.
     public struct Comment: Sendable, Hashable {
+        /// `comment_id`.
         public var commentID: Int64?
+        /// The comment's text.
         public var body: String?
         /// Always false: the comment comes from the support team.
         public var isInbound: Bool?
@@ -19,7 +24,9 @@ public struct PyrusReplyWebhook: Sendable, Hashable {
 
     /// Who wrote it.
     public struct Author: Sendable, Hashable {
+        /// The author's name.
         public var name: String?
+        /// `avatar_id`: the author's picture.
         public var avatarID: String?
         /// Used when there is no avatar id.
         public var avatarColor: String?
@@ -27,7 +34,9 @@ public struct PyrusReplyWebhook: Sendable, Hashable {
 
     /// An attached file.
     public struct Attachment: Sendable, Hashable {
+        /// The file's id.
         public var id: String?
+        /// The file's name.
         public var name: String?
         /// Bytes.
         public var size: Int64?
@@ -35,22 +44,31 @@ public struct PyrusReplyWebhook: Sendable, Hashable {
 
     /// What the Pyrus SDK hands its `NewReplySubscriber`.
     public struct ReplySummary: Sendable, Hashable {
+        /// Always true: a reply is a new comment.
         public var hasUnreadComments: Bool
+        /// The comment's text.
         public var lastCommentText: String?
+        /// How many files the comment has.
         public var lastCommentAttachmentsCount: Int
+        /// The names of its files.
         public var lastCommentAttachments: [String]
         /// Seconds since 1970 (UTC), when `created_at` could be read.
         public var utcTime: Double?
     }
 
+    /// `ticket_id`: the ticket answered.
     public var ticketID: Int64
+    /// `token`: whose device the reply goes to.
     public var token: Token
+    /// `comment`: the reply.
     public var comment: Comment
+    /// `author`: who answered.
     public var author: Author?
     /// `created_at` as written.
     public var createdAt: String?
     /// `created_at` in seconds since 1970 (UTC): ISO 8601 text or epoch seconds/milliseconds.
     public var createdAtSeconds: Double?
+    /// `attachments`: the reply's files.
     public var attachments: [Attachment]
 
     /// The summary a client shows for this reply.

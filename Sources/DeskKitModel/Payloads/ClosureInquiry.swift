@@ -11,14 +11,19 @@ public struct ClosureInquiry: Sendable, Hashable {
         public static let confirmed = State(rawValue: "CONFIRMED")
         /// The customer wants to keep the ticket open.
         public static let declined = State(rawValue: "DECLINED")
+        /// The states Desk writes.
         public static let known: [State] = [.waiting, .confirmed, .declined]
+        /// Whether Desk writes this state.
         public var isKnown: Bool { Self.known.contains(self) }
         public var description: String { rawValue }
     }
 
+    /// Whether the customer has answered, and how.
     public var state: State
+    /// The ticket the inquiry is about.
     public var ticketID: Int64?
 
+    /// An inquiry in `state` about ticket `ticketID`.
     public init(state: State, ticketID: Int64? = nil) {
         self.state = state
         self.ticketID = ticketID
@@ -32,6 +37,7 @@ public struct ClosureInquiry: Sendable, Hashable {
     /// Whether the customer still has to answer (the client shows Yes/No buttons).
     public var awaitsAnswer: Bool { state == .waiting }
 
+    /// `body` as Desk writes it: `{"state", "ticketId"}`.
     public var bodyJSON: JSONValue {
         var o: JSONObject = ["state": .string(state.rawValue)]
         if let ticketID { o["ticketId"] = .integer(ticketID) }

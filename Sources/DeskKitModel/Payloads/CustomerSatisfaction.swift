@@ -11,7 +11,9 @@ public struct CustomerSatisfaction: Sendable, Hashable {
         public static let waiting = State(rawValue: "WAITING")
         /// The customer answered.
         public static let confirmed = State(rawValue: "CONFIRMED")
+        /// The states Desk writes.
         public static let known: [State] = [.waiting, .confirmed]
+        /// Whether Desk writes this state.
         public var isKnown: Bool { Self.known.contains(self) }
         public var description: String { rawValue }
     }
@@ -19,14 +21,17 @@ public struct CustomerSatisfaction: Sendable, Hashable {
     /// Scores run from 1 to 5.
     public static let scoreRange: ClosedRange<Int64> = 1...5
 
+    /// Whether the customer has answered.
     public var state: State
     /// The customer's score, 1–5 once answered. A value out of range is kept as written (strict
     /// validation reports it).
     public var score: Int64?
     /// The customer's comment; nil when absent, null or empty.
     public var comment: String?
+    /// The ticket the survey is about.
     public var ticketID: Int64?
 
+    /// A survey in `state`, with the customer's answer when there is one.
     public init(state: State, score: Int64? = nil, comment: String? = nil, ticketID: Int64? = nil) {
         self.state = state
         self.score = score
@@ -37,6 +42,7 @@ public struct CustomerSatisfaction: Sendable, Hashable {
     /// The `data.type` of CSAT messages.
     public static let dataType = "SENDBIRD_DESK_CUSTOMER_SATISFACTION"
 
+    /// `body` as written: `state`, and the score, comment and ticket id when present.
     public var bodyJSON: JSONValue {
         var o: JSONObject = ["state": .string(state.rawValue)]
         if let score { o["customerSatisfactionScore"] = .integer(score) }

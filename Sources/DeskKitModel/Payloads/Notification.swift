@@ -4,6 +4,7 @@ public struct DeskNotification: Sendable, Hashable {
     /// The notification's `data.type` (`NOTIFICATION_WELCOME`, …); nil for an auto-event message without one.
     public var kind: String?
 
+    /// A notification of `kind` (its `data.type`).
     public init(kind: String?) { self.kind = kind }
 
     static let prefix: StaticString = "NOTIFICATION_"
@@ -25,13 +26,20 @@ public struct DeskNotification: Sendable, Hashable {
 public struct BotAnswers: Sendable, Hashable {
     /// One FAQ entry the bot offers.
     public struct Result: Sendable, Hashable {
+        /// The FAQ entry's category.
         public var category: String?
+        /// The question it answers.
         public var question: String?
+        /// The answer.
         public var answer: String?
+        /// The keyword that matched.
         public var keyword: String?
+        /// A link to more.
         public var url: String?
+        /// A picture for the entry.
         public var imageURL: String?
 
+        /// An FAQ entry from its parts.
         public init(
             category: String? = nil, question: String? = nil, answer: String? = nil, keyword: String? = nil,
             url: String? = nil, imageURL: String? = nil
@@ -45,9 +53,12 @@ public struct BotAnswers: Sendable, Hashable {
         }
     }
 
+    /// The FAQ file the answers come from.
     public var faqFileID: Int64?
+    /// The entries offered, in order.
     public var results: [Result]
 
+    /// Answers from `results` of FAQ file `faqFileID`.
     public init(faqFileID: Int64? = nil, results: [Result]) {
         self.faqFileID = faqFileID
         self.results = results
@@ -55,6 +66,7 @@ public struct BotAnswers: Sendable, Hashable {
 
     /// The `data.type` of bot answers and the `custom_type` of bot messages.
     public static let dataType = "SENDBIRD_DESK_BOT_MESSAGE_FAQ_ANSWERS"
+    /// The `custom_type` of bot messages.
     public static let customType = "SENDBIRD_DESK_BOT_MESSAGE"
 
     private enum ResultKey: Int, JSONKeys {

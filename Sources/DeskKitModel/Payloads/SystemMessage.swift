@@ -13,7 +13,9 @@ public struct SystemMessage: Sendable, Hashable {
 
         /// The legacy types that SDKs and samples still name.
         public static let ticketAssign = Kind(rawValue: "TICKET_ASSIGN")
+        /// The legacy `TICKET_TRANSFER`.
         public static let ticketTransfer = Kind(rawValue: "TICKET_TRANSFER")
+        /// The legacy `TICKET_CLOSE`, which closes the ticket.
         public static let ticketClose = Kind(rawValue: "TICKET_CLOSE")
         static let legacy = ["TICKET_ASSIGN", "TICKET_TRANSFER", "TICKET_CLOSE"]
         static let prefix: StaticString = "SYSTEM_MESSAGE_"
@@ -59,13 +61,16 @@ public struct SystemMessage: Sendable, Hashable {
     // Declared in this order so that the memberwise initializer Swift synthesizes, `init(ticket:transfer:kind:)`,
     // differs from the public `init(kind:ticket:transfer:)`: both build the value through it, in place (an
     // initializer that assigns the fields itself copies the whole value at its end; see `DeskMessage.decode`).
+    /// The ticket the event is about (`data.ticket`), when the message carries it.
     public var ticket: Ticket?
     /// Present with `…TRANSFERRED_BY_AGENT`.
     public var transfer: Transfer?
+    /// The event: the message's `data.type`.
     public var kind: Kind
 }
 
 extension SystemMessage {
+    /// A system message of `kind` about `ticket`.
     public init(kind: Kind, ticket: Ticket? = nil, transfer: Transfer? = nil) {
         self.init(ticket: ticket, transfer: transfer, kind: kind)
     }
@@ -82,8 +87,11 @@ extension SystemMessage {
 /// A Desk ticket as system messages carry it (`data.ticket`, camelCase keys). Members not modelled here
 /// are in ``DeskMessage/payload``.
 public struct Ticket: Sendable, Hashable {
+    /// The ticket's id.
     public var id: Int64?
+    /// The ticket's channel's name (usually the ticket's title).
     public var channelName: String?
+    /// The ticket's group channel.
     public var channelURL: String?
     /// `INITIALIZED`, `PROACTIVE`, `UNASSIGNED`, `ASSIGNED`, `OPEN`, `CLOSED`.
     public var status: String?
@@ -93,25 +101,36 @@ public struct Ticket: Sendable, Hashable {
     public var priority: String?
     /// `info` is itself a JSON string; kept as written.
     public var info: String?
+    /// The ticket's latest assignment.
     public var recentAssignment: Assignment?
+    /// The customer, as Desk writes it.
     public var customer: JSONObject?
+    /// The ticket's custom fields, in order.
     public var customFields: [CustomField]
+    /// The team the ticket belongs to.
     public var group: Int64?
+    /// `firstResponseTime`: seconds until an agent first answered.
     public var firstResponseTime: Int64?
+    /// `issuedAt`, as written (ISO 8601).
     public var issuedAt: String?
+    /// `updatedAt`: seconds since 1970, with fractions.
     public var updatedAt: Double?
     /// Decoded from the JSON string `relatedChannels`.
     public var relatedChannels: [RelatedChannel]
 
     /// One `{key, value}` of `customFields`; the value is kept as any JSON.
     public struct CustomField: Sendable, Hashable {
+        /// The field's key.
         public var key: String
+        /// Its value, as any JSON.
         public var value: JSONValue
     }
 
     /// One `{channel_url, name}` of `relatedChannels`.
     public struct RelatedChannel: Sendable, Hashable {
+        /// The channel's URL.
         public var channelURL: String
+        /// The channel's name.
         public var name: String?
     }
 
@@ -183,15 +202,22 @@ extension Ticket {
 
 /// A ticket's assignment to an agent.
 public struct Assignment: Sendable, Hashable {
+    /// The agent the ticket is assigned to.
     public var agent: Agent?
+    /// The assignment's status, as written.
     public var status: String?
+    /// Messages the agent has not read.
     public var unreadCount: Int64?
 
     /// The agent of an assignment.
     public struct Agent: Sendable, Hashable {
+        /// The agent's Desk id.
         public var id: Int64?
+        /// The name customers see.
         public var displayName: String?
+        /// The agent's picture.
         public var photoThumbnailURL: String?
+        /// The agent's Sendbird user id.
         public var sendbirdID: String?
     }
 
@@ -224,7 +250,9 @@ extension Assignment {
 /// `data.transfer` of `…TRANSFERRED_BY_AGENT`: who had the ticket and who has it now. Other members are
 /// in ``DeskMessage/payload``.
 public struct Transfer: Sendable, Hashable {
+    /// Who had the ticket.
     public var fromAssignment: Assignment?
+    /// Who has it now.
     public var toAssignment: Assignment?
 
     private enum Key: Int, JSONKeys {

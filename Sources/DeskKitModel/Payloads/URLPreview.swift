@@ -6,12 +6,16 @@
 public struct URLPreview: Sendable, Hashable {
     /// The page the preview is about. Required.
     public var url: String
+    /// The site's name (`site_name`).
     public var siteName: String?
+    /// The page's title.
     public var title: String?
+    /// A sentence or two about the page.
     public var description: String?
     /// An absolute http(s) URL of the preview image.
     public var image: String?
 
+    /// A preview of `url` with the fields known.
     public init(
         url: String, siteName: String? = nil, title: String? = nil, description: String? = nil, image: String? = nil
     ) {

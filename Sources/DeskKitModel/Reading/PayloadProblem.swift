@@ -63,12 +63,14 @@ public struct PayloadProblem: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// What kind of problem, fit for programs.
     public var code: Code
     /// Where: a JSONPath such as `$.data.body.state` (`$.data` is the decoded content of the `data` string).
     public var path: String
     /// A sentence for people that says what is wrong.
     public var message: String
 
+    /// A problem of `code` at the JSON path `path`, said in `message`.
     public init(_ code: Code, at path: String, _ message: String) {
         self.code = code
         self.path = path

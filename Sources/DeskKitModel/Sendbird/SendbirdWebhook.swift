@@ -6,6 +6,7 @@
 public struct SendbirdWebhook: Sendable, Hashable {
     /// `group_channel:message_send` and the like.
     public var category: String
+    /// `app_id`: the Sendbird application.
     public var appID: String?
     /// The sender's `user_id`, when there is a sender.
     public var senderID: String?
@@ -24,6 +25,7 @@ public struct SendbirdWebhook: Sendable, Hashable {
         category.hasPrefix("group_channel:message_") || category.hasPrefix("open_channel:message_")
     }
 
+    /// A webhook from its parts.
     public init(
         category: String, appID: String? = nil, senderID: String? = nil, channelURL: String? = nil,
         message: DeskMessage? = nil
