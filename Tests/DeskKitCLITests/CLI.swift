@@ -45,21 +45,17 @@ enum CLI {
         process.standardError = err
         process.standardInput = input
         try process.run()
-        // Write standard input and read standard error on their own threads, so that no pipe fills up
-        // while another is waited on.
+        // Write standard input and read standard error on threads of their own, so that no pipe fills up
+        // while another is waited on. Not on Dispatch's global queue: its threads are few, and when the tests
+        // running at once hold them all (each blocked reading a process's output), a write queued behind
+        // them never starts and the process waits for its input for ever (seen: a run stuck for minutes).
         let writer = input.fileHandleForWriting
-        let wrote = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        let wrote = Self.onThreadOfItsOwn {
             if let stdin { writer.write(stdin) }
             try? writer.close()
-            wrote.signal()
         }
         nonisolated(unsafe) var e = Data()
-        let readErr = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            e = err.fileHandleForReading.readDataToEndOfFile()
-            readErr.signal()
-        }
+        let readErr = Self.onThreadOfItsOwn { e = err.fileHandleForReading.readDataToEndOfFile() }
         let o = out.fileHandleForReading.readDataToEndOfFile()
         wrote.wait()
         readErr.wait()
@@ -67,6 +63,16 @@ enum CLI {
         return Result(
             status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
             stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Runs `body` on a new thread; the semaphore is signalled when it has returned.
+    private static func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
+        }.start()
+        return done
     }
 
     static func json(_ line: String) throws -> [String: Any] {
