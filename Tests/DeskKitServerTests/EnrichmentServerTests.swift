@@ -343,11 +343,18 @@ struct EnrichmentServerTests {
             }
             #expect(health["status"] == "ok")
             #expect(health["queue_capacity"] == 10_000)
+            for path in ["/no/such/route", "/v1/preview/../x", "/webhooks/sendbird?x=1"] {
+                _ = try await client.execute(uri: path, method: .get) { _ in }
+            }
             let metrics = try await client.execute(uri: "/metrics", method: .get) { response in
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
                 return String(buffer: response.body)
             }
             #expect(metrics.contains(#"deskkit_http_requests_total{route="/v1/preview",status="200"} 2"#))
+            // Labelled by the route matched, not by the path asked for: paths (and methods) no route has
+            // are one label, Hummingbird's `NotFound`.
+            #expect(metrics.contains(#"deskkit_http_requests_total{route="NotFound",status="404"} 3"#))
+            #expect(!metrics.contains("no/such") && !metrics.contains("x=1"))
             #expect(metrics.contains(#"deskkit_fetch_errors_total{kind="http_status"} 1"#))
             #expect(metrics.contains("deskkit_preview_fetches_total 3"))
             _ = try await client.execute(
