@@ -173,7 +173,7 @@ struct JSONTests {
         }
     }
 
-    @Test func rejectsInvalidUTF8WithItsOffset() {
+    @Test func rejectsInvalidUTF8WithItsOffset() throws {
         let bytes: [UInt8] = Array(#"{"a": "caf"#.utf8) + [0xE9] + Array(#""}"#.utf8)
         do {
             _ = try JSONValue.parse(bytes)
@@ -185,6 +185,20 @@ struct JSONTests {
         // Overlong encoding and UTF-8-encoded surrogates are invalid too.
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0xC0, 0xAF, 0x22]) }
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse([0x22, 0xED, 0xA0, 0x80, 0x22]) }
+        // Inside a run of other-script characters, and cut short at the end of the text: the offset is the
+        // bad sequence's.
+        let run = Array("\"こんにちは".utf8)
+        let cases: [([UInt8], Int)] = [([0xFF], run.count), ([0xE3, 0x81], run.count), ([0xE3, 0x22], run.count)]
+        for (bad, offset) in cases {
+            do {
+                _ = try JSONValue.parse(run + bad + Array("世界\"".utf8))
+                Issue.record("parsed invalid UTF-8 \(bad)")
+            } catch let error as JSONSyntaxError {
+                #expect(error.code == .invalidUTF8)
+                #expect(error.offset == offset)
+            }
+        }
+        #expect(try JSONValue.parse(run + Array("мир世界😀\"".utf8)) == .string("こんにちはмир世界😀"))
     }
 
     @Test func boundsNesting() throws {

@@ -311,6 +311,9 @@ private struct TapeBuilder {
                 return
             } else {
                 i &+= try sequenceLength(at: i)
+                // Text in other scripts comes in runs (a word, a sentence): validate the run here rather than
+                // going back to the block scan for every character.
+                while i < end, base[i] >= 0x80 { i &+= try sequenceLength(at: i) }
             }
         }
         index = i
