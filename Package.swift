@@ -199,7 +199,8 @@ let package = Package(
         .testTarget(
             name: "DeskKitCLITests",
             dependencies: [
-                "deskkit", "DeskKitPageServer", "DeskKitTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "deskkit", "DeskKitPageServer", "DeskKitServer", "DeskKitTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
     ],

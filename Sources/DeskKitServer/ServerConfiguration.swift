@@ -41,95 +41,41 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         self.apiBase = apiBase
     }
 
-    /// The settings read from the environment, with their meaning.
-    public static let environmentVariables: [(name: String, meaning: String)] = [
-        (
-            "SENDBIRD_APP_ID",
-            "application id; the API base is https://api-{id}.sendbird.com unless DESKKIT_API_BASE is set"
-        ),
-        ("SENDBIRD_API_TOKEN", "API token (required): Platform API calls and webhook signatures"),
-        ("DESKKIT_HOST", "address to listen on (default 127.0.0.1)"),
-        ("DESKKIT_PORT", "port (default 8080)"),
-        ("DESKKIT_API_BASE", "Platform API base URL"),
-        ("DESKKIT_ALLOW_PRIVATE", "1 to fetch pages on private addresses (tests, intranets)"),
-        ("DESKKIT_MAX_BODY_BYTES", "largest webhook body (default 262144)"),
-        ("DESKKIT_QUEUE_CAPACITY", "jobs waiting at most before 503 (default 10000)"),
-        ("DESKKIT_WORKERS", "jobs at once (default 32)"),
-        ("DESKKIT_DEDUP_CAPACITY", "message ids remembered (default 100000)"),
-        ("DESKKIT_API_ATTEMPTS", "Platform API attempts per update (default 4)"),
-        ("DESKKIT_SHUTDOWN_GRACE", "seconds to finish work on shutdown (default 20)"),
-        ("DESKKIT_STORE", "where jobs are kept: sqlite:PATH (default sqlite:deskkit-state.sqlite) or memory"),
-        ("DESKKIT_RETRY_HORIZON", "seconds Platform API failures are retried, from the webhook (default 86400)"),
-        ("DESKKIT_JOB_LEASE", "seconds a claimed job is a worker's before another takes it (default 120)"),
-        ("DESKKIT_STORE_TIMEOUT", "seconds a PostgreSQL store may take to answer before it counts as down (default 5)"),
-    ]
+    /// The settings read from the environment, with their meaning (``settings`` in short).
+    public static var environmentVariables: [(name: String, meaning: String)] {
+        settings.map { ($0.variable, $0.meaning) }
+    }
 
-    /// Builds the configuration from `flags` (names as in the table, values as text) over `environment`.
-    /// Throws a ``ConfigurationError`` naming the setting and what is wrong with it.
+    /// Builds the configuration from `flags` (keyed by variable, values as text) over `environment`, through
+    /// ``settings``. Throws a ``ConfigurationError`` that names every setting at fault and what is wrong with
+    /// it — by its flag when the value came from a flag (``ServerSetting/flag``, or `flagNames`: variable →
+    /// flag).
     public static func resolve(
         flags: [String: String] = [:], environment: [String: String], flagNames: [String: String] = [:]
     ) throws(ConfigurationError) -> ServerConfiguration {
-        // Every problem is collected, so that one start-up names them all; a setting given by a flag is
-        // named by the flag (`flagNames`: setting → flag).
         var problems: [ConfigurationError.Problem] = []
-        func fail(_ name: String, _ problem: String) {
-            let setting = flags[name] != nil ? flagNames[name] ?? name : name
-            problems.append(.init(setting: setting, problem: problem))
-        }
-        func value(_ name: String) -> String? {
-            (flags[name] ?? environment[name]).flatMap { $0.isEmpty ? nil : $0 }
-        }
-        func integer(_ name: String, _ range: ClosedRange<Int>) -> Int? {
-            guard let text = value(name) else { return nil }
-            guard let n = Int(text), range.contains(n) else {
-                fail(name, "\"\(text.prefix(40))\" is not a whole number in \(range.lowerBound)...\(range.upperBound)")
-                return nil
-            }
-            return n
-        }
-        let token = value("SENDBIRD_API_TOKEN")
-        if token == nil { fail("SENDBIRD_API_TOKEN", "is required (it signs webhooks and authenticates API calls)") }
-        var appID = value("SENDBIRD_APP_ID")
-        if let id = appID, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) {
-            fail("SENDBIRD_APP_ID", "\"\(id.prefix(40))\" is not an application id")
-            appID = nil
-        }
-        var base: String?
-        if let b = value("DESKKIT_API_BASE") {
-            if (b.hasPrefix("http://") || b.hasPrefix("https://")), b.count > 8, !b.contains(" ") {
-                base = b
-            } else {
-                fail("DESKKIT_API_BASE", "\"\(b.prefix(80))\" is not an http(s) URL")
-            }
-        } else if let appID {
-            base = PlatformAPIClient.defaultBaseURL(appID: appID)
-        } else if value("SENDBIRD_APP_ID") == nil {
-            fail("SENDBIRD_APP_ID", "is required unless DESKKIT_API_BASE is set")
-        }
-        var c = ServerConfiguration(apiToken: token ?? "", apiBase: base ?? "")
-        c.appID = appID
-        if let host = value("DESKKIT_HOST") { c.host = host }
-        if let port = integer("DESKKIT_PORT", 0...65535) { c.port = port }
-        if let allow = value("DESKKIT_ALLOW_PRIVATE") {
-            if ["1", "true", "yes", "0", "false", "no"].contains(allow.lowercased()) {
-                c.fetch.allowPrivateAddresses = ["1", "true", "yes"].contains(allow.lowercased())
-            } else {
-                fail("DESKKIT_ALLOW_PRIVATE", "\"\(allow.prefix(20))\" is not 1 or 0")
-            }
-        }
-        if let n = integer("DESKKIT_MAX_BODY_BYTES", 1024...(64 << 20)) { c.maxBodyBytes = n }
-        if let n = integer("DESKKIT_QUEUE_CAPACITY", 1...10_000_000) { c.queue.capacity = n }
-        if let n = integer("DESKKIT_WORKERS", 1...4096) { c.queue.workers = n }
-        if let n = integer("DESKKIT_DEDUP_CAPACITY", 0...100_000_000) { c.queue.dedupCapacity = n }
-        if let n = integer("DESKKIT_API_ATTEMPTS", 1...20) { c.retry.maxAttempts = n }
-        if let n = integer("DESKKIT_SHUTDOWN_GRACE", 0...3600) { c.queue.shutdownGrace = .seconds(n) }
+        var failed: Set<String> = []  // the variables at fault
+        var c = ServerConfiguration(apiToken: "", apiBase: "")
         c.store = .default
-        if let text = value("DESKKIT_STORE") {
-            do { c.store = try StoreLocation(parsing: text) } catch { fail("DESKKIT_STORE", error.detail) }
+        for setting in settings {
+            let fromFlag = flags[setting.variable].flatMap { $0.isEmpty ? nil : $0 }
+            let text = fromFlag ?? environment[setting.variable].flatMap { $0.isEmpty ? nil : $0 }
+            if let problem = setting.read(text, &c) {
+                let name =
+                    fromFlag != nil ? flagNames[setting.variable] ?? setting.flag ?? setting.variable : setting.variable
+                problems.append(.init(setting: name, problem: problem))
+                failed.insert(setting.variable)
+            }
         }
-        if let n = integer("DESKKIT_RETRY_HORIZON", 0...(365 * 86400)) { c.durable.retryHorizon = .seconds(n) }
-        if let n = integer("DESKKIT_JOB_LEASE", 1...86400) { c.durable.lease = .seconds(n) }
-        if let n = integer("DESKKIT_STORE_TIMEOUT", 1...3600) { c.storeTimeout = .seconds(n) }
+        // The API base follows from the application id unless it is given.
+        if c.apiBase.isEmpty && !failed.contains("DESKKIT_API_BASE") {
+            if let appID = c.appID {
+                c.apiBase = PlatformAPIClient.defaultBaseURL(appID: appID)
+            } else if !failed.contains("SENDBIRD_APP_ID") {
+                problems.append(
+                    .init(setting: "SENDBIRD_APP_ID", problem: "is required unless DESKKIT_API_BASE is set"))
+            }
+        }
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return c
     }

@@ -25,58 +25,26 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Address to listen on (DESKKIT_HOST).")
-    var host: String?
+    // Each setting's flag; its help is the meaning in the settings table (ServerConfiguration.settings).
+    @Option(name: .long, help: help("DESKKIT_HOST")) var host: String?
+    @Option(name: .long, help: help("DESKKIT_PORT")) var port: String?
+    @Option(name: .long, help: help("DESKKIT_API_BASE")) var apiBase: String?
+    @Option(name: .long, help: help("SENDBIRD_APP_ID")) var appID: String?
+    @Flag(name: .long, help: help("DESKKIT_ALLOW_PRIVATE")) var allowPrivate = false
+    @Option(name: .long, help: help("DESKKIT_QUEUE_CAPACITY")) var queueCapacity: String?
+    @Option(name: .long, help: help("DESKKIT_WORKERS")) var workers: String?
+    @Option(name: .long, help: help("DESKKIT_MAX_BODY_BYTES")) var maxBodyBytes: String?
+    @Option(name: .long, help: help("DESKKIT_SHUTDOWN_GRACE")) var shutdownGrace: String?
+    @Option(name: .long, help: help("DESKKIT_STORE")) var store: String?
+    @Option(name: .long, help: help("DESKKIT_RETRY_HORIZON")) var retryHorizon: String?
+    @Option(name: .long, help: help("DESKKIT_JOB_LEASE")) var jobLease: String?
+    @Option(name: .long, help: help("DESKKIT_STORE_TIMEOUT")) var storeTimeout: String?
 
-    @Option(name: .long, help: "Port (DESKKIT_PORT; 0 picks a free one).")
-    var port: String?
-
-    @Option(name: .long, help: "Platform API base URL (DESKKIT_API_BASE).")
-    var apiBase: String?
-
-    @Option(name: .long, help: "Sendbird application id (SENDBIRD_APP_ID).")
-    var appID: String?
-
-    @Flag(
-        name: .long,
-        help: "Fetch pages on private and loopback addresses too (DESKKIT_ALLOW_PRIVATE; tests and intranets only).")
-    var allowPrivate = false
-
-    @Option(name: .long, help: "Jobs waiting at most before webhooks get 503 (DESKKIT_QUEUE_CAPACITY).")
-    var queueCapacity: String?
-
-    @Option(name: .long, help: "Jobs worked on at once (DESKKIT_WORKERS).")
-    var workers: String?
-
-    @Option(name: .long, help: "Largest webhook body in bytes (DESKKIT_MAX_BODY_BYTES).")
-    var maxBodyBytes: String?
-
-    @Option(name: .long, help: "Seconds to finish work on shutdown (DESKKIT_SHUTDOWN_GRACE).")
-    var shutdownGrace: String?
-
-    @Option(
-        name: .long,
-        help:
-            "Where jobs are kept: sqlite:PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE or memory (DESKKIT_STORE; default sqlite:deskkit-state.sqlite)."
-    )
-    var store: String?
-
-    @Option(
-        name: .long,
-        help: "Seconds Platform API failures are retried, from the webhook (DESKKIT_RETRY_HORIZON; default 86400).")
-    var retryHorizon: String?
-
-    @Option(
-        name: .long,
-        help: "Seconds a claimed job is a worker's before another takes it (DESKKIT_JOB_LEASE; default 120).")
-    var jobLease: String?
-
-    @Option(
-        name: .long,
-        help:
-            "Seconds a PostgreSQL store may take to answer before it counts as down (DESKKIT_STORE_TIMEOUT; default 5)."
-    )
-    var storeTimeout: String?
+    /// A flag's help: the setting's meaning and its variable. Values are read as text and checked by the
+    /// table, so that one start-up names every bad value at once.
+    static func help(_ variable: String) -> ArgumentHelp {
+        ArgumentHelp("\(ServerConfiguration.setting(variable)?.meaning ?? "") (\(variable)).")
+    }
 
     @Option(
         name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
@@ -84,18 +52,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
-
-    /// The flag of each setting, so that a problem is named as the user wrote it.
-    static let flagNames = [
-        "DESKKIT_HOST": "--host", "DESKKIT_PORT": "--port", "DESKKIT_API_BASE": "--api-base",
-        "SENDBIRD_APP_ID": "--app-id",
-        "DESKKIT_ALLOW_PRIVATE": "--allow-private", "DESKKIT_QUEUE_CAPACITY": "--queue-capacity",
-        "DESKKIT_WORKERS": "--workers",
-        "DESKKIT_MAX_BODY_BYTES": "--max-body-bytes", "DESKKIT_SHUTDOWN_GRACE": "--shutdown-grace",
-        "DESKKIT_STORE": "--store",
-        "DESKKIT_RETRY_HORIZON": "--retry-horizon", "DESKKIT_JOB_LEASE": "--job-lease",
-        "DESKKIT_STORE_TIMEOUT": "--store-timeout",
-    ]
 
     func run() async throws {
         var flags: [String: String] = [:]
@@ -115,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.resolve(
-                flags: flags, environment: ProcessInfo.processInfo.environment, flagNames: Self.flagNames)
+                flags: flags, environment: ProcessInfo.processInfo.environment)
         } catch {
             throw Failure(description: "bad configuration: \(error)", exitStatus: 64)
         }

@@ -1,3 +1,4 @@
+import DeskKitServer
 import DeskKitTestSupport
 import Foundation
 import Testing
@@ -28,6 +29,24 @@ struct ServeCommandTests {
         let badBase = try CLI.run(
             ["serve"], environment: ["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "api.example.com"])
         #expect(badBase.stderr.contains("DESKKIT_API_BASE \"api.example.com\" is not an http(s) URL"))
+        // Every flag a setting names, when used, is named by that flag; the variables are listed in the help.
+        let flags = try CLI.run(
+            ["serve", "--job-lease", "0", "--store-timeout", "x", "--retry-horizon", "1y", "--store", "mysql://x"],
+            environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
+        for flag in ["--job-lease \"0\"", "--store-timeout \"x\"", "--retry-horizon \"1y\"", "--store"] {
+            #expect(flags.stderr.contains(flag), "\(flag): \(flags.stderr)")
+        }
+    }
+
+    /// The settings table (`ServerConfiguration.settings`) and the command agree: every flag it names is an
+    /// option of `deskkit serve`, and every variable is in the help.
+    @Test func everySettingIsAFlagAndInTheHelp() throws {
+        let help = try CLI.run(["serve", "--help"]).stdout
+        #expect(ServerConfiguration.settings.count >= 16)
+        for setting in ServerConfiguration.settings {
+            #expect(help.contains("\(setting.variable):"), "\(setting.variable) listed")
+            if let flag = setting.flag { #expect(help.contains("  \(flag)"), "\(flag) is an option") }
+        }
     }
 
     /// The real binary starts, answers, and stops on SIGTERM with exit status 0.

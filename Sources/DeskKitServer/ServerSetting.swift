@@ -1,0 +1,142 @@
+/// One setting of the server: the environment variable that holds it, the `deskkit serve` flag that
+/// overrides it, what it means, and how its text is read into a ``ServerConfiguration``.
+///
+/// ``ServerConfiguration/settings`` is the one table of them: ``ServerConfiguration/resolve(flags:environment:flagNames:)``
+/// reads the environment and the flags through it, `deskkit serve --help` lists it, and a problem is named
+/// by the flag or the variable it lists.
+public struct ServerSetting: Sendable {
+    /// The environment variable (`DESKKIT_PORT`).
+    public let variable: String
+    /// The `deskkit serve` flag that overrides the variable (`--port`), if there is one.
+    public let flag: String?
+    /// What the setting means, with its default.
+    public let meaning: String
+    /// Reads the setting's text (nil when it is not set) into a configuration; answers what is wrong with
+    /// the text, or nil.
+    let read: @Sendable (_ text: String?, _ configuration: inout ServerConfiguration) -> String?
+
+    init(
+        _ variable: String, _ flag: String?, _ meaning: String,
+        read: @escaping @Sendable (String?, inout ServerConfiguration) -> String?
+    ) {
+        self.variable = variable
+        self.flag = flag
+        self.meaning = meaning
+        self.read = read
+    }
+
+    /// A whole number in `range`, given to `set`; absent leaves the default.
+    static func integer(
+        _ variable: String, _ flag: String?, _ meaning: String, _ range: ClosedRange<Int>,
+        _ set: @escaping @Sendable (inout ServerConfiguration, Int) -> Void
+    ) -> ServerSetting {
+        ServerSetting(variable, flag, meaning) { text, c in
+            guard let text else { return nil }
+            guard let n = Int(text), range.contains(n) else {
+                return "\"\(text.prefix(40))\" is not a whole number in \(range.lowerBound)...\(range.upperBound)"
+            }
+            set(&c, n)
+            return nil
+        }
+    }
+
+    /// A number of seconds in `range`, given to `set` as a `Duration`.
+    static func seconds(
+        _ variable: String, _ flag: String?, _ meaning: String, _ range: ClosedRange<Int>,
+        _ set: @escaping @Sendable (inout ServerConfiguration, Duration) -> Void
+    ) -> ServerSetting {
+        integer(variable, flag, meaning, range) { c, n in set(&c, .seconds(n)) }
+    }
+}
+
+extension ServerConfiguration {
+    /// Every setting, in the order they are read and listed.
+    public static let settings: [ServerSetting] = [
+        ServerSetting(
+            "SENDBIRD_API_TOKEN", nil, "API token (required): Platform API calls and webhook signatures"
+        ) { text, c in
+            guard let text else { return "is required (it signs webhooks and authenticates API calls)" }
+            c.apiToken = text
+            return nil
+        },
+        ServerSetting(
+            "SENDBIRD_APP_ID", "--app-id",
+            "application id; the API base is https://api-{id}.sendbird.com unless DESKKIT_API_BASE is set"
+        ) { text, c in
+            guard let text else { return nil }
+            guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                return "\"\(text.prefix(40))\" is not an application id"
+            }
+            c.appID = text
+            return nil
+        },
+        ServerSetting("DESKKIT_API_BASE", "--api-base", "Platform API base URL") { text, c in
+            guard let text else { return nil }
+            guard text.hasPrefix("http://") || text.hasPrefix("https://"), text.count > 8, !text.contains(" ") else {
+                return "\"\(text.prefix(80))\" is not an http(s) URL"
+            }
+            c.apiBase = text
+            return nil
+        },
+        ServerSetting("DESKKIT_HOST", "--host", "address to listen on (default 127.0.0.1)") { text, c in
+            if let text { c.host = text }
+            return nil
+        },
+        .integer("DESKKIT_PORT", "--port", "port (default 8080; 0 picks a free one)", 0...65535) { $0.port = $1 },
+        ServerSetting(
+            "DESKKIT_ALLOW_PRIVATE", "--allow-private", "1 to fetch pages on private addresses (tests, intranets)"
+        ) { text, c in
+            guard let text else { return nil }
+            switch text.lowercased() {
+            case "1", "true", "yes": c.fetch.allowPrivateAddresses = true
+            case "0", "false", "no": c.fetch.allowPrivateAddresses = false
+            default: return "\"\(text.prefix(20))\" is not 1 or 0"
+            }
+            return nil
+        },
+        .integer(
+            "DESKKIT_MAX_BODY_BYTES", "--max-body-bytes", "largest webhook body (default 262144)", 1024...(64 << 20)
+        ) {
+            $0.maxBodyBytes = $1
+        },
+        .integer(
+            "DESKKIT_QUEUE_CAPACITY", "--queue-capacity", "jobs waiting at most before 503 (default 10000)",
+            1...10_000_000
+        ) { $0.queue.capacity = $1 },
+        .integer("DESKKIT_WORKERS", "--workers", "jobs at once (default 32)", 1...4096) { $0.queue.workers = $1 },
+        .integer("DESKKIT_DEDUP_CAPACITY", nil, "message ids remembered (default 100000)", 0...100_000_000) {
+            $0.queue.dedupCapacity = $1
+        },
+        .integer("DESKKIT_API_ATTEMPTS", nil, "Platform API attempts per update (default 4)", 1...20) {
+            $0.retry.maxAttempts = $1
+        },
+        .seconds(
+            "DESKKIT_SHUTDOWN_GRACE", "--shutdown-grace", "seconds to finish work on shutdown (default 20)", 0...3600
+        ) { $0.queue.shutdownGrace = $1 },
+        ServerSetting(
+            "DESKKIT_STORE", "--store",
+            "where jobs are kept: sqlite:PATH (default sqlite:deskkit-state.sqlite), postgres://USER:PASSWORD@HOST:PORT/DATABASE or memory"
+        ) { text, c in
+            guard let text else { return nil }
+            do throws(JobStoreError) { c.store = try StoreLocation(parsing: text) } catch { return error.detail }
+            return nil
+        },
+        .seconds(
+            "DESKKIT_RETRY_HORIZON", "--retry-horizon",
+            "seconds Platform API failures are retried, from the webhook (default 86400)", 0...(365 * 86400)
+        ) { $0.durable.retryHorizon = $1 },
+        .seconds(
+            "DESKKIT_JOB_LEASE", "--job-lease",
+            "seconds a claimed job is a worker's before another takes it (default 120)", 1...86400
+        ) { $0.durable.lease = $1 },
+        .seconds(
+            "DESKKIT_STORE_TIMEOUT", "--store-timeout",
+            "seconds a PostgreSQL store may take to answer before it counts as down (default 5)", 1...3600
+        ) { $0.storeTimeout = $1 },
+    ]
+
+    /// The setting read from `variable`.
+    public static func setting(_ variable: String) -> ServerSetting? {
+        settings.first { $0.variable == variable }
+    }
+}
