@@ -15,8 +15,25 @@ import Testing
 struct CrashRecoveryTests {
     static let token = "crash-test-token"
 
+    /// What a server logged, kept to explain a failure.
+    final class Log: Sendable {
+        let text = Mutex("")
+        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        /// The lines that are not about a job done well.
+        var trouble: String {
+            text.withLock { $0 }.split(separator: "\n").filter { !$0.contains(" info ") }.suffix(40)
+                .joined(separator: "\n")
+        }
+    }
+
     /// Starts `deskkit serve` in `directory` and returns it with its port (read from the "listening" line).
     static func serve(_ arguments: [String], in directory: URL) throws -> (Process, Int) {
+        let (process, port, _) = try serveLogged(arguments, in: directory)
+        return (process, port)
+    }
+
+    /// ``serve(_:in:)``, and the server's log.
+    static func serveLogged(_ arguments: [String], in directory: URL) throws -> (Process, Int, Log) {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["serve", "--port", "0", "--allow-private", "--log-level", "info"] + arguments
@@ -38,8 +55,10 @@ struct CrashRecoveryTests {
                 let port = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":")
                     .last.flatMap({ Int($0) })
             {
-                err.fileHandleForReading.readabilityHandler = { _ = $0.availableData }  // keep the log flowing
-                return (process, port)
+                let kept = Log()
+                kept.append(Data(log.utf8))
+                err.fileHandleForReading.readabilityHandler = { kept.append($0.availableData) }  // keep it flowing
+                return (process, port, kept)
             }
         }
         process.terminate()
@@ -98,12 +117,12 @@ struct CrashRecoveryTests {
         #expect(puts.withLock { $0.isEmpty }, "no message was updated before the crash")
 
         pagesAnswer.store(true, ordering: .relaxed)
-        let (second, _) = try Self.serve(arguments, in: directory)
+        let (second, _, log) = try Self.serveLogged(arguments, in: directory)
         defer { if second.isRunning { second.terminate() } }
         let deadline = Date().addingTimeInterval(60)
         while puts.withLock({ $0.count }) < n, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         let updated = puts.withLock { $0 }
-        #expect(updated.count == n, "every accepted message is updated after the restart")
+        #expect(updated.count == n, "every accepted message is updated after the restart; the log:\n\(log.trouble)")
         #expect(updated.values.allSatisfy { $0 == 1 }, "none twice: none was in flight at the PUT")
         second.terminate()
         second.waitUntilExit()
