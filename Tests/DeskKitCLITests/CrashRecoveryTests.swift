@@ -119,7 +119,7 @@ struct CrashRecoveryTests {
         pagesAnswer.store(true, ordering: .relaxed)
         let (second, _, log) = try Self.serveLogged(arguments, in: directory)
         defer { if second.isRunning { second.terminate() } }
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(120)  // generous: a run of the whole suite loads the machine
         while puts.withLock({ $0.count }) < n, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         let updated = puts.withLock { $0 }
         #expect(updated.count == n, "every accepted message is updated after the restart; the log:\n\(log.trouble)")
