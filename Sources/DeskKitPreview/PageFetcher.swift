@@ -40,6 +40,11 @@ public struct PageFetcher: Sendable {
 
     /// Fetches `url`, following redirects, and reads the page's metadata as the body streams in.
     public func fetch(_ url: String) async throws(FetchError) -> FetchedPage {
+        try await fetch(try WebURL(url))
+    }
+
+    /// Fetches a URL already parsed (and so already known to be one a request can be made of).
+    package func fetch(_ url: WebURL) async throws(FetchError) -> FetchedPage {
         let total = configuration.totalTimeout
         let result: Result<FetchedPage, FetchError> = await withTaskGroup(of: Result<FetchedPage, FetchError>?.self) {
             group in
@@ -93,8 +98,8 @@ public struct PageFetcher: Sendable {
         }
     }
 
-    private func follow(_ start: String) async throws -> FetchedPage {
-        var url = try WebURL(start)
+    private func follow(_ start: WebURL) async throws -> FetchedPage {
+        var url = start
         var redirects = 0
         while true {
             let address = try await address(for: url)

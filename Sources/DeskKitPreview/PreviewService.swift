@@ -159,8 +159,7 @@ public actor PreviewService {
     /// Cached entries (for tests and metrics).
     public var cachedCount: Int { cache.count }
 
-    private func limiter(for url: String) -> AsyncLimiter {
-        let host = (try? WebURL(url))?.host ?? url
+    private func limiter(for host: String) -> AsyncLimiter {
         if let l = perHost[host] { return l }
         let l = AsyncLimiter(limit: configuration.maxConcurrentFetchesPerHost)
         perHost[host] = l
@@ -194,14 +193,16 @@ public actor PreviewService {
     }
 
     private func fetchLimited(_ url: String) async -> Result<URLPreview, FetchError> {
-        let host = limiter(for: url)
+        // Parsed once: for the per-host limit and for the fetch.
+        let parsed = Result { () throws(FetchError) in try WebURL(url) }
+        let host = limiter(for: (try? parsed.get())?.host ?? url)
         await global.acquire()
         await host.acquire()
         statistics.fetches += 1
         let fetcher = self.fetcher
         let result: Result<URLPreview, FetchError>
         do {
-            result = .success(Self.preview(of: try await fetcher.fetch(url), link: url))
+            result = .success(Self.preview(of: try await fetcher.fetch(try parsed.get()), link: url))
         } catch {
             result = .failure(error)
         }
