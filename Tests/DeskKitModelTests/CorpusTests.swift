@@ -62,7 +62,14 @@ struct CorpusTests {
             let decoded = DeskPayload.decode(bytes: c.bytes)
             kind = decoded.content.kind
             strictProblems = DeskPayload.decode(bytes: c.bytes, options: .strict).problems
-            if let encoding = c.encoding { #expect(decoded.encoding.description == encoding) }
+            if let encoding = c.encoding {
+                #expect(decoded.encoding.description == encoding)
+                // The summary line writes the same name without building the string.
+                let summary = DeskMessage(json: [
+                    "message_id": 1, "data": .string(String(decoding: c.bytes, as: UTF8.self)),
+                ])
+                #expect(summary.summaryJSON["encoding"]?.stringValue == encoding)
+            }
             if case .malformed(let m) = decoded.content {
                 #expect(m.data == String(decoding: c.bytes, as: UTF8.self), "malformed data is kept whole")
             }

@@ -42,13 +42,30 @@ public struct DataEncoding: Sendable, Hashable, CustomStringConvertible {
 
     /// The form followed by its details: `json`, `base64`, `base64+urlsafe+unpadded`, `json+bom`, …
     public var description: String {
-        var s = form.rawValue
-        if base64Style.contains(.urlSafe) { s += "+urlsafe" }
-        if base64Style.contains(.unpadded) { s += "+unpadded" }
-        if base64Style.contains(.wrapped) { s += "+wrapped" }
-        if byteOrderMark { s += "+bom" }
-        if surroundingWhitespace { s += "+whitespace" }
-        return s
+        var w = JSONWriter(capacity: 32)
+        writeName(to: &w)
+        return w.string
+    }
+
+    /// Writes ``description`` as a JSON string, without building it first (one a message in a summary).
+    func write(to w: inout JSONWriter) {
+        w.raw("\"")
+        writeName(to: &w)
+        w.raw("\"")
+    }
+
+    private func writeName(to w: inout JSONWriter) {
+        switch form {
+        case .none: w.raw("none")
+        case .json: w.raw("json")
+        case .base64: w.raw("base64")
+        case .text: w.raw("text")
+        }
+        if base64Style.contains(.urlSafe) { w.raw("+urlsafe") }
+        if base64Style.contains(.unpadded) { w.raw("+unpadded") }
+        if base64Style.contains(.wrapped) { w.raw("+wrapped") }
+        if byteOrderMark { w.raw("+bom") }
+        if surroundingWhitespace { w.raw("+whitespace") }
     }
 }
 

@@ -131,7 +131,8 @@ extension DeskMessage {
         if case .malformed(let m) = content { error = m.reason } else { error = problems.first }
         w.member("message_id", messageID, first: true)
         w.member("kind", content.kind.rawValue)
-        w.member("encoding", encoding.description)
+        w.member("encoding")
+        encoding.write(to: &w)
         w.member("visible_to_customer")
         w.raw(isVisible(to: .customer) ? "true" : "false")
         w.member("ticket_closed")
