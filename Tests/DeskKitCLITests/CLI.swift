@@ -46,9 +46,10 @@ enum CLI {
         process.standardInput = input
         try process.run()
         // Write standard input and read standard error on threads of their own, so that no pipe fills up
-        // while another is waited on. Not on Dispatch's global queue: its threads are few, and when the tests
-        // running at once hold them all (each blocked reading a process's output), a write queued behind
-        // them never starts and the process waits for its input for ever (seen: a run stuck for minutes).
+        // while another is waited on — not on Dispatch's global queue, whose few threads the tests running at
+        // once may all hold blocked. (The pipes' ends must also not leak into other processes: a PostgreSQL
+        // cluster that a test started while they were open kept them, and the process waited for input for
+        // ever; `PostgresCluster.run` closes them in what it starts.)
         let writer = input.fileHandleForWriting
         let wrote = Self.onThreadOfItsOwn {
             if let stdin { writer.write(stdin) }

@@ -124,6 +124,11 @@ public final class PostgresCluster: Sendable {
         posix_spawn_file_actions_addopen(
             &actions, 1, capture ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else: a server started here (postgres, through pg_ctl) would otherwise keep every descriptor
+        // the test process had open at that moment — among them the ends of pipes that other tests are reading
+        // a command's output from, or writing its input to, which then never see their end (seen: CLI tests
+        // waiting for minutes on output of a process long gone, and a process waiting for input already closed).
+        closeFrom3(&actions)
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid: pid_t = 0
@@ -136,6 +141,19 @@ public final class PostgresCluster: Sendable {
             throw Failure(description: "\(arguments.joined(separator: " ")) failed (status \(status)): \(output)")
         }
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Adds "close every descriptor from 3 on" to `actions`: glibc's `posix_spawn_file_actions_addclosefrom_np`
+    /// (2.34 and later; looked up at run time, Swift's Glibc module does not declare it), else a close for each
+    /// descriptor open now.
+    static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap({ Int32($0) }) where fd >= 3 { posix_spawn_file_actions_addclose(&actions, fd) }
     }
 
     static func findBinaries() throws -> String {
