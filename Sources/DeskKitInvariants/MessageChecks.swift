@@ -100,7 +100,7 @@ enum MessageChecks {
         guard case .success(let value) = JSONValue.parseResult(bytes) else { return }
         var writer = JSONWriter()
         writer.write(value)
-        let again = writer.bytes.withUnsafeBufferPointer { JSONValue.parseResult($0) }
+        let again = writer.withUnsafeBufferPointer { JSONValue.parseResult($0) }
         try require((try? again.get()) == value, "JSON written from a parsed value does not parse back to it")
     }
 

@@ -30,7 +30,7 @@ public struct EnrichmentServer: Sendable {
     let cacheFigures = LastFigures()
     let startedAt = ContinuousClock.now
 
-    /// The largest body of `/v1/preview` (64 KiB) and of `/v1/decode` (16 MiB).
+    /// The largest body of `/v1/preview`: 64 KiB.
     public static let maxPreviewRequestBytes = 64 * 1024
     /// The largest body of `/v1/decode`: 16 MiB.
     public static let maxDecodeRequestBytes = 16 << 20
@@ -238,7 +238,7 @@ public struct EnrichmentServer: Sendable {
         }
         return Response(
             status: .ok, headers: [.contentType: "application/x-ndjson"],
-            body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+            body: .init(byteBuffer: writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) }))
     }
 
     /// 200 `{"status": "ok", …}`, or 503 `{"status": "store_unavailable", "store_error"}` when the job
@@ -287,7 +287,7 @@ public struct EnrichmentServer: Sendable {
         writer.append(UInt8(ascii: "\n"))
         return Response(
             status: status, headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+            body: .init(byteBuffer: writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) }))
     }
 
     static func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {

@@ -49,7 +49,7 @@ public struct PlatformAPIClient: Sendable {
         request.headers.add(name: "Api-Token", value: apiToken)
         request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         request.headers.add(name: "Accept", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: writer.bytes))
+        request.body = .bytes(writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) })
         let log = ["channel_url": Logger.MetadataValue.string(channelURL), "message_id": "\(messageID)"]
 
         var attempt = 0

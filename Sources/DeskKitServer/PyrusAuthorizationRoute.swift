@@ -42,7 +42,7 @@ extension Router {
             writer.write(["problems": .array(problems.map(\.jsonValue))])
             return Response(
                 status: .badRequest, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: ByteBuffer(bytes: writer.bytes)))
+                body: .init(byteBuffer: writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) }))
         }
         return self
     }

@@ -58,11 +58,11 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         var c = ServerConfiguration(apiToken: "", apiBase: "")
         c.store = .default
         for setting in settings {
-            let fromFlag = flags[setting.variable].flatMap { $0.isEmpty ? nil : $0 }
-            let text = fromFlag ?? environment[setting.variable].flatMap { $0.isEmpty ? nil : $0 }
+            // A flag given replaces the variable, even empty (which reads as not set).
+            let fromFlag = flags[setting.variable] != nil
+            let text = (flags[setting.variable] ?? environment[setting.variable]).flatMap { $0.isEmpty ? nil : $0 }
             if let problem = setting.read(text, &c) {
-                let name =
-                    fromFlag != nil ? flagNames[setting.variable] ?? setting.flag ?? setting.variable : setting.variable
+                let name = fromFlag ? flagNames[setting.variable] ?? setting.flag ?? setting.variable : setting.variable
                 problems.append(.init(setting: name, problem: problem))
                 failed.insert(setting.variable)
             }

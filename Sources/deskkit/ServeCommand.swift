@@ -99,11 +99,10 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: configuration, logger: logger, store: jobStore, sharedPreviews: sharedPreviews,
             handBack: handBackPath.map { path -> EnrichmentQueue.HandBack in
                 { @Sendable jobs in
-                    var lines: [UInt8] = []
+                    var lines = JSONWriter()
                     for job in jobs {
-                        var writer = JSONWriter()
-                        writer.write(job.json)
-                        lines += writer.bytes + [UInt8(ascii: "\n")]
+                        lines.write(job.json)
+                        lines.append(UInt8(ascii: "\n"))
                     }
                     if !FileManager.default.fileExists(atPath: path) {
                         _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -113,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
                         return
                     }
                     file.seekToEndOfFile()
-                    file.write(Data(lines))
+                    lines.withUnsafeBufferPointer { file.write(Data(buffer: $0)) }
                     try? file.close()
                 }
             })

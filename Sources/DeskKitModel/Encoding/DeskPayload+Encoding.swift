@@ -5,7 +5,7 @@ extension DeskPayload {
         w.write(payload.json)
         switch form {
         case .json: return w.string
-        case .base64: return Base64.encode(w.bytes)
+        case .base64: return w.withUnsafeBufferPointer { Base64.encode(buffer: $0) }
         }
     }
 
