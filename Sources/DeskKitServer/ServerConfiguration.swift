@@ -85,7 +85,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         "listen \(host):\(port), app \(appID ?? "-"), api \(apiBase), token \(String(repeating: "*", count: 4)) (\(apiToken.count) chars), "
             + "max body \(maxBodyBytes) B, queue \(queue.capacity), workers \(queue.workers), dedup \(queue.dedupCapacity), "
             + "store \(store) (timeout \(storeTimeout)), retry horizon \(durable.retryHorizon), job lease \(durable.lease), "
-            + "api attempts \(retry.maxAttempts), shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
+            + "api attempts \(retry.maxAttempts), fetch timeout \(fetch.totalTimeout) s, shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
     }
 }
 

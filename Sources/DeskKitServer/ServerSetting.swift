@@ -95,6 +95,10 @@ extension ServerConfiguration {
             return nil
         },
         .integer(
+            "DESKKIT_FETCH_TIMEOUT", "--fetch-timeout",
+            "seconds a page fetch may take, redirects and body included (default 10)", 1...600
+        ) { $0.fetch.totalTimeout = Double($1) },
+        .integer(
             "DESKKIT_MAX_BODY_BYTES", "--max-body-bytes", "largest webhook body (default 262144)", 1024...(64 << 20)
         ) {
             $0.maxBodyBytes = $1

@@ -369,7 +369,7 @@ struct EnrichmentServerTests {
 
     @Test func configurationFromFlagsAndEnvironment() throws {
         let c = try ServerConfiguration.resolve(
-            flags: ["DESKKIT_PORT": "9000", "DESKKIT_STORE_TIMEOUT": "30"],
+            flags: ["DESKKIT_PORT": "9000", "DESKKIT_STORE_TIMEOUT": "30", "DESKKIT_FETCH_TIMEOUT": "3"],
             environment: [
                 "SENDBIRD_APP_ID": "ABC-123", "SENDBIRD_API_TOKEN": "s3cr3t-T0k3n", "DESKKIT_PORT": "1",
                 "DESKKIT_WORKERS": "4",
@@ -377,9 +377,10 @@ struct EnrichmentServerTests {
         #expect(c.port == 9000)
         #expect(c.queue.workers == 4)
         #expect(c.storeTimeout == .seconds(30))
-        #expect(
-            try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t"])
-                .storeTimeout == .seconds(5))
+        #expect(c.fetch.totalTimeout == 3)
+        let defaults = try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t"])
+        #expect(defaults.storeTimeout == .seconds(5))
+        #expect(defaults.fetch.totalTimeout == 10)
         #expect(c.apiBase == "https://api-abc-123.sendbird.com")
         #expect(!c.description.contains("s3cr3t-T0k3n"))
         func problem(_ env: [String: String]) -> String? {
@@ -404,6 +405,9 @@ struct EnrichmentServerTests {
         #expect(
             problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_STORE_TIMEOUT": "0"])?.hasPrefix(
                 "DESKKIT_STORE_TIMEOUT") == true)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_FETCH_TIMEOUT": "0"])?.hasPrefix(
+                "DESKKIT_FETCH_TIMEOUT") == true)
     }
 
     @Test func secretsAreNeverLogged() async throws {
