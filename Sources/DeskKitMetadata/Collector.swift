@@ -294,17 +294,22 @@ final class Collector {
                 content: content))
     }
 
+    /// A `<link>`: its `rel` tokens are matched on the bytes, and strings are made only for a link kept
+    /// (most are style sheets, preloads and feeds).
     private func link(_ attribute: StartTagAttributes) {
-        guard let rel = attribute["rel"]?.lowercased(), let href = attribute["href"] else { return }
-        let rels = rel.split(separator: " ")
-        if rels.contains("canonical"), canonical == nil { canonical = href }
-        if rels.contains("alternate"), attribute["hreflang"]?.lowercased() == "x-default", alternateDefault == nil {
-            alternateDefault = href
-        }
-        if rels.contains("icon") || rels.contains("apple-touch-icon") || rels.contains("mask-icon"), icons.count < 16 {
+        let isCanonical = canonical == nil && attribute.tokens(of: "rel", include: ["canonical"], ignoringCase: true)
+        let isAlternate =
+            alternateDefault == nil && attribute.tokens(of: "rel", include: ["alternate"], ignoringCase: true)
+        let isIcon = icons.count < 16 && attribute.tokens(of: "rel", include: Self.iconRels, ignoringCase: true)
+        guard isCanonical || isAlternate || isIcon, let href = attribute["href"] else { return }
+        if isCanonical { canonical = href }
+        if isAlternate, attribute["hreflang"]?.lowercased() == "x-default" { alternateDefault = href }
+        if isIcon, let rel = attribute["rel"]?.lowercased() {
             icons.append(PageMetadata.Icon(rel: rel, href: href, sizes: attribute["sizes"], type: attribute["type"]))
         }
     }
+
+    private static let iconRels: [StaticString] = ["icon", "apple-touch-icon", "mask-icon"]
 
     private func capture(_ kind: CaptureKind) { captures.append(Capture(kind: kind, depth: depth)) }
 

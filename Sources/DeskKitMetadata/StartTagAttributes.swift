@@ -43,14 +43,17 @@ struct StartTagAttributes {
         return strcmp(cString(found), cString(value.utf8Start)) == 0
     }
 
-    /// Whether attribute `name` is a list separated by spaces holding one of `tokens` (`class`).
-    func tokens(of name: StaticString, include tokens: [StaticString]) -> Bool {
+    /// Whether attribute `name` is a list separated by spaces holding one of `tokens` (`class`); with
+    /// `ignoringCase`, ASCII letters match in either case (`rel`; the tokens are given in lowercase).
+    func tokens(of name: StaticString, include tokens: [StaticString], ignoringCase: Bool = false) -> Bool {
         guard case .some(.some(let found)) = raw(name) else { return false }
         let bytes = UnsafeBufferPointer(start: found, count: strlen(cString(found)))
         return bytes.split(separator: 0x20).contains { token in
             tokens.contains { t in
                 token.count == t.utf8CodeUnitCount
-                    && token.elementsEqual(UnsafeBufferPointer(start: t.utf8Start, count: t.utf8CodeUnitCount))
+                    && zip(token, UnsafeBufferPointer(start: t.utf8Start, count: t.utf8CodeUnitCount)).allSatisfy {
+                        $0 == $1 || (ignoringCase && $0 >= 0x41 && $0 <= 0x5A && $0 | 0x20 == $1)
+                    }
             }
         }
     }
@@ -68,11 +71,34 @@ struct StartTagAttributes {
                 if let value, xmlStrEqual(name, "aria-hidden") != 0, xmlStrcasecmp(value, "true") == 0 { return true }
             case UInt8(ascii: "s"):
                 guard let value, xmlStrEqual(name, "style") != 0 else { break }
-                let compact = String(cString: value).lowercased().filter { $0 != " " && $0 != "\t" }
-                if compact.contains("display:none") || compact.contains("visibility:hidden") { return true }
+                if Self.declares(value, "display:none") || Self.declares(value, "visibility:hidden") { return true }
             default: break
             }
             i += 2
+        }
+        return false
+    }
+}
+
+extension StartTagAttributes {
+    /// Whether the NUL-terminated `style` holds `declaration` (lowercase, without spaces), ASCII letters
+    /// in either case and spaces and tabs anywhere in it (`Display : NONE`). On the bytes, in place.
+    static func declares(_ style: UnsafePointer<UInt8>, _ declaration: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: declaration.utf8Start, count: declaration.utf8CodeUnitCount)
+        var start = 0
+        while style[start] != 0 {
+            var i = start
+            var matched = 0
+            while matched < pattern.count {
+                let c = style[i]
+                if c == 0 { return false }  // the rest is shorter than the pattern
+                i += 1
+                if c == 0x20 || c == 0x09 { continue }
+                guard (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) == pattern[matched] else { break }
+                matched += 1
+            }
+            if matched == pattern.count { return true }
+            start += 1
         }
         return false
     }

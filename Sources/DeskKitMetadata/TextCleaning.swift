@@ -1,5 +1,13 @@
 import CLibXML2
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Turns raw attribute values and text into preview text: entities decoded (a second time for
 /// double-escaped `&amp;amp;`), white space collapsed, trimmed, length-capped.
 enum TextCleaning {
@@ -72,7 +80,7 @@ enum TextCleaning {
     /// Decodes the entities left in a value after the HTML parser decoded it once (`&amp;amp;` → `&`). On
     /// the UTF-8 bytes: an entity is ASCII, so a `;` more than 32 bytes on never ends one.
     static func decodeEntities(_ s: String) -> String {
-        guard s.utf8.contains(UInt8(ascii: "&")) else { return s }
+        guard contains(s, UInt8(ascii: "&")) else { return s }
         var s = s
         let decoded: [UInt8]? = s.withUTF8 { b in
             var out: [UInt8] = []
@@ -160,18 +168,52 @@ enum TextCleaning {
     }
 
     /// The text without `<![CDATA[ … ]]>` sections, which libxml2's HTML parser passes on as text and
-    /// browsers do not show.
+    /// browsers do not show. On the UTF-8 bytes; text without a section is returned as it is.
     static func removingCDATA(_ text: String) -> String {
-        guard text.contains("<![CDATA[") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let open = rest.firstRange(of: "<![CDATA[") {
-            out += rest[..<open.lowerBound]
-            rest = rest[open.upperBound...]
-            guard let close = rest.firstRange(of: "]]>") else { return out }
-            rest = rest[close.upperBound...]
+        guard contains(text, UInt8(ascii: "<")) else { return text }
+        var text = text
+        let kept: [UInt8]? = text.withUTF8 { b in
+            let open = Array("<![CDATA[".utf8)
+            let close = Array("]]>".utf8)
+            guard var at = find(open, in: b, from: 0) else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count)
+            var from = 0
+            while true {
+                out.append(contentsOf: b[from..<at])
+                guard let end = find(close, in: b, from: at + open.count) else { return out }
+                from = end + close.count
+                guard let next = find(open, in: b, from: from) else { break }
+                at = next
+            }
+            out.append(contentsOf: b[from...])
+            return out
         }
-        return out + rest
+        return kept.map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
+    /// Where `needle` (not empty) first occurs in `bytes` at `from` or after: `memchr` to its first byte,
+    /// then a compare.
+    static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var at = from
+        while bytes.count - at >= needle.count {
+            guard let hit = memchr(base + at, Int32(needle[0]), bytes.count - at - needle.count + 1) else {
+                return nil
+            }
+            at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if memcmp(base + at, needle, needle.count) == 0 { return at }
+            at += 1
+        }
+        return nil
+    }
+
+    /// Whether the UTF-8 of `s` holds `byte` (`memchr` on the bytes in place).
+    static func contains(_ s: String, _ byte: UInt8) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { b in
+            b.baseAddress.map { memchr($0, Int32(byte), b.count) != nil } ?? false
+        }
+            ?? s.utf8.contains(byte)
     }
 
     /// Like ``clean(_:limit:)``, but a cut text ends at a word boundary (when there is one in its last
