@@ -49,3 +49,21 @@ struct ExtractCommandTests {
         #expect(!r.stderr.contains("Usage"), "a run-time error prints no usage")
     }
 }
+
+/// The line commands are parsed on their own (start-up time); what the root answers must not change.
+@Suite("deskkit line commands, parsed on their own")
+struct LineCommandParsingTests {
+    @Test(arguments: ["decode", "filter", "validate", "detect", "extract"])
+    func errorsAndHelpAreTheRootsAnswers(command: String) throws {
+        let bogus = try CLI.run([command, "--no-such-flag"], stdin: "")
+        #expect(bogus.status == 64)
+        #expect(bogus.stderr.contains("Unknown option '--no-such-flag'"))
+        #expect(bogus.stderr.contains("Usage: deskkit \(command)"), "usage names the command under deskkit")
+        let help = try CLI.run([command, "--help"], stdin: "")
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: deskkit \(command)"))
+        let threads = try CLI.run([command, "--threads", "0"], stdin: "")
+        #expect(threads.status == 64, "validation still stops the run")
+        #expect(threads.stderr.contains("Usage: deskkit \(command)"))
+    }
+}
