@@ -89,35 +89,38 @@ final class Collector {
     }
 
     let limits: ExtractionLimits
-    var metas: [Meta] = []
-    var canonical: String?
-    var alternateDefault: String?
-    var baseHref: String?
-    var icons: [PageMetadata.Icon] = []
-    var texts = Texts()
-    var jsonLD: [String] = []
-    var firstImage: String?
-    var imageAfterH1: String?
+    // Every event of the page reads and writes this state: its run-time exclusivity checks (a class's
+    // properties are checked on each access) cost a few percent of extraction, and it is touched only by
+    // the parser that owns the collector, on one thread, never while another access is open.
+    @exclusivity(unchecked) var metas: [Meta] = []
+    @exclusivity(unchecked) var canonical: String?
+    @exclusivity(unchecked) var alternateDefault: String?
+    @exclusivity(unchecked) var baseHref: String?
+    @exclusivity(unchecked) var icons: [PageMetadata.Icon] = []
+    @exclusivity(unchecked) var texts = Texts()
+    @exclusivity(unchecked) var jsonLD: [String] = []
+    @exclusivity(unchecked) var firstImage: String?
+    @exclusivity(unchecked) var imageAfterH1: String?
 
-    var depth = 0
-    var svgDepth = 0
+    @exclusivity(unchecked) var depth = 0
+    @exclusivity(unchecked) var svgDepth = 0
     /// What of the body is visible: the depth of the hidden element the parser is in (its text is not
     /// read), and how many links it is in.
-    private var hiddenFrom: Int?
-    private var linkDepth = 0
+    @exclusivity(unchecked) private var hiddenFrom: Int?
+    @exclusivity(unchecked) private var linkDepth = 0
     /// The body-text fallback: the text of the block being read, and how much of it is link text.
-    private var block: [UInt8] = []
-    private var blockLinkBytes = 0
-    var sawH1 = false
-    var headDone = false
-    var captures: [Capture] = []
+    @exclusivity(unchecked) private var block: [UInt8] = []
+    @exclusivity(unchecked) private var blockLinkBytes = 0
+    @exclusivity(unchecked) var sawH1 = false
+    @exclusivity(unchecked) var headDone = false
+    @exclusivity(unchecked) var captures: [Capture] = []
     /// Set when the parser has what it needs: parsing stops at that very event, however the page was
     /// cut into chunks.
-    var done = false {
+    @exclusivity(unchecked) var done = false {
         didSet { if done, let context { xmlStopParser(context) } }
     }
     /// The parser driving this collector.
-    var context: htmlParserCtxtPtr?
+    @exclusivity(unchecked) var context: htmlParserCtxtPtr?
 
     init(limits: ExtractionLimits) { self.limits = limits }
 
@@ -170,7 +173,7 @@ final class Collector {
 
     /// How much of the body has been read: its text bytes plus 16 per tag. Counted from the events, so
     /// the parser stops at the same place however the page was cut into chunks.
-    private var bodyRead = 0
+    @exclusivity(unchecked) private var bodyRead = 0
 
     func end(_ tag: Tag) {
         if headDone { visibilityEnd(tag) }
@@ -318,9 +321,9 @@ final class Collector {
     // MARK: When to stop
 
     /// Which preview fields the head left without a value (decided once, at the end of the head).
-    private(set) var needTitle = true
-    private(set) var needDescription = true
-    private(set) var needImage = true
+    @exclusivity(unchecked) private(set) var needTitle = true
+    @exclusivity(unchecked) private(set) var needDescription = true
+    @exclusivity(unchecked) private(set) var needImage = true
     private var needsAny: Bool { needTitle || needDescription || needImage }
 
     private func endOfHead() {
@@ -355,7 +358,7 @@ final class Collector {
     }
 
     /// How much of the body had been read when there was a title and a description.
-    private var textInHandAt: Int?
+    @exclusivity(unchecked) private var textInHandAt: Int?
 
     private func hasMeta(_ test: (Meta) -> Bool) -> Bool { metas.contains { $0.content?.isEmpty == false && test($0) } }
 

@@ -22,20 +22,22 @@ public final class HTMLMetadataParser {
     public let limits: ExtractionLimits
 
     private let collector: Collector
-    private var context: htmlParserCtxtPtr?
+    // The state below is this parser's alone, and libxml2 calls back on the thread that feeds it: the
+    // run-time exclusivity checks of class properties (a few percent of extraction) are left out.
+    @exclusivity(unchecked) private var context: htmlParserCtxtPtr?
     /// The start of the page while the charset cannot be decided yet.
-    private var pending: [UInt8] = []
-    private var charset: CharsetDecision?
+    @exclusivity(unchecked) private var pending: [UInt8] = []
+    @exclusivity(unchecked) private var charset: CharsetDecision?
     /// Drops script and style text on its way to libxml2 (nil when the encoding is not ASCII-compatible).
-    private var skipper: RawTextSkipper?
+    @exclusivity(unchecked) private var skipper: RawTextSkipper?
     /// What libxml2 reads next, until it makes a whole slice.
-    private var staging: [UInt8] = []
+    @exclusivity(unchecked) private var staging: [UInt8] = []
     /// Page bytes taken in since the parser started, and bytes given to libxml2.
-    private var taken = 0
-    private var fed = 0
-    private var bytesParsed = 0
-    private var headEndedAt: Int?
-    private var stopped = false
+    @exclusivity(unchecked) private var taken = 0
+    @exclusivity(unchecked) private var fed = 0
+    @exclusivity(unchecked) private var bytesParsed = 0
+    @exclusivity(unchecked) private var headEndedAt: Int?
+    @exclusivity(unchecked) private var stopped = false
 
     /// A parser for one page; feed it the page's bytes in order, then call ``finish()``.
     public init(pageURL: String?, contentType: String? = nil, limits: ExtractionLimits = .default) {
