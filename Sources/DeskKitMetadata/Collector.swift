@@ -2,8 +2,11 @@ import CLibXML2
 
 /// What the SAX callbacks gather from a page, raw, with the caps of ``ExtractionLimits``.
 final class Collector {
+    /// A `<meta>` tag with content, its names read once: every pass over the metas looks at them.
     struct Meta {
-        var property: String?
+        /// The names of its `property=` (RDFa allows several), lowercased; empty without one.
+        var properties: [String]
+        /// Its `name=`, lowercased.
         var name: String?
         var itemprop: String?
         var content: String?
@@ -293,8 +296,8 @@ final class Collector {
         guard metas.count < limits.maxMetaTags, let content = attribute["content"] ?? attribute["value"] else { return }
         metas.append(
             Meta(
-                property: attribute["property"], name: attribute["name"], itemprop: attribute["itemprop"],
-                content: content))
+                properties: attribute["property"].map(Self.keys) ?? [], name: attribute["name"]?.lowercased(),
+                itemprop: attribute["itemprop"], content: content))
     }
 
     /// A `<link>`: its `rel` tokens are matched on the bytes, and strings are made only for a link kept
@@ -365,13 +368,13 @@ final class Collector {
     var headTitle: Bool {
         if let t = texts[.title], !TextCleaning.isBlank(t) { return true }
         return hasMeta { m in
-            Self.key(m, in: Self.titleKeys) || m.name?.lowercased() == "title" || m.itemprop == "name"
+            Self.key(m, in: Self.titleKeys) || m.name == "title" || m.itemprop == "name"
         }
     }
 
     var headDescription: Bool {
         hasMeta { m in
-            Self.key(m, in: Self.descriptionKeys) || m.name?.lowercased() == "description"
+            Self.key(m, in: Self.descriptionKeys) || m.name == "description"
                 || m.itemprop == "description"
         }
     }
@@ -389,8 +392,8 @@ final class Collector {
     ]
 
     static func key(_ m: Meta, in keys: Set<String>) -> Bool {
-        if let p = m.property, Self.keys(p).contains(where: keys.contains) { return true }
-        if let n = m.name?.lowercased(), keys.contains(n) { return true }
+        if m.properties.contains(where: keys.contains) { return true }
+        if let n = m.name, keys.contains(n) { return true }
         return false
     }
 

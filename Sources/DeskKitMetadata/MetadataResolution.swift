@@ -25,21 +25,23 @@ enum MetadataResolution {
         var openGraphByName: [(String, String)] = []
         for meta in c.metas {
             guard let content = meta.content else { continue }
-            let properties = meta.property.map { Collector.keys($0) } ?? []
-            let name = meta.name?.lowercased()
+            let properties = meta.properties
+            let name = meta.name
             for key in properties where key.hasPrefix("og:") {
                 appendOpenGraph(key, content, into: &m, limits: limits, url: url)
             }
             if let name, name.hasPrefix("og:") { openGraphByName.append((name, content)) }
-            if let key = ([name] + properties).lazy.compactMap({ $0 }).first(where: { $0.hasPrefix("twitter:") }),
-                let v = text(content, limits.maxDescriptionLength)
-            {
+            let twitterKey =
+                name.flatMap { $0.hasPrefix("twitter:") ? $0 : nil } ?? properties.first { $0.hasPrefix("twitter:") }
+            if let key = twitterKey, let v = text(content, limits.maxDescriptionLength) {
                 m.twitter.append(.init(key: key, value: v))
             }
             if let itemprop = meta.itemprop, let v = text(content, limits.maxDescriptionLength) {
                 m.itemprops.append(.init(key: itemprop, value: v))
             }
-            if let key = name ?? properties.first, named[key] == nil, let v = text(content, limits.maxDescriptionLength)
+            // Only the names read below are kept (their values cleaned); the others cost nothing.
+            if let key = name ?? properties.first, namedKeys.contains(key), named[key] == nil,
+                let v = text(content, limits.maxDescriptionLength)
             {
                 named[key] = v
             }
@@ -89,6 +91,12 @@ enum MetadataResolution {
         }
         return m
     }
+
+    /// The `name=` (or, without one, `property=`) values the precedence reads.
+    static let namedKeys: Set<String> = [
+        "title", "description", "application-name", "theme-color", "apple-mobile-web-app-title", "al:ios:app_name",
+        "al:android:app_name", "publisher",
+    ]
 
     /// Records an `og:*` property; `og:image` starts an image and its `:…` properties attach to it.
     static func appendOpenGraph(
