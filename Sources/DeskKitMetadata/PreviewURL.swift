@@ -38,11 +38,14 @@ extension URLResolution {
         let host = URLResolution.host(ofAuthority: authority)
         guard isPlausibleHost(host) else { return nil }
         if requirePublicHost {
-            let links = LinkDetector(options: .init(strictHosts: true)).links(in: "http://" + host)
+            let links = publicHostDetector.links(in: "http://" + host)
             guard links.count == 1, links[0].text == "http://" + host, host.contains(".") else { return nil }
         }
         return resolved
     }
+
+    /// Finds a host that is a public name: a link detector that knows the top-level domains.
+    private static let publicHostDetector = LinkDetector(options: .init(strictHosts: true))
 
     /// Whether `raw` is already what cleaning would make of it, as most URLs in a page are: printable
     /// ASCII without `&` (so no entity, no white space), neither starting nor ending with a quote or a
@@ -67,6 +70,11 @@ extension URLResolution {
     static func isHTTP(_ scheme: Substring) -> Bool {
         let u = scheme.utf8
         guard u.count == 4 || u.count == 5 else { return false }
-        return zip(u, "https".utf8).allSatisfy { $0 | 0x20 == $1 }
+        var i = u.startIndex
+        for expected in "https".utf8.prefix(u.count) {
+            guard u[i] | 0x20 == expected else { return false }
+            i = u.index(after: i)
+        }
+        return true
     }
 }

@@ -21,39 +21,59 @@ package enum URLResolution {
 
     /// Splits on the UTF-8 bytes of the ASCII delimiters, never by `Character`: a delimiter followed by a
     /// combining mark (`#\u{64B}`, `/\u{301}`) is one `Character` with it, and a `Character` search would
-    /// not see it.
+    /// not see it. The bytes are looked at in place (`memchr`-like loops over the contiguous UTF-8); the
+    /// parts are slices of `s`.
     package static func split(_ s: Substring) -> Parts {
-        var rest = s.utf8[...]
-        var fragment: Substring?
-        if let hash = rest.firstIndex(of: UInt8(ascii: "#")) {
-            fragment = Substring(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
+        let u = s.utf8
+        let o = u.withContiguousStorageIfAvailable(offsets) ?? Array(u).withUnsafeBufferPointer(offsets)
+        func part(_ r: Range<Int>) -> Substring {
+            Substring(u[u.index(u.startIndex, offsetBy: r.lowerBound)..<u.index(u.startIndex, offsetBy: r.upperBound)])
         }
-        var query: Substring?
-        if let q = rest.firstIndex(of: UInt8(ascii: "?")) {
-            query = Substring(rest[rest.index(after: q)...])
-            rest = rest[..<q]
+        return Parts(
+            scheme: o.scheme.map(part), authority: o.authority.map(part), path: part(o.path), query: o.query.map(part),
+            fragment: o.fragment.map(part))
+    }
+
+    /// The parts of a reference as byte ranges of `b`.
+    private struct Offsets {
+        var scheme, authority, query, fragment: Range<Int>?
+        var path: Range<Int>
+    }
+
+    private static func offsets(_ b: UnsafeBufferPointer<UInt8>) -> Offsets {
+        func first(_ byte: UInt8, in range: Range<Int>) -> Int? { range.first { b[$0] == byte } }
+        var end = b.count
+        var o = Offsets(path: 0..<0)
+        if let hash = first(UInt8(ascii: "#"), in: 0..<end) {
+            o.fragment = hash + 1..<end
+            end = hash
         }
-        var scheme: Substring?
-        if let colon = rest.firstIndex(of: UInt8(ascii: ":")), let first = rest.first, isLetter(first),
-            rest[..<colon].allSatisfy({
-                isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E
-            })
+        if let q = first(UInt8(ascii: "?"), in: 0..<end) {
+            o.query = q + 1..<end
+            end = q
+        }
+        var start = 0
+        if end > 0, isLetter(b[0]), let colon = first(UInt8(ascii: ":"), in: 0..<end),
+            (0..<colon).allSatisfy({ isSchemeByte(b[$0]) })
         {
-            scheme = Substring(rest[..<colon])
-            rest = rest[rest.index(after: colon)...]
+            o.scheme = 0..<colon
+            start = colon + 1
         }
-        var authority: Substring?
-        if rest.starts(with: "//".utf8) {
-            let afterSlashes = rest.dropFirst(2)
-            let end = afterSlashes.firstIndex(of: UInt8(ascii: "/")) ?? afterSlashes.endIndex
-            authority = Substring(afterSlashes[..<end])
-            rest = afterSlashes[end...]
+        if end - start >= 2, b[start] == UInt8(ascii: "/"), b[start + 1] == UInt8(ascii: "/") {
+            let slash = first(UInt8(ascii: "/"), in: start + 2..<end) ?? end
+            o.authority = start + 2..<slash
+            start = slash
         }
-        return Parts(scheme: scheme, authority: authority, path: Substring(rest), query: query, fragment: fragment)
+        o.path = start..<end
+        return o
     }
 
     package static func isLetter(_ c: UInt8) -> Bool { c | 0x20 >= 0x61 && c | 0x20 <= 0x7A }
+
+    /// A letter, a digit, `+`, `-` or `.`: what a scheme is made of.
+    private static func isSchemeByte(_ c: UInt8) -> Bool {
+        isLetter(c) || (c >= 0x30 && c <= 0x39) || c == 0x2B || c == 0x2D || c == 0x2E
+    }
 
     /// The host of an authority: after the last `@`, before the first `:` (by bytes, as ``split(_:)``).
     package static func host(ofAuthority authority: Substring) -> Substring {
@@ -68,10 +88,14 @@ package enum URLResolution {
 
     /// WHATWG's forbidden host code points, and `%`: controls, space, DEL and `#%/:<>?@[\]^|`.
     package static func isForbiddenInHost(_ byte: UInt8) -> Bool {
-        byte <= 0x20 || byte == 0x7F || forbiddenPunctuation.contains(byte)
+        switch byte {
+        case 0...0x20, 0x7F, UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: "/"), UInt8(ascii: ":"),
+            UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["),
+            UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "|"):
+            true
+        default: false
+        }
     }
-
-    private static let forbiddenPunctuation = Set("#%/:<>?@[\\]^|".utf8)
 
     /// Whether `host` (an IPv6 literal in brackets, or a name that may be an IDN) can be a URL's host.
     package static func isPlausibleHost(_ host: Substring) -> Bool {
