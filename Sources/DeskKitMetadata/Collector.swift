@@ -406,16 +406,24 @@ final class Collector {
         return property.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
     }
 
-    /// Whether the path of `src` (before its query or fragment) ends in an image file's extension.
+    /// Whether the path of `src` (before its query or fragment) ends in an image file's extension. The
+    /// path is the first piece of `src` that is not empty before a `?`, then the same before a `#` (a value
+    /// like `?x=1` is looked at past its leading `?`).
     static func looksLikeImageFile(_ src: String) -> Bool {
-        // The first piece that is not empty before a `?`, then the same before a `#`.
-        func firstPiece(_ bytes: Substring.UTF8View, _ separator: Unicode.Scalar) -> Substring.UTF8View {
-            bytes.drop { $0 == UInt8(ascii: separator) }.prefix { $0 != UInt8(ascii: separator) }
+        var src = src
+        return src.withUTF8 { b in
+            func firstPiece(_ r: Range<Int>, _ separator: UInt8) -> Range<Int> {
+                var start = r.lowerBound
+                while start < r.upperBound, b[start] == separator { start += 1 }
+                var end = start
+                while end < r.upperBound, b[end] != separator { end += 1 }
+                return start..<end
+            }
+            let path = firstPiece(firstPiece(0..<b.count, UInt8(ascii: "?")), UInt8(ascii: "#"))
+            guard let dot = path.last(where: { b[$0] == UInt8(ascii: ".") }) else { return false }
+            let ext = UnsafeBufferPointer(rebasing: b[dot + 1..<path.upperBound])
+            return imageExtensions.contains { $0.count == ext.count && zip($0, ext).allSatisfy { $0 == $1 | 0x20 } }
         }
-        let path = firstPiece(firstPiece(Substring(src).utf8, "?"), "#")
-        guard let dot = path.lastIndex(of: UInt8(ascii: ".")) else { return false }
-        let ext = path[path.index(after: dot)...]
-        return imageExtensions.contains { $0.count == ext.count && zip($0, ext).allSatisfy { $0 == $1 | 0x20 } }
     }
 
     private static let imageExtensions = ["jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg"].map {

@@ -44,17 +44,28 @@ struct StartTagAttributes {
     }
 
     /// Whether attribute `name` is a list separated by spaces holding one of `tokens` (`class`); with
-    /// `ignoringCase`, ASCII letters match in either case (`rel`; the tokens are given in lowercase).
+    /// `ignoringCase`, ASCII letters match in either case (`rel`; the tokens are given in lowercase). On the
+    /// value's bytes in place.
     func tokens(of name: StaticString, include tokens: [StaticString], ignoringCase: Bool = false) -> Bool {
-        guard case .some(.some(let found)) = raw(name) else { return false }
-        let bytes = UnsafeBufferPointer(start: found, count: strlen(cString(found)))
-        return bytes.split(separator: 0x20).contains { token in
-            tokens.contains { t in
-                token.count == t.utf8CodeUnitCount
-                    && zip(token, UnsafeBufferPointer(start: t.utf8Start, count: t.utf8CodeUnitCount)).allSatisfy {
-                        $0 == $1 || (ignoringCase && $0 >= 0x41 && $0 <= 0x5A && $0 | 0x20 == $1)
-                    }
+        guard case .some(.some(let value)) = raw(name) else { return false }
+        var start = 0
+        while true {
+            while value[start] == 0x20 { start += 1 }
+            if value[start] == 0 { return false }
+            var end = start
+            while value[end] != 0x20, value[end] != 0 { end += 1 }
+            let length = end - start
+            for token in tokens where token.utf8CodeUnitCount == length {
+                var i = 0
+                while i < length {
+                    let c = value[start + i]
+                    let folded = ignoringCase && c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+                    guard folded == token.utf8Start[i] else { break }
+                    i += 1
+                }
+                if i == length { return true }
             }
+            start = end
         }
     }
 
