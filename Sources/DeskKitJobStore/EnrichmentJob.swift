@@ -8,12 +8,26 @@ public struct EnrichmentJob: Sendable, Hashable {
     public var messageID: Int64
     /// The message text, where the links are.
     public var text: String
+    /// The links to preview, in order, as the server found them in `text` when it admitted the job: the
+    /// worker previews these and does not look for them again. Nil when the job was made without them (a
+    /// job stored by an older deskkit, a hand-back line): then the worker finds them in `text`.
+    public var links: [String]?
 
-    /// The job of previewing the links of message `messageID`, whose text is `text`, in `channelURL`.
-    public init(channelURL: String, messageID: Int64, text: String) {
+    /// The job of previewing `links` (or, nil, the links found in `text`) of message `messageID`, whose
+    /// text is `text`, in `channelURL`.
+    public init(channelURL: String, messageID: Int64, text: String, links: [String]? = nil) {
         self.channelURL = channelURL
         self.messageID = messageID
         self.text = text
+        self.links = links
+    }
+
+    /// The links as a store keeps them: one a line (a link never holds white space), nil without them.
+    package var storedLinks: String? { links?.joined(separator: "\n") }
+
+    /// The links from their stored form (``storedLinks``).
+    package static func links(stored: String?) -> [String]? {
+        stored.map { $0.split(separator: "\n").map(String.init) }
     }
 
     /// `{"channel_url", "message_id", "text"}`: one line of a hand-back file, enough to redo the work.

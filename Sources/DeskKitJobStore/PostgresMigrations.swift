@@ -45,7 +45,9 @@ enum PostgresMigrations {
             )
             """,
             "CREATE INDEX deskkit_previews_expiry ON deskkit_previews (expires_at)",
-        ]
+        ],
+        // The links found at admission, one a line; NULL for the jobs of version 1.
+        ["ALTER TABLE deskkit_jobs ADD COLUMN links text"],
     ]
 
     /// The schema version this code writes.

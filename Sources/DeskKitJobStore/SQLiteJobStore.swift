@@ -14,9 +14,9 @@ public actor SQLiteJobStore: JobStore {
     private let connection: SQLiteConnection
     private let admissions: GroupCommit<Admission, Bool>
 
-    /// The schema version this code writes (`PRAGMA user_version`).
-    static let schemaVersion = 1
-    /// Rows per insert statement (6 values each, well under SQLite's 32,766 variables).
+    /// The schema version this code writes (`PRAGMA user_version`): 1 the jobs, 2 their links.
+    static let schemaVersion = 2
+    /// Rows per insert statement (7 values each, well under SQLite's 32,766 variables).
     static let rowsPerInsert = 500
 
     private init(path: String, connection: SQLiteConnection) {
@@ -42,7 +42,7 @@ public actor SQLiteJobStore: JobStore {
                 _ = try await connection.query(pragma)
             }
             let version = try await connection.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
-            if version < schemaVersion {
+            if version < 1 {
                 _ = try await connection.query(
                     """
                     CREATE TABLE IF NOT EXISTS jobs (
@@ -63,7 +63,15 @@ public actor SQLiteJobStore: JobStore {
                 _ = try await connection.query(
                     "CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)")
                 _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_lease ON jobs (state, lease_until)")
+            }
+            if version < 2 {
+                // The links found at admission, one a line; NULL for the jobs of version 1.
+                _ = try await connection.query("ALTER TABLE jobs ADD COLUMN links TEXT")
+            }
+            if version < schemaVersion {
                 _ = try await connection.query("PRAGMA user_version = \(schemaVersion)")
+                logger.info(
+                    "migrated the job store", metadata: ["path": .string(path), "version": "\(schemaVersion)"])
             } else if version > schemaVersion {
                 throw JobStoreError(
                     .cannotOpen, "\(path) has schema version \(version); this deskkit knows \(schemaVersion)")
@@ -90,18 +98,22 @@ public actor SQLiteJobStore: JobStore {
     /// admitted before the dedup window (then it is queued afresh).
     private static func insert(_ rows: [Admission], into connection: SQLiteConnection) async throws -> Set<Int64> {
         var binds: [SQLiteData] = []
-        binds.reserveCapacity(rows.count * 6 + 1)
+        binds.reserveCapacity(rows.count * 7 + 1)
         var values: [String] = []
         for row in rows {
             let now = SQLiteData.float(row.now.timeIntervalSince1970)
-            values.append("(?, ?, ?, 'queued', 0, ?, ?, NULL, ?, NULL)")
-            binds += [.integer(Int(row.job.messageID)), .text(row.job.channelURL), .text(row.job.text), now, now, now]
+            values.append("(?, ?, ?, ?, 'queued', 0, ?, ?, NULL, ?, NULL)")
+            binds += [
+                .integer(Int(row.job.messageID)), .text(row.job.channelURL), .text(row.job.text),
+                row.job.storedLinks.map(SQLiteData.text) ?? .null, now, now, now,
+            ]
         }
         binds.append(.float(rows.map(\.cutoff).min()!.timeIntervalSince1970))
         let sql = """
-            INSERT INTO jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, lease_until, updated_at, last_error)
+            INSERT INTO jobs (message_id, channel_url, text, links, state, attempts, accepted_at, next_attempt_at, lease_until, updated_at, last_error)
             VALUES \(values.joined(separator: ", "))
             ON CONFLICT (message_id) DO UPDATE SET channel_url = excluded.channel_url, text = excluded.text,
+                links = excluded.links,
                 state = 'queued', attempts = 0, accepted_at = excluded.accepted_at,
                 next_attempt_at = excluded.next_attempt_at, lease_until = NULL, updated_at = excluded.updated_at,
                 last_error = NULL
@@ -234,7 +246,10 @@ public actor SQLiteJobStore: JobStore {
             let state = row.column("state")?.string.flatMap(JobState.init(rawValue:))
         else { return nil }
         return StoredJob(
-            job: EnrichmentJob(channelURL: channel, messageID: Int64(id), text: text), state: state,
+            job: EnrichmentJob(
+                channelURL: channel, messageID: Int64(id), text: text,
+                links: EnrichmentJob.links(stored: row.column("links")?.string)),
+            state: state,
             attempts: row.column("attempts")?.integer ?? 0,
             acceptedAt: Date(timeIntervalSince1970: row.column("accepted_at")?.double ?? 0),
             nextAttemptAt: Date(timeIntervalSince1970: row.column("next_attempt_at")?.double ?? 0),

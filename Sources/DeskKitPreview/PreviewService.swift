@@ -101,11 +101,17 @@ public actor PreviewService {
     /// in the order of the links.
     public func previews(for text: String) async -> [LinkPreview] {
         let links = linksToPreview(in: text)
-        return await withTaskGroup(of: (Int, LinkPreview).self) { group in
-            for (i, link) in links.enumerated() {
-                group.addTask { (i, LinkPreview(link: link, result: await self.preview(for: link.href))) }
+        return zip(links, await previews(of: links.map(\.href))).map { LinkPreview(link: $0, result: $1) }
+    }
+
+    /// The previews of `urls` (links already found, as ``linksToPreview(in:)`` finds them), fetched
+    /// concurrently, in the order of `urls`.
+    public func previews(of urls: [String]) async -> [Result<URLPreview, FetchError>] {
+        await withTaskGroup(of: (Int, Result<URLPreview, FetchError>).self) { group in
+            for (i, url) in urls.enumerated() {
+                group.addTask { (i, await self.preview(for: url)) }
             }
-            var out: [(Int, LinkPreview)] = []
+            var out: [(Int, Result<URLPreview, FetchError>)] = []
             for await item in group { out.append(item) }
             return out.sorted { $0.0 < $1.0 }.map(\.1)
         }

@@ -21,10 +21,11 @@ public enum WebhookVerdict: Sendable, Hashable {
         guard message.messageType == .user else { return .ignore("not a user message") }
         if case .urlPreview = message.content { return .ignore("already has a preview") }
         if message.dataType == URLPreview.dataType { return .ignore("already has a preview") }
-        guard let text = message.text, !previews.linksToPreview(in: text).isEmpty else {
+        guard let text = message.text, case let links = previews.linksToPreview(in: text), !links.isEmpty else {
             return .ignore("no links")
         }
-        return .enrich(EnrichmentJob(channelURL: channelURL, messageID: id, text: text))
+        // The links go with the job: the worker does not look for them again.
+        return .enrich(EnrichmentJob(channelURL: channelURL, messageID: id, text: text, links: links.map(\.href)))
     }
 }
 
@@ -39,12 +40,13 @@ struct Enricher: Sendable {
     /// What became of `job`; the queue counts and settles it.
     func process(_ job: EnrichmentJob) async -> JobOutcome {
         var log: Logger.Metadata = ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"]
-        let results = await previews.previews(for: job.text)
-        metrics.previews(results.map(\.result))
+        let urls = job.links ?? previews.linksToPreview(in: job.text).map(\.href)
+        let results = await previews.previews(of: urls)
+        metrics.previews(results)
         if Task.isCancelled { return .cancelled }
-        guard let preview = results.lazy.compactMap({ try? $0.result.get() }).first else {
+        guard let preview = results.lazy.compactMap({ try? $0.get() }).first else {
             let errors = results.compactMap { r -> String? in
-                if case .failure(let e) = r.result { return e.kind.rawValue } else { return nil }
+                if case .failure(let e) = r { return e.kind.rawValue } else { return nil }
             }
             log["fetch_errors"] = .string(errors.joined(separator: ","))
             logger.info("no preview for the message's links", metadata: log)

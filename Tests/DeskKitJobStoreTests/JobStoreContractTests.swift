@@ -139,6 +139,88 @@ struct JobStoreContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func theLinksFoundAtAdmissionAreKept(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, location in
+            let t0 = Date(timeIntervalSince1970: 4_000_000)
+            let links = ["https://example.com/a?b=1#c", "https://пример.рф/путь"]
+            var job = Self.job(1)
+            job.links = links
+            #expect(try await store.admit(job, now: t0, dedupWindow: .seconds(60)))
+            #expect(try await store.admit(Self.job(2), now: t0, dedupWindow: .seconds(60)))
+            let claimed = try await store.claim(limit: 10, now: t0, lease: .seconds(30))
+            #expect(claimed.first { $0.job.messageID == 1 }?.job == job)
+            #expect(claimed.first { $0.job.messageID == 2 }?.job.links == nil, "none given, none made up")
+            let other = try await Self.open(location)
+            #expect(try await other.list(state: .running, limit: 10).first { $0.job.messageID == 1 }?.job.links == links)
+            await other.close()
+        }
+    }
+
+    /// A store written by the version before links (schema 1) opens: migrated in place, its jobs kept, and
+    /// claimed without links (the worker then finds them in the text).
+    @Test(arguments: Backend.allCases)
+    func aStoreOfSchemaOneIsMigrated(_ backend: Backend) async throws {
+        let job = Self.job(7)
+        let t0 = 5_000_000.0
+        switch backend {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "deskkit-store-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("state.sqlite").path
+            // The file as deskkit with schema 1 left it.
+            let old = try await SQLiteConnection.open(storage: .file(path: path))
+            for statement in [
+                """
+                CREATE TABLE jobs (message_id INTEGER PRIMARY KEY, channel_url TEXT NOT NULL, text TEXT NOT NULL,
+                    state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, accepted_at REAL NOT NULL,
+                    next_attempt_at REAL NOT NULL, lease_until REAL, updated_at REAL NOT NULL, last_error TEXT)
+                """,
+                "INSERT INTO jobs VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, \(t0), \(t0), NULL, \(t0), NULL)",
+                "PRAGMA user_version = 1",
+            ] {
+                _ = try await old.query(statement)
+            }
+            try await old.close()
+            let store = try await SQLiteJobStore.open(path: path)
+            try await Self.expectMigrated(store, job, t0)
+            await store.close()
+            let check = try await SQLiteConnection.open(storage: .file(path: path))
+            #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 2)
+            try await check.close()
+        case .postgres:
+            let cluster = try PostgresCluster.shared()
+            let database = try cluster.makeDatabase()
+            let location = try PostgresLocation(parsing: database)
+            // The database as deskkit with schema 1 left it: open, then take the links column away again.
+            await (try await PostgresJobStore.open(location)).close()
+            try cluster.psql(
+                location.database,
+                """
+                ALTER TABLE deskkit_jobs DROP COLUMN links; DELETE FROM deskkit_schema WHERE version = 2;
+                INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at)
+                VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, to_timestamp(\(t0)), to_timestamp(\(t0)), to_timestamp(\(t0)))
+                """)
+            let store = try await PostgresJobStore.open(location)
+            try await Self.expectMigrated(store, job, t0)
+            await store.close()
+            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "2")
+        }
+    }
+
+    /// `store`, migrated from schema 1 with `job` queued at `t0`: the job is there without links, and a new
+    /// job keeps its links.
+    static func expectMigrated(_ store: any JobStore, _ job: EnrichmentJob, _ t0: Double) async throws {
+        let now = Date(timeIntervalSince1970: t0 + 1)
+        var linked = Self.job(8)
+        linked.links = ["https://example.com/8"]
+        #expect(try await store.admit(linked, now: now, dedupWindow: .seconds(60)))
+        let claimed = try await store.claim(limit: 10, now: now, lease: .seconds(30))
+        #expect(claimed.map(\.job) == [job, linked])
+    }
+
+    @Test(arguments: Backend.allCases)
     func aStoreFromANewerVersionIsRefused(_ backend: Backend) async throws {
         try await Self.withStore(backend) { store, location in
             let other = try await Self.open(location)  // opening a migrated store again changes nothing
@@ -150,7 +232,7 @@ struct JobStoreContractTests {
                 _ = try await newer.query("PRAGMA user_version = 99")
                 try await newer.close()
             case .postgres(let p):
-                #expect(try PostgresCluster.shared().psql(p.database, "SELECT count(*) FROM deskkit_schema") == "1")
+                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "2")
                 try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
             case .memory: break
             }
