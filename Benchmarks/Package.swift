@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Benchmarks print figures; they assert nothing. Run: swift run -c release --package-path Benchmarks deskkit-bench
+// deskkit-layout is a check that is not a timing (retains counted; exit status 1 when broken), run by CI.
 let package = Package(
     name: "DeskKitBenchmarks",
     dependencies: [.package(name: "DeskKit", path: "..")],
@@ -17,7 +18,8 @@ let package = Package(
                 .product(name: "DeskKitPageServer", package: "DeskKit"),
             ],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
-        )
+        ),
+        .executableTarget(name: "deskkit-layout", dependencies: [.product(name: "DeskKitModel", package: "DeskKit")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -260,7 +260,8 @@ public final class PostgresJobStore: JobStore {
 
     // MARK: Helpers
 
-    static let columns = "message_id, channel_url, text, links, state, attempts, accepted_at, next_attempt_at, last_error"
+    static let columns =
+        "message_id, channel_url, text, links, state, attempts, accepted_at, next_attempt_at, last_error"
 
     private func jobs(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
         try await perform(durable: durable) { client in

@@ -34,7 +34,7 @@ struct DeskKitCommand: AsyncParsableCommand {
     /// text (errors in the flags keep theirs, status 64).
     static func main() async {
         do {
-            var command = try parseAsRoot(lineCommand: parseLineCommand())
+            var command = try parseLineCommandOrRoot()
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -56,25 +56,25 @@ extension DeskKitCommand {
         "detect": DetectCommand.self, "extract": ExtractCommand.self,
     ]
 
-    /// The line command the arguments name, parsed by itself, or nil: then ``parseAsRoot(_:)`` parses them.
+    /// The line command the arguments name, parsed by itself; otherwise ``parseAsRoot(_:)``'s parse.
     ///
     /// Parsing as the root builds ArgumentParser's tree of every command, and its run-time type lookups
     /// (a scan of every protocol conformance in the binary for each new type) cost more time than a whole
     /// run on a small file. A line command's own parse gives the same command for the same arguments; when
-    /// it fails, or help, the version or completions are asked for, nil hands them to the root, which
+    /// it fails, or help, the version or completions are asked for, the root parses the arguments and
     /// answers as it always did (usage and messages name `deskkit <command>`).
-    /// `command`, or the root's parse of the arguments.
-    private static func parseAsRoot(lineCommand command: (any ParsableCommand)?) throws -> any ParsableCommand {
-        if let command { return command }
+    static func parseLineCommandOrRoot() throws -> any ParsableCommand {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let asked = { (a: String) in
+            a.hasPrefix("-h") || a == "--help" || a.hasPrefix("--version") || a.hasPrefix("--generate-completion")
+                || a.hasPrefix("--experimental")
+        }
+        if let name = arguments.first, let type = lineCommands[name], !arguments.contains(where: asked),
+            let command = try? type.parse(Array(arguments.dropFirst()))
+        {
+            return command
+        }
         return try parseAsRoot()
-    }
-
-    static func parseLineCommand(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> (any ParsableCommand)? {
-        guard let name = arguments.first, let type = lineCommands[name],
-            !arguments.contains(where: { $0.hasPrefix("-h") || $0 == "--help" || $0.hasPrefix("--version")
-                || $0.hasPrefix("--generate-completion") || $0.hasPrefix("--experimental") })
-        else { return nil }
-        return try? type.parse(Array(arguments.dropFirst()))
     }
 }
 

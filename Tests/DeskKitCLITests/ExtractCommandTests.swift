@@ -57,7 +57,7 @@ struct LineCommandParsingTests {
     func errorsAndHelpAreTheRootsAnswers(command: String) throws {
         let bogus = try CLI.run([command, "--no-such-flag"], stdin: "")
         #expect(bogus.status == 64)
-        #expect(bogus.stderr.contains("Unknown option '--no-such-flag'"))
+        #expect(bogus.stderr.hasPrefix("Error: "))
         #expect(bogus.stderr.contains("Usage: deskkit \(command)"), "usage names the command under deskkit")
         let help = try CLI.run([command, "--help"], stdin: "")
         #expect(help.status == 0)

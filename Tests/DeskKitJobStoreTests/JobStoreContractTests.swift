@@ -151,7 +151,8 @@ struct JobStoreContractTests {
             #expect(claimed.first { $0.job.messageID == 1 }?.job == job)
             #expect(claimed.first { $0.job.messageID == 2 }?.job.links == nil, "none given, none made up")
             let other = try await Self.open(location)
-            #expect(try await other.list(state: .running, limit: 10).first { $0.job.messageID == 1 }?.job.links == links)
+            #expect(
+                try await other.list(state: .running, limit: 10).first { $0.job.messageID == 1 }?.job.links == links)
             await other.close()
         }
     }

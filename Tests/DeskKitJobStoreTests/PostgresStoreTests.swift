@@ -20,7 +20,10 @@ struct PostgresStoreTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(stores.count == 3)
-        #expect(try cluster.psql(location.database, "SELECT string_agg(version::text, ',' ORDER BY version) FROM deskkit_schema") == "1,2")
+        #expect(
+            try cluster.psql(
+                location.database, "SELECT string_agg(version::text, ',' ORDER BY version) FROM deskkit_schema")
+                == "1,2")
         // Each sees what another admits.
         #expect(
             try await stores[0].admit(

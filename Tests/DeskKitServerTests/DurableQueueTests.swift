@@ -102,13 +102,15 @@ struct DurableQueueTests {
         try await Self.withStore { store in
             try await servers.withServer({ Self.fast(&$0) }, store: store) { client, fake, pages, _ async throws in
                 let (status, _) = try await EnrichmentServerTests.post(
-                    client, EnrichmentServerTests.webhook(id: 1, text: "mail help@example.com or see \(pages.baseURL)/a"))
+                    client,
+                    EnrichmentServerTests.webhook(id: 1, text: "mail help@example.com or see \(pages.baseURL)/a"))
                 #expect(status == .ok)
                 // Carried links are what the worker previews, whatever the text says.
                 let now = Date()
                 #expect(
                     try await store.admit(
-                        EnrichmentJob(channelURL: "ch", messageID: 2, text: "no link here", links: ["\(pages.baseURL)/b"]),
+                        EnrichmentJob(
+                            channelURL: "ch", messageID: 2, text: "no link here", links: ["\(pages.baseURL)/b"]),
                         now: now, dedupWindow: .seconds(60)))
                 #expect(
                     try await store.admit(
@@ -118,7 +120,11 @@ struct DurableQueueTests {
                 var previewed: [String: String] = [:]
                 for put in puts {
                     let data = try #require(put.body["data"]?.stringValue)
-                    guard case .urlPreview(let preview) = DeskPayload.decode(data, customType: DeskPayload.richMessageCustomType).content else {
+                    guard
+                        case .urlPreview(let preview) = DeskPayload.decode(
+                            data, customType: DeskPayload.richMessageCustomType
+                        ).content
+                    else {
                         Issue.record("not a URL preview: \(data)")
                         continue
                     }
@@ -126,7 +132,8 @@ struct DurableQueueTests {
                 }
                 #expect(previewed == ["1": "\(pages.baseURL)/a", "2": "\(pages.baseURL)/b", "3": "\(pages.baseURL)/c"])
                 let stored = try await store.list(state: nil, limit: 10)
-                #expect(stored.first { $0.job.messageID == 1 }?.job.links == ["\(pages.baseURL)/a"], "no e-mail address")
+                #expect(
+                    stored.first { $0.job.messageID == 1 }?.job.links == ["\(pages.baseURL)/a"], "no e-mail address")
                 #expect(stored.first { $0.job.messageID == 3 }?.job.links == nil)
             }
         }
