@@ -1,6 +1,6 @@
 // libxml2's HTML push parser alone, with SAX callbacks that do nothing, the options and encoding set-up
 // DeskKit uses, on the files given: the floor of extraction time, which no work around libxml2 can go below.
-// Built and run by Scripts/libxml2-floor.sh; prints the best of ten passes.
+// Built and run by Scripts/compare-extract.sh; prints the best of ten passes.
 #include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
 #include <stdio.h>

@@ -17,18 +17,24 @@ struct JobStoreContractTests {
         EnrichmentJob(channelURL: "c\(id % 3)", messageID: id, text: "https://example.com/\(id)")
     }
 
+    /// Runs `body` with the path of a SQLite file in a new temporary directory, removed afterwards.
+    static func withSQLitePath(_ body: (String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "deskkit-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(directory.appendingPathComponent("state.sqlite").path)
+    }
+
     /// Runs `body` with a new, empty store of `backend` and its location (to open it again).
     static func withStore(_ backend: Backend, _ body: (any JobStore, StoreLocation) async throws -> Void) async throws {
         switch backend {
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "deskkit-store-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let path = directory.appendingPathComponent("state.sqlite").path
-            let store = try await SQLiteJobStore.open(path: path)
-            try await body(store, .sqlite(path: path))
-            await store.close()
+            try await withSQLitePath { path in
+                let store = try await SQLiteJobStore.open(path: path)
+                try await body(store, .sqlite(path: path))
+                await store.close()
+            }
         case .postgres:
             let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
             let store = try await PostgresJobStore.open(location)
@@ -165,31 +171,28 @@ struct JobStoreContractTests {
         let t0 = 5_000_000.0
         switch backend {
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "deskkit-store-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let path = directory.appendingPathComponent("state.sqlite").path
-            // The file as deskkit with schema 1 left it.
-            let old = try await SQLiteConnection.open(storage: .file(path: path))
-            for statement in [
-                """
-                CREATE TABLE jobs (message_id INTEGER PRIMARY KEY, channel_url TEXT NOT NULL, text TEXT NOT NULL,
-                    state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, accepted_at REAL NOT NULL,
-                    next_attempt_at REAL NOT NULL, lease_until REAL, updated_at REAL NOT NULL, last_error TEXT)
-                """,
-                "INSERT INTO jobs VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, \(t0), \(t0), NULL, \(t0), NULL)",
-                "PRAGMA user_version = 1",
-            ] {
-                _ = try await old.query(statement)
+            try await Self.withSQLitePath { path in
+                // The file as deskkit with schema 1 left it.
+                let old = try await SQLiteConnection.open(storage: .file(path: path))
+                for statement in [
+                    """
+                    CREATE TABLE jobs (message_id INTEGER PRIMARY KEY, channel_url TEXT NOT NULL, text TEXT NOT NULL,
+                        state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, accepted_at REAL NOT NULL,
+                        next_attempt_at REAL NOT NULL, lease_until REAL, updated_at REAL NOT NULL, last_error TEXT)
+                    """,
+                    "INSERT INTO jobs VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, \(t0), \(t0), NULL, \(t0), NULL)",
+                    "PRAGMA user_version = 1",
+                ] {
+                    _ = try await old.query(statement)
+                }
+                try await old.close()
+                let store = try await SQLiteJobStore.open(path: path)
+                try await Self.expectMigrated(store, job, t0)
+                await store.close()
+                let check = try await SQLiteConnection.open(storage: .file(path: path))
+                #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 2)
+                try await check.close()
             }
-            try await old.close()
-            let store = try await SQLiteJobStore.open(path: path)
-            try await Self.expectMigrated(store, job, t0)
-            await store.close()
-            let check = try await SQLiteConnection.open(storage: .file(path: path))
-            #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 2)
-            try await check.close()
         case .postgres:
             let cluster = try PostgresCluster.shared()
             let database = try cluster.makeDatabase()
