@@ -111,9 +111,9 @@ public struct EnrichmentServer: Sendable {
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.middlewares.add(RequestCounter(metrics: metrics))
-        router.post("/webhooks/sendbird") { request, _ in await webhook(request) }
-        router.post("/v1/preview") { request, _ in await preview(request) }
-        router.post("/v1/decode") { request, _ in await decode(request) }
+        router.post("/webhooks/sendbird") { request, _ in try await webhook(request) }
+        router.post("/v1/preview") { request, _ in try await preview(request) }
+        router.post("/v1/decode") { request, _ in try await decode(request) }
         router.get("/health") { _, _ in await health() }
         router.get("/metrics") { _, _ in await metricsPage() }
         return router
@@ -121,11 +121,11 @@ public struct EnrichmentServer: Sendable {
 
     // MARK: Routes
 
-    func webhook(_ request: Request) async -> Response {
+    func webhook(_ request: Request) async throws(RequestProblem) -> Response {
         var request = request
         guard let body = try? await request.collectBody(upTo: configuration.maxBodyBytes) else {
             metrics.webhook(.tooLarge)
-            return Self.problem(.contentTooLarge, "the body is over \(configuration.maxBodyBytes) bytes")
+            throw RequestProblem(.contentTooLarge, "the body is over \(configuration.maxBodyBytes) bytes")
         }
         let bytes = body.readableBytesView
         let signature = request.headers[HTTPField.Name(WebhookSignature.headerName)!]
@@ -133,16 +133,14 @@ public struct EnrichmentServer: Sendable {
             metrics.webhook(.badSignature)
             logger.warning(
                 "webhook with a missing or wrong signature", metadata: ["signature_present": "\(signature != nil)"])
-            return Self.problem(
+            throw RequestProblem(
                 .unauthorized, signature == nil ? "no \(WebhookSignature.headerName) header" : "wrong signature")
         }
         let (webhook, problems) = SendbirdWebhook.decode(bytes)
         guard let webhook else {
             metrics.webhook(.badRequest)
             let first = problems.first.map { "\($0.path): \($0.message)" } ?? "not a webhook"
-            return Self.json(
-                .badRequest,
-                ["error": .string("not a Sendbird webhook: \(first)"), "problems": .array(problems.map(\.jsonValue))])
+            throw RequestProblem(.badRequest, "not a Sendbird webhook: \(first)", problems: problems)
         }
         switch WebhookVerdict.decide(webhook, previews: previews) {
         case .ignore(let reason):
@@ -175,23 +173,21 @@ public struct EnrichmentServer: Sendable {
                 logger.warning(
                     "webhook refused",
                     metadata: ["reason": .string(admission.rawValue), "message_id": "\(job.messageID)"])
-                var response = Self.problem(.serviceUnavailable, reason)
-                response.headers[.retryAfter] = retryAfter
-                return response
+                throw RequestProblem(.serviceUnavailable, reason, headers: [.retryAfter: retryAfter])
             }
         }
     }
 
     /// `{"text": …}` (previews of its links) or `{"url": …}` (one preview) → `{"previews": [{"link",
     /// "url", "data", "payload", "error"}]}`; `data` is the `SENDBIRD_DESK_URL_PREVIEW` data string.
-    func preview(_ request: Request) async -> Response {
+    func preview(_ request: Request) async throws(RequestProblem) -> Response {
         var request = request
         guard let body = try? await request.collectBody(upTo: Self.maxPreviewRequestBytes) else {
-            return Self.problem(.contentTooLarge, "the body is over \(Self.maxPreviewRequestBytes) bytes")
+            throw RequestProblem(.contentTooLarge, "the body is over \(Self.maxPreviewRequestBytes) bytes")
         }
         let parsed = Array(body.readableBytesView).withUnsafeBufferPointer { JSONValue.parseResult($0) }
         guard case .success(.object(let object)) = parsed else {
-            return Self.problem(.badRequest, "the body is not a JSON object")
+            throw RequestProblem(.badRequest, "the body is not a JSON object")
         }
         let results: [(String, String, Result<URLPreview, FetchError>)]
         if case .string(let url)? = object["url"] {
@@ -199,7 +195,7 @@ public struct EnrichmentServer: Sendable {
         } else if case .string(let text)? = object["text"] {
             results = await previews.previews(for: text).map { ($0.link.text, $0.link.href, $0.result) }
         } else {
-            return Self.problem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
+            throw RequestProblem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
         }
         metrics.previews(results.map(\.2))
         let items: [JSONValue] = results.map { link, url, result in
@@ -221,10 +217,10 @@ public struct EnrichmentServer: Sendable {
     }
 
     /// JSON lines of envelopes → one line each, as `deskkit decode --messages` prints them.
-    func decode(_ request: Request) async -> Response {
+    func decode(_ request: Request) async throws(RequestProblem) -> Response {
         var request = request
         guard let body = try? await request.collectBody(upTo: Self.maxDecodeRequestBytes) else {
-            return Self.problem(.contentTooLarge, "the body is over \(Self.maxDecodeRequestBytes) bytes")
+            throw RequestProblem(.contentTooLarge, "the body is over \(Self.maxDecodeRequestBytes) bytes")
         }
         var writer = JSONWriter(capacity: body.readableBytes * 2)
         var decoder = DeskMessageDecoder()
@@ -288,10 +284,6 @@ public struct EnrichmentServer: Sendable {
         return Response(
             status: status, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) }))
-    }
-
-    static func problem(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        json(status, ["error": .string(message)])
     }
 }
 

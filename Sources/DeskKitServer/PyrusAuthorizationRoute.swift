@@ -32,17 +32,13 @@ extension Router {
             do {
                 body = try await request.collectBody(upTo: PyrusAuthorization.maxBodyBytes)
             } catch {
-                return Response(status: .contentTooLarge)
+                throw RequestProblem(.contentTooLarge)
             }
             let contentType = request.headers[.contentType]
             let (status, problems) = await PyrusAuthRequest.respond(
                 to: body.readableBytesView, contentType: contentType, verify: verify)
             guard status == 400 else { return Response(status: .init(code: status)) }
-            var writer = JSONWriter()
-            writer.write(["problems": .array(problems.map(\.jsonValue))])
-            return Response(
-                status: .badRequest, headers: [.contentType: "application/json"],
-                body: .init(byteBuffer: writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) }))
+            throw RequestProblem(.badRequest, problems: problems)
         }
         return self
     }

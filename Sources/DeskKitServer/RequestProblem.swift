@@ -1,0 +1,35 @@
+import DeskKitModel
+import Hummingbird
+
+/// Why the server refuses a request, thrown by a route handler as Hummingbird's own `HTTPError` is: its
+/// status, what is wrong, the problems with their JSON paths (a webhook that is not one), and headers
+/// (`Retry-After`). It answers itself, `{"error": …, "problems": […]}` in JSON, or no body when it has
+/// neither; the request counter counts it by its status.
+struct RequestProblem: HTTPResponseError {
+    var status: HTTPResponse.Status
+    /// What is wrong, for people: the answer's `error`.
+    var message: String?
+    /// Each problem with its JSON path: the answer's `problems`.
+    var problems: [PayloadProblem]?
+    var headers: HTTPFields = [:]
+
+    init(
+        _ status: HTTPResponse.Status, _ message: String? = nil, problems: [PayloadProblem]? = nil,
+        headers: HTTPFields = [:]
+    ) {
+        self.status = status
+        self.message = message
+        self.problems = problems
+        self.headers = headers
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        guard message != nil || problems != nil else { return Response(status: status, headers: headers) }
+        var members: [JSONObject.Member] = []
+        if let message { members.append(.init(key: "error", value: .string(message))) }
+        if let problems { members.append(.init(key: "problems", value: .array(problems.map(\.jsonValue)))) }
+        var response = EnrichmentServer.json(status, .object(JSONObject(members)))
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+}
