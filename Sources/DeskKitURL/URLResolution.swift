@@ -21,7 +21,7 @@ package enum URLResolution {
 
     /// Splits on the UTF-8 bytes of the ASCII delimiters, never by `Character`: a delimiter followed by a
     /// combining mark (`#\u{64B}`, `/\u{301}`) is one `Character` with it, and a `Character` search would
-    /// not see it. The bytes are looked at in place (`memchr`-like loops over the contiguous UTF-8); the
+    /// not see it. The bytes are looked at in place (loops over the contiguous UTF-8, no index checks); the
     /// parts are slices of `s`.
     package static func split(_ s: Substring) -> Parts {
         let u = s.utf8
