@@ -448,12 +448,9 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        let all = self.metadata.merging(metadata ?? [:]) { $1 }
-        records.append("\(level) \(message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))")
+    func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        records.append("\(event.level) \(event.message) \(all.map { "\($0)=\($1)" }.sorted().joined(separator: " "))")
     }
 }
 
