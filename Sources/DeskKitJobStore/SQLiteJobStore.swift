@@ -38,43 +38,18 @@ public actor SQLiteJobStore: JobStore {
             throw JobStoreError(.cannotOpen, "cannot open \(path): \(error)")
         }
         do {
-            for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"] {
-                _ = try await connection.query(pragma)
-            }
-            let version = try await connection.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
-            if version < 1 {
-                _ = try await connection.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS jobs (
-                        message_id INTEGER PRIMARY KEY,
-                        channel_url TEXT NOT NULL,
-                        text TEXT NOT NULL,
-                        state TEXT NOT NULL,
-                        attempts INTEGER NOT NULL DEFAULT 0,
-                        accepted_at REAL NOT NULL,
-                        next_attempt_at REAL NOT NULL,
-                        lease_until REAL,
-                        updated_at REAL NOT NULL,
-                        last_error TEXT
-                    )
-                    """)
-                // Claims read due jobs in index order and stop at the limit, however many wait (the
-                // index holds the rowid, message_id, too).
-                _ = try await connection.query(
-                    "CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)")
-                _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_lease ON jobs (state, lease_until)")
-            }
-            if version < 2 {
-                // The links found at admission, one a line; NULL for the jobs of version 1.
-                _ = try await connection.query("ALTER TABLE jobs ADD COLUMN links TEXT")
-            }
-            if version < schemaVersion {
-                _ = try await connection.query("PRAGMA user_version = \(schemaVersion)")
-                logger.info(
-                    "migrated the job store", metadata: ["path": .string(path), "version": "\(schemaVersion)"])
-            } else if version > schemaVersion {
-                throw JobStoreError(
-                    .cannotOpen, "\(path) has schema version \(version); this deskkit knows \(schemaVersion)")
+            // A connection that finds another one setting up or migrating a new file may be told "busy" (at
+            // once, by SQLite's deadlock rule, or after the short wait below): it tries again, 50 times at most.
+            var attempts = 0
+            while true {
+                do {
+                    try await prepare(connection, path: path, logger: logger)
+                    break
+                } catch let error as SQLiteError where error.reason == .busy && attempts < 50 {
+                    attempts += 1
+                    _ = try? await connection.query("ROLLBACK")
+                    try? await Task.sleep(for: .milliseconds(Int.random(in: 20...100)))
+                }
             }
         } catch let error as JobStoreError {
             try? await connection.close()
@@ -84,6 +59,62 @@ public actor SQLiteJobStore: JobStore {
             throw JobStoreError(.cannotOpen, "cannot prepare \(path): \(error)")
         }
         return SQLiteJobStore(path: path, connection: connection)
+    }
+
+    /// Sets the connection up (WAL, busy timeout) and brings the file to ``schemaVersion``.
+    private static func prepare(_ connection: SQLiteConnection, path: String, logger: Logger) async throws {
+        // Switching a new file to WAL takes it whole: connections that try at once would each wait out the
+        // other's busy timeout, so this one waits briefly and the caller tries again.
+        for pragma in [
+            "PRAGMA busy_timeout = 50", "PRAGMA journal_mode = WAL", "PRAGMA busy_timeout = 5000",
+            "PRAGMA synchronous = NORMAL",
+        ] {
+            _ = try await connection.query(pragma)
+        }
+        // The version stored, refused when a newer deskkit wrote it.
+        func storedVersion() async throws -> Int {
+            let version = try await connection.query("PRAGMA user_version").first?.column("user_version")?.integer ?? 0
+            guard version <= schemaVersion else {
+                throw JobStoreError(
+                    .cannotOpen, "\(path) has schema version \(version); this deskkit knows \(schemaVersion)")
+            }
+            return version
+        }
+        guard try await storedVersion() < schemaVersion else { return }
+        // Migrating is one transaction, and the version is read again inside it: a crash leaves the file as it
+        // was, and a second process that opens the file meanwhile waits, then finds it migrated.
+        _ = try await connection.query("BEGIN IMMEDIATE")
+        let version = try await storedVersion()
+        if version < 1 {
+            _ = try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS jobs (
+                    message_id INTEGER PRIMARY KEY,
+                    channel_url TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    accepted_at REAL NOT NULL,
+                    next_attempt_at REAL NOT NULL,
+                    lease_until REAL,
+                    updated_at REAL NOT NULL,
+                    last_error TEXT
+                )
+                """)
+            // Claims read due jobs in index order and stop at the limit, however many wait (the index holds the
+            // rowid, message_id, too).
+            _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)")
+            _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_lease ON jobs (state, lease_until)")
+        }
+        if version < 2 {
+            // The links found at admission, one a line; NULL for the jobs of version 1.
+            _ = try await connection.query("ALTER TABLE jobs ADD COLUMN links TEXT")
+        }
+        _ = try await connection.query("PRAGMA user_version = \(schemaVersion)")
+        _ = try await connection.query("COMMIT")
+        if version < schemaVersion {
+            logger.info("migrated the job store", metadata: ["path": .string(path), "version": "\(schemaVersion)"])
+        }
     }
 
     public func close() async { try? await connection.close() }
