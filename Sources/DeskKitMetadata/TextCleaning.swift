@@ -1,13 +1,5 @@
 import CLibXML2
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Turns raw attribute values and text into preview text: entities decoded (a second time for
 /// double-escaped `&amp;amp;`), white space collapsed, trimmed, length-capped.
 enum TextCleaning {
@@ -192,27 +184,20 @@ enum TextCleaning {
         return kept.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
-    /// Where `needle` (not empty) first occurs in `bytes` at `from` or after: `memchr` to its first byte,
-    /// then a compare.
+    /// Where `needle` (not empty) first occurs in `bytes` at `from` or after, case and all: `memchr` to its
+    /// first byte (``CharsetSniffer/find(_:in:from:)``), then a compare.
     static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = bytes.baseAddress else { return nil }
         var at = from
-        while bytes.count - at >= needle.count {
-            guard let hit = memchr(base + at, Int32(needle[0]), bytes.count - at - needle.count + 1) else {
-                return nil
-            }
-            at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if memcmp(base + at, needle, needle.count) == 0 { return at }
-            at += 1
+        while let hit = CharsetSniffer.find(needle[0], in: bytes, from: at), bytes.count - hit >= needle.count {
+            if bytes[hit..<hit + needle.count].elementsEqual(needle) { return hit }
+            at = hit + 1
         }
         return nil
     }
 
     /// Whether the UTF-8 of `s` holds `byte` (`memchr` on the bytes in place).
     static func contains(_ s: String, _ byte: UInt8) -> Bool {
-        s.utf8.withContiguousStorageIfAvailable { b in
-            b.baseAddress.map { memchr($0, Int32(byte), b.count) != nil } ?? false
-        }
+        s.utf8.withContiguousStorageIfAvailable { CharsetSniffer.find(byte, in: $0, from: 0) != nil }
             ?? s.utf8.contains(byte)
     }
 
