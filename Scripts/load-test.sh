@@ -20,6 +20,7 @@ store=${3:-sqlite}
 distinct=${DISTINCT:-200000}
 link_every=${LINK_EVERY:-10}
 token=load-test-token
+api_key=load-test-metrics-key-0123456789
 server_port=18181
 fake_port=18182
 work=$(mktemp -d)
@@ -78,7 +79,7 @@ case $store in
   *) store_option=$store ;;
 esac
 python3 Scripts/fake-sendbird.py $fake_port &
-DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
+DESKKIT_API_KEYS=$api_key DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
     DESKKIT_ALLOW_PRIVATE=1 .build/release/deskkit serve --log-level warning &
 server=$!
 for _ in $(seq 50); do curl -sf http://127.0.0.1:$server_port/health >/dev/null 2>&1 && break; sleep 0.2; done
@@ -96,7 +97,7 @@ echo "rss at end: $(($(ps -o rss= -p $server) / 1024)) MiB"
 echo "fake Sendbird: $(curl -s http://127.0.0.1:$fake_port/stats)"
 if [ "$store" != memory ]; then
     # Enrichment: until every accepted job is done or failed in the store.
-    metric() { curl -s --max-time 30 http://127.0.0.1:$server_port/metrics | awk -v k="$1" '$1 == k { print int($2) }'; }
+    metric() { curl -s --max-time 30 -H "Authorization: Bearer $api_key" http://127.0.0.1:$server_port/metrics | awk -v k="$1" '$1 == k { print int($2) }'; }
     accepted=$(metric 'deskkit_webhooks_total{outcome="queued"}')
     while true; do
         settled=$(( $(metric 'deskkit_store_jobs{state="done"}' || echo 0) + $(metric 'deskkit_store_jobs{state="failed"}' || echo 0) ))
@@ -107,4 +108,4 @@ if [ "$store" != memory ]; then
     python3 -c "import sys; n, t = int(sys.argv[1]), float(sys.argv[2]) - float(sys.argv[3]); print(f'enriched: {n} jobs done in {t:.1f} s = {n / t:,.0f} jobs/s')" \
         "$settled" "$finished" "$started"
 fi
-curl -s http://127.0.0.1:$server_port/metrics | grep -E '^deskkit_(webhooks|jobs)_total|^deskkit_store_jobs'
+curl -s -H "Authorization: Bearer $api_key" http://127.0.0.1:$server_port/metrics | grep -E '^deskkit_(webhooks|jobs)_total|^deskkit_store_jobs'

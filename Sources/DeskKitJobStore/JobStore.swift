@@ -7,7 +7,7 @@ import Foundation
 /// - ``admit(_:now:dedupWindow:)`` returns only after the job is committed (a webhook is answered 200
 ///   only then); a message id admitted within the dedup window is a duplicate.
 /// - ``claim(limit:now:lease:)`` hands each due job to one worker for the lease; a job whose lease ran
-///   out (its worker died) is claimed again.
+///   out (its worker died) is claimed again. A live worker keeps its jobs with ``renew(_:until:)``.
 /// - A job ends ``JobState/done`` or ``JobState/failed``; until then it can be rescheduled.
 public protocol JobStore: Sendable {
     /// Commits `job` unless its message id was admitted within `dedupWindow` before `now`.
@@ -17,6 +17,17 @@ public protocol JobStore: Sendable {
     /// Takes up to `limit` jobs that are due (queued and past their next attempt, or running with an
     /// expired lease), marks them running until `now + lease` and counts an attempt.
     func claim(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob]
+
+    /// Extends the leases of `claims` (jobs as ``claim(limit:now:lease:)`` handed them out) to `until`,
+    /// for those still running under that claim: a job claimed again since (its attempt count moved on) or
+    /// ended is left alone. Returns the message ids renewed.
+    func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64>
+
+    /// At a server's start, takes back the jobs a previous process left running. A store that is one
+    /// server's alone (SQLite) queues them again, due at `now`, and returns how many; a store shared by
+    /// instances (PostgreSQL) cannot tell a dead instance's jobs from a live one's, leaves them to their
+    /// leases and returns 0.
+    func recoverAbandoned(now: Date) async throws(JobStoreError) -> Int
 
     /// Ends a claimed job: `.done` or `.failed` (with its last error).
     func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError)

@@ -171,6 +171,27 @@ public final class PostgresJobStore: JobStore {
         ).inClaimOrder()
     }
 
+    public func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64> {
+        guard !claims.isEmpty else { return [] }
+        let ids = claims.map(\.job.messageID)
+        let attempts = claims.map { Int32($0.attempts) }
+        return try await perform(durable: false) { client in
+            var renewed: Set<Int64> = []
+            let rows = try await client.query(
+                """
+                UPDATE deskkit_jobs AS j SET lease_until = \(until)
+                FROM unnest(\(ids)::bigint[], \(attempts)::int[]) AS c(id, attempts)
+                WHERE j.message_id = c.id AND j.attempts = c.attempts AND j.state = 'running'
+                RETURNING j.message_id
+                """)
+            for try await id in rows.decode(Int64.self) { renewed.insert(id) }
+            return renewed
+        }
+    }
+
+    /// Instances share the database: a running job may be a live instance's, so its lease decides.
+    public func recoverAbandoned(now: Date) async throws(JobStoreError) -> Int { 0 }
+
     public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
         try await endings.submit(Ending(messageID: messageID, state: state, error: error, at: now))
     }

@@ -181,6 +181,34 @@ public actor SQLiteJobStore: JobStore {
         return rows.compactMap(Self.storedJob).inClaimOrder()
     }
 
+    public func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64> {
+        var renewed: Set<Int64> = []
+        // In slices of 400 (two values a job, under SQLite's 32,766 variables by far).
+        for slice in stride(from: 0, to: claims.count, by: 400).map({ claims[$0..<min($0 + 400, claims.count)] }) {
+            let pairs = slice.map { _ in "(?, ?)" }.joined(separator: ", ")
+            var binds: [SQLiteData] = [.float(until.timeIntervalSince1970)]
+            for claim in slice { binds += [.integer(Int(claim.job.messageID)), .integer(claim.attempts)] }
+            let rows = try await run(
+                """
+                UPDATE jobs SET lease_until = ? WHERE state = 'running' AND (message_id, attempts) IN (VALUES \(pairs))
+                RETURNING message_id
+                """, binds)
+            for row in rows { if let id = row.column("message_id")?.integer { renewed.insert(Int64(id)) } }
+        }
+        return renewed
+    }
+
+    /// The file is one server's: what is running at its start was left by a process that is gone. It is
+    /// queued again in its place (it was due when it was claimed).
+    public func recoverAbandoned(now: Date) async throws(JobStoreError) -> Int {
+        try await run(
+            """
+            UPDATE jobs SET state = 'queued', lease_until = NULL, updated_at = ?
+            WHERE state = 'running' RETURNING message_id
+            """, [.float(now.timeIntervalSince1970)]
+        ).count
+    }
+
     public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
         _ = try await run(
             "UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE message_id = ?",

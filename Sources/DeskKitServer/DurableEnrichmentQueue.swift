@@ -13,9 +13,10 @@ public actor DurableEnrichmentQueue: JobQueue {
     public struct Configuration: Sendable, Hashable {
         /// Jobs worked on at once by this instance. Default 32.
         public var workers = 32
-        /// How long a claimed job is a worker's; past it another worker (of any instance) takes it.
-        /// Longer than one job can take (fetch timeouts plus the API's attempts). Default 2 minutes.
-        public var lease: Duration = .seconds(120)
+        /// How long a claimed job is a worker's unless renewed; past it another worker (of any instance)
+        /// takes it. A running job renews it every ``heartbeat``, so it bounds how long a dead instance's
+        /// jobs wait, not how long a job may take. Default 30 s.
+        public var lease: Duration = .seconds(30)
         /// How long Platform API failures are retried, counted from the webhook; then the job fails with
         /// its last error. Default 24 hours.
         public var retryHorizon: Duration = .seconds(24 * 3600)
@@ -34,6 +35,10 @@ public actor DurableEnrichmentQueue: JobQueue {
         /// The default configuration (see each property).
         public init() {}
 
+        /// How often the leases of running jobs are renewed: a third of ``lease``, so that two renewals in a
+        /// row may fail (a slow or briefly unreachable store) before another worker takes the job.
+        public var heartbeat: Duration { lease / 3 }
+
         /// The wait before attempt `attempts + 1`: ``firstRetryDelay`` doubled per attempt, capped, 50–100 %.
         func retryDelay(after attempts: Int) -> Duration {
             RetryPolicy.backoff(first: firstRetryDelay, max: maxRetryDelay, after: attempts)
@@ -47,7 +52,7 @@ public actor DurableEnrichmentQueue: JobQueue {
     private let work: @Sendable (EnrichmentJob) async -> JobOutcome
     private let metrics: ServerMetrics
     private let logger: Logger
-    private var tasks: [Int64: Task<Void, Never>] = [:]
+    private var tasks: [Int64: (claim: StoredJob, task: Task<Void, Never>)] = [:]
     private var closed = false
     private var woken = false
     private var sleeper: CheckedContinuation<Void, Never>?
@@ -91,8 +96,19 @@ public actor DurableEnrichmentQueue: JobQueue {
 
     // MARK: The dispatcher
 
-    /// Claims due jobs while workers are free, until graceful shutdown (or cancellation).
+    /// Takes back what a previous process left claimed (when the store is this server's alone), then
+    /// claims due jobs while workers are free and renews the leases of those running, until graceful
+    /// shutdown (or cancellation).
     public func run() async throws {
+        do {
+            let recovered = try await store.recoverAbandoned(now: Date())
+            if recovered > 0 {
+                logger.notice("took back jobs a previous process left running", metadata: ["count": "\(recovered)"])
+            }
+        } catch {
+            logger.error("cannot take back abandoned jobs", metadata: ["error": .string(error.description)])
+        }
+        let heartbeat = Task { await self.renewLeases() }
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await dispatch()
@@ -103,6 +119,31 @@ public actor DurableEnrichmentQueue: JobQueue {
             Task { await self.close() }
         }
         await drain()
+        heartbeat.cancel()
+    }
+
+    /// Every ``Configuration/heartbeat``, renews the lease of every job this instance runs, in one
+    /// statement. A job whose lease was lost meanwhile (the store was unreachable for a whole lease, and
+    /// another worker took it) is logged: its update may then be done twice (at least once).
+    private func renewLeases() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: configuration.heartbeat)
+            let running = tasks.values.map(\.claim)
+            guard !running.isEmpty, !Task.isCancelled else { continue }
+            let now = Date()
+            do {
+                let renewed = try await store.renew(
+                    running, until: now.addingTimeInterval(configuration.lease / .seconds(1)))
+                for claim in running where !renewed.contains(claim.job.messageID) && tasks[claim.job.messageID] != nil {
+                    logger.warning(
+                        "a running job's lease was lost (another worker may take it)",
+                        metadata: ["message_id": "\(claim.job.messageID)"])
+                }
+            } catch {
+                logger.warning(
+                    "cannot renew the leases of running jobs", metadata: ["error": .string(error.description)])
+            }
+        }
     }
 
     private func dispatch() async {
@@ -134,10 +175,13 @@ public actor DurableEnrichmentQueue: JobQueue {
 
     private func start(_ claimed: StoredJob) {
         let id = claimed.job.messageID
-        tasks[id] = Task {
-            let outcome = await work(claimed.job)
-            await settle(claimed, outcome)
-        }
+        tasks[id] = (
+            claimed,
+            Task {
+                let outcome = await work(claimed.job)
+                await settle(claimed, outcome)
+            }
+        )
     }
 
     /// Records how a job ended, frees its worker, wakes the dispatcher.
@@ -215,7 +259,7 @@ public actor DurableEnrichmentQueue: JobQueue {
 
     /// Waits for running jobs within the grace, then cancels them (they put themselves back in the store).
     private func drain() async {
-        let running = Array(tasks.values)
+        let running = tasks.values.map(\.task)
         guard !running.isEmpty else { return }
         let grace = configuration.shutdownGrace
         let timer = Task {

@@ -15,7 +15,9 @@ import Synchronization
 /// try await server.makeApplication().runService()
 /// ```
 ///
-/// Routes: `POST /webhooks/sendbird`, `POST /v1/preview`, `POST /v1/decode`, `GET /health`, `GET /metrics`.
+/// Routes: `POST /webhooks/sendbird` (signed by Sendbird), `GET /health` (open), and, with an API key
+/// (``ServerConfiguration/apiKeys``, `Authorization: Bearer KEY`), `POST /v1/preview`, `POST /v1/decode`
+/// (both rate-limited per key) and `GET /metrics`.
 public struct EnrichmentServer: Sendable {
     /// The settings the server runs with.
     public let configuration: ServerConfiguration
@@ -28,6 +30,8 @@ public struct EnrichmentServer: Sendable {
     let logger: Logger
     /// The preview statistics at the last scrape, to count the difference.
     let cacheFigures = LastFigures()
+    /// The API keys' token buckets.
+    let limiter: RateLimiter
     let startedAt = ContinuousClock.now
 
     /// The largest body of `/v1/preview`: 64 KiB.
@@ -55,6 +59,7 @@ public struct EnrichmentServer: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
+        limiter = RateLimiter(configuration: configuration.rateLimit, keys: configuration.apiKeys.count)
         let previews = PreviewService(
             fetcher: PageFetcher(configuration: configuration.fetch), configuration: configuration.previews,
             sharedCache: sharedPreviews)
@@ -100,7 +105,11 @@ public struct EnrichmentServer: Sendable {
     public func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> some ApplicationProtocol
     {
-        Application(
+        if configuration.apiKeys.count == 0 {
+            logger.warning(
+                "no API key configured (DESKKIT_API_KEYS): /v1/preview, /v1/decode and /metrics answer 401 to everyone")
+        }
+        return Application(
             router: makeRouter(),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
@@ -111,11 +120,17 @@ public struct EnrichmentServer: Sendable {
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.middlewares.add(RequestCounter(metrics: metrics))
+        // Open: the webhook (signed) and the balancer's health check.
         router.post("/webhooks/sendbird") { request, _ in try await webhook(request) }
-        router.post("/v1/preview") { request, _ in try await preview(request) }
-        router.post("/v1/decode") { request, _ in try await decode(request) }
         router.get("/health") { _, _ in await health() }
-        router.get("/metrics") { _, _ in await metricsPage() }
+        // An API key, and for the work routes its rate.
+        router.group("/v1")
+            .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: limiter))
+            .post("preview") { request, _ in try await preview(request) }
+            .post("decode") { request, _ in try await decode(request) }
+        router.group("/metrics")
+            .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: nil))
+            .get { _, _ in await metricsPage() }
         return router
     }
 

@@ -11,6 +11,12 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// The API token (`SENDBIRD_API_TOKEN`): authenticates Platform API calls and keys webhook
     /// signatures. Never logged or printed.
     public var apiToken: String
+    /// The keys that open `POST /v1/preview`, `POST /v1/decode` and `GET /metrics` (`DESKKIT_API_KEYS`).
+    /// None by default: those routes then answer 401 (the webhook and `/health` need no key).
+    public var apiKeys = APIKeys.none
+    /// The rate each API key may use `POST /v1/preview` and `POST /v1/decode` at (`DESKKIT_RATE_LIMIT`,
+    /// `DESKKIT_RATE_BURST`); webhooks are not limited.
+    public var rateLimit = RateLimiter.Configuration()
     /// `https://api-{app_id}.sendbird.com` unless set (`DESKKIT_API_BASE`).
     public var apiBase: String
     /// The largest webhook body read (`DESKKIT_MAX_BODY_BYTES`); larger ones get 413. Default 256 KiB.
@@ -83,8 +89,9 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// The settings, with the token masked: safe to log.
     public var description: String {
         "listen \(host):\(port), app \(appID ?? "-"), api \(apiBase), token \(String(repeating: "*", count: 4)) (\(apiToken.count) chars), "
+            + "\(apiKeys), rate \(rateLimit.perSecond)/s (burst \(rateLimit.burst)) a key, "
             + "max body \(maxBodyBytes) B, queue \(queue.capacity), workers \(queue.workers), dedup \(queue.dedupCapacity), "
-            + "store \(store) (timeout \(storeTimeout)), retry horizon \(durable.retryHorizon), job lease \(durable.lease), "
+            + "store \(store) (timeout \(storeTimeout)), retry horizon \(durable.retryHorizon), job lease \(durable.lease) (renewed every \(durable.heartbeat)), "
             + "api attempts \(retry.maxAttempts), fetch timeout \(fetch.totalTimeout) s, shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
     }
 }

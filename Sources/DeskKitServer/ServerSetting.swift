@@ -78,6 +78,22 @@ extension ServerConfiguration {
             c.apiBase = text
             return nil
         },
+        ServerSetting(
+            "DESKKIT_API_KEYS", "--api-keys",
+            "keys for /v1/preview, /v1/decode and /metrics (Authorization: Bearer KEY), comma-separated, 16+ characters each; none: those routes answer 401"
+        ) { text, c in
+            guard let text else { return nil }
+            do throws(APIKeysError) { c.apiKeys = try APIKeys(parsing: text) } catch { return error.description }
+            return nil
+        },
+        .integer(
+            "DESKKIT_RATE_LIMIT", "--rate-limit",
+            "requests a second each API key may make to /v1/preview and /v1/decode (default 20; 0: no limit)",
+            0...1_000_000
+        ) { $0.rateLimit.perSecond = $1 },
+        .integer(
+            "DESKKIT_RATE_BURST", "--rate-burst", "requests an API key may make at once (default 40)", 1...1_000_000
+        ) { $0.rateLimit.burst = $1 },
         ServerSetting("DESKKIT_HOST", "--host", "address to listen on (default 127.0.0.1)") { text, c in
             if let text { c.host = text }
             return nil
@@ -131,7 +147,8 @@ extension ServerConfiguration {
         ) { $0.durable.retryHorizon = $1 },
         .seconds(
             "DESKKIT_JOB_LEASE", "--job-lease",
-            "seconds a claimed job is a worker's before another takes it (default 120)", 1...86400
+            "seconds a claimed job is a worker's unless it renews it (every third of it, while it runs); a dead instance's jobs are taken up after it (default 30)",
+            3...86400
         ) { $0.durable.lease = $1 },
         .seconds(
             "DESKKIT_STORE_TIMEOUT", "--store-timeout",

@@ -12,8 +12,10 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Run the enrichment server: Sendbird webhooks in, URL previews written into messages.",
         discussion: """
             Routes: POST /webhooks/sendbird (signed with x-sendbird-signature; answers at once, works \
-            afterwards), POST /v1/preview ({"text"} or {"url"}), POST /v1/decode (JSON lines of envelopes), \
-            GET /health, GET /metrics (Prometheus). Settings come from flags, then the environment:
+            afterwards) and GET /health are open; POST /v1/preview ({"text"} or {"url"}), POST /v1/decode \
+            (JSON lines of envelopes) and GET /metrics (Prometheus) need Authorization: Bearer KEY, one of \
+            --api-keys (better given as DESKKIT_API_KEYS, which other users cannot read in the process list). \
+            Settings come from flags, then the environment:
             \(ServerConfiguration.environmentVariables.map { "  \($0.name): \($0.meaning)" }.joined(separator: "\n"))
             Jobs are kept in a SQLite file (--store, default sqlite:deskkit-state.sqlite) or, for several \
             instances, in PostgreSQL (--store postgres://USER:PASSWORD@HOST:PORT/DATABASE, which also shares \
@@ -30,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: help("DESKKIT_PORT")) var port: String?
     @Option(name: .long, help: help("DESKKIT_API_BASE")) var apiBase: String?
     @Option(name: .long, help: help("SENDBIRD_APP_ID")) var appID: String?
+    @Option(name: .long, help: help("DESKKIT_API_KEYS")) var apiKeys: String?
+    @Option(name: .long, help: help("DESKKIT_RATE_LIMIT")) var rateLimit: String?
+    @Option(name: .long, help: help("DESKKIT_RATE_BURST")) var rateBurst: String?
     @Flag(name: .long, help: help("DESKKIT_ALLOW_PRIVATE")) var allowPrivate = false
     @Option(name: .long, help: help("DESKKIT_QUEUE_CAPACITY")) var queueCapacity: String?
     @Option(name: .long, help: help("DESKKIT_WORKERS")) var workers: String?
@@ -60,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
         flags["DESKKIT_PORT"] = port
         flags["DESKKIT_API_BASE"] = apiBase
         flags["SENDBIRD_APP_ID"] = appID
+        flags["DESKKIT_API_KEYS"] = apiKeys
+        flags["DESKKIT_RATE_LIMIT"] = rateLimit
+        flags["DESKKIT_RATE_BURST"] = rateBurst
         flags["DESKKIT_ALLOW_PRIVATE"] = allowPrivate ? "1" : nil
         flags["DESKKIT_QUEUE_CAPACITY"] = queueCapacity
         flags["DESKKIT_WORKERS"] = workers

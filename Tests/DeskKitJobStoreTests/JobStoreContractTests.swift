@@ -118,6 +118,57 @@ struct JobStoreContractTests {
     }
 
     @Test(arguments: Backend.allCases)
+    func aRenewedLeaseKeepsTheJobAndOnlyItsClaimRenewsIt(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
+            let t0 = Date(timeIntervalSince1970: 2_500_000)
+            for id in 1...3 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
+            let claimed = try await store.claim(limit: 3, now: t0, lease: .seconds(30))
+            try #require(claimed.count == 3)
+            try await store.finish(3, as: .done, error: nil, now: t0)
+            // The worker's heartbeat: its running jobs are renewed, an ended one is not.
+            #expect(try await store.renew(claimed, until: t0.addingTimeInterval(60)) == [1, 2])
+            #expect(try await store.renew([], until: t0.addingTimeInterval(60)) == [])
+            #expect(
+                try await store.claim(limit: 10, now: t0.addingTimeInterval(45), lease: .seconds(30)).isEmpty,
+                "past the first lease, within the renewed one: still the worker's")
+            // The worker stops renewing (it died): the renewed lease runs out, another worker claims the jobs.
+            let again = try await store.claim(limit: 10, now: t0.addingTimeInterval(61), lease: .seconds(30))
+            #expect(again.map(\.job.messageID) == [1, 2])
+            #expect(again.allSatisfy { $0.attempts == 2 })
+            // The first claim is stale: it renews nothing, and the new claim's lease stands.
+            #expect(try await store.renew(claimed, until: t0.addingTimeInterval(500)) == [])
+            #expect(try await store.renew(again, until: t0.addingTimeInterval(120)) == [1, 2])
+            #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(119), lease: .seconds(30)).isEmpty)
+            #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(121), lease: .seconds(30)).count == 2)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func jobsLeftRunningAreTakenBackAtStartOnlyByAStoreOfOneServer(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, location in
+            let t0 = Date()
+            for id in 1...3 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
+            _ = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
+            // A new process opens the store (the one that claimed died).
+            let next = try await Self.open(location)
+            let recovered = try await next.recoverAbandoned(now: t0.addingTimeInterval(1))
+            let claimable = try await next.claim(limit: 10, now: t0.addingTimeInterval(1), lease: .seconds(30))
+            switch backend {
+            case .sqlite:
+                // The file is one server's: what was running is queued again at once, due now.
+                #expect(recovered == 2)
+                #expect(claimable.map(\.job.messageID) == [1, 2, 3])
+                #expect(claimable.allSatisfy { $0.state == .running } && claimable.map(\.attempts) == [2, 2, 1])
+            case .postgres:
+                // Shared by instances: the running jobs may be a live instance's; their leases decide.
+                #expect(recovered == 0)
+                #expect(claimable.map(\.job.messageID) == [3])
+            }
+            await next.close()
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
     func operatorsRetryFailedJobsAndPurgeDoneOnes(_ backend: Backend) async throws {
         try await Self.withStore(backend) { store, _ in
             let t0 = Date(timeIntervalSince1970: 3_000_000)

@@ -13,6 +13,10 @@ import Testing
 @Suite("Enrichment server")
 struct EnrichmentServerTests {
     static let token = "test-api-token-0123456789"
+    /// The API key the servers of these tests accept.
+    static let apiKey = "test-api-key-abcdefghijklmnop"
+    /// The `Authorization` header with ``apiKey``.
+    static let authorized: HTTPFields = [.authorization: "Bearer \(apiKey)"]
     static let page = """
         <html><head><title>Order 1138</title><meta property="og:title" content="Parcel 1138 is on its way">
         <meta property="og:description" content="Arrives Tuesday"><meta property="og:image" content="/map.png"></head></html>
@@ -40,6 +44,7 @@ struct EnrichmentServerTests {
         configuration.fetch.allowedPorts.insert(pages.port)
         configuration.retry.baseDelay = .milliseconds(10)
         configuration.queue.shutdownGrace = .seconds(5)
+        configuration.apiKeys = try APIKeys(parsing: Self.apiKey)
         tweak(&configuration)
         let server = EnrichmentServer(configuration: configuration, logger: logger, store: store, handBack: handBack)
         do {
@@ -92,7 +97,9 @@ struct EnrichmentServerTests {
     static func metrics(_ client: TestClientProtocol, once line: String) async throws -> String {
         let deadline = ContinuousClock.now + .seconds(10)
         while true {
-            let text = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            let text = try await client.execute(uri: "/metrics", method: .get, headers: authorized) {
+                String(buffer: $0.body)
+            }
             if text.contains(line) || ContinuousClock.now > deadline { return text }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -303,7 +310,9 @@ struct EnrichmentServerTests {
     @Test func previewDecodeHealthAndMetricsRoutes() async throws {
         try await withServer { client, _, pages, _ async throws in
             let request = ByteBuffer(string: #"{"text": "see \#(pages.baseURL)/x and \#(pages.baseURL)/missing"}"#)
-            let previews = try await client.execute(uri: "/v1/preview", method: .post, body: request) { response in
+            let previews = try await client.execute(
+                uri: "/v1/preview", method: .post, headers: Self.authorized, body: request
+            ) { response in
                 #expect(response.status == .ok)
                 return try JSONValue.parse(String(buffer: response.body))["previews"]?.arrayValue ?? []
             }
@@ -311,14 +320,17 @@ struct EnrichmentServerTests {
             #expect(previews[0]["payload"]?["body"]?["title"] == "Parcel 1138 is on its way")
             #expect(previews[1]["error"]?["kind"] == "http_status")
             let one = try await client.execute(
-                uri: "/v1/preview", method: .post, body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
+                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
             ) {
                 try JSONValue.parse(String(buffer: $0.body))
             }
             #expect(
                 one["previews"]?.arrayValue?.first?["data"]?.stringValue?.contains("SENDBIRD_DESK_URL_PREVIEW") == true)
             #expect(
-                try await client.execute(uri: "/v1/preview", method: .post, body: ByteBuffer(string: "{}")) {
+                try await client.execute(
+                    uri: "/v1/preview", method: .post, headers: Self.authorized, body: ByteBuffer(string: "{}")
+                ) {
                     $0.status
                 } == .badRequest)
 
@@ -328,7 +340,9 @@ struct EnrichmentServerTests {
                 {"message_id": 2, "type": "ADMM", "custom_type": "SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE", "data": "{\"type\": \"TICKET_CLOSE\"}"}
                 not json
                 """#
-            let decoded = try await client.execute(uri: "/v1/decode", method: .post, body: ByteBuffer(string: lines)) {
+            let decoded = try await client.execute(
+                uri: "/v1/decode", method: .post, headers: Self.authorized, body: ByteBuffer(string: lines)
+            ) {
                 try String(buffer: $0.body).split(separator: "\n").map { try JSONValue.parse(String($0)) }
             }
             try #require(decoded.count == 3)
@@ -346,7 +360,8 @@ struct EnrichmentServerTests {
             for path in ["/no/such/route", "/v1/preview/../x", "/webhooks/sendbird?x=1"] {
                 _ = try await client.execute(uri: path, method: .get) { _ in }
             }
-            let metrics = try await client.execute(uri: "/metrics", method: .get) { response in
+            let metrics = try await client.execute(uri: "/metrics", method: .get, headers: Self.authorized) {
+                response in
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
                 return String(buffer: response.body)
             }
@@ -358,9 +373,12 @@ struct EnrichmentServerTests {
             #expect(metrics.contains(#"deskkit_fetch_errors_total{kind="http_status"} 1"#))
             #expect(metrics.contains("deskkit_preview_fetches_total 3"))
             _ = try await client.execute(
-                uri: "/v1/preview", method: .post, body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
+                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
             ) { _ in }
-            let again = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            let again = try await client.execute(uri: "/metrics", method: .get, headers: Self.authorized) {
+                String(buffer: $0.body)
+            }
             #expect(again.contains("deskkit_preview_cache_hits_total 1"))
         }
     }

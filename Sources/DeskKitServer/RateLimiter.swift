@@ -1,0 +1,51 @@
+import Synchronization
+
+/// A token bucket per API key: each key may make ``Configuration/burst`` requests at once, then
+/// ``Configuration/perSecond`` a second. The buckets are indexed by the key's position in ``APIKeys``, so
+/// their number is the number of keys — whatever callers send.
+public final class RateLimiter: Sendable {
+    /// The rate and burst of each key.
+    public struct Configuration: Sendable, Hashable {
+        /// Requests a second each key may keep up (`DESKKIT_RATE_LIMIT`); 0 turns the limit off. Default 20.
+        public var perSecond = 20
+        /// Requests a key may make at once after a quiet while (`DESKKIT_RATE_BURST`). Default 40.
+        public var burst = 40
+        /// The default rate and burst.
+        public init() {}
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var at: ContinuousClock.Instant
+    }
+
+    /// The rate and burst.
+    public let configuration: Configuration
+    private let buckets: Mutex<[Bucket?]>
+
+    /// A limiter for `keys` keys.
+    public init(configuration: Configuration, keys: Int) {
+        self.configuration = configuration
+        buckets = Mutex(Array(repeating: nil, count: keys))
+    }
+
+    /// Takes a token from `key`'s bucket: nil when the request may go on, else how long until a token is
+    /// there (the answer's `Retry-After`).
+    public func take(key: Int, now: ContinuousClock.Instant = .now) -> Duration? {
+        let rate = Double(configuration.perSecond)
+        guard rate > 0 else { return nil }
+        let burst = Double(max(1, configuration.burst))
+        return buckets.withLock { buckets -> Duration? in
+            guard buckets.indices.contains(key) else { return nil }
+            var bucket = buckets[key] ?? Bucket(tokens: burst, at: now)
+            let elapsed = now - bucket.at
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            bucket.tokens = min(burst, bucket.tokens + max(0, seconds) * rate)
+            bucket.at = now
+            defer { buckets[key] = bucket }
+            guard bucket.tokens >= 1 else { return .seconds((1 - bucket.tokens) / rate) }
+            bucket.tokens -= 1
+            return nil
+        }
+    }
+}

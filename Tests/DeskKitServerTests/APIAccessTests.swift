@@ -1,0 +1,229 @@
+import DeskKitModel
+import DeskKitServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// Who may use the server's APIs: a bearer key for `/v1/preview`, `/v1/decode` and `/metrics`, none for the
+/// webhook and `/health`; a rate per key; keys never in a log line.
+@Suite("API keys and rates")
+struct APIAccessTests {
+    let servers = EnrichmentServerTests()
+    static let key = EnrichmentServerTests.apiKey
+    static let second = "second-key_for.rotation~0123+/=="
+
+    /// The routes that need a key, each with a request body that works.
+    static let guarded: [(method: HTTPRequest.Method, uri: String, body: String)] = [
+        (.post, "/v1/preview", #"{"text": "no link here"}"#),
+        (.post, "/v1/decode", #"{"message_id": 1, "type": "MESG", "message": "hi", "data": ""}"#),
+        (.get, "/metrics", ""),
+    ]
+
+    struct Answer {
+        var status: HTTPResponse.Status
+        var challenge: String?
+        var retryAfter: String?
+        var error: String?
+    }
+
+    static func call(
+        _ client: TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, body: String = "",
+        authorization: [String] = ["Bearer \(key)"]
+    ) async throws -> Answer {
+        var headers: HTTPFields = [:]
+        for value in authorization { headers.append(.init(name: .authorization, value: value)) }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: body)) {
+            Answer(
+                status: $0.status, challenge: $0.headers[.wwwAuthenticate], retryAfter: $0.headers[.retryAfter],
+                error: (try? JSONValue.parse(String(buffer: $0.body)))?["error"]?.stringValue)
+        }
+    }
+
+    @Test func withoutAKeyConfiguredTheAPIsAreClosedAndTheWebhookAndHealthOpen() async throws {
+        let records = LogRecords()
+        let logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
+        try await servers.withServer({ $0.apiKeys = .none }, logger: logger) { client, _, pages, _ async throws in
+            for route in Self.guarded {
+                let answer = try await Self.call(client, route.method, route.uri, body: route.body)
+                #expect(answer.status == .unauthorized, "\(route.uri)")
+                #expect(answer.challenge == #"Bearer realm="deskkit""#)
+                #expect(answer.error?.contains("no API key configured") == true)
+            }
+            let (status, json) = try await EnrichmentServerTests.post(
+                client, EnrichmentServerTests.webhook(text: "\(pages.baseURL)/a"))
+            #expect(status == .ok && json["status"] == "queued")
+            #expect(try await client.execute(uri: "/health", method: .get) { $0.status } == .ok)
+        }
+        #expect(records.lines.filter { $0.contains("no API key configured") }.count == 1, "said once, at start")
+    }
+
+    @Test func aKeyOfTheListOpensTheAPIsAndAnythingElseIs401() async throws {
+        let records = LogRecords()
+        var logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
+        logger.logLevel = .trace
+        try await servers.withServer(
+            { $0.apiKeys = try! APIKeys(parsing: " \(Self.key) , \(Self.second)") }, logger: logger
+        ) { client, _, _, _ async throws in
+            for route in Self.guarded {
+                // Either key of the list, the scheme in any case: a key is rotated without downtime.
+                for authorization in ["Bearer \(Self.key)", "bearer \(Self.second)", "BEARER   \(Self.key)"] {
+                    let answer = try await Self.call(
+                        client, route.method, route.uri, body: route.body, authorization: [authorization])
+                    #expect(answer.status == .ok, "\(route.uri) with \(authorization)")
+                }
+                let refusals: [([String], String?)] = [
+                    ([], nil),
+                    (["Bearer \(Self.key)x"], "invalid_token"),
+                    (["Bearer \(Self.key.dropLast())"], "invalid_token"),
+                    (["Bearer wrong-key-of-the-right-length"], "invalid_token"),
+                    (["Basic dXNlcjpwYXNz"], "invalid_request"),
+                    (["Bearer"], "invalid_request"),
+                    (["Bearer "], "invalid_request"),
+                    (["Bearer \(Self.key) extra"], "invalid_request"),
+                    (["Bearer \(Self.key),\(Self.second)"], "invalid_request"),
+                    (["Bearer=\(Self.key)"], "invalid_request"),
+                    (["\(Self.key)"], "invalid_request"),
+                    (["Bearer \(Self.key)", "Bearer \(Self.second)"], "invalid_request"),
+                    (["Bearer \u{00e9}\(Self.key)"], "invalid_request"),
+                ]
+                for (authorization, error) in refusals {
+                    let answer = try await Self.call(
+                        client, route.method, route.uri, body: route.body, authorization: authorization)
+                    #expect(answer.status == .unauthorized, "\(route.uri) with \(authorization)")
+                    #expect(
+                        answer.challenge == #"Bearer realm="deskkit""# + (error.map { #", error="\#($0)""# } ?? ""),
+                        "\(route.uri) with \(authorization)")
+                    #expect(answer.error?.isEmpty == false)
+                    #expect(answer.error?.contains(Self.key) == false, "the answer never echoes a key")
+                }
+                // A key in the URL is refused even with a good header: logs and proxies keep URLs.
+                for query in ["access_token", "api_key", "KEY", "token"] {
+                    let answer = try await Self.call(
+                        client, route.method, "\(route.uri)?\(query)=\(Self.key)", body: route.body)
+                    #expect(answer.status == .unauthorized)
+                    #expect(answer.challenge?.contains("invalid_request") == true)
+                    #expect(answer.error?.contains("never in the URL") == true)
+                }
+            }
+            let metrics = try await client.execute(
+                uri: "/metrics", method: .get, headers: EnrichmentServerTests.authorized
+            ) {
+                String(buffer: $0.body)
+            }
+            #expect(metrics.contains(#"deskkit_http_requests_total{route="/v1/decode",status="401"}"#))
+        }
+        #expect(!records.lines.isEmpty)
+        #expect(!records.lines.contains { $0.contains(Self.key) || $0.contains(Self.second) }, "no key in a log line")
+    }
+
+    @Test func eachKeyHasItsOwnRateAndTheWebhookAndMetricsHaveNone() async throws {
+        try await servers.withServer(
+            {
+                $0.apiKeys = try! APIKeys(parsing: "\(Self.key),\(Self.second)")
+                $0.rateLimit.perSecond = 1
+                $0.rateLimit.burst = 3
+            }
+        ) { client, _, pages, _ async throws in
+            let decode = Self.guarded[1]
+            for _ in 1...3 {
+                #expect(try await Self.call(client, .post, "/v1/decode", body: decode.body).status == .ok)
+            }
+            let limited = try await Self.call(client, .post, "/v1/preview", body: Self.guarded[0].body)
+            #expect(limited.status == .tooManyRequests, "the burst is spent, on both routes together")
+            #expect(limited.retryAfter == "1")
+            #expect(limited.error?.contains("1 requests a second") == true)
+            // The other key has its own bucket; the metrics and the webhook are not limited.
+            let other = "Bearer \(Self.second)"
+            #expect(
+                try await Self.call(client, .post, "/v1/decode", body: decode.body, authorization: [other]).status
+                    == .ok)
+            for _ in 1...5 { #expect(try await Self.call(client, .get, "/metrics").status == .ok) }
+            for id in Int64(1)...5 {
+                let (status, _) = try await EnrichmentServerTests.post(
+                    client, EnrichmentServerTests.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
+                #expect(status == .ok)
+            }
+            // A second later the bucket has a token again.
+            try await Task.sleep(for: .milliseconds(1100))
+            #expect(try await Self.call(client, .post, "/v1/decode", body: decode.body).status == .ok)
+            let metrics = try await Self.call(client, .get, "/metrics")
+            #expect(metrics.status == .ok)
+        }
+    }
+
+    @Test func oneRequestPreviewsAtMostTheLinksPerMessage() async throws {
+        try await servers.withServer { client, _, pages, _ async throws in
+            let text = (1...8).map { "\(pages.baseURL)/p/\($0)" }.joined(separator: " and ")
+            let previews = try await client.execute(
+                uri: "/v1/preview", method: .post, headers: EnrichmentServerTests.authorized,
+                body: ByteBuffer(string: #"{"text": "\#(text)"}"#)
+            ) { try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue ?? [] }
+            #expect(previews.count == 3)
+            #expect(previews.map { $0["url"]?.stringValue } == (1...3).map { "\(pages.baseURL)/p/\($0)" })
+        }
+    }
+
+    @Test func bucketsFillAtTheRateUpToTheBurst() {
+        var configuration = RateLimiter.Configuration()
+        configuration.perSecond = 2
+        configuration.burst = 3
+        let limiter = RateLimiter(configuration: configuration, keys: 2)
+        let t0 = ContinuousClock.now
+        for _ in 1...3 { #expect(limiter.take(key: 0, now: t0) == nil) }
+        #expect(limiter.take(key: 0, now: t0) == .milliseconds(500))
+        #expect(limiter.take(key: 1, now: t0) == nil, "another key, another bucket")
+        #expect(limiter.take(key: 0, now: t0 + .milliseconds(500)) == nil)
+        #expect(limiter.take(key: 0, now: t0 + .milliseconds(500)) != nil)
+        // A long quiet fills the bucket to the burst, not beyond.
+        for _ in 1...3 { #expect(limiter.take(key: 0, now: t0 + .seconds(3600)) == nil) }
+        #expect(limiter.take(key: 0, now: t0 + .seconds(3600)) != nil)
+        // No rate: no limit.
+        configuration.perSecond = 0
+        let open = RateLimiter(configuration: configuration, keys: 1)
+        for _ in 1...100 { #expect(open.take(key: 0, now: t0) == nil) }
+    }
+
+    @Test func keyListsAreCheckedAtStartWithoutShowingAKey() throws {
+        let base = ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a"]
+        func problem(_ keys: String, flag: Bool = false) -> String? {
+            do {
+                _ = try ServerConfiguration.resolve(
+                    flags: flag ? ["DESKKIT_API_KEYS": keys] : [:],
+                    environment: flag ? base : base.merging(["DESKKIT_API_KEYS": keys]) { $1 })
+                return nil
+            } catch { return error.description }
+        }
+        let long = "k" + String(repeating: "x", count: 20)
+        #expect(
+            problem("\(long),,\(long)")
+                == "DESKKIT_API_KEYS key 2 of 3 is empty (keys are separated by commas, none blank)")
+        #expect(
+            problem("\(long),") == "DESKKIT_API_KEYS key 2 of 2 is empty (keys are separated by commas, none blank)")
+        #expect(problem("  ")?.hasPrefix("DESKKIT_API_KEYS the key is empty") == true)
+        #expect(problem("short-key") == "DESKKIT_API_KEYS the key has 9 characters; at least 16")
+        #expect(
+            problem("\(long), has space inside it")
+                == "DESKKIT_API_KEYS key 2 of 2 has a character other than letters, digits and -._~+/ (then = padding)")
+        #expect(problem("\(long)=x")?.contains("other than letters") == true)
+        #expect(problem(String(repeating: "k", count: 513))?.contains("over 512") == true)
+        #expect(problem("\(long),short", flag: true)?.hasPrefix("--api-keys key 2 of 2 has 5 characters") == true)
+        for keys in ["\(long),,\(long)", "short-key", "\(long), has space inside it"] {
+            #expect(problem(keys)?.contains(long) == false && problem(keys)?.contains("short-key") == false)
+        }
+        let c = try ServerConfiguration.resolve(
+            environment: base.merging(["DESKKIT_API_KEYS": " \(long) ,\(long)2 "]) { $1 })
+        #expect(c.apiKeys.count == 2)
+        #expect(c.apiKeys.match(Array(long.utf8)) == 0 && c.apiKeys.match(Array("\(long)2".utf8)) == 1)
+        #expect(c.apiKeys.match(Array(" \(long)".utf8)) == nil)
+        #expect(!c.description.contains(long) && c.description.contains("2 API keys"))
+        // Not set, or set empty: no key, the APIs closed.
+        #expect(try ServerConfiguration.resolve(environment: base).apiKeys.count == 0)
+        #expect(
+            try ServerConfiguration.resolve(environment: base.merging(["DESKKIT_API_KEYS": ""]) { $1 }).apiKeys.count
+                == 0)
+        #expect(try ServerConfiguration.resolve(environment: base).rateLimit == RateLimiter.Configuration())
+        #expect(problem("x", flag: false) != nil)
+    }
+}
