@@ -32,6 +32,10 @@ public actor DurableEnrichmentQueue: JobQueue {
         public var dedupWindow: Duration = .seconds(3600)
         /// How long shutdown waits for running jobs. Default 20 s.
         public var shutdownGrace: Duration = .seconds(20)
+        /// Admissions a second above which enrichment runs on one worker, so that answering webhooks gets
+        /// the cores while they pour in (the jobs wait in the store; full speed resumes within a second
+        /// of the rate falling under it). 0, the default, never holds enrichment back.
+        public var deferEnrichmentAbove = 0
         /// The default configuration (see each property).
         public init() {}
 
@@ -54,6 +58,9 @@ public actor DurableEnrichmentQueue: JobQueue {
     private let logger: Logger
     private var tasks: [Int64: (claim: StoredJob, task: Task<Void, Never>)] = [:]
     private var closed = false
+    /// Admissions in the current second and in the one before, for ``Configuration/deferEnrichmentAbove``.
+    private var admissionsNow = 0, admissionsBefore = 0
+    private var second = ContinuousClock.now
     private var woken = false
     private var sleeper: CheckedContinuation<Void, Never>?
 
@@ -81,8 +88,33 @@ public actor DurableEnrichmentQueue: JobQueue {
                 metadata: ["message_id": "\(job.messageID)", "error": .string(error.description)])
             return .unavailable
         }
+        countAdmission()
         wake()
         return .accepted
+    }
+
+    /// Moves the admission counts on to the current second.
+    private func rollSecond() {
+        let elapsed = ContinuousClock.now - second
+        guard elapsed >= .seconds(1) else { return }
+        admissionsBefore = elapsed < .seconds(2) ? admissionsNow : 0
+        admissionsNow = 0
+        second = second + .seconds(Int64(elapsed.components.seconds))
+    }
+
+    private func countAdmission() {
+        guard configuration.deferEnrichmentAbove > 0 else { return }
+        rollSecond()
+        admissionsNow += 1
+    }
+
+    /// The workers that may run now: one while admissions come faster than
+    /// ``Configuration/deferEnrichmentAbove`` a second, else all of them.
+    private var workersNow: Int {
+        guard configuration.deferEnrichmentAbove > 0 else { return configuration.workers }
+        rollSecond()
+        let busy = max(admissionsNow, admissionsBefore) > configuration.deferEnrichmentAbove
+        return busy ? 1 : configuration.workers
     }
 
     public func figures() async -> QueueFigures {
@@ -150,7 +182,7 @@ public actor DurableEnrichmentQueue: JobQueue {
         var lastPurge = ContinuousClock.now
         var storeDown = false
         while !closed {
-            let free = configuration.workers - tasks.count
+            let free = workersNow - tasks.count
             if free > 0 {
                 do {
                     let jobs = try await store.claim(limit: free, now: Date(), lease: configuration.lease)

@@ -150,6 +150,11 @@ extension ServerConfiguration {
             "seconds a claimed job is a worker's unless it renews it (every third of it, while it runs); a dead instance's jobs are taken up after it (default 30)",
             3...86400
         ) { $0.durable.lease = $1 },
+        .integer(
+            "DESKKIT_DEFER_ENRICHMENT_ABOVE", "--defer-enrichment-above",
+            "webhooks a second above which enrichment runs on one worker, so that admissions keep a low latency under bursts (default 0: off)",
+            0...10_000_000
+        ) { $0.durable.deferEnrichmentAbove = $1 },
         .seconds(
             "DESKKIT_STORE_TIMEOUT", "--store-timeout",
             "seconds a PostgreSQL store may take to answer before it counts as down (default 5)", 1...3600

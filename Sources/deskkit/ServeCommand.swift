@@ -45,6 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: help("DESKKIT_RETRY_HORIZON")) var retryHorizon: String?
     @Option(name: .long, help: help("DESKKIT_JOB_LEASE")) var jobLease: String?
     @Option(name: .long, help: help("DESKKIT_STORE_TIMEOUT")) var storeTimeout: String?
+    @Option(name: .long, help: help("DESKKIT_DEFER_ENRICHMENT_ABOVE")) var deferEnrichmentAbove: String?
 
     /// A flag's help: the setting's meaning and its variable. Values are read as text and checked by the
     /// table, so that one start-up names every bad value at once.
@@ -78,6 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags["DESKKIT_RETRY_HORIZON"] = retryHorizon
         flags["DESKKIT_JOB_LEASE"] = jobLease
         flags["DESKKIT_STORE_TIMEOUT"] = storeTimeout
+        flags["DESKKIT_DEFER_ENRICHMENT_ABOVE"] = deferEnrichmentAbove
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.resolve(

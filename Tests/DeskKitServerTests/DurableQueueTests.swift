@@ -168,4 +168,50 @@ struct DurableQueueTests {
             try await running.value
         }
     }
+
+    /// While admissions come faster than `deferEnrichmentAbove` a second, one worker runs; all of them once
+    /// the rate falls.
+    @Test func enrichmentWaitsOnOneWorkerWhileAdmissionsPourIn() async throws {
+        try await Self.withStore { store in
+            var configuration = DurableEnrichmentQueue.Configuration()
+            configuration.workers = 4
+            configuration.pollInterval = .milliseconds(20)
+            configuration.deferEnrichmentAbove = 10
+            let running = Running()
+            let queue = DurableEnrichmentQueue(store: store, configuration: configuration) { _ in
+                await running.enter()
+                try? await Task.sleep(for: .milliseconds(100))
+                await running.leave()
+                return .finished(.noLink)
+            }
+            let dispatcher = Task { try await queue.run() }
+            for id in Int64(1)...40 {
+                _ = await queue.submit(EnrichmentJob(channelURL: "c", messageID: id, text: "https://example.com"))
+            }
+            // The jobs claimed before the rate was seen end; then one runs at a time.
+            try await Task.sleep(for: .milliseconds(250))
+            await running.reset()
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(await running.most == 1, "40 admissions in a second: one worker")
+            let deadline = ContinuousClock.now + .seconds(15)
+            while try await store.counts()[.done] != 40, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(try await store.counts()[.done] == 40)
+            #expect(await running.most == 4, "the rate fell: every worker")
+            dispatcher.cancel()
+            try await dispatcher.value
+        }
+    }
+
+    actor Running {
+        private(set) var now = 0
+        private(set) var most = 0
+        func enter() {
+            now += 1
+            most = max(most, now)
+        }
+        func leave() { now -= 1 }
+        func reset() { most = now }
+    }
 }
