@@ -60,6 +60,20 @@ enum CharClass {
         }
     }
 
+    /// Skin-tone modifiers (`Emoji_Modifier`) and tag characters (subdivision flags): grapheme extenders that
+    /// are neither marks nor joiners.
+    @inline(__always) static func isEmojiExtender(_ c: UInt32) -> Bool {
+        (0x1F3FB...0x1F3FF).contains(c) || (0xE0020...0xE007F).contains(c)
+    }
+
+    /// A scalar that extends the grapheme cluster before it: a combining mark (the kana voicing marks
+    /// U+3099 and U+309A among them), a joiner, a variation selector, an emoji modifier or tag.
+    static func extendsGrapheme(_ c: UInt32) -> Bool {
+        if isJoiner(c) || isEmojiExtender(c) { return true }
+        guard c != invalidScalar, let s = Unicode.Scalar(c) else { return false }
+        return s.properties.generalCategory.isMark
+    }
+
     /// Hiragana (Japanese particles and inflections: the prose around a link).
     @inline(__always) static func isHiragana(_ c: UInt32) -> Bool { (0x3041...0x309F).contains(c) }
 
@@ -67,10 +81,12 @@ enum CharClass {
     @inline(__always) static func isJoiner(_ c: UInt32) -> Bool { c == 0x200C || c == 0x200D }
 
     /// A non-ASCII scalar that can be part of a host name: letters, marks, digits, other symbols
-    /// (`✪`, `➡`), joiners. Not white space, punctuation, math symbols, controls or format characters.
+    /// (`✪`, `➡`), joiners, and what extends an emoji (skin-tone modifiers, tag characters), so that a
+    /// link never ends inside a grapheme cluster (`🧑🏽‍💻`, `🏴󠁧󠁢󠁳󠁣󠁴󠁿`). Not white space, punctuation, math
+    /// symbols, controls or other format characters.
     static func isHostScalar(_ c: UInt32) -> Bool {
         if c == invalidScalar { return false }
-        if isJoiner(c) { return true }
+        if isJoiner(c) || isEmojiExtender(c) { return true }
         // CJK and full-width punctuation.
         if (0x3000...0x303F).contains(c) || (0xFF00...0xFF65).contains(c) { return false }
         guard let s = Unicode.Scalar(c) else { return false }

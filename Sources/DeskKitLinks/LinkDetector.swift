@@ -21,7 +21,8 @@ public struct LinkDetector: Sendable {
         public var emails: Bool
         /// Link bare IPv4 addresses without a scheme (`192.168.1.1/abc`). Default off.
         public var ipHosts: Bool
-        /// Accept any RFC 3986 scheme before `://`, not only http, https and ftp. Default off.
+        /// Accept any RFC 3986 scheme, not only http, https and ftp: before `://` and a host, or before `:` and
+        /// a path or an address-like rest (`file:///x`, `git:host/path`, `facetime://+1…`). Default off.
         public var anyScheme: Bool
         /// Require a known top-level domain after a scheme too (`http://intranet` is then not a link).
         /// Default off: a scheme says the writer meant a link.
@@ -33,12 +34,16 @@ public struct LinkDetector: Sendable {
         public var pipesInPaths: Bool
         /// Link `localhost:PORT` (with an optional path) written without a scheme. Default off.
         public var localhost: Bool
+        /// Link e-mail addresses whose domain has no known top-level domain (`ann@build.internal`), as GFM's
+        /// autolinks do; the domain still needs two well-formed labels. Default off: a typo such as
+        /// `ann@example.con` or a handle such as `@user@host` is not an address.
+        public var anyEmailDomain: Bool
 
         /// Options; each default is what chat text needs (see each property).
         public init(
             bareDomains: Bool = true, emails: Bool = true, ipHosts: Bool = false, anyScheme: Bool = false,
             strictHosts: Bool = false, protocolRelative: Bool = true, pipesInPaths: Bool = false,
-            localhost: Bool = false
+            localhost: Bool = false, anyEmailDomain: Bool = false
         ) {
             self.bareDomains = bareDomains
             self.emails = emails
@@ -48,6 +53,7 @@ public struct LinkDetector: Sendable {
             self.protocolRelative = protocolRelative
             self.pipesInPaths = pipesInPaths
             self.localhost = localhost
+            self.anyEmailDomain = anyEmailDomain
         }
 
         /// The defaults: bare domains, e-mail addresses and `//host` links found, the rest off.

@@ -65,6 +65,9 @@ extension LinkScanner {
             }
             i += len
         }
+        // Dashes that end the host are not its own (`example.com-`): the host ends before them. Inside it
+        // (`example-.com`, `example.-com`) they make a label no host has.
+        while i > labelStart, b[i - 1] == UInt8(ascii: "-") { i -= 1 }
         if i > labelStart {
             storage[count] = labelStart..<i
             count += 1
@@ -81,6 +84,7 @@ extension LinkScanner {
             guard let tld = tldMatch(labels[k]), mode != .scheme || k == labels.count - 1 || tld != labels[k]
             else { continue }
             for i in 0..<k where !validLabel(labels[i], index: i, count: k + 1, registrable: true) { return nil }
+            if mode == .emailDomain, labels[0...k].contains(where: reservedDashes) { return nil }
             guard validLabel(tld, index: k, count: k + 1, registrable: true) else { return nil }
             guard tld.upperBound >= n || !isForbiddenAfterHost(tld.upperBound, mode: mode) else { return nil }
             return HostMatch(
@@ -91,6 +95,13 @@ extension LinkScanner {
         if isIPv4(labels) {
             return HostMatch(range: start..<end, labelCount: 4, knownTLD: false, tld: nil, isIPv4: true)
         }
+        // Dotted numbers that are not four parts of 0–255 (`1.2.3`, `10.0.0.1-2`): neither an address nor a
+        // domain.
+        if labels.count > 1,
+            labels.allSatisfy({ label in b[label].allSatisfy { CharClass.isASCIIDigit(UInt32($0)) || $0 == 0x2D } })
+        {
+            return nil
+        }
         let localhost = labels.count == 1 && labels[0].count == 9 && lowercasedASCII(labels[0]) == "localhost"
         switch mode {
         case .scheme:
@@ -99,7 +110,10 @@ extension LinkScanner {
             guard localhost else { return nil }
         case .protocolRelative:
             guard labels.count >= 2 || localhost else { return nil }
-        case .bare, .emailDomain:
+        case .emailDomain:
+            // Unchecked domains (``LinkDetector/Options/anyEmailDomain``): two labels at least.
+            guard options.anyEmailDomain, labels.count >= 2 else { return nil }
+        case .bare:
             return nil
         }
         for (i, label) in labels.enumerated()
@@ -144,6 +158,13 @@ extension LinkScanner {
         if scalars > 63 { return false }
         if !ascii, label.count >= 4, lowercasedASCII(label.lowerBound..<label.lowerBound + 4) == "xn--" { return false }
         return !(underscore && index >= count - (registrable ? 2 : 1))
+    }
+
+    /// `--` in the third and fourth places of a label other than `xn--` (`ab--cd`): reserved by IDNA, so no
+    /// real domain of an e-mail address has it.
+    func reservedDashes(_ label: Range<Int>) -> Bool {
+        label.count >= 4 && b[label.lowerBound + 2] == 0x2D && b[label.lowerBound + 3] == 0x2D
+            && lowercasedASCII(label.lowerBound..<label.lowerBound + 2) != "xn"
     }
 
     func isIPv4(_ labels: UnsafeBufferPointer<Range<Int>>) -> Bool {

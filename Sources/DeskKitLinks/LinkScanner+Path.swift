@@ -3,6 +3,12 @@ extension LinkScanner {
     /// Nil when the port is not one (`:500000`): then there is no link at all.
     func portAndPath(after host: HostMatch, linkStart: Int) -> Int? {
         var e = host.range.upperBound
+        // The root's dot of a fully qualified name (`https://example.com./x`, `example.com.:8080`).
+        if e + 2 < n, b[e] == UInt8(ascii: "."),
+            b[e + 1] == UInt8(ascii: "/") || (b[e + 1] == UInt8(ascii: ":") && CharClass.isASCIIDigit(UInt32(b[e + 2])))
+        {
+            e += 1
+        }
         if e < n, b[e] == UInt8(ascii: ":") {
             var j = e + 1
             var port = 0
@@ -22,12 +28,13 @@ extension LinkScanner {
         return trimmed(start: linkStart, end: pathEnd(from: e, angled: angled), floor: e)
     }
 
-    /// Scans a path, query and fragment. White space, `<`, `>`, `` ` ``, `\`, CJK and full-width
-    /// punctuation end it; so does `|` outside a query or fragment (unless ``LinkDetector/Options/pipesInPaths``),
+    /// Scans a path, query and fragment. White space, `` ` ``, `\`, a `>` not closing a `<` of the path,
+    /// a `<` left open, CJK and full-width punctuation end it; so does `|` outside a query or fragment (unless ``LinkDetector/Options/pipesInPaths``),
     /// and always inside `<…>` (Slack's `<url|label>`). A closing bracket the link did not open ends it, even
     /// when letters follow. A `"` ends it unless it follows a letter, digit, `_` or `-` or closes such a
     /// quote (`blah_"quoted"`, not `/("onclick="…")`). Han, katakana and Hangul are kept in a segment they
-    /// begin (after `/`, `=`, `#`, `&`: `/wiki/トヨタ自動車`, `/wiki/서울`); elsewhere they end the link, and
+    /// begin (after `/`, `=`, `#`, `&`: `/wiki/トヨタ自動車`, `/wiki/서울`) or a part of one they begin (after
+    /// `-`, `_`, `.`: `/manual-マニュアル.pdf`); elsewhere they end the link, and
     /// hiragana always does, since text in those scripts runs on from a link without a space
     /// (`/aをご覧ください`, `/これは…`, `/wiki/東京です`).
     func pathEnd(from start: Int, angled: Bool) -> Int {
@@ -35,39 +42,52 @@ extension LinkScanner {
         var inQuery = false
         var paren = 0, bracket = 0, brace = 0
         var quoted = false
+        // `<…>` opened inside the path (`/a<b>c`): kept when closed; the link ends at the first `<` left open.
+        var angle = 0, openAngle = 0
         var previous: UInt32 = 0
         var segment = Segment.start
-        while i < n {
+        scan: while i < n {
             let (c, len) = b.scalar(at: i)
             if c < 0x80 {
                 if c <= 0x20 || c == 0x7F { break }
                 switch c {
-                case 0x3C, 0x3E, 0x60, 0x5C: return i  // < > ` \
-                case 0x7C: if angled || !(inQuery || options.pipesInPaths) { return i }  // |
+                case 0x60, 0x5C: break scan  // ` \
+                case 0x3C:  // <
+                    if angled { break scan }
+                    if angle == 0 { openAngle = i }
+                    angle += 1
+                case 0x3E:  // >
+                    if angle == 0 { break scan }
+                    angle -= 1
+                case 0x7C: if angled || !(inQuery || options.pipesInPaths) { break scan }  // |
                 case 0x3F, 0x23: inQuery = true  // ? #
                 case 0x28: paren += 1
                 case 0x5B: bracket += 1
                 case 0x7B: brace += 1
                 case 0x29:
-                    if paren == 0 { return i }
+                    if paren == 0 { break scan }
                     paren -= 1
                 case 0x5D:
-                    if bracket == 0 { return i }
+                    if bracket == 0 { break scan }
                     bracket -= 1
                 case 0x7D:
-                    if brace == 0 { return i }
+                    if brace == 0 { break scan }
                     brace -= 1
                 case 0x22:
                     if !quoted && !(CharClass.isASCIIAlnum(previous) || previous == 0x5F || previous == 0x2D) {
-                        return i
+                        break scan
                     }
                     quoted.toggle()
                 default: break
                 }
                 switch c {
-                case 0x2F, 0x3D, 0x23, 0x26: segment = .start  // / = # &
+                // / = # & start a segment; - _ . start a part of one (`manual-マニュアル.pdf`).
+                case 0x2F, 0x3D, 0x23, 0x26, 0x2D, 0x5F, 0x2E: segment = .start
                 default: if segment == .start { segment = .other }
                 }
+            } else if i > start && CharClass.extendsGrapheme(c) {
+                // A mark, joiner or emoji modifier stays with the character before it: a link never ends
+                // inside a grapheme cluster.
             } else if CharClass.isCJK(c) {
                 // Hiragana is the prose around a link (`/をご覧ください`, `/wiki/東京です`), not a name.
                 if CharClass.isHiragana(c) { break }
@@ -83,13 +103,13 @@ extension LinkScanner {
             previous = c
             i += len
         }
-        return i
+        return angle > 0 ? openAngle : i
     }
 
     /// What the current path segment began with (for the CJK rule).
     enum Segment { case start, cjk, other }
 
-    /// Drops what ends a sentence or markup rather than the link: trailing punctuation (`.,;:!?`), `*`
+    /// Drops what ends a sentence or markup rather than the link: trailing punctuation (`.,;:!?|`), `*`
     /// (Markdown emphasis), runs of `_` or `~` that close the same run written just before the link,
     /// an HTML entity reference (`&amp;`), brackets opened and not closed, the quote that opened before the
     /// link, and quotes without their pair.
@@ -116,7 +136,7 @@ extension LinkScanner {
         loop: while e > floor {
             let c = b[e - 1]
             switch c {
-            case 0x2E, 0x2C, 0x3A, 0x21, 0x3F, 0x2A: break
+            case 0x2E, 0x2C, 0x3A, 0x21, 0x3F, 0x2A, 0x7C: break
             case 0x3B:
                 if let amp = entityStart(endingAt: e, floor: floor) { e = amp + 1 }
             case emphasis where emphasis != 0: break

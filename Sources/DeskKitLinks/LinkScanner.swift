@@ -82,13 +82,42 @@ struct LinkScanner {
 
     // MARK: The four shapes
 
-    /// `scheme://authority/path` with the `:` at `colon`.
+    /// `scheme://authority/path` with the `:` at `colon`; with ``LinkDetector/Options/anyScheme``, also
+    /// `scheme:` and an opaque or path rest (`file:///x`, `git:host/path`, `facetime://+1…`).
+    ///
+    /// A scheme starts with a letter at a word boundary (a leading digit, `-`, `+` or `.` is not part of it).
+    /// A web scheme glued to the letters of a word (`xxxhttp://`) starts where the scheme a reader sees
+    /// does.
     mutating func schemeLink(colon p: Int) -> RawLink? {
-        guard p + 2 < n, b[p + 1] == UInt8(ascii: "/"), b[p + 2] == UInt8(ascii: "/") else { return nil }
         var s = p
         while s > lastEnd, p - s < 32, Self.isSchemeByte(b[s - 1]) { s -= 1 }
         while s < p, !CharClass.isASCIIAlnum(UInt32(b[s])) || CharClass.isASCIIDigit(UInt32(b[s])) { s += 1 }
-        guard s < p, schemeAllowed(s..<p), precededByBoundary(s) else { return nil }
+        guard s < p else { return nil }
+        let slashes = p + 2 < n && b[p + 1] == UInt8(ascii: "/") && b[p + 2] == UInt8(ascii: "/")
+        let scheme = lowercasedASCII(s..<p)
+        let web = scheme == "http" || scheme == "https" || scheme == "ftp"
+        if !web, slashes, let suffix = ["https", "http", "ftp"].first(where: { scheme.hasSuffix($0) }) {
+            // `xxxhttp://`: letters glued before a web scheme are the word's, not the scheme's; with any
+            // scheme allowed, `git+https://` is one scheme.
+            let at = p - suffix.utf8.count
+            if CharClass.isASCIIAlnum(UInt32(b[at - 1])) || !options.anyScheme {
+                return webLink(scheme: at..<p, glued: CharClass.isASCIIAlnum(UInt32(b[at - 1])))
+            }
+        }
+        guard precededByBoundary(s) else { return nil }
+        if web || !options.anyScheme {
+            return web && slashes ? webLink(scheme: s..<p, glued: false) : nil
+        }
+        if slashes, let link = webLink(scheme: s..<p, glued: false) { return link }
+        // Addresses after `mailto:` and `xmpp:` are found at their `@`.
+        return scheme == "mailto" || scheme == "xmpp" ? nil : opaqueLink(scheme: s..<p)
+    }
+
+    /// The authority and path of `scheme://…` (`glued`: the scheme follows letters of a word).
+    mutating func webLink(scheme: Range<Int>, glued: Bool) -> RawLink? {
+        let p = scheme.upperBound
+        guard p + 2 < n, b[p + 1] == UInt8(ascii: "/"), b[p + 2] == UInt8(ascii: "/") else { return nil }
+        if !glued, !precededByBoundary(scheme.lowerBound) { return nil }
         var h = p + 3
         // Userinfo: `user:pass@` before the host.
         var j = h
@@ -98,12 +127,37 @@ struct LinkScanner {
             h = j + 1
         }
         guard let host = parseHost(from: h, mode: options.strictHosts ? .strict : .scheme) else { return nil }
-        guard var end = portAndPath(after: host, linkStart: s) else { return nil }
+        guard var end = portAndPath(after: host, linkStart: scheme.lowerBound) else { return nil }
         if isTCo(host.range) {
             guard let tco = tcoEnd(host: host.range, end: end) else { return nil }
             end = tco
         }
-        return RawLink(range: s..<end, kind: .url, host: host.range, prefix: .none, scheme: s..<p)
+        return RawLink(range: scheme.lowerBound..<end, kind: .url, host: host.range, prefix: .none, scheme: scheme)
+    }
+
+    /// `scheme:` and a rest that is no `//host` (``LinkDetector/Options/anyScheme``): a path (`file:/x`,
+    /// `file:///x`) or an opaque part that looks like an address rather than prose — it holds a `/`, `.`,
+    /// `@`, `?` or `=`, or is a `+` and digits (`git:host/path`, `magnet:?xt=…`, `facetime://+1555…`).
+    /// Schemes of two letters or more (`c:/` is a drive).
+    mutating func opaqueLink(scheme: Range<Int>) -> RawLink? {
+        let p = scheme.upperBound
+        guard scheme.count >= 2, p + 1 < n else { return nil }
+        var rest = p + 1
+        while rest < n, rest - p <= 3, b[rest] == UInt8(ascii: "/") { rest += 1 }
+        guard rest < n, b[rest] > 0x20, b[rest] != UInt8(ascii: "/") else { return nil }
+        let angled = scheme.lowerBound > 0 && b[scheme.lowerBound - 1] == UInt8(ascii: "<")
+        let end = trimmed(start: scheme.lowerBound, end: pathEnd(from: rest, angled: angled), floor: rest)
+        guard end > rest else { return nil }
+        let body = b[rest..<end]
+        let phone = body.first == UInt8(ascii: "+") && body.dropFirst().contains { CharClass.isASCIIDigit(UInt32($0)) }
+        guard
+            rest > p + 1 || phone
+                || body.contains(where: {
+                    $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "@")
+                        || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "=")
+                })
+        else { return nil }
+        return RawLink(range: scheme.lowerBound..<end, kind: .url, host: p + 1..<p + 1, prefix: .none, scheme: scheme)
     }
 
     /// `//host/path`, a protocol-relative link, with the first `/` at `p`.
@@ -190,7 +244,15 @@ struct LinkScanner {
             }
             s = cs
         }
-        while s < p, b[s] == UInt8(ascii: "\"") || b[s] == UInt8(ascii: "'") || b[s] == UInt8(ascii: ".") { s += 1 }
+        // Nor a quote, a dot, or the `,` and `;` that separate addresses (`a@x.org,b@y.org`, `cc: ;b@y.org`)
+        // first — but at the very start of the text, where nothing is separated, as linkify-it reads it.
+        let separated = s > 0
+        while s < p,
+            b[s] == UInt8(ascii: "\"") || b[s] == UInt8(ascii: "'") || b[s] == UInt8(ascii: ".")
+                || (separated && (b[s] == UInt8(ascii: ",") || b[s] == UInt8(ascii: ";")))
+        {
+            s += 1
+        }
         // Nor a combining mark first: it would fuse with the `:` of `mailto:` into one character.
         while s < p, b[s] >= 0x80 {
             let (c, length) = b.scalar(at: s)
@@ -199,23 +261,32 @@ struct LinkScanner {
         }
         guard s < p else { return nil }
         var start = s
-        var mailto = false
+        var scheme = 0  // the length of `mailto` or `xmpp` written before the address
         if s >= 7, s - 7 >= lastEnd, lowercasedASCII(s - 7..<s) == "mailto:" {
-            start = s - 7
-            mailto = true
+            scheme = 6
+        } else if s >= 5, s - 5 >= lastEnd, lowercasedASCII(s - 5..<s) == "xmpp:" {
+            scheme = 4
         }
+        start -= scheme > 0 ? scheme + 1 : 0
         if start > 0 {
             let (c, _) = b.scalar(before: start)
             if c == 0x40 || c == 0x2F || c == 0x3A || CharClass.isASCIIAlnum(c) { return nil }
         }
-        guard let host = parseHost(from: p + 1, mode: mailto ? .scheme : .emailDomain) else { return nil }
+        guard let host = parseHost(from: p + 1, mode: scheme > 0 ? .scheme : .emailDomain) else { return nil }
         var end = host.range.upperBound
-        if mailto, end < n, b[end] == UInt8(ascii: "?") {
+        // `a@example..org`, `a@example.com..org`: no domain has an empty label (an ellipsis after one ends it).
+        if end + 1 < n, b[end] == UInt8(ascii: "."), b[end + 1] == UInt8(ascii: ".") {
+            var j = end
+            while j < n, b[j] == UInt8(ascii: ".") { j += 1 }
+            if j < n, Self.isHostScalar(b.scalar(at: j).0) { return nil }
+        }
+        // A `mailto:` link keeps its query; an `xmpp:` one its resource too (`xmpp:ann@example.com/phone`).
+        if scheme > 0, end < n, b[end] == UInt8(ascii: "?") || (scheme == 4 && b[end] == UInt8(ascii: "/")) {
             end = trimmed(start: start, end: pathEnd(from: end, angled: start > 0 && b[start - 1] == 0x3C), floor: end)
         }
         return RawLink(
-            range: start..<end, kind: .email, host: host.range, prefix: mailto ? .none : .mailto,
-            scheme: mailto ? start..<start + 6 : nil)
+            range: start..<end, kind: scheme == 4 ? .url : .email, host: host.range,
+            prefix: scheme > 0 ? .none : .mailto, scheme: scheme > 0 ? start..<start + scheme : nil)
     }
 
     /// `localhost:PORT`, with an optional path, found at its colon (``LinkDetector/Options/localhost``).
@@ -241,12 +312,14 @@ struct LinkScanner {
         CharClass.isASCIIAlnum(UInt32(c)) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
     }
 
-    /// RFC 3986 userinfo, less the parentheses (Markdown puts links in them).
+    /// RFC 3986 userinfo: unreserved characters, sub-delims, `:` and `%` (taken as userinfo only when an
+    /// `@` ends the run).
     @inline(__always) static func isUserinfoByte(_ c: UInt8) -> Bool {
         if CharClass.isASCIIAlnum(UInt32(c)) { return true }
         switch c {
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
-            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"),
             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "%"):
             return true
         default: return false
@@ -287,11 +360,6 @@ struct LinkScanner {
             }
             return k
         }
-    }
-
-    func schemeAllowed(_ r: Range<Int>) -> Bool {
-        let scheme = lowercasedASCII(r)
-        return scheme == "http" || scheme == "https" || scheme == "ftp" || options.anyScheme
     }
 
     /// Before a scheme: not a word character, and not a mention, hashtag or cashtag sigil that starts a word

@@ -30,7 +30,9 @@ struct DetectCommand: ParsableCommand {
     @Flag(name: .long, help: "Link bare IPv4 addresses without a scheme.")
     var ipHosts = false
 
-    @Flag(name: .long, help: "Accept any RFC 3986 scheme before ://, not only http, https and ftp.")
+    @Flag(
+        name: .long,
+        help: "Accept any RFC 3986 scheme (file:///x, git:host/path, svn+ssh://…), not only http, https and ftp.")
     var anyScheme = false
 
     @Flag(name: .long, help: "Require a known top-level domain after a scheme too.")
@@ -44,6 +46,9 @@ struct DetectCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Link localhost:PORT written without a scheme.")
     var localhost = false
+
+    @Flag(name: .long, help: "Link e-mail addresses whose domain has no known top-level domain (two labels at least).")
+    var anyEmailDomain = false
 
     @OptionGroup var lineOptions: LineOptions
     @OptionGroup var threadOptions: ThreadOptions
@@ -62,7 +67,7 @@ struct DetectCommand: ParsableCommand {
             options: .init(
                 bareDomains: !noBareDomains, emails: !noEmails, ipHosts: ipHosts, anyScheme: anyScheme,
                 strictHosts: strictHosts, protocolRelative: !noProtocolRelative, pipesInPaths: pipesInPaths,
-                localhost: localhost))
+                localhost: localhost, anyEmailDomain: anyEmailDomain))
     }
 
     func run() throws {
