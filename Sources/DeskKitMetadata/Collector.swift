@@ -292,7 +292,18 @@ final class Collector {
 
     // MARK: Tags
 
+    /// The first charset a `<meta>` of the head declares (`charset`, or `http-equiv="Content-Type"`'s
+    /// parameter), for a parser whose encoding was only a guess: the HTML standard's "change the encoding".
+    @exclusivity(unchecked) private(set) var declaredCharset: String?
+
     private func meta(_ attribute: StartTagAttributes) {
+        if declaredCharset == nil, !headDone {
+            if let charset = attribute["charset"] {
+                declaredCharset = charset
+            } else if attribute["http-equiv"]?.lowercased() == "content-type", let content = attribute["content"] {
+                declaredCharset = CharsetSniffer.charsetParameter(content)
+            }
+        }
         guard metas.count < limits.maxMetaTags, let content = attribute["content"] ?? attribute["value"] else { return }
         metas.append(
             Meta(

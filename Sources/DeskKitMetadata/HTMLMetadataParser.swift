@@ -21,7 +21,10 @@ public final class HTMLMetadataParser {
     /// The limits extraction keeps to.
     public let limits: ExtractionLimits
 
-    private let collector: Collector
+    @exclusivity(unchecked) private var collector: Collector
+    /// The page so far while its encoding is a guess and its head goes on: decoded again if a `<meta>` of
+    /// the head declares another encoding (nil otherwise).
+    @exclusivity(unchecked) private var replay: [UInt8]?
     // The state below is this parser's alone, and libxml2 calls back on the thread that feeds it: the
     // run-time exclusivity checks of class properties (a few percent of extraction) are left out.
     @exclusivity(unchecked) private var context: htmlParserCtxtPtr?
@@ -56,26 +59,33 @@ public final class HTMLMetadataParser {
     @discardableResult
     public func feed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !stopped else { return true }
-        let input = bytes.bindMemory(to: UInt8.self)
+        take(bytes.bindMemory(to: UInt8.self))
+        changeEncodingIfDeclared()
+        return stopped
+    }
+
+    private func take(_ input: UnsafeBufferPointer<UInt8>) {
         if context != nil {
+            replay?.append(contentsOf: input)
             pass(input)
         } else if pending.isEmpty, Self.decidable(input, newFrom: 0) {
             start(deciding: input)
+            replay?.append(contentsOf: input)
             pass(input)
         } else {
             // Keep the start of the page until the head is in (or 64 KiB): the charset is decided on it.
             pending.append(contentsOf: input)
             let head = pending
             guard head.withUnsafeBufferPointer({ Self.decidable($0, newFrom: $0.count - input.count) }) else {
-                return false
+                return
             }
             pending = []
             head.withUnsafeBufferPointer {
                 self.start(deciding: $0)
+                replay?.append(contentsOf: $0)
                 pass($0)
             }
         }
-        return stopped
     }
 
     /// Feeds bytes from any collection.
@@ -92,13 +102,16 @@ public final class HTMLMetadataParser {
             pending = []
             head.withUnsafeBufferPointer {
                 start(deciding: $0)
+                replay?.append(contentsOf: $0)
                 pass($0)
             }
         }
+        changeEncodingIfDeclared()
         if !stopped {
             let rest = staging
             staging = []
             rest.withUnsafeBufferPointer { push($0, terminate: true, pageEnd: taken) }
+            changeEncodingIfDeclared(finishing: true)
         }
         collector.finish()
         return MetadataResolution.resolve(
@@ -107,9 +120,60 @@ public final class HTMLMetadataParser {
 
     // MARK: Driving libxml2
 
+    /// The most of a page kept to decode it again: 4 MiB.
+    static let maxReplayBytes = 4 << 20
+
+    /// The HTML standard's "change the encoding": when the encoding was only a guess (no byte order mark,
+    /// no HTTP charset, no `<meta>` in the window the decision looks at) and a `<meta>` later in the head
+    /// declares another one, the page is parsed again from its start in that encoding — unless the bytes
+    /// so far are UTF-8 with multi-byte characters (a declaration they contradict, as at the start), or
+    /// invalid in the declared encoding. Once the head has ended, or past 4 MiB, the guess stands.
+    private func changeEncodingIfDeclared(finishing: Bool = false) {
+        guard let bytes = replay, let current = charset else { return }
+        guard let label = collector.declaredCharset else {
+            if collector.headDone || bytes.count > Self.maxReplayBytes { replay = nil }
+            return
+        }
+        replay = nil
+        guard var name = CharsetSniffer.canonicalName(label), name != current.name else { return }
+        if name.hasPrefix("UTF-16") { name = "UTF-8" }  // a page read as ASCII cannot be UTF-16
+        let accepted = bytes.withUnsafeBufferPointer { b -> Bool in
+            let utf8 = CharsetSniffer.UTF8Evidence(b)
+            if name == "UTF-8" { return !utf8.contradictsUTF8 }
+            return !(utf8.isUTF8 && utf8.multibyte > 0) && CharsetDetection.decodes(b, as: name)
+        }
+        guard accepted, name != current.name else { return }
+        // Start again: a new parser and collector, the bytes so far, then what follows as it comes.
+        if let context { htmlFreeParserCtxt(context) }
+        context = nil
+        collector = Collector(limits: limits)
+        staging = []
+        taken = 0
+        fed = 0
+        bytesParsed = 0
+        headEndedAt = nil
+        stopped = false
+        start(with: CharsetDecision(name: name, source: .meta, declared: current.name))
+        bytes.withUnsafeBufferPointer { pass($0) }
+        if finishing, !stopped {
+            let rest = staging
+            staging = []
+            rest.withUnsafeBufferPointer { push($0, terminate: true, pageEnd: taken) }
+        }
+    }
+
     /// Decides the charset on the start of the page and sets up libxml2's push parser.
     private func start(deciding startOfPage: UnsafeBufferPointer<UInt8>) {
         let decision = CharsetSniffer.decide(startOfPage, contentType: contentType)
+        switch decision.source {
+        case .detectedUTF8, .detected, .fallback: replay = decision.isASCIICompatible ? [] : nil
+        case .byteOrderMark, .httpHeader, .meta, .utf8OverDeclaration: replay = nil
+        }
+        start(with: decision)
+    }
+
+    /// Sets up libxml2's push parser for `decision`.
+    private func start(with decision: CharsetDecision) {
         charset = decision
         skipper = decision.isASCIICompatible ? RawTextSkipper() : nil
         var sax = htmlSAXHandler()

@@ -67,12 +67,21 @@ public final class PageServer: Sendable {
         host: String = "127.0.0.1", port: Int = 0, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         routes: @escaping Routes
     ) async throws -> PageServer {
+        try await start(host: host, port: port, group: group, requests: { path, _ in routes(path) })
+    }
+
+    /// Starts a server whose answers may depend on the request's headers too (`requests` gets the path and
+    /// the headers, names as sent).
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        requests: @escaping @Sendable (_ path: String, _ headers: [(String, String)]) -> Response
+    ) async throws -> PageServer {
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(Handler(routes: routes))
+                    channel.pipeline.addHandler(Handler(requests: requests))
                 }
             }
             .bind(host: host, port: port).get()
@@ -86,16 +95,19 @@ public final class PageServer: Sendable {
         // One instance per connection, used only on its channel's event loop.
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
-        let routes: Routes
+        let requests: @Sendable (String, [(String, String)]) -> Response
         var path = "/"
+        var headers: [(String, String)] = []
 
-        init(routes: @escaping Routes) { self.routes = routes }
+        init(requests: @escaping @Sendable (String, [(String, String)]) -> Response) { self.requests = requests }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
-            case .head(let head): path = head.uri
+            case .head(let head):
+                path = head.uri
+                headers = head.headers.map { ($0.name, $0.value) }
             case .body: break
-            case .end: respond(context: context, routes(path))
+            case .end: respond(context: context, requests(path, headers))
             }
         }
 

@@ -22,9 +22,18 @@ public struct FetchConfiguration: Sendable {
     public var allowedAddresses: Set<IPAddress> = []
     /// Skip the address policy altogether (`--allow-private`: for trusted networks only). Default off.
     public var allowPrivateAddresses = false
-    /// The `User-Agent` sent: names DeskKit and its version.
-    public var userAgent =
-        "DeskKitPreview/\(DeskKitVersion.current) (+https://github.com/deskkit; link previews for support chat)"
+    /// The `User-Agent` sent (`--user-agent`, `DESKKIT_USER_AGENT`). Default ``defaultUserAgent``.
+    public var userAgent = Self.defaultUserAgent
+    /// Whether `text` can be sent as a `User-Agent`: 1 to 512 printable ASCII characters (no line break that
+    /// would split the header).
+    public static func isValidUserAgent(_ text: String) -> Bool {
+        (1...512).contains(text.utf8.count) && text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// Names DeskKit, its version and where to read about it, so that a site's operator can tell who
+    /// fetches its pages.
+    public static let defaultUserAgent =
+        "DeskKit/\(DeskKitVersion.current) (+https://github.com/deskkit/DeskKit; link previews for support chat)"
     /// The `Accept-Language` sent.
     public var acceptLanguage = "en;q=1.0, *;q=0.5"
     /// Extraction limits for the page.

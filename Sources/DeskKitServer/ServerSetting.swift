@@ -1,3 +1,5 @@
+import DeskKitPreview
+
 /// One setting of the server: the environment variable that holds it, the `deskkit serve` flag that
 /// overrides it, what it means, and how its text is read into a ``ServerConfiguration``.
 ///
@@ -108,6 +110,17 @@ extension ServerConfiguration {
             case "0", "false", "no": c.fetch.allowPrivateAddresses = false
             default: return "\"\(text.prefix(20))\" is not 1 or 0"
             }
+            return nil
+        },
+        ServerSetting(
+            "DESKKIT_USER_AGENT", "--user-agent",
+            "User-Agent of page and image fetches (default: DeskKit, its version and a URL)"
+        ) { text, c in
+            guard let text else { return nil }
+            guard FetchConfiguration.isValidUserAgent(text) else {
+                return "is not 1 to 512 printable ASCII characters"
+            }
+            c.fetch.userAgent = text
             return nil
         },
         .integer(

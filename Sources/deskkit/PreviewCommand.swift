@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import DeskKitLinks
 import DeskKitModel
@@ -34,6 +35,11 @@ struct PreviewCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
+        help: "The User-Agent sent (default: DESKKIT_USER_AGENT, else DeskKit and its version with a URL).")
+    var userAgent: String?
+
+    @Option(
+        name: .long,
         help: ArgumentHelp(
             "Also write the message as a chat client shows it, a self-contained HTML page, to FILE (\"-\": standard output instead of the JSON).",
             valueName: "FILE"))
@@ -42,6 +48,9 @@ struct PreviewCommand: AsyncParsableCommand {
     func validate() throws {
         if timeout <= 0 { throw ValidationError("--timeout must be positive") }
         if maxBytes <= 0 { throw ValidationError("--max-bytes must be positive") }
+        if let userAgent, !FetchConfiguration.isValidUserAgent(userAgent) {
+            throw ValidationError("--user-agent must be 1 to 512 printable ASCII characters")
+        }
     }
 
     func run() async throws {
@@ -50,6 +59,9 @@ struct PreviewCommand: AsyncParsableCommand {
         configuration.connectTimeout = min(configuration.connectTimeout, timeout)
         configuration.maxBodyBytes = maxBytes
         configuration.allowPrivateAddresses = allowPrivate
+        if let agent = userAgent ?? ProcessInfo.processInfo.environment["DESKKIT_USER_AGENT"], !agent.isEmpty {
+            configuration.userAgent = agent
+        }
         let fetcher = PageFetcher(configuration: configuration)
         let link = LinkDetector().links(in: urlOrText).first { $0.kind == .url }
         let url = link?.href ?? urlOrText

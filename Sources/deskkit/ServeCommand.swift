@@ -39,6 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: help("DESKKIT_QUEUE_CAPACITY")) var queueCapacity: String?
     @Option(name: .long, help: help("DESKKIT_WORKERS")) var workers: String?
     @Option(name: .long, help: help("DESKKIT_FETCH_TIMEOUT")) var fetchTimeout: String?
+    @Option(name: .long, help: help("DESKKIT_USER_AGENT")) var userAgent: String?
     @Option(name: .long, help: help("DESKKIT_MAX_BODY_BYTES")) var maxBodyBytes: String?
     @Option(name: .long, help: help("DESKKIT_SHUTDOWN_GRACE")) var shutdownGrace: String?
     @Option(name: .long, help: help("DESKKIT_STORE")) var store: String?
@@ -73,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags["DESKKIT_QUEUE_CAPACITY"] = queueCapacity
         flags["DESKKIT_WORKERS"] = workers
         flags["DESKKIT_FETCH_TIMEOUT"] = fetchTimeout
+        flags["DESKKIT_USER_AGENT"] = userAgent
         flags["DESKKIT_MAX_BODY_BYTES"] = maxBodyBytes
         flags["DESKKIT_SHUTDOWN_GRACE"] = shutdownGrace
         flags["DESKKIT_STORE"] = store

@@ -1,3 +1,4 @@
+import DeskKitModel
 import DeskKitPageServer
 @testable import DeskKitPreview
 import Foundation
@@ -122,6 +123,26 @@ struct FetchTests {
         #expect(zipped.metadata?.title == "Zipped")
         let image = try await fetcher.fetch(server.baseURL + "/image.png")
         #expect(image.isImage)
+    }
+
+    /// The page's title is the User-Agent the server saw: the default names DeskKit, its version and a URL;
+    /// an operator's replaces it.
+    @Test func theUserAgentIsDeskKitsOrTheOperatorsOwn() async throws {
+        let server = try await PageServer.start(host: "127.0.0.2") { _, headers in
+            let agents = headers.filter { $0.0.lowercased() == "user-agent" }.map(\.1)
+            return .html("<title>\(agents.joined(separator: " | "))</title>")
+        }
+        defer { Task { try? await server.stop() } }
+        var configuration = TestServer.configuration(server)
+        let page = try await PageFetcher(configuration: configuration).fetch(server.baseURL + "/")
+        #expect(page.metadata?.title == FetchConfiguration.defaultUserAgent)
+        #expect(FetchConfiguration.defaultUserAgent.hasPrefix("DeskKit/\(DeskKitVersion.current) (+https://"))
+        configuration.userAgent = "AcmeSupportBot/2.0 (+https://acme.example/bot)"
+        let own = try await PageFetcher(configuration: configuration).fetch(server.baseURL + "/")
+        #expect(own.metadata?.title == "AcmeSupportBot/2.0 (+https://acme.example/bot)")
+        #expect(!FetchConfiguration.isValidUserAgent("a\r\nX-Injected: 1"))
+        #expect(!FetchConfiguration.isValidUserAgent(""))
+        #expect(FetchConfiguration.isValidUserAgent("Mozilla/5.0 (compatible; DeskKit)"))
     }
 
     @Test func theDefaultPolicyRefusesTheTestServerItself() async throws {

@@ -426,6 +426,13 @@ struct EnrichmentServerTests {
         #expect(
             problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_FETCH_TIMEOUT": "0"])?.hasPrefix(
                 "DESKKIT_FETCH_TIMEOUT") == true)
+        #expect(defaults.fetch.userAgent == FetchConfiguration.defaultUserAgent)
+        let agent = try ServerConfiguration.resolve(
+            environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_USER_AGENT": "AcmeBot/1.0"])
+        #expect(agent.fetch.userAgent == "AcmeBot/1.0")
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_USER_AGENT": "a\nb"])
+                == "DESKKIT_USER_AGENT is not 1 to 512 printable ASCII characters")
     }
 
     @Test func secretsAreNeverLogged() async throws {
