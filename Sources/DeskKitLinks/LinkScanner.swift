@@ -89,11 +89,13 @@ struct LinkScanner {
     /// A web scheme glued to the letters of a word (`xxxhttp://`) starts where the scheme a reader sees
     /// does.
     mutating func schemeLink(colon p: Int) -> RawLink? {
+        // Most colons in chat are prose (`Note: …`, `10:30`): without `//` after them, only any-scheme looks on.
+        let slashes = p + 2 < n && b[p + 1] == UInt8(ascii: "/") && b[p + 2] == UInt8(ascii: "/")
+        guard slashes || options.anyScheme else { return nil }
         var s = p
         while s > lastEnd, p - s < 32, Self.isSchemeByte(b[s - 1]) { s -= 1 }
         while s < p, !CharClass.isASCIIAlnum(UInt32(b[s])) || CharClass.isASCIIDigit(UInt32(b[s])) { s += 1 }
         guard s < p else { return nil }
-        let slashes = p + 2 < n && b[p + 1] == UInt8(ascii: "/") && b[p + 2] == UInt8(ascii: "/")
         let scheme = lowercasedASCII(s..<p)
         let web = scheme == "http" || scheme == "https" || scheme == "ftp"
         if !web, slashes, let suffix = ["https", "http", "ftp"].first(where: { scheme.hasSuffix($0) }) {
