@@ -147,6 +147,8 @@ struct LinkScanner {
         var rest = p + 1
         while rest < n, rest - p <= 3, b[rest] == UInt8(ascii: "/") { rest += 1 }
         guard rest < n, b[rest] > 0x20, b[rest] != UInt8(ascii: "/") else { return nil }
+        // A combining mark first would fuse with the `:` into one character.
+        if b[rest] >= 0x80, CharClass.extendsGrapheme(b.scalar(at: rest).0) { return nil }
         let angled = scheme.lowerBound > 0 && b[scheme.lowerBound - 1] == UInt8(ascii: "<")
         let end = trimmed(start: scheme.lowerBound, end: pathEnd(from: rest, angled: angled), floor: rest)
         guard end > rest else { return nil }

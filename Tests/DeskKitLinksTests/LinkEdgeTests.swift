@@ -70,6 +70,8 @@ struct LinkEdgeTests {
 
     @Test(arguments: [
         "Note:this is prose", "Re:hello", "ratio 3:2", "c:/windows", "at 10:30 today", "-:x/y", "a :/b",
+        // A combining mark right after the colon would fuse with it (a fuzz finding).
+        "ab:\u{0D3E}x/y.z",
     ])
     func anySchemeLeavesProseAlone(_ text: String) {
         #expect(texts(text, Self.anyScheme) == [], "\(text)")
