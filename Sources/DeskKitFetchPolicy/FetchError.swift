@@ -12,8 +12,11 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         case timeout
         /// A size limit was passed: the response headers or the decompressed body.
         case tooLarge = "too_large"
-        /// The response is neither HTML nor XHTML (nor an image, which is previewed as itself).
+        /// The response is neither HTML nor XHTML, nor a file that gets a card of its own (an image, a PDF,
+        /// a video, a sound).
         case notHTML = "not_html"
+        /// A response served as an image whose first bytes are no image of a known format, or a 1×1 pixel.
+        case notAnImage = "not_an_image"
         /// The server answered with a status other than 2xx after redirects.
         case httpStatus = "http_status"
         /// The TLS handshake failed (certificate, protocol).

@@ -34,6 +34,9 @@ public struct FetchConfiguration: Sendable {
     /// fetches its pages.
     public static let defaultUserAgent =
         "DeskKit/\(DeskKitVersion.current) (+https://github.com/deskkit/DeskKit; link previews for support chat)"
+    /// How many bytes of an image are read at most to find its type and pixel size. Default 256 KiB (a JPEG
+    /// may put large metadata before its size; past this it keeps its type without a size).
+    public var maxImageProbeBytes = 256 * 1024
     /// The `Accept-Language` sent.
     public var acceptLanguage = "en;q=1.0, *;q=0.5"
     /// Extraction limits for the page.

@@ -11,12 +11,23 @@ import NIOSSL
 public struct FetchedPage: Sendable {
     /// The URL after redirects.
     public var finalURL: String
-    /// The page's metadata; nil for a direct image link.
+    /// The page's metadata; nil for a direct link to a file (``media``).
     public var metadata: PageMetadata?
     /// The response's Content-Type.
     public var contentType: String?
+    /// For a direct link to an image, a PDF, a video or a sound: what the response says of the file.
+    public var media: MediaInfo?
+
+    /// A fetched page or file.
+    public init(finalURL: String, metadata: PageMetadata?, contentType: String?, media: MediaInfo? = nil) {
+        self.finalURL = finalURL
+        self.metadata = metadata
+        self.contentType = contentType
+        self.media = media
+    }
+
     /// Whether the URL is an image itself (`image/*`): its preview is the image.
-    public var isImage: Bool { metadata == nil }
+    public var isImage: Bool { media?.image != nil }
 }
 
 /// Fetches pages for previews, safely: http(s) only, allowed ports only, every address of every hop
@@ -158,8 +169,17 @@ public struct PageFetcher: Sendable {
         guard (200..<300).contains(status) else { throw FetchError(.httpStatus, "HTTP \(status)") }
         let contentType = response.headers.first(name: "Content-Type")
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: " \t").lowercased() ?? ""
-        if mediaType.hasPrefix("image/") {
-            return .page(FetchedPage(finalURL: url.requestString, metadata: nil, contentType: contentType))
+        if MediaInfo.isPreviewable(mediaType) {
+            var media = MediaInfo(
+                mediaType: mediaType,
+                fileName: response.headers.first(name: "Content-Disposition").flatMap {
+                    MediaInfo.fileName(contentDisposition: $0)
+                } ?? MediaInfo.fileName(url: url.requestString),
+                contentLength: response.headers.first(name: "Content-Length").flatMap { Int($0) })
+            // A PDF, a video or a sound is described by its headers; an image by its first bytes too.
+            if mediaType.hasPrefix("image/") { media.image = try await probe(response.body, mediaType: mediaType) }
+            return .page(
+                FetchedPage(finalURL: url.requestString, metadata: nil, contentType: contentType, media: media))
         }
         guard mediaType == "text/html" || mediaType == "application/xhtml+xml" || mediaType.isEmpty else {
             throw FetchError(.notHTML, "Content-Type \(mediaType.prefix(80))")
@@ -178,6 +198,29 @@ public struct PageFetcher: Sendable {
             throw FetchError(.tooLarge, "no preview in the first \(configuration.maxBodyBytes) bytes")
         }
         return .page(FetchedPage(finalURL: url.requestString, metadata: metadata, contentType: contentType))
+    }
+
+    /// An image's type and pixel size from the first bytes of its body (at most
+    /// ``FetchConfiguration/maxImageProbeBytes``, never the whole file): a body that is no image, or an
+    /// image of 1×1 pixel (a tracking pixel), is refused as ``FetchError/Kind/notAnImage``.
+    private func probe(_ body: HTTPClientResponse.Body, mediaType: String) async throws -> ImageInfo {
+        let cap = min(configuration.maxImageProbeBytes, configuration.maxBodyBytes)
+        var prefix: [UInt8] = []
+        var result = ImageProbe.Result.needMore
+        for try await buffer in body {
+            prefix.append(contentsOf: buffer.readableBytesView.prefix(cap - prefix.count))
+            result = ImageProbe.probe(prefix)
+            if result != .needMore || prefix.count >= cap { break }
+        }
+        if result == .needMore { result = ImageProbe.probe(prefix, complete: true) }
+        guard case .image(let info) = result else {
+            throw FetchError(
+                .notAnImage, "served as \(mediaType.prefix(40)), the first \(prefix.count) bytes are no image")
+        }
+        guard !info.isPixel else {
+            throw FetchError(.notAnImage, "a \(info.format.rawValue) of 1×1 pixel (a tracking pixel)")
+        }
+        return info
     }
 
     /// Maps AsyncHTTPClient and NIO errors onto ``FetchError``.

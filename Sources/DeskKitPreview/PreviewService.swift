@@ -221,8 +221,11 @@ public actor PreviewService {
     /// must not be able to point its card somewhere else.
     public static func preview(of page: FetchedPage, link: String) -> URLPreview {
         guard let m = page.metadata else {
-            let name = page.finalURL.split(separator: "?").first?.split(separator: "/").last.map(String.init)
-            return URLPreview(url: link, siteName: nil, title: name, description: nil, image: page.finalURL)
+            // A file: its name, what it is and its size; an image is its own picture.
+            let media = page.media
+            return URLPreview(
+                url: link, siteName: nil, title: media?.fileName ?? MediaInfo.fileName(url: page.finalURL),
+                description: media?.summary, image: page.isImage ? page.finalURL : nil)
         }
         return URLPreview(url: link, siteName: m.siteName, title: m.title, description: m.description, image: m.image)
     }

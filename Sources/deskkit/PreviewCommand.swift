@@ -38,6 +38,16 @@ struct PreviewCommand: AsyncParsableCommand {
         help: "The User-Agent sent (default: DESKKIT_USER_AGENT, else DeskKit and its version with a URL).")
     var userAgent: String?
 
+    @Flag(
+        name: .long,
+        help: """
+            Print {"message": …, "details": {"image_width", "image_height", "image_type", "media_type",             "content_length", "file_name", "charset", "charset_source", "image_dropped"}}.
+            """)
+    var details = false
+
+    @Flag(name: .long, help: "Do not fetch the card's image for its size and type (nor drop it when it is none).")
+    var noImageProbe = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -68,8 +78,12 @@ struct PreviewCommand: AsyncParsableCommand {
         var out = Output.stdout()
         defer { out.flush() }
         let result: Result<URLPreview, FetchError>
+        var found = PreviewDetails()
         do {
-            result = .success(PreviewService.preview(of: try await fetcher.fetch(url), link: url))
+            let card = await PreviewService.card(
+                of: try await fetcher.fetch(url), link: url, probingImageWith: noImageProbe ? nil : fetcher)
+            result = .success(card.preview)
+            found = card.details
         } catch {
             result = .failure(error)
         }
@@ -82,7 +96,8 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         switch result {
         case .success(let preview):
-            out.line(DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json)
+            let message = DeskPayload.message(.urlPreview(preview), text: urlOrText, as: base64 ? .base64 : .json).json
+            out.line(details ? ["message": message, "details": found.json] : message)
         case .failure(let error):
             // What the user can do about a refusal: the flag that lifts the guard, for a trusted network.
             let detail =

@@ -1,3 +1,4 @@
+import DeskKitPageServer
 import Foundation
 import Testing
 
@@ -13,6 +14,63 @@ struct PreviewCommandTests {
         let decimal = try CLI.run(["preview", "http://2130706433/"])
         let detail = ((try CLI.json(decimal.lines[0]))["error"] as? [String: Any])?["detail"] as? String
         #expect(detail?.hasPrefix("2130706433 (127.0.0.1) is loopback (--allow-private") == true)
+    }
+
+    /// `--details`: the Platform API body as before, and what the card's five fields cannot hold — the
+    /// image's size and type (probed), a file's type and size, why an image was left out.
+    @Test func previewDetails() async throws {
+        func be32(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8) + be32(600) + be32(315)
+            + Array(repeating: 0, count: 64)
+        let pixel: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0] + Array(repeating: 0, count: 20)
+        let server = try await PageServer.start { path in
+            switch path {
+            case "/p": .html(#"<title>Order</title><meta property="og:image" content="/i.png">"#)
+            case "/t": .html(#"<title>Tracked</title><meta property="og:image" content="/px.gif">"#)
+            case "/i.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(png))
+            case "/px.gif": .init(headers: [("Content-Type", "image/gif")], body: .bytes(pixel))
+            case "/manual.pdf":
+                .init(
+                    headers: [("Content-Type", "application/pdf")], body: .bytes(Array(repeating: 0x25, count: 12_345)))
+            default: .init(status: 404)
+            }
+        }
+        defer { Task { try? await server.stop() } }
+        func preview(_ path: String, _ flags: [String] = ["--details"]) throws -> [String: Any] {
+            let r = try CLI.run(["preview", "--allow-private"] + flags + [server.baseURL + path])
+            #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+            return try CLI.json(try #require(r.lines.first))
+        }
+        func payload(_ message: [String: Any]?) throws -> [String: Any] {
+            try CLI.json(try #require(message?["data"] as? String))
+        }
+        let page = try preview("/p")
+        let details = try #require(page["details"] as? [String: Any])
+        #expect(details["image_width"] as? Int == 600 && details["image_height"] as? Int == 315)
+        #expect(details["image_type"] as? String == "png")
+        #expect(details["charset_source"] as? String != nil)
+        let body = try payload(page["message"] as? [String: Any])
+        #expect(((body["body"] as? [String: Any])?["image"] as? String)?.hasSuffix("/i.png") == true)
+        let fields = Set((body["body"] as? [String: Any] ?? [:]).keys)
+        let five: Set<String> = ["url", "title", "site_name", "description", "image"]
+        #expect(fields.isSubset(of: five), "the payload keeps its five fields")
+        // Without --details, the message alone, as before.
+        #expect(try preview("/p", [])["details"] == nil)
+        // A tracking pixel is left out of the card, and the details say why.
+        let tracked = try preview("/t")
+        let trackedCard = try payload(tracked["message"] as? [String: Any])
+        #expect((trackedCard["body"] as? [String: Any])?["image"] as? String == "")
+        #expect((tracked["details"] as? [String: Any])?["image_dropped"] as? String != nil)
+        let unprobed = try payload(try preview("/t", ["--no-image-probe"]))
+        #expect(((unprobed["body"] as? [String: Any])?["image"] as? String)?.hasSuffix("/px.gif") == true)
+        // A file: its name, type and size.
+        let pdf = try #require(try preview("/manual.pdf")["details"] as? [String: Any])
+        #expect(pdf["media_type"] as? String == "application/pdf")
+        #expect(pdf["content_length"] as? Int == 12_345)
+        #expect(pdf["file_name"] as? String == "manual.pdf")
     }
 
     @Test func demoShowsBothViewsWithPreviews() throws {

@@ -54,12 +54,12 @@ enum TestServer {
                 headers: [("Content-Type", "text/html")], body: .endless(chunk: Array((og + "</body>").utf8)))
         case "/bomb": return gzip("bomb.html.gz")
         case "/zipped": return gzip("page.html.gz")
-        case "/pdf":
+        case "/archive.zip":
             return PageServer.Response(
-                headers: [("Content-Type", "application/pdf")], body: .bytes(Array("%PDF-1.7\n".utf8)))
+                headers: [("Content-Type", "application/zip")], body: .bytes(Array("PK\u{3}\u{4}".utf8)))
         case "/image.png":
             return PageServer.Response(
-                headers: [("Content-Type", "image/png")], body: .bytes([0x89, 0x50, 0x4E, 0x47]))
+                headers: [("Content-Type", "image/png")], body: .bytes(MediaFiles.png(64, 48)))
         case "/missing":
             return PageServer.Response(
                 status: 404, headers: [("Content-Type", "text/html")], body: .bytes(Array("<title>404</title>".utf8)))
@@ -224,7 +224,8 @@ struct FetchTests {
         await expectFailure(.tooLarge) { () async throws(FetchError) in
             try await fetcher.fetch(server.baseURL + "/huge-headers")
         }
-        await expectFailure(.notHTML) { () async throws(FetchError) in try await fetcher.fetch(server.baseURL + "/pdf")
+        await expectFailure(.notHTML) { () async throws(FetchError) in
+            try await fetcher.fetch(server.baseURL + "/archive.zip")
         }
         await expectFailure(.httpStatus) { () async throws(FetchError) in
             try await fetcher.fetch(server.baseURL + "/missing")

@@ -1,0 +1,160 @@
+import DeskKitMetadata
+import DeskKitPageServer
+@testable import DeskKitPreview
+import Testing
+
+/// Files made byte by byte as their formats lay them out (the first bytes are what is probed).
+enum MediaFiles {
+    static func be32(_ v: Int) -> [UInt8] {
+        [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
+
+    static func png(_ width: Int, _ height: Int) -> [UInt8] {
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8) + be32(width) + be32(height)
+            + [8, 6, 0, 0, 0, 0, 0, 0, 0] + Array(repeating: 0x5A, count: 200_000)
+    }
+
+    static let pixelGIF: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + Array(repeating: 0, count: 30)
+
+    /// A JPEG whose frame header follows 1 MB of EXIF segments.
+    static let exifJPEG: [UInt8] = {
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        for _ in 0..<17 { bytes += [0xFF, 0xE1, 0xEA, 0x62] + Array(repeating: 0x45, count: 60_000) }
+        return bytes + [0xFF, 0xC0, 0, 17, 8, 0x0B, 0xB8, 0x0F, 0xA0, 3] + Array(repeating: 1, count: 9) + [0xFF, 0xD9]
+    }()
+}
+
+/// Direct links to files, and the images of cards, against a real server on 127.0.0.2.
+@Suite("Media links and image probes", .serialized)
+struct MediaLinkTests {
+    static func start() async throws -> PageServer {
+        try await PageServer.start(host: "127.0.0.2") { path in
+            switch path {
+            case "/shots/screen%20shot.png":
+                .init(headers: [("Content-Type", "image/png")], body: .bytes(MediaFiles.png(1280, 800)))
+            case "/pixel.gif": .init(headers: [("Content-Type", "image/gif")], body: .bytes(MediaFiles.pixelGIF))
+            case "/cut.png":
+                .init(headers: [("Content-Type", "image/png")], body: .bytes([0x89, 0x50, 0x4E, 0x47, 0x0D]))
+            case "/login.png":
+                .init(headers: [("Content-Type", "image/png")], body: .bytes(Array("<html><title>Log in</title>".utf8)))
+            case "/photo.jpg": .init(headers: [("Content-Type", "image/jpeg")], body: .bytes(MediaFiles.exifJPEG))
+            case "/endless.png":
+                .init(
+                    headers: [("Content-Type", "image/png")], body: .endless(chunk: Array(repeating: 0x89, count: 4096))
+                )
+            case "/files/7":
+                .init(
+                    headers: [
+                        ("Content-Type", "application/pdf"),
+                        (
+                            "Content-Disposition",
+                            #"attachment; filename="inv.pdf"; filename*=UTF-8''Invoice%20%E2%84%961138.pdf"#
+                        ),
+                    ], body: .bytes(Array(repeating: 0x25, count: 2_400_000)))
+            case "/clip.mp4":
+                .init(headers: [("Content-Type", "video/mp4")], body: .endless(chunk: Array(repeating: 0, count: 4096)))
+            case "/card": .html(#"<title>Card</title><meta property="og:image" content="/shots/screen%20shot.png">"#)
+            case "/tracked": .html(#"<title>Tracked</title><meta property="og:image" content="/pixel.gif">"#)
+            case "/gone": .html(#"<title>Gone</title><meta property="og:image" content="/missing.png">"#)
+            default: .init(status: 404)
+            }
+        }
+    }
+
+    static func fetcher(_ server: PageServer) -> PageFetcher {
+        var c = TestServer.configuration(server)
+        c.totalTimeout = 10
+        return PageFetcher(configuration: c)
+    }
+
+    @Test func anImageLinkIsProbedForItsSizeWithoutReadingItAll() async throws {
+        let server = try await Self.start()
+        defer { Task { try? await server.stop() } }
+        let fetcher = Self.fetcher(server)
+        let shot = try await fetcher.fetch(server.baseURL + "/shots/screen%20shot.png")
+        #expect(shot.media?.image == ImageInfo(format: .png, width: 1280, height: 800))
+        #expect(shot.media?.fileName == "screen shot.png")
+        let card = PreviewService.preview(of: shot, link: server.baseURL + "/shots/screen%20shot.png")
+        #expect(card.title == "screen shot.png")
+        #expect(card.image == server.baseURL + "/shots/screen%20shot.png")
+        #expect(card.description?.hasPrefix("Image (PNG), 1280×800") == true)
+        // Its size after 1 MB of EXIF: past the probe's 256 KiB, the type without a size.
+        let photo = try await fetcher.fetch(server.baseURL + "/photo.jpg")
+        #expect(photo.media?.image == ImageInfo(format: .jpeg, width: nil, height: nil))
+        // An endless body served as an image: the probe reads its bound and stops.
+        await expectFailure(.notAnImage) { () async throws(FetchError) in
+            try await fetcher.fetch(server.baseURL + "/endless.png")
+        }
+    }
+
+    @Test func imagesThatAreNoneGiveNoCard() async throws {
+        let server = try await Self.start()
+        defer { Task { try? await server.stop() } }
+        let fetcher = Self.fetcher(server)
+        for path in ["/pixel.gif", "/cut.png", "/login.png"] {
+            await expectFailure(.notAnImage) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + path)
+            }
+        }
+    }
+
+    @Test func filesGetACardFromTheirHeaders() async throws {
+        let server = try await Self.start()
+        defer { Task { try? await server.stop() } }
+        let fetcher = Self.fetcher(server)
+        let pdf = try await fetcher.fetch(server.baseURL + "/files/7")
+        #expect(
+            pdf.media
+                == MediaInfo(mediaType: "application/pdf", fileName: "Invoice №1138.pdf", contentLength: 2_400_000))
+        let card = PreviewService.preview(of: pdf, link: server.baseURL + "/files/7")
+        #expect(card.title == "Invoice №1138.pdf")
+        #expect(card.description == "PDF, 2.4 MB")
+        #expect(card.image == nil)
+        // A video that never ends is described by its headers; its body is not read.
+        let clip = try await fetcher.fetch(server.baseURL + "/clip.mp4")
+        #expect(clip.media?.mediaType == "video/mp4")
+        #expect(PreviewService.preview(of: clip, link: "x").title == "clip.mp4")
+    }
+
+    @Test func aCardsImageIsProbedAndDroppedWhenItIsNone() async throws {
+        let server = try await Self.start()
+        defer { Task { try? await server.stop() } }
+        let fetcher = Self.fetcher(server)
+        let good = await PreviewService.card(
+            of: try await fetcher.fetch(server.baseURL + "/card"), link: "l", probingImageWith: fetcher)
+        #expect(good.preview.image == server.baseURL + "/shots/screen%20shot.png")
+        #expect(good.details.imageWidth == 1280 && good.details.imageHeight == 800 && good.details.imageType == .png)
+        #expect(good.details.json["image_width"] == 1280)
+        for path in ["/tracked", "/gone"] {
+            let dropped = await PreviewService.card(
+                of: try await fetcher.fetch(server.baseURL + path), link: "l", probingImageWith: fetcher)
+            #expect(dropped.preview.image == nil, "\(path)")
+            #expect(dropped.details.imageDropped != nil)
+            #expect(dropped.preview.title != nil)
+        }
+        // Probing off: the image stays as the page gave it.
+        let kept = await PreviewService.card(
+            of: try await fetcher.fetch(server.baseURL + "/tracked"), link: "l", probingImageWith: nil)
+        #expect(kept.preview.image == server.baseURL + "/pixel.gif")
+    }
+
+    @Test(
+        arguments: [
+            (#"attachment; filename="a.pdf""#, "a.pdf"),
+            (#"inline; filename=../../etc/passwd"#, "passwd"),
+            (#"attachment; filename*=UTF-8''%E6%9B%B8%E9%A1%9E.pdf; filename="fallback.pdf""#, "書類.pdf"),
+            (#"attachment; filename*=UTF-8''%FF.pdf; filename="fallback.pdf""#, "fallback.pdf"),
+            (#"attachment; filename="""#, nil),
+            ("attachment", nil),
+        ] as [(String, String?)])
+    func fileNamesFromContentDisposition(_ header: String, _ name: String?) {
+        #expect(MediaInfo.fileName(contentDisposition: header) == name, "\(header)")
+    }
+
+    @Test func sizesReadAsFileManagersShowThem() {
+        #expect(MediaInfo.size(980) == "980 bytes")
+        #expect(MediaInfo.size(12_345) == "12 KB")
+        #expect(MediaInfo.size(2_400_000) == "2.4 MB")
+        #expect(MediaInfo.size(1_100_000_000) == "1.1 GB")
+    }
+}
