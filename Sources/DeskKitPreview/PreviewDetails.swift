@@ -62,22 +62,34 @@ extension PreviewService {
             details.imageWidth = media.image?.width
             details.imageHeight = media.image?.height
             details.imageType = media.image?.format
-        } else if let fetcher, let image = preview.image {
-            do {
-                let probed = try await fetcher.fetch(image)
-                if let info = probed.media?.image {
-                    details.imageWidth = info.width
-                    details.imageHeight = info.height
-                    details.imageType = info.format
-                } else {
-                    preview.image = nil
-                    details.imageDropped = "not an image: \(probed.contentType ?? "no Content-Type")"
-                }
-            } catch {
-                preview.image = nil
-                details.imageDropped = error.description
-            }
+        } else if let fetcher {
+            await probeImage(of: &preview, into: &details, with: fetcher)
         }
         return (preview, details)
+    }
+
+    /// Fetches the image of `preview` through `fetcher` (its first bytes only) and writes its type and size
+    /// into `details`; an image that is none, a 1×1 pixel or cannot be fetched is taken off the card, and
+    /// `details` says why.
+    public static func probeImage(
+        of preview: inout URLPreview, into details: inout PreviewDetails, with fetcher: PageFetcher
+    )
+        async
+    {
+        guard let image = preview.image, !image.isEmpty else { return }
+        do {
+            let probed = try await fetcher.fetch(image)
+            if let info = probed.media?.image {
+                details.imageWidth = info.width
+                details.imageHeight = info.height
+                details.imageType = info.format
+            } else {
+                preview.image = nil
+                details.imageDropped = "not an image: \(probed.contentType ?? "no Content-Type")"
+            }
+        } catch {
+            preview.image = nil
+            details.imageDropped = error.description
+        }
     }
 }

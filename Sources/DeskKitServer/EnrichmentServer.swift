@@ -194,7 +194,8 @@ public struct EnrichmentServer: Sendable {
     }
 
     /// `{"text": …}` (previews of its links) or `{"url": …}` (one preview) → `{"previews": [{"link",
-    /// "url", "data", "payload", "error"}]}`; `data` is the `SENDBIRD_DESK_URL_PREVIEW` data string.
+    /// "url", "data", "payload", "details", "error"}]}`; `data` is the `SENDBIRD_DESK_URL_PREVIEW` data string,
+    /// `details` ``PreviewDetails`` (the card's image probed for its size and type).
     func preview(_ request: Request) async throws(RequestProblem) -> Response {
         var request = request
         guard let body = try? await request.collectBody(upTo: Self.maxPreviewRequestBytes) else {
@@ -213,19 +214,23 @@ public struct EnrichmentServer: Sendable {
             throw RequestProblem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
         }
         metrics.previews(results.map(\.2))
-        let items: [JSONValue] = results.map { link, url, result in
+        var items: [JSONValue] = []
+        for (link, url, result) in results {
             switch result {
-            case .success(let p):
+            case .success(var p):
+                // The card's image, probed for its size and type (and taken off when it is none).
+                var details = PreviewDetails()
+                await PreviewService.probeImage(of: &p, into: &details, with: previews.fetcher)
                 let rich = RichPayload.urlPreview(p)
-                return [
+                items.append([
                     "link": .string(link), "url": .string(url), "data": .string(DeskPayload.encode(rich)),
-                    "payload": rich.json, "error": .null,
-                ]
+                    "payload": rich.json, "details": details.json, "error": .null,
+                ])
             case .failure(let e):
-                return [
-                    "link": .string(link), "url": .string(url), "data": .null, "payload": .null,
+                items.append([
+                    "link": .string(link), "url": .string(url), "data": .null, "payload": .null, "details": .null,
                     "error": ["kind": .string(e.kind.rawValue), "detail": .string(e.detail)],
-                ]
+                ])
             }
         }
         return Self.json(.ok, ["previews": .array(items)])

@@ -319,6 +319,10 @@ struct EnrichmentServerTests {
             try #require(previews.count == 2)
             #expect(previews[0]["payload"]?["body"]?["title"] == "Parcel 1138 is on its way")
             #expect(previews[1]["error"]?["kind"] == "http_status")
+            // The card's image is probed: the page server answers /map.png with a page, so it is taken off.
+            #expect(previews[0]["details"]?["image_dropped"]?.stringValue?.hasPrefix("not an image") == true)
+            #expect(previews[0]["payload"]?["body"]?["image"] == "")
+            #expect(previews[1]["details"] == .null)
             let one = try await client.execute(
                 uri: "/v1/preview", method: .post, headers: Self.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
