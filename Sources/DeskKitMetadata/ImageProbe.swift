@@ -2,7 +2,18 @@
 public struct ImageInfo: Sendable, Hashable {
     /// The formats the probe reads.
     public enum Format: String, Sendable, Hashable, CaseIterable {
-        case png, jpeg, gif, webp, avif, svg
+        /// PNG: the size from `IHDR`.
+        case png
+        /// JPEG: the size from the first frame header.
+        case jpeg
+        /// GIF: the size of the logical screen.
+        case gif
+        /// WebP, lossy, lossless or extended.
+        case webp
+        /// AVIF: the size from the `ispe` property.
+        case avif
+        /// SVG: `width` and `height`, else the `viewBox`.
+        case svg
     }
 
     /// What the bytes are.
