@@ -100,10 +100,10 @@ struct PostgresStoreTests {
             #expect(results[url]?.count == 1, "one answer for \(url)")
         }
         #expect(try results[pages.baseURL + "/two"]?.first?.get().title == "Page /two")
+        let missing = results[pages.baseURL + "/missing"]?.first
         #expect(
-            results[pages.baseURL + "/missing"]?.first.map {
-                if case .failure(let e) = $0 { e.kind == .httpStatus } else { false }
-            } == true)
+            missing.map { if case .failure(let e) = $0 { e.kind == .httpStatus } else { false } } == true,
+            "the 404 page's answer: \(String(describing: missing))")
         let shared = await services[0].statistics.sharedCacheHits + services[1].statistics.sharedCacheHits
         #expect(shared >= 1, "one service found the other's answer in the database")
         await a.close()

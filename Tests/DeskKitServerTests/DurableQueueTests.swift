@@ -140,15 +140,16 @@ struct DurableQueueTests {
     }
 
     /// A job that runs longer than the lease keeps it (the heartbeat renews it every third of the lease):
-    /// no other worker claims it meanwhile, and it ends after one attempt.
+    /// no other worker claims it meanwhile, and it ends after one attempt. (An 8 s lease: a loaded machine
+    /// running the whole suite can delay one renewal by seconds, not three in a row.)
     @Test func aLongJobKeepsItsLeaseWhileItRuns() async throws {
         try await Self.withStore { store in
             var configuration = DurableEnrichmentQueue.Configuration()
-            configuration.lease = .seconds(3)
+            configuration.lease = .seconds(8)
             configuration.pollInterval = .milliseconds(50)
-            #expect(configuration.heartbeat == .seconds(1))
+            #expect(configuration.heartbeat == .seconds(8) / 3)
             let queue = DurableEnrichmentQueue(store: store, configuration: configuration) { _ in
-                try? await Task.sleep(for: .seconds(6))
+                try? await Task.sleep(for: .seconds(20))
                 return .finished(.noLink)
             }
             let running = Task { try await queue.run() }
@@ -156,10 +157,10 @@ struct DurableQueueTests {
                 await queue.submit(EnrichmentJob(channelURL: "c", messageID: 7, text: "https://example.com"))
                     == .accepted)
             // Twice the lease later, the job is still its worker's: another worker finds nothing to claim.
-            try await Task.sleep(for: .seconds(5))
+            try await Task.sleep(for: .seconds(17))
             #expect(try await store.counts()[.running] == 1)
-            #expect(try await store.claim(limit: 10, now: Date(), lease: .seconds(3)).isEmpty)
-            let deadline = ContinuousClock.now + .seconds(10)
+            #expect(try await store.claim(limit: 10, now: Date(), lease: .seconds(8)).isEmpty)
+            let deadline = ContinuousClock.now + .seconds(20)
             while try await store.counts()[.done] != 1, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
