@@ -98,6 +98,9 @@ final class Collector {
     @exclusivity(unchecked) var metas: [Meta] = []
     @exclusivity(unchecked) var canonical: String?
     @exclusivity(unchecked) var alternateDefault: String?
+    /// The oEmbed discovery links: `application/json+oembed`, and `text/xml+oembed` for when there is no JSON one.
+    @exclusivity(unchecked) var oEmbedJSON: String?
+    @exclusivity(unchecked) var oEmbedXML: String?
     @exclusivity(unchecked) var baseHref: String?
     @exclusivity(unchecked) var icons: [PageMetadata.Icon] = []
     @exclusivity(unchecked) var texts = Texts()
@@ -316,11 +319,21 @@ final class Collector {
     private func link(_ attribute: StartTagAttributes) {
         let isCanonical = canonical == nil && attribute.tokens(of: "rel", include: ["canonical"], ignoringCase: true)
         let isAlternate =
-            alternateDefault == nil && attribute.tokens(of: "rel", include: ["alternate"], ignoringCase: true)
+            (alternateDefault == nil || oEmbedJSON == nil)
+            && attribute.tokens(of: "rel", include: ["alternate"], ignoringCase: true)
         let isIcon = icons.count < 16 && attribute.tokens(of: "rel", include: Self.iconRels, ignoringCase: true)
         guard isCanonical || isAlternate || isIcon, let href = attribute["href"] else { return }
         if isCanonical { canonical = href }
-        if isAlternate, attribute["hreflang"]?.lowercased() == "x-default" { alternateDefault = href }
+        if isAlternate {
+            switch attribute["type"]?.lowercased() {
+            case "application/json+oembed": if oEmbedJSON == nil { oEmbedJSON = href }
+            case "text/xml+oembed": if oEmbedXML == nil { oEmbedXML = href }
+            default:
+                if alternateDefault == nil, attribute["hreflang"]?.lowercased() == "x-default" {
+                    alternateDefault = href
+                }
+            }
+        }
         if isIcon, let rel = attribute["rel"]?.lowercased() {
             icons.append(PageMetadata.Icon(rel: rel, href: href, sizes: attribute["sizes"], type: attribute["type"]))
         }

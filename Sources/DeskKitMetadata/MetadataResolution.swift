@@ -76,6 +76,9 @@ enum MetadataResolution {
                 c.imageAfterH1, c.firstImage,
             ].lazy.compactMap { url($0) }.first
         m.canonicalURL = url(c.canonical)
+        m.oEmbed =
+            url(c.oEmbedJSON).map { .init(url: $0, format: .json) }
+            ?? url(c.oEmbedXML).map { .init(url: $0, format: .xml) }
         m.url =
             [first(m.openGraph, "og:url"), c.canonical, c.alternateDefault].lazy.compactMap {
                 url($0, publicHost: true)

@@ -37,6 +37,20 @@ public struct PageMetadata: Sendable, Hashable {
         public var type: String?
     }
 
+    /// Where a page says its oEmbed document is.
+    public struct OEmbedLink: Sendable, Hashable {
+        /// The document's URL, resolved against the page.
+        public var url: String
+        /// Whether the link names the JSON or the XML form.
+        public var format: OEmbedDocument.Format
+
+        /// The oEmbed document at `url`, in `format`.
+        public init(url: String, format: OEmbedDocument.Format) {
+            self.url = url
+            self.format = format
+        }
+    }
+
     /// An icon link (`icon`, `shortcut icon`, `apple-touch-icon`, `mask-icon`).
     public struct Icon: Sendable, Hashable {
         /// The link's `rel`, as written.
@@ -65,6 +79,9 @@ public struct PageMetadata: Sendable, Hashable {
     public var itemprops: [Property] = []
     /// `<link rel="canonical">`, resolved.
     public var canonicalURL: String?
+    /// The page's oEmbed discovery link (`<link rel="alternate" type="application/json+oembed">`, else the
+    /// `text/xml+oembed` one), resolved.
+    public var oEmbed: OEmbedLink?
     /// `<base href>`, resolved against the page URL: what the page's relative URLs are resolved against.
     public var baseURL: String?
     /// `<meta name="application-name">`.

@@ -37,6 +37,9 @@ public struct FetchConfiguration: Sendable {
     /// How many bytes of an image are read at most to find its type and pixel size. Default 256 KiB (a JPEG
     /// may put large metadata before its size; past this it keeps its type without a size).
     public var maxImageProbeBytes = 256 * 1024
+    /// How many bytes an oEmbed answer may have (more is refused as too large, and the card is the page's own).
+    /// Default 128 KiB.
+    public var maxOEmbedBytes = 128 * 1024
     /// The `Accept-Language` sent.
     public var acceptLanguage = "en;q=1.0, *;q=0.5"
     /// Extraction limits for the page.

@@ -30,6 +30,23 @@ public struct FetchedPage: Sendable {
     public var isImage: Bool { media?.image != nil }
 }
 
+/// A document fetched whole (an oEmbed answer).
+public struct FetchedDocument: Sendable {
+    /// The URL after redirects.
+    public var finalURL: String
+    /// The response's Content-Type.
+    public var contentType: String?
+    /// The body, decompressed.
+    public var body: [UInt8]
+
+    /// A document fetched from `finalURL`.
+    public init(finalURL: String, contentType: String?, body: [UInt8]) {
+        self.finalURL = finalURL
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
 /// Fetches pages for previews, safely: http(s) only, allowed ports only, every address of every hop
 /// checked (and connected to as checked), bounded time, bytes, headers, decompression and redirects.
 public struct PageFetcher: Sendable {
@@ -56,11 +73,30 @@ public struct PageFetcher: Sendable {
 
     /// Fetches a URL already parsed (and so already known to be one a request can be made of).
     package func fetch(_ url: WebURL) async throws(FetchError) -> FetchedPage {
+        try await withTotalTimeout { try await follow(url, accept: Self.pageAccept, read: readPage) }
+    }
+
+    /// Fetches a document that is not a page — an oEmbed answer — through the same guard, redirects and
+    /// time limit as a page, its body read whole up to `maxBytes` (more is ``FetchError/Kind/tooLarge``).
+    public func fetchDocument(_ url: String, accept: String, maxBytes: Int) async throws(FetchError) -> FetchedDocument
+    {
+        let parsed = try WebURL(url)
+        return try await withTotalTimeout {
+            try await follow(parsed, accept: accept) { response, url in
+                try await Self.readDocument(response, url: url, maxBytes: maxBytes)
+            }
+        }
+    }
+
+    /// Runs `work` within ``FetchConfiguration/totalTimeout``, its errors mapped onto ``FetchError``.
+    private func withTotalTimeout<T: Sendable>(_ work: @escaping @Sendable () async throws -> T)
+        async throws(FetchError)
+        -> T
+    {
         let total = configuration.totalTimeout
-        let result: Result<FetchedPage, FetchError> = await withTaskGroup(of: Result<FetchedPage, FetchError>?.self) {
-            group in
+        let result: Result<T, FetchError> = await withTaskGroup(of: Result<T, FetchError>?.self) { group in
             group.addTask {
-                do { return .success(try await follow(url)) } catch let e as FetchError { return .failure(e) } catch {
+                do { return .success(try await work()) } catch let e as FetchError { return .failure(e) } catch {
                     return .failure(Self.map(error))
                 }
             }
@@ -68,7 +104,7 @@ public struct PageFetcher: Sendable {
                 try? await Task.sleep(nanoseconds: UInt64(total * 1e9))
                 return Task.isCancelled ? nil : .failure(.timeout("the whole request", total))
             }
-            var first: Result<FetchedPage, FetchError>?
+            var first: Result<T, FetchError>?
             while let next = await group.next() {
                 if let next {
                     first = next
@@ -109,7 +145,13 @@ public struct PageFetcher: Sendable {
         }
     }
 
-    private func follow(_ start: WebURL) async throws -> FetchedPage {
+    private static let pageAccept = "text/html,application/xhtml+xml;q=0.9,image/*;q=0.8,*/*;q=0.5"
+
+    /// Requests `start`, following redirects (each hop checked like the first), and reads the final answer
+    /// with `read`.
+    private func follow<T>(
+        _ start: WebURL, accept: String, read: @escaping (HTTPClientResponse, WebURL) async throws -> T
+    ) async throws -> T {
         var url = start
         var redirects = 0
         while true {
@@ -126,10 +168,10 @@ public struct PageFetcher: Sendable {
             }
             let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
             do {
-                let outcome = try await exchange(client, url)
+                let outcome = try await exchange(client, url, accept: accept, read: read)
                 try await client.shutdown()
                 switch outcome {
-                case .page(let page): return page
+                case .done(let value): return value
                 case .redirect(let location):
                     redirects += 1
                     guard redirects <= configuration.maxRedirects else {
@@ -144,15 +186,18 @@ public struct PageFetcher: Sendable {
         }
     }
 
-    private enum Outcome {
-        case page(FetchedPage)
+    private enum Outcome<T> {
+        case done(T)
         case redirect(String)
     }
 
-    private func exchange(_ client: HTTPClient, _ url: WebURL) async throws -> Outcome {
+    private func exchange<T>(
+        _ client: HTTPClient, _ url: WebURL, accept: String,
+        read: (HTTPClientResponse, WebURL) async throws -> T
+    ) async throws -> Outcome<T> {
         var request = HTTPClientRequest(url: url.requestString)
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
-        request.headers.add(name: "Accept", value: "text/html,application/xhtml+xml;q=0.9,image/*;q=0.8,*/*;q=0.5")
+        request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "Accept-Language", value: configuration.acceptLanguage)
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         let response = try await client.execute(
@@ -167,6 +212,12 @@ public struct PageFetcher: Sendable {
             return .redirect(location)
         }
         guard (200..<300).contains(status) else { throw FetchError(.httpStatus, "HTTP \(status)") }
+        return .done(try await read(response, url))
+    }
+
+    /// A page's metadata as its body streams in; a file's card from its headers (an image's from its
+    /// first bytes too).
+    private func readPage(_ response: HTTPClientResponse, url: WebURL) async throws -> FetchedPage {
         let contentType = response.headers.first(name: "Content-Type")
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: " \t").lowercased() ?? ""
         if MediaInfo.isPreviewable(mediaType) {
@@ -178,8 +229,7 @@ public struct PageFetcher: Sendable {
                 contentLength: response.headers.first(name: "Content-Length").flatMap { Int($0) })
             // A PDF, a video or a sound is described by its headers; an image by its first bytes too.
             if mediaType.hasPrefix("image/") { media.image = try await probe(response.body, mediaType: mediaType) }
-            return .page(
-                FetchedPage(finalURL: url.requestString, metadata: nil, contentType: contentType, media: media))
+            return FetchedPage(finalURL: url.requestString, metadata: nil, contentType: contentType, media: media)
         }
         guard mediaType == "text/html" || mediaType == "application/xhtml+xml" || mediaType.isEmpty else {
             throw FetchError(.notHTML, "Content-Type \(mediaType.prefix(80))")
@@ -197,7 +247,22 @@ public struct PageFetcher: Sendable {
         if read >= configuration.maxBodyBytes, metadata.title == nil {
             throw FetchError(.tooLarge, "no preview in the first \(configuration.maxBodyBytes) bytes")
         }
-        return .page(FetchedPage(finalURL: url.requestString, metadata: metadata, contentType: contentType))
+        return FetchedPage(finalURL: url.requestString, metadata: metadata, contentType: contentType)
+    }
+
+    /// A body read whole, up to `maxBytes`.
+    private static func readDocument(_ response: HTTPClientResponse, url: WebURL, maxBytes: Int) async throws
+        -> FetchedDocument
+    {
+        var body: [UInt8] = []
+        for try await buffer in response.body {
+            guard body.count + buffer.readableBytes <= maxBytes else {
+                throw FetchError(.tooLarge, "the answer is over \(maxBytes) bytes")
+            }
+            body.append(contentsOf: buffer.readableBytesView)
+        }
+        return FetchedDocument(
+            finalURL: url.requestString, contentType: response.headers.first(name: "Content-Type"), body: body)
     }
 
     /// An image's type and pixel size from the first bytes of its body (at most

@@ -1,9 +1,24 @@
 import DeskKitMetadata
 import DeskKitModel
 
+/// A preview card: the five fields of the `SENDBIRD_DESK_URL_PREVIEW` payload, and what is known beyond them.
+public struct PreviewCard: Sendable, Hashable {
+    /// The payload's fields, exactly as Desk reads them.
+    public var preview: URLPreview
+    /// Everything else: the image's size and type, the oEmbed answer's kind and provider, the file's type and
+    /// size, where each field came from.
+    public var details: PreviewDetails
+
+    /// A card of `preview` with `details`.
+    public init(preview: URLPreview, details: PreviewDetails = PreviewDetails()) {
+        self.preview = preview
+        self.details = details
+    }
+}
+
 /// What a preview knows beyond the five fields of the `SENDBIRD_DESK_URL_PREVIEW` payload: the image's pixel
-/// size and type (so a client lays the card out before the image arrives), what a linked file is, the
-/// page's charset, and why an image was left out of the card.
+/// size and type (so a client lays the card out before the image arrives), the oEmbed answer merged into the
+/// card, what a linked file is, the page's charset, and where each field came from.
 public struct PreviewDetails: Sendable, Hashable {
     /// The card image's pixel width and height and its type, when it was probed.
     public var imageWidth: Int?
@@ -19,14 +34,57 @@ public struct PreviewDetails: Sendable, Hashable {
     public var fileName: String?
     /// The page's charset and how it was decided.
     public var charset: CharsetDecision?
-    /// Why the page's image is not on the card (it is no image, a 1×1 pixel, or could not be fetched).
+    /// The oEmbed answer's `type`, when one was merged into the card.
+    public var oEmbedType: OEmbedDocument.Kind?
+    /// Its `provider_name`.
+    public var providerName: String?
+    /// Its `author_name`.
+    public var authorName: String?
+    /// Why an oEmbed answer the page or the provider table pointed to was not used (the card is the page's
+    /// own): not JSON, a field of the wrong type, too large, a redirect loop, a refused address…
+    public var oEmbedError: String?
+    /// Why the page's image is not on the card: it is no image or a 1×1 pixel, it is gone (404, 410), or
+    /// its address is refused.
     public var imageDropped: String?
+    /// Why the card's image could not be probed, when it was kept unprobed (a time-out, a refused request:
+    /// the reader's browser may still load it).
+    public var imageProbeError: String?
+    /// Where each of the card's fields came from.
+    public var sources = Sources()
+
+    /// Where a card field came from.
+    public enum Source: String, Sendable, Hashable {
+        /// The page's own preview tags (OpenGraph, Twitter cards).
+        case page
+        /// The page's fallbacks (`<title>`, its text, its first picture, its host name…).
+        case pageFallback = "page_fallback"
+        /// The oEmbed answer.
+        case oEmbed = "oembed"
+        /// A linked file's headers (and an image's first bytes).
+        case file
+    }
+
+    /// The source of each card field that has a value.
+    public struct Sources: Sendable, Hashable {
+        /// Of `title`.
+        public var title: Source?
+        /// Of `description`.
+        public var description: Source?
+        /// Of `image`.
+        public var image: Source?
+        /// Of `site_name`.
+        public var siteName: Source?
+        /// None known.
+        public init() {}
+    }
 
     /// No details.
     public init() {}
 
-    /// `{"image_width", "image_height", "image_type", "media_type", "content_length", "file_name", "charset",
-    /// "charset_source", "image_dropped"}`, each null when unknown.
+    /// `{"image_width", "image_height", "image_type", "oembed_type", "provider_name", "author_name",
+    /// "media_type", "content_length", "file_name", "charset", "charset_source", "oembed_error",
+    /// "image_dropped", "image_probe_error", "sources": {"title", "description", "image", "site_name"}}`,
+    /// each null when unknown.
     public var json: JSONValue {
         func int(_ v: Int?) -> JSONValue { v.map { .integer(Int64($0)) } ?? .null }
         func string(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
@@ -35,61 +93,26 @@ public struct PreviewDetails: Sendable, Hashable {
                 .init(key: "image_width", value: int(imageWidth)),
                 .init(key: "image_height", value: int(imageHeight)),
                 .init(key: "image_type", value: string(imageType?.rawValue)),
+                .init(key: "oembed_type", value: string(oEmbedType?.rawValue)),
+                .init(key: "provider_name", value: string(providerName)),
+                .init(key: "author_name", value: string(authorName)),
                 .init(key: "media_type", value: string(mediaType)),
                 .init(key: "content_length", value: int(contentLength)),
                 .init(key: "file_name", value: string(fileName)),
                 .init(key: "charset", value: string(charset?.name)),
                 .init(key: "charset_source", value: string(charset?.source.rawValue)),
+                .init(key: "oembed_error", value: string(oEmbedError)),
                 .init(key: "image_dropped", value: string(imageDropped)),
+                .init(key: "image_probe_error", value: string(imageProbeError)),
+                .init(
+                    key: "sources",
+                    value: .object(
+                        JSONObject([
+                            .init(key: "title", value: string(sources.title?.rawValue)),
+                            .init(key: "description", value: string(sources.description?.rawValue)),
+                            .init(key: "image", value: string(sources.image?.rawValue)),
+                            .init(key: "site_name", value: string(sources.siteName?.rawValue)),
+                        ]))),
             ]))
-    }
-}
-
-extension PreviewService {
-    /// The card of a fetched page with its details; with `probeImage`, the page's image is fetched through
-    /// `fetcher` (the same guard and limits as the page, its first bytes only) for its type and size, and
-    /// left out of the card when it is no image or a 1×1 pixel, or cannot be fetched.
-    public static func card(
-        of page: FetchedPage, link: String, probingImageWith fetcher: PageFetcher?
-    ) async -> (preview: URLPreview, details: PreviewDetails) {
-        var preview = preview(of: page, link: link)
-        var details = PreviewDetails()
-        details.charset = page.metadata?.charset
-        if let media = page.media {
-            details.mediaType = media.mediaType
-            details.contentLength = media.contentLength
-            details.fileName = media.fileName
-            details.imageWidth = media.image?.width
-            details.imageHeight = media.image?.height
-            details.imageType = media.image?.format
-        } else if let fetcher {
-            await probeImage(of: &preview, into: &details, with: fetcher)
-        }
-        return (preview, details)
-    }
-
-    /// Fetches the image of `preview` through `fetcher` (its first bytes only) and writes its type and size
-    /// into `details`; an image that is none, a 1×1 pixel or cannot be fetched is taken off the card, and
-    /// `details` says why.
-    public static func probeImage(
-        of preview: inout URLPreview, into details: inout PreviewDetails, with fetcher: PageFetcher
-    )
-        async
-    {
-        guard let image = preview.image, !image.isEmpty else { return }
-        do {
-            let probed = try await fetcher.fetch(image)
-            if let info = probed.media?.image {
-                details.imageWidth = info.width
-                details.imageHeight = info.height
-                details.imageType = info.format
-            } else {
-                preview.image = nil
-                details.imageDropped = "not an image: \(probed.contentType ?? "no Content-Type")"
-            }
-        } catch {
-            preview.image = nil
-            details.imageDropped = error.description
-        }
     }
 }

@@ -9,16 +9,20 @@ public struct LinkPreview: Sendable {
     public var link: Link
     /// The preview, or why there is none. A failed preview never fails its message.
     public var result: Result<URLPreview, FetchError>
+    /// What is known beyond the preview's five fields (nil when there is no preview).
+    public var details: PreviewDetails?
 
-    /// The preview of `link`, or why there is none.
-    public init(link: Link, result: Result<URLPreview, FetchError>) {
+    /// The preview of `link`, or why there is none, and its details.
+    public init(link: Link, result: Result<URLPreview, FetchError>, details: PreviewDetails? = nil) {
         self.link = link
         self.result = result
+        self.details = details
     }
 }
 
 /// Text in, `SENDBIRD_DESK_URL_PREVIEW` payloads out: finds the links of a message, fetches them
-/// concurrently (each URL once at a time, within a global and a per-host limit), and caches the answers.
+/// concurrently (each URL once at a time, within a global and a per-host limit), merges what their oEmbed
+/// providers say, probes their images, and caches the cards.
 public actor PreviewService {
     /// Cache, concurrency and link-finding settings.
     public struct Configuration: Sendable {
@@ -36,6 +40,14 @@ public actor PreviewService {
         public var maxConcurrentFetchesPerHost = 4
         /// How links are found in text. Default: chat defaults, e-mail addresses excluded.
         public var linkOptions = LinkDetector.Options(emails: false)
+        /// Whether oEmbed answers are merged into cards: the built-in provider table's
+        /// (``oEmbedProviders``) and the ones pages point to. Default on.
+        public var oEmbed = true
+        /// The providers known without discovery. Default ``OEmbedProviders/builtIn``.
+        public var oEmbedProviders = OEmbedProviders.builtIn
+        /// Whether a card's image is fetched (its first bytes) for its type and pixel size, and taken off the
+        /// card when it is none. Default on.
+        public var probeImages = true
         /// With a shared cache: how long a service may fetch a URL before another one may fetch it in its
         /// place (the others wait for its answer until then). Default (nil): the fetcher's total timeout
         /// and 2 seconds.
@@ -71,10 +83,10 @@ public actor PreviewService {
     private let detector: LinkDetector
     /// Counters since the service started, for metrics.
     public private(set) var statistics = Statistics()
-    private var cache: PreviewCache<Result<URLPreview, FetchError>>
+    private var cache: PreviewCache<Result<PreviewCard, FetchError>>
     /// The fetches under way, each with how many callers wait for it: when every one of them is
     /// cancelled (a server shutting down), the fetch is cancelled too, instead of running to its timeout.
-    private var inFlight: [String: (task: Task<Result<URLPreview, FetchError>, Never>, waiters: Int)] = [:]
+    private var inFlight: [String: (task: Task<Result<PreviewCard, FetchError>, Never>, waiters: Int)] = [:]
     private let global: AsyncLimiter
     private var perHost: [String: AsyncLimiter] = [:]
 
@@ -101,31 +113,44 @@ public actor PreviewService {
     /// in the order of the links.
     public func previews(for text: String) async -> [LinkPreview] {
         let links = linksToPreview(in: text)
-        return zip(links, await previews(of: links.map(\.href))).map { LinkPreview(link: $0, result: $1) }
+        return zip(links, await cards(of: links.map(\.href))).map { link, card in
+            LinkPreview(link: link, result: card.map(\.preview), details: try? card.get().details)
+        }
     }
 
     /// The previews of `urls` (links already found, as ``linksToPreview(in:)`` finds them), fetched
     /// concurrently, in the order of `urls`.
     public func previews(of urls: [String]) async -> [Result<URLPreview, FetchError>] {
-        await withTaskGroup(of: (Int, Result<URLPreview, FetchError>).self) { group in
+        await cards(of: urls).map { $0.map(\.preview) }
+    }
+
+    /// The cards of `urls`, with their details, fetched concurrently, in the order of `urls`.
+    public func cards(of urls: [String]) async -> [Result<PreviewCard, FetchError>] {
+        await withTaskGroup(of: (Int, Result<PreviewCard, FetchError>).self) { group in
             for (i, url) in urls.enumerated() {
-                group.addTask { (i, await self.preview(for: url)) }
+                group.addTask { (i, await self.card(for: url)) }
             }
-            var out: [(Int, Result<URLPreview, FetchError>)] = []
+            var out: [(Int, Result<PreviewCard, FetchError>)] = []
             for await item in group { out.append(item) }
             return out.sorted { $0.0 < $1.0 }.map(\.1)
         }
     }
 
-    /// The preview of one URL: from the cache, from a fetch already under way for it, or fetched now.
+    /// The preview of one URL (``card(for:)`` without its details).
     public func preview(for url: String) async -> Result<URLPreview, FetchError> {
+        await card(for: url).map(\.preview)
+    }
+
+    /// The card of one URL: from the cache, from a fetch already under way for it, or fetched now. (A card
+    /// found in the shared cache has no details: the database keeps the five fields.)
+    public func card(for url: String) async -> Result<PreviewCard, FetchError> {
         statistics.requests += 1
         let now = ContinuousClock.now
         if let cached = cache.value(for: url, now: now) {
             statistics.cacheHits += 1
             return cached
         }
-        let task: Task<Result<URLPreview, FetchError>, Never>
+        let task: Task<Result<PreviewCard, FetchError>, Never>
         if let running = inFlight[url] {
             statistics.sharedFetches += 1
             task = running.task
@@ -152,7 +177,7 @@ public actor PreviewService {
     }
 
     /// A caller of ``preview(for:)`` was cancelled: the last one to go cancels the fetch.
-    private func stopWaiting(for url: String, _ task: Task<Result<URLPreview, FetchError>, Never>) {
+    private func stopWaiting(for url: String, _ task: Task<Result<PreviewCard, FetchError>, Never>) {
         guard let running = inFlight[url], running.task == task else { return }
         if running.waiters > 1 {
             inFlight[url]?.waiters -= 1
@@ -174,7 +199,7 @@ public actor PreviewService {
 
     /// Fetches `url` unless the shared cache has its answer or another service is fetching it (then waits
     /// for that answer, up to the fetch lease). A shared cache that fails is passed by.
-    private func fetchOnce(_ url: String) async -> Result<URLPreview, FetchError> {
+    private func fetchOnce(_ url: String) async -> Result<PreviewCard, FetchError> {
         guard let sharedCache else { return await fetchLimited(url) }
         let lease = configuration.sharedFetchLease ?? .seconds(fetcher.configuration.totalTimeout + 2)
         let giveUp = ContinuousClock.now + lease + .seconds(1)
@@ -183,12 +208,12 @@ public actor PreviewService {
             switch lookup {
             case .cached(let result):
                 statistics.sharedCacheHits += 1
-                return result
+                return result.map { PreviewCard(preview: $0) }
             case .fetch:
                 let result = await fetchLimited(url)
                 if !Task.isCancelled {
                     let ttl = if case .success = result { configuration.successTTL } else { configuration.failureTTL }
-                    try? await sharedCache.store(result, for: url, ttl: ttl, now: Date())
+                    try? await sharedCache.store(result.map(\.preview), for: url, ttl: ttl, now: Date())
                 }
                 return result
             case .fetchingElsewhere:
@@ -198,36 +223,25 @@ public actor PreviewService {
         return await fetchLimited(url)
     }
 
-    private func fetchLimited(_ url: String) async -> Result<URLPreview, FetchError> {
+    private func fetchLimited(_ url: String) async -> Result<PreviewCard, FetchError> {
         // Parsed once: for the per-host limit and for the fetch.
         let parsed = Result { () throws(FetchError) in try WebURL(url) }
         let host = limiter(for: (try? parsed.get())?.host ?? url)
         await global.acquire()
         await host.acquire()
         statistics.fetches += 1
-        let fetcher = self.fetcher
-        let result: Result<URLPreview, FetchError>
+        let builder = CardBuilder(
+            fetcher: fetcher, oEmbedProviders: configuration.oEmbed ? configuration.oEmbedProviders : nil,
+            probeImages: configuration.probeImages)
+        let result: Result<PreviewCard, FetchError>
         do {
-            result = .success(Self.preview(of: try await fetcher.fetch(try parsed.get()), link: url))
+            result = .success(try await builder.card(for: try parsed.get(), link: url))
         } catch {
             result = .failure(error)
         }
         await host.release()
         await global.release()
         return result
-    }
-
-    /// The preview card of a fetched page. Its `url` is the link as written, not the page's og:url: a page
-    /// must not be able to point its card somewhere else.
-    public static func preview(of page: FetchedPage, link: String) -> URLPreview {
-        guard let m = page.metadata else {
-            // A file: its name, what it is and its size; an image is its own picture.
-            let media = page.media
-            return URLPreview(
-                url: link, siteName: nil, title: media?.fileName ?? MediaInfo.fileName(url: page.finalURL),
-                description: media?.summary, image: page.isImage ? page.finalURL : nil)
-        }
-        return URLPreview(url: link, siteName: m.siteName, title: m.title, description: m.description, image: m.image)
     }
 }
 

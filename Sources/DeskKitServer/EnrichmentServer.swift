@@ -195,7 +195,7 @@ public struct EnrichmentServer: Sendable {
 
     /// `{"text": …}` (previews of its links) or `{"url": …}` (one preview) → `{"previews": [{"link",
     /// "url", "data", "payload", "details", "error"}]}`; `data` is the `SENDBIRD_DESK_URL_PREVIEW` data string,
-    /// `details` ``PreviewDetails`` (the card's image probed for its size and type).
+    /// `details` ``PreviewDetails`` (the image's size and type, the oEmbed answer's kind and provider…).
     func preview(_ request: Request) async throws(RequestProblem) -> Response {
         var request = request
         guard let body = try? await request.collectBody(upTo: Self.maxPreviewRequestBytes) else {
@@ -205,26 +205,24 @@ public struct EnrichmentServer: Sendable {
         guard case .success(.object(let object)) = parsed else {
             throw RequestProblem(.badRequest, "the body is not a JSON object")
         }
-        let results: [(String, String, Result<URLPreview, FetchError>)]
+        let results: [(String, String, Result<PreviewCard, FetchError>)]
         if case .string(let url)? = object["url"] {
-            results = [(url, url, await previews.preview(for: url))]
+            results = [(url, url, await previews.card(for: url))]
         } else if case .string(let text)? = object["text"] {
-            results = await previews.previews(for: text).map { ($0.link.text, $0.link.href, $0.result) }
+            let links = previews.linksToPreview(in: text)
+            results = zip(links, await previews.cards(of: links.map(\.href))).map { ($0.text, $0.href, $1) }
         } else {
             throw RequestProblem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
         }
-        metrics.previews(results.map(\.2))
+        metrics.previews(results.map { $0.2.map(\.preview) })
         var items: [JSONValue] = []
         for (link, url, result) in results {
             switch result {
-            case .success(var p):
-                // The card's image, probed for its size and type (and taken off when it is none).
-                var details = PreviewDetails()
-                await PreviewService.probeImage(of: &p, into: &details, with: previews.fetcher)
-                let rich = RichPayload.urlPreview(p)
+            case .success(let card):
+                let rich = RichPayload.urlPreview(card.preview)
                 items.append([
                     "link": .string(link), "url": .string(url), "data": .string(DeskPayload.encode(rich)),
-                    "payload": rich.json, "details": details.json, "error": .null,
+                    "payload": rich.json, "details": card.details.json, "error": .null,
                 ])
             case .failure(let e):
                 items.append([

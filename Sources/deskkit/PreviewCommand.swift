@@ -41,12 +41,19 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(
         name: .long,
         help: """
-            Print {"message": …, "details": {"image_width", "image_height", "image_type", "media_type",             "content_length", "file_name", "charset", "charset_source", "image_dropped"}}.
+            Print {"message": …, "details": {"image_width", "image_height", "image_type", "oembed_type", \
+            "provider_name", "author_name", "media_type", "content_length", "file_name", "charset", \
+            "charset_source", "oembed_error", "image_dropped", "image_probe_error", "sources"}}.
             """)
     var details = false
 
     @Flag(name: .long, help: "Do not fetch the card's image for its size and type (nor drop it when it is none).")
     var noImageProbe = false
+
+    @Flag(
+        name: .customLong("no-oembed"),
+        help: "Do not ask oEmbed providers (the built-in table's, or a page's discovery link).")
+    var noOEmbed = false
 
     @Option(
         name: .long,
@@ -72,21 +79,17 @@ struct PreviewCommand: AsyncParsableCommand {
         if let agent = userAgent ?? ProcessInfo.processInfo.environment["DESKKIT_USER_AGENT"], !agent.isEmpty {
             configuration.userAgent = agent
         }
-        let fetcher = PageFetcher(configuration: configuration)
+        var service = PreviewService.Configuration()
+        service.probeImages = !noImageProbe
+        service.oEmbed = !noOEmbed
+        let previews = PreviewService(fetcher: PageFetcher(configuration: configuration), configuration: service)
         let link = LinkDetector().links(in: urlOrText).first { $0.kind == .url }
         let url = link?.href ?? urlOrText
         var out = Output.stdout()
         defer { out.flush() }
-        let result: Result<URLPreview, FetchError>
-        var found = PreviewDetails()
-        do {
-            let card = await PreviewService.card(
-                of: try await fetcher.fetch(url), link: url, probingImageWith: noImageProbe ? nil : fetcher)
-            result = .success(card.preview)
-            found = card.details
-        } catch {
-            result = .failure(error)
-        }
+        let card = await previews.card(for: url)
+        let result = card.map(\.preview)
+        let found = (try? card.get().details) ?? PreviewDetails()
         if let html {
             try writePage(result, link: link, to: html)
             if html == "-" {

@@ -56,14 +56,29 @@ enum CLI {
             try? writer.close()
         }
         nonisolated(unsafe) var e = Data()
-        let readErr = Self.onThreadOfItsOwn { e = err.fileHandleForReading.readDataToEndOfFile() }
-        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let readErr = Self.onThreadOfItsOwn { e = Self.readAll(err.fileHandleForReading) }
+        let o = Self.readAll(out.fileHandleForReading)
         wrote.wait()
         readErr.wait()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
             stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    /// Everything until the end of the pipe. Foundation's `readDataToEndOfFile` traps when a signal interrupts
+    /// its read (`EINTR`, seen under the full suite's load); this reads again.
+    private static func readAll(_ handle: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if n > 0 {
+                data.append(contentsOf: buffer[..<n])
+            } else if n == 0 || errno != EINTR {
+                return data
+            }
+        }
     }
 
     /// Runs `body` on a new thread; the semaphore is signalled when it has returned.

@@ -74,7 +74,7 @@ struct MediaLinkTests {
         let shot = try await fetcher.fetch(server.baseURL + "/shots/screen%20shot.png")
         #expect(shot.media?.image == ImageInfo(format: .png, width: 1280, height: 800))
         #expect(shot.media?.fileName == "screen shot.png")
-        let card = PreviewService.preview(of: shot, link: server.baseURL + "/shots/screen%20shot.png")
+        let card = CardBuilder.card(of: shot, link: server.baseURL + "/shots/screen%20shot.png").preview
         #expect(card.title == "screen shot.png")
         #expect(card.image == server.baseURL + "/shots/screen%20shot.png")
         #expect(card.description?.hasPrefix("Image (PNG), 1280×800") == true)
@@ -106,36 +106,62 @@ struct MediaLinkTests {
         #expect(
             pdf.media
                 == MediaInfo(mediaType: "application/pdf", fileName: "Invoice №1138.pdf", contentLength: 2_400_000))
-        let card = PreviewService.preview(of: pdf, link: server.baseURL + "/files/7")
+        let card = CardBuilder.card(of: pdf, link: server.baseURL + "/files/7").preview
         #expect(card.title == "Invoice №1138.pdf")
         #expect(card.description == "PDF, 2.4 MB")
         #expect(card.image == nil)
         // A video that never ends is described by its headers; its body is not read.
         let clip = try await fetcher.fetch(server.baseURL + "/clip.mp4")
         #expect(clip.media?.mediaType == "video/mp4")
-        #expect(PreviewService.preview(of: clip, link: "x").title == "clip.mp4")
+        #expect(CardBuilder.card(of: clip, link: "x").preview.title == "clip.mp4")
+        #expect(CardBuilder.card(of: clip, link: "x").details.sources.title == .file)
     }
 
     @Test func aCardsImageIsProbedAndDroppedWhenItIsNone() async throws {
         let server = try await Self.start()
         defer { Task { try? await server.stop() } }
         let fetcher = Self.fetcher(server)
-        let good = await PreviewService.card(
-            of: try await fetcher.fetch(server.baseURL + "/card"), link: "l", probingImageWith: fetcher)
+        let service = PreviewService(fetcher: fetcher)
+        let good = try await service.card(for: server.baseURL + "/card").get()
         #expect(good.preview.image == server.baseURL + "/shots/screen%20shot.png")
         #expect(good.details.imageWidth == 1280 && good.details.imageHeight == 800 && good.details.imageType == .png)
         #expect(good.details.json["image_width"] == 1280)
         for path in ["/tracked", "/gone"] {
-            let dropped = await PreviewService.card(
-                of: try await fetcher.fetch(server.baseURL + path), link: "l", probingImageWith: fetcher)
+            let dropped = try await service.card(for: server.baseURL + path).get()
             #expect(dropped.preview.image == nil, "\(path)")
             #expect(dropped.details.imageDropped != nil)
+            #expect(dropped.details.sources.image == nil)
             #expect(dropped.preview.title != nil)
         }
         // Probing off: the image stays as the page gave it.
-        let kept = await PreviewService.card(
-            of: try await fetcher.fetch(server.baseURL + "/tracked"), link: "l", probingImageWith: nil)
+        var unprobed = PreviewService.Configuration()
+        unprobed.probeImages = false
+        let kept = try await PreviewService(fetcher: fetcher, configuration: unprobed).card(
+            for: server.baseURL + "/tracked"
+        ).get()
         #expect(kept.preview.image == server.baseURL + "/pixel.gif")
+        #expect(kept.details.imageWidth == nil)
+    }
+
+    /// An image that cannot be fetched now (its server is down) stays on the card, unprobed: the reader's
+    /// browser may still load it.
+    @Test func anImageThatCannotBeFetchedNowStays() async throws {
+        let server = try await Self.start()
+        defer { Task { try? await server.stop() } }
+        let down = try await PageServer.start(host: "127.0.0.2") { _ in .html("") }
+        let downURL = down.baseURL
+        try await down.stop()
+        let page = try await PageServer.start(host: "127.0.0.2") { _ in
+            .html(#"<title>T</title><meta property="og:image" content="\#(downURL)/a.png">"#)
+        }
+        defer { Task { try? await page.stop() } }
+        var c = TestServer.configuration(server)
+        c.allowedPorts.insert(page.port)
+        c.allowedPorts.insert(down.port)
+        let card = try await PreviewService(fetcher: PageFetcher(configuration: c)).card(for: page.baseURL + "/").get()
+        #expect(card.preview.image == downURL + "/a.png")
+        #expect(card.details.imageProbeError?.hasPrefix("connection") == true, "\(card.details)")
+        #expect(card.details.imageDropped == nil)
     }
 
     @Test(

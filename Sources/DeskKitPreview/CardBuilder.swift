@@ -1,0 +1,154 @@
+import DeskKitFetchPolicy
+import DeskKitMetadata
+import DeskKitModel
+
+/// Builds the card of one link: the page (or the file) through the fetcher, its oEmbed answer merged in, its
+/// image probed. Every request goes through the same guard and limits as the page.
+struct CardBuilder: Sendable {
+    let fetcher: PageFetcher
+    /// Where oEmbed answers are looked for; nil: nowhere (neither the table nor discovery).
+    let oEmbedProviders: OEmbedProviders?
+    let probeImages: Bool
+
+    /// The card of `url`, written `link` in the message. A known provider's answer is asked for while the
+    /// page is fetched, and makes a card when the page fails; a page's discovery link is followed when its
+    /// own preview tags leave a field to fill.
+    func card(for url: WebURL, link: String) async throws(FetchError) -> PreviewCard {
+        async let known = knownProviderAnswer(for: link)
+        let page: Result<FetchedPage, FetchError>
+        do { page = .success(try await fetcher.fetch(url)) } catch { page = .failure(error) }
+        var oEmbed = await known
+        if oEmbed == nil, oEmbedProviders != nil, case .success(let p) = page, let m = p.metadata,
+            let discovered = m.oEmbed,
+            Self.leavesFieldsToFill(m)
+        {
+            oEmbed = await answer(discovered.url, format: discovered.format)
+        }
+        var card: PreviewCard
+        switch page {
+        case .success(let p):
+            card = Self.card(of: p, link: link)
+        case .failure(let error):
+            // The page is refused or gone, but its provider describes it: the card is the provider's.
+            guard case .document(let document)? = oEmbed, document.title != nil || document.authorName != nil else {
+                throw error
+            }
+            card = PreviewCard(preview: URLPreview(url: link))
+        }
+        switch oEmbed {
+        case .document(let document)?: card.merge(document)
+        case .failed(let why)?: card.details.oEmbedError = why
+        case nil: break
+        }
+        if probeImages, card.details.mediaType == nil { await probeImage(of: &card) }
+        return card
+    }
+
+    private enum Answer {
+        case document(OEmbedDocument)
+        /// Why there is none: a fetch error or a bad answer, in words.
+        case failed(String)
+    }
+
+    /// The answer of the provider table's endpoint for `link`, if it names one.
+    private func knownProviderAnswer(for link: String) async -> Answer? {
+        guard let endpoint = oEmbedProviders?.endpoint(for: link) else { return nil }
+        return await answer(endpoint.requestURL(for: link), format: .json)
+    }
+
+    /// The oEmbed answer at `url`, or why there is none.
+    private func answer(_ url: String, format: OEmbedDocument.Format) async -> Answer {
+        let accept =
+            format == .json
+            ? "application/json+oembed, application/json;q=0.9, */*;q=0.1"
+            : "text/xml+oembed, text/xml;q=0.9, application/xml;q=0.9, */*;q=0.1"
+        do {
+            let document = try await fetcher.fetchDocument(
+                url, accept: accept, maxBytes: fetcher.configuration.maxOEmbedBytes)
+            do {
+                return .document(
+                    try OEmbedDocument.parse(
+                        document.body, format: format, url: document.finalURL,
+                        limits: fetcher.configuration.extraction))
+            } catch {
+                let servedAs = document.contentType.map { " (served as \($0.prefix(60)))" } ?? ""
+                return .failed("\(error)\(servedAs)")
+            }
+        } catch {
+            return .failed(error.description)
+        }
+    }
+
+    /// Whether a page's own preview tags leave a card field to an oEmbed answer: no og: or twitter: title,
+    /// image or site name.
+    static func leavesFieldsToFill(_ m: PageMetadata) -> Bool {
+        PreviewCard.tagged(m, "og:title", "twitter:title") == nil
+            || PreviewCard.tagged(m, "og:image", "twitter:image") == nil
+            || PreviewCard.tagged(m, "og:site_name") == nil
+    }
+
+    /// The card of a fetched page or file, with the sources of its fields. Its `url` is the link as written,
+    /// not the page's og:url: a page must not be able to point its card somewhere else.
+    static func card(of page: FetchedPage, link: String) -> PreviewCard {
+        var details = PreviewDetails()
+        guard let m = page.metadata else {
+            // A file: its name, what it is and its size; an image is its own picture.
+            let media = page.media
+            details.mediaType = media?.mediaType
+            details.contentLength = media?.contentLength
+            details.fileName = media?.fileName
+            details.imageWidth = media?.image?.width
+            details.imageHeight = media?.image?.height
+            details.imageType = media?.image?.format
+            let preview = URLPreview(
+                url: link, siteName: nil, title: media?.fileName ?? MediaInfo.fileName(url: page.finalURL),
+                description: media?.summary, image: page.isImage ? page.finalURL : nil)
+            details.sources.title = preview.title.map { _ in .file }
+            details.sources.description = preview.description.map { _ in .file }
+            details.sources.image = preview.image.map { _ in .file }
+            return PreviewCard(preview: preview, details: details)
+        }
+        details.charset = m.charset
+        func source(_ value: String?, tagged: Bool) -> PreviewDetails.Source? {
+            value == nil ? nil : tagged ? .page : .pageFallback
+        }
+        details.sources.title = source(m.title, tagged: PreviewCard.tagged(m, "og:title", "twitter:title") != nil)
+        details.sources.description = source(
+            m.description, tagged: PreviewCard.tagged(m, "og:description", "twitter:description") != nil)
+        details.sources.image = source(
+            m.image, tagged: !m.images.isEmpty || PreviewCard.tagged(m, "twitter:image", "twitter:image:src") != nil)
+        details.sources.siteName = source(m.siteName, tagged: PreviewCard.tagged(m, "og:site_name") != nil)
+        return PreviewCard(
+            preview: URLPreview(
+                url: link, siteName: m.siteName, title: m.title, description: m.description, image: m.image),
+            details: details)
+    }
+
+    /// Fetches the card's image (its first bytes only) and writes its type and size into the details. An
+    /// image that is none, a 1×1 pixel, gone (404, 410) or at a refused address is taken off the card; one
+    /// that cannot be fetched now (a time-out, a refusal) stays, unprobed, and the details say why.
+    func probeImage(of card: inout PreviewCard) async {
+        guard let image = card.preview.image, !image.isEmpty else { return }
+        do {
+            let probed = try await fetcher.fetch(image)
+            if let info = probed.media?.image {
+                card.details.imageWidth = info.width
+                card.details.imageHeight = info.height
+                card.details.imageType = info.format
+            } else {
+                card.preview.image = nil
+                card.details.sources.image = nil
+                card.details.imageDropped = "not an image: \(probed.contentType ?? "no Content-Type")"
+            }
+        } catch {
+            let gone = error.kind == .httpStatus && (error.detail == "HTTP 404" || error.detail == "HTTP 410")
+            if gone || [.notAnImage, .notHTML, .blockedAddress, .invalidURL].contains(error.kind) {
+                card.preview.image = nil
+                card.details.sources.image = nil
+                card.details.imageDropped = error.description
+            } else {
+                card.details.imageProbeError = error.description
+            }
+        }
+    }
+}
