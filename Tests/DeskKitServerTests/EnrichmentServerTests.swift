@@ -17,6 +17,12 @@ struct EnrichmentServerTests {
     static let apiKey = "test-api-key-abcdefghijklmnop"
     /// The `Authorization` header with ``apiKey``.
     static let authorized: HTTPFields = [.authorization: "Bearer \(apiKey)"]
+    /// The page's picture: a PNG of 640×400 (its first bytes are what the probe reads).
+    static let mapPNG: [UInt8] =
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [
+            0, 0, 2, 0x80, 0, 0, 1, 0x90,
+        ]
+        + Array(repeating: 0, count: 64)
     static let page = """
         <html><head><title>Order 1138</title><meta property="og:title" content="Parcel 1138 is on its way">
         <meta property="og:description" content="Arrives Tuesday"><meta property="og:image" content="/map.png"></head></html>
@@ -36,6 +42,12 @@ struct EnrichmentServerTests {
             switch path {
             case "/missing": .init(status: 404)
             case "/silent": .init(body: .silent)  // accepts the connection and never answers
+            case "/map.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(Self.mapPNG))
+            case "/pixel": .html(#"<title>Tracked</title><meta property="og:image" content="/px.gif">"#)
+            case "/px.gif":
+                .init(
+                    headers: [("Content-Type", "image/gif")],
+                    body: .bytes(Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + Array(repeating: 0, count: 30)))
             default: .html(Self.page)
             }
         }
@@ -319,10 +331,20 @@ struct EnrichmentServerTests {
             try #require(previews.count == 2)
             #expect(previews[0]["payload"]?["body"]?["title"] == "Parcel 1138 is on its way")
             #expect(previews[1]["error"]?["kind"] == "http_status")
-            // The card's image is probed: the page server answers /map.png with a page, so it is taken off.
-            #expect(previews[0]["details"]?["image_dropped"]?.stringValue?.hasPrefix("not an image") == true)
-            #expect(previews[0]["payload"]?["body"]?["image"] == "")
+            // The card's image is probed for its size and type.
+            #expect(previews[0]["details"]?["image_width"] == 640 && previews[0]["details"]?["image_height"] == 400)
+            #expect(previews[0]["details"]?["image_type"] == "png")
+            #expect(previews[0]["details"]?["sources"]?["title"] == "page")
             #expect(previews[1]["details"] == .null)
+            // A 1×1 pixel is taken off the card, and the details say why.
+            let tracked = try await client.execute(
+                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/pixel"}"#)
+            ) {
+                try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue?.first
+            }
+            #expect(tracked?["details"]?["image_dropped"]?.stringValue?.contains("1×1") == true)
+            #expect(tracked?["payload"]?["body"]?["image"] == "")
             let one = try await client.execute(
                 uri: "/v1/preview", method: .post, headers: Self.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
@@ -369,13 +391,13 @@ struct EnrichmentServerTests {
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
                 return String(buffer: response.body)
             }
-            #expect(metrics.contains(#"deskkit_http_requests_total{route="/v1/preview",status="200"} 2"#))
+            #expect(metrics.contains(#"deskkit_http_requests_total{route="/v1/preview",status="200"} 3"#))
             // Labelled by the route matched, not by the path asked for: paths (and methods) no route has
             // are one label, Hummingbird's `NotFound`.
             #expect(metrics.contains(#"deskkit_http_requests_total{route="NotFound",status="404"} 3"#))
             #expect(!metrics.contains("no/such") && !metrics.contains("x=1"))
             #expect(metrics.contains(#"deskkit_fetch_errors_total{kind="http_status"} 1"#))
-            #expect(metrics.contains("deskkit_preview_fetches_total 3"))
+            #expect(metrics.contains("deskkit_preview_fetches_total 4"))
             _ = try await client.execute(
                 uri: "/v1/preview", method: .post, headers: Self.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
