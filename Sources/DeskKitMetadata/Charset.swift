@@ -79,7 +79,8 @@ enum CharsetSniffer {
     /// Decides the encoding: BOM > HTTP charset > `<meta>` > UTF-8 when the bytes are UTF-8 > what
     /// uchardet detects > windows-1252. A declaration the bytes contradict is passed over for the next: a
     /// UTF-8 one by bytes that are mostly not UTF-8, a multi-byte one (Shift_JIS, GBK, Big5…) by bytes
-    /// that are invalid in it; a single-byte one by bytes that are valid UTF-8 with multi-byte characters.
+    /// that are mostly invalid in it, or that another multi-byte encoding the detector names reads without
+    /// an error; a single-byte one by bytes that are valid UTF-8 with multi-byte characters.
     static func decide(_ bytes: UnsafeBufferPointer<UInt8>, contentType: String?) -> CharsetDecision {
         guard bytes.count > 0 else { return CharsetDecision(name: "UTF-8", source: .detectedUTF8) }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
@@ -104,8 +105,21 @@ enum CharsetSniffer {
                 if !utf8.contradictsUTF8 { return CharsetDecision(name: name, source: source, declared: overruled) }
             } else if utf8.isUTF8, utf8.multibyte > 0 {
                 return CharsetDecision(name: "UTF-8", source: .utf8OverDeclaration, declared: name)
-            } else if CharsetDetection.decodes(sample, as: name) {
-                return CharsetDecision(name: name, source: source, declared: overruled)
+            } else {
+                switch CharsetDetection.fit(sample, as: name) {
+                case .clean: return CharsetDecision(name: name, source: source, declared: overruled)
+                case .strays:
+                    // A page labelled with one CJK encoding and written in another (GBK declared as
+                    // Shift_JIS) also reads with a few errors: when the detector names a multi-byte
+                    // encoding that reads the bytes cleanly, it is that one; else the errors are stray bytes.
+                    if let detected = CharsetDetection.detect(sample), detected != name,
+                        CharsetDetection.isMultiByte(detected), CharsetDetection.fit(sample, as: detected) == .clean
+                    {
+                        return CharsetDecision(name: detected, source: .detected, declared: name)
+                    }
+                    return CharsetDecision(name: name, source: source, declared: overruled)
+                case .contradicted: break
+                }
             }
             overruled = overruled ?? name
         }

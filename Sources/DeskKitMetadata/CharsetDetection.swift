@@ -43,32 +43,32 @@ enum CharsetDetection {
             name)
     }
 
-    /// Whether `bytes` are text in `name` (iconv converts them without an invalid sequence; one cut by
-    /// the end of the sample is not counted). Encodings that are not multi-byte accept any bytes.
+    /// How well `bytes` read as text in `name`.
+    enum Fit {
+        /// Without an error.
+        case clean
+        /// With errors that are strays among valid characters — at most one in five of its non-ASCII
+        /// characters — as a page with a stray byte in a title still is Shift_JIS to a browser.
+        case strays
+        /// Mostly errors: text in another encoding.
+        case contradicted
+    }
+
+    /// How well `bytes` read in `name`, decoded as browsers decode it (``LegacyDecoder``); a sequence cut by
+    /// the end of the sample is not counted. Encodings that are not multi-byte read any bytes cleanly.
+    static func fit(_ bytes: UnsafeBufferPointer<UInt8>, as name: String) -> Fit {
+        guard isMultiByte(name) else { return .clean }
+        guard let decoder = LegacyDecoder(name: name) else { return .contradicted }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        decoder.decode(bytes, final: false, into: &out)
+        guard decoder.errors > 0 else { return .clean }
+        let characters = out.reduce(0) { $0 + ($1 >= 0xC0 ? 1 : 0) } - decoder.errors
+        return decoder.errors * 5 <= characters ? .strays : .contradicted
+    }
+
+    /// Whether `bytes` are text in `name`: cleanly, or with stray errors (see ``fit(_:as:)``).
     static func decodes(_ bytes: UnsafeBufferPointer<UInt8>, as name: String) -> Bool {
-        guard isMultiByte(name), let base = bytes.baseAddress else { return true }
-        let cd = iconv_open("UTF-8", name)
-        guard cd != iconv_t(bitPattern: -1) else { return false }
-        defer { iconv_close(cd) }
-        var scratch = [CChar](repeating: 0, count: 4096)
-        var input = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: CChar.self)
-        var inputLeft = bytes.count
-        return scratch.withUnsafeMutableBufferPointer { out in
-            while inputLeft > 0 {
-                var output = out.baseAddress
-                var outputLeft = out.count
-                var inputPointer: UnsafeMutablePointer<CChar>? = input
-                let result = iconv(cd, &inputPointer, &inputLeft, &output, &outputLeft)
-                input = inputPointer!
-                if result == -1 {
-                    switch errno {
-                    case E2BIG: continue
-                    case EINVAL: return true  // a sequence cut by the end of the sample
-                    default: return false
-                    }
-                }
-            }
-            return true
-        }
+        fit(bytes, as: name) != .contradicted
     }
 }

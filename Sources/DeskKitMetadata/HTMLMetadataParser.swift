@@ -31,6 +31,11 @@ public final class HTMLMetadataParser {
     /// The start of the page while the charset cannot be decided yet.
     @exclusivity(unchecked) private var pending: [UInt8] = []
     @exclusivity(unchecked) private var charset: CharsetDecision?
+    /// Decodes a legacy encoding to UTF-8 on its way to libxml2, as browsers do (nil for UTF-8 and UTF-16,
+    /// which libxml2 reads itself).
+    @exclusivity(unchecked) private var decoder: LegacyDecoder?
+    /// The UTF-8 of the last slice, when a decoder makes it.
+    @exclusivity(unchecked) private var decoded: [UInt8] = []
     /// Drops script and style text on its way to libxml2 (nil when the encoding is not ASCII-compatible).
     @exclusivity(unchecked) private var skipper: RawTextSkipper?
     /// What libxml2 reads next, until it makes a whole slice.
@@ -135,7 +140,10 @@ public final class HTMLMetadataParser {
             return
         }
         replay = nil
-        guard var name = CharsetSniffer.canonicalName(label), name != current.name else { return }
+        // A declaration the decision already weighed and overruled (the bytes are another encoding) stays overruled.
+        guard var name = CharsetSniffer.canonicalName(label), name != current.name, name != current.declared else {
+            return
+        }
         if name.hasPrefix("UTF-16") { name = "UTF-8" }  // a page read as ASCII cannot be UTF-16
         let accepted = bytes.withUnsafeBufferPointer { b -> Bool in
             let utf8 = CharsetSniffer.UTF8Evidence(b)
@@ -176,6 +184,7 @@ public final class HTMLMetadataParser {
     private func start(with decision: CharsetDecision) {
         charset = decision
         skipper = decision.isASCIICompatible ? RawTextSkipper() : nil
+        decoder = LegacyDecoder.handles(decision.name) ? LegacyDecoder(name: decision.name) : nil
         var sax = htmlSAXHandler()
         sax.initialized = UInt32(XML_SAX2_MAGIC)
         sax.startElement = { ctx, name, attributes in
@@ -214,7 +223,8 @@ public final class HTMLMetadataParser {
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue
             | HTML_PARSE_NODEFDTD.rawValue
         htmlCtxtUseOptions(context, Int32(options))
-        if let handler = xmlFindCharEncodingHandler(decision.name) ?? xmlFindCharEncodingHandler("WINDOWS-1252") {
+        let libxml2Reads = decoder == nil ? decision.name : "UTF-8"
+        if let handler = xmlFindCharEncodingHandler(libxml2Reads) ?? xmlFindCharEncodingHandler("WINDOWS-1252") {
             xmlSwitchToEncoding(context, handler)
         }
     }
@@ -301,8 +311,17 @@ public final class HTMLMetadataParser {
         // look-ahead afresh at each slice is always correct.
         context.pointee.checkIndex = 0
         context.pointee.hasPErefs = 0
-        let bytes = slice.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-        htmlParseChunk(context, slice.isEmpty ? nil : bytes, Int32(slice.count), terminate ? 1 : 0)
+        if let decoder {
+            decoded.removeAll(keepingCapacity: true)
+            decoder.decode(slice, final: terminate, into: &decoded)
+            decoded.withUnsafeBufferPointer { utf8 in
+                let bytes = utf8.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+                htmlParseChunk(context, utf8.isEmpty ? nil : bytes, Int32(utf8.count), terminate ? 1 : 0)
+            }
+        } else {
+            let bytes = slice.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
+            htmlParseChunk(context, slice.isEmpty ? nil : bytes, Int32(slice.count), terminate ? 1 : 0)
+        }
         fed += slice.count
         bytesParsed = pageEnd
         if collector.headDone, headEndedAt == nil { headEndedAt = bytesParsed }
