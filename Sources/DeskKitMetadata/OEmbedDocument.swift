@@ -3,7 +3,7 @@ import DeskKitJSON
 import DeskKitURL
 
 /// An oEmbed answer (oembed.com, section 2.3.4), read from its JSON or XML form, with the fields a preview
-/// card uses typed. Its `html` is kept as text to read, never as markup to render: ``htmlText`` is what it
+/// card uses typed. Its `html` is kept as text to read, never as markup to render: ``htmlText(limit:)`` is what it
 /// says, without its tags.
 public struct OEmbedDocument: Sendable, Hashable {
     /// The two forms a provider answers in.

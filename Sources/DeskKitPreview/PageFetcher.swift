@@ -77,7 +77,7 @@ public struct PageFetcher: Sendable {
     }
 
     /// Fetches a document that is not a page — an oEmbed answer — through the same guard, redirects and
-    /// time limit as a page, its body read whole up to `maxBytes` (more is ``FetchError/Kind/tooLarge``).
+    /// time limit as a page, its body read whole up to `maxBytes` (more is `too_large`).
     public func fetchDocument(_ url: String, accept: String, maxBytes: Int) async throws(FetchError) -> FetchedDocument
     {
         let parsed = try WebURL(url)
