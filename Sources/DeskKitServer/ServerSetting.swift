@@ -42,6 +42,22 @@ public struct ServerSetting: Sendable {
         }
     }
 
+    /// `1`/`true`/`yes` or `0`/`false`/`no`, given to `set`.
+    static func onOff(
+        _ variable: String, _ flag: String?, _ meaning: String,
+        _ set: @escaping @Sendable (inout ServerConfiguration, Bool) -> Void
+    ) -> ServerSetting {
+        ServerSetting(variable, flag, meaning) { text, c in
+            guard let text else { return nil }
+            switch text.lowercased() {
+            case "1", "true", "yes": set(&c, true)
+            case "0", "false", "no": set(&c, false)
+            default: return "\"\(text.prefix(20))\" is not 1 or 0"
+            }
+            return nil
+        }
+    }
+
     /// A number of seconds in `range`, given to `set` as a `Duration`.
     static func seconds(
         _ variable: String, _ flag: String?, _ meaning: String, _ range: ClosedRange<Int>,
@@ -101,17 +117,17 @@ extension ServerConfiguration {
             return nil
         },
         .integer("DESKKIT_PORT", "--port", "port (default 8080; 0 picks a free one)", 0...65535) { $0.port = $1 },
-        ServerSetting(
-            "DESKKIT_ALLOW_PRIVATE", "--allow-private", "1 to fetch pages on private addresses (tests, intranets)"
-        ) { text, c in
-            guard let text else { return nil }
-            switch text.lowercased() {
-            case "1", "true", "yes": c.fetch.allowPrivateAddresses = true
-            case "0", "false", "no": c.fetch.allowPrivateAddresses = false
-            default: return "\"\(text.prefix(20))\" is not 1 or 0"
-            }
-            return nil
+        .onOff("DESKKIT_ALLOW_PRIVATE", "--allow-private", "1 to fetch pages on private addresses (tests, intranets)") {
+            $0.fetch.allowPrivateAddresses = $1
         },
+        .onOff(
+            "DESKKIT_OEMBED", "--no-oembed",
+            "0 not to ask oEmbed providers (the built-in table's, or a page's discovery link); default 1"
+        ) { $0.previews.oEmbed = $1 },
+        .onOff(
+            "DESKKIT_IMAGE_PROBE", "--no-image-probe",
+            "0 not to fetch a card's image for its size and type (nor drop it when it is none); default 1"
+        ) { $0.previews.probeImages = $1 },
         ServerSetting(
             "DESKKIT_USER_AGENT", "--user-agent",
             "User-Agent of page and image fetches (default: DeskKit, its version and a URL)"

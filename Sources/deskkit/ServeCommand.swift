@@ -36,6 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: help("DESKKIT_RATE_LIMIT")) var rateLimit: String?
     @Option(name: .long, help: help("DESKKIT_RATE_BURST")) var rateBurst: String?
     @Flag(name: .long, help: help("DESKKIT_ALLOW_PRIVATE")) var allowPrivate = false
+    @Flag(name: .customLong("no-oembed"), help: help("DESKKIT_OEMBED")) var noOEmbed = false
+    @Flag(name: .long, help: help("DESKKIT_IMAGE_PROBE")) var noImageProbe = false
     @Option(name: .long, help: help("DESKKIT_QUEUE_CAPACITY")) var queueCapacity: String?
     @Option(name: .long, help: help("DESKKIT_WORKERS")) var workers: String?
     @Option(name: .long, help: help("DESKKIT_FETCH_TIMEOUT")) var fetchTimeout: String?
@@ -71,6 +73,8 @@ struct ServeCommand: AsyncParsableCommand {
         flags["DESKKIT_RATE_LIMIT"] = rateLimit
         flags["DESKKIT_RATE_BURST"] = rateBurst
         flags["DESKKIT_ALLOW_PRIVATE"] = allowPrivate ? "1" : nil
+        flags["DESKKIT_OEMBED"] = noOEmbed ? "0" : nil
+        flags["DESKKIT_IMAGE_PROBE"] = noImageProbe ? "0" : nil
         flags["DESKKIT_QUEUE_CAPACITY"] = queueCapacity
         flags["DESKKIT_WORKERS"] = workers
         flags["DESKKIT_FETCH_TIMEOUT"] = fetchTimeout

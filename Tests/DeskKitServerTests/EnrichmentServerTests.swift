@@ -459,6 +459,16 @@ struct EnrichmentServerTests {
         #expect(
             problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_USER_AGENT": "a\nb"])
                 == "DESKKIT_USER_AGENT is not 1 to 512 printable ASCII characters")
+        // oEmbed and image probes: on by default; 0 (or the serve flags --no-oembed, --no-image-probe) turns
+        // them off.
+        #expect(defaults.previews.oEmbed && defaults.previews.probeImages)
+        let plain = try ServerConfiguration.resolve(
+            flags: ["DESKKIT_OEMBED": "0"],
+            environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_IMAGE_PROBE": "no"])
+        #expect(!plain.previews.oEmbed && !plain.previews.probeImages)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_OEMBED": "maybe"])
+                == #"DESKKIT_OEMBED "maybe" is not 1 or 0"#)
     }
 
     @Test func secretsAreNeverLogged() async throws {
