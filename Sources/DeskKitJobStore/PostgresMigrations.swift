@@ -48,6 +48,8 @@ enum PostgresMigrations {
         ],
         // The links found at admission, one a line; NULL for the jobs of version 1.
         ["ALTER TABLE deskkit_jobs ADD COLUMN links text"],
+        // A cached card's details (image size and type, oEmbed, sources) as JSON; NULL for older rows.
+        ["ALTER TABLE deskkit_previews ADD COLUMN details text"],
     ]
 
     /// The schema version this code writes.

@@ -24,19 +24,21 @@ public final class PostgresPreviewCache: SharedPreviewCache {
         return try await withDeadline(operationTimeout) {
             let rows = try await client.query(
                 """
-                SELECT expires_at > \(now), page_url, site_name, title, description, image, error_kind, error_detail
+                SELECT expires_at > \(now), page_url, site_name, title, description, image, error_kind, error_detail,
+                    details
                 FROM deskkit_previews WHERE url = \(url)
                 """)
-            for try await (fresh, page, site, title, description, image, kind, detail) in rows.decode(
-                (Bool, String?, String?, String?, String?, String?, String?, String?).self)
+            for try await (fresh, page, site, title, description, image, kind, detail, details) in rows.decode(
+                (Bool, String?, String?, String?, String?, String?, String?, String?, String?).self)
             where fresh {
                 if let kind {
                     return .cached(.failure(FetchError(FetchError.Kind(rawValue: kind) ?? .connection, detail ?? "")))
                 }
+                let preview = URLPreview(
+                    url: page ?? url, siteName: site, title: title, description: description, image: image)
+                let parsed = details.flatMap { try? JSONValue.parse($0) }
                 return .cached(
-                    .success(
-                        URLPreview(
-                            url: page ?? url, siteName: site, title: title, description: description, image: image)))
+                    .success(PreviewCard(preview: preview, details: parsed.map(PreviewDetails.init) ?? .init())))
             }
             // Nothing fresh: take the fetch unless another instance holds it.
             let until = now.addingTimeInterval(fetchLease / .seconds(1))
@@ -53,14 +55,17 @@ public final class PostgresPreviewCache: SharedPreviewCache {
         }
     }
 
-    public func store(_ result: Result<URLPreview, FetchError>, for url: String, ttl: Duration, now: Date) async throws
+    public func store(_ result: Result<PreviewCard, FetchError>, for url: String, ttl: Duration, now: Date) async throws
     {
         let client = self.client
         let expires = now.addingTimeInterval(ttl / .seconds(1))
         var preview: URLPreview?
+        var details: String?
         var failure: FetchError?
         switch result {
-        case .success(let p): preview = p
+        case .success(let card):
+            preview = card.preview
+            details = card.details.json.jsonString
         case .failure(let e): failure = e
         }
         let sweep = lastSweep.withLock { last in
@@ -68,17 +73,17 @@ public final class PostgresPreviewCache: SharedPreviewCache {
             last = .now
             return true
         }
-        try await withDeadline(operationTimeout) { [preview, failure] in
+        try await withDeadline(operationTimeout) { [preview, details, failure] in
             _ = try await client.query(
                 """
                 INSERT INTO deskkit_previews (url, expires_at, fetching_until, page_url, site_name, title, description, image,
-                    error_kind, error_detail)
+                    error_kind, error_detail, details)
                 VALUES (\(url), \(expires), NULL, \(preview?.url), \(preview?.siteName), \(preview?.title),
-                    \(preview?.description), \(preview?.image), \(failure?.kind.rawValue), \(failure?.detail))
+                    \(preview?.description), \(preview?.image), \(failure?.kind.rawValue), \(failure?.detail), \(details))
                 ON CONFLICT (url) DO UPDATE SET expires_at = excluded.expires_at, fetching_until = NULL,
                     page_url = excluded.page_url, site_name = excluded.site_name, title = excluded.title,
                     description = excluded.description, image = excluded.image, error_kind = excluded.error_kind,
-                    error_detail = excluded.error_detail
+                    error_detail = excluded.error_detail, details = excluded.details
                 """)
             if sweep {
                 _ = try await client.query(

@@ -34,6 +34,13 @@ public struct CharsetDecision: Sendable, Hashable {
     /// What the page or server declared, when that was overruled (the first declaration the bytes
     /// contradicted).
     public var declared: String?
+
+    /// A decision for `name`, made by `source`, over `declared` when a declaration was overruled.
+    public init(name: String, source: Source, declared: String? = nil) {
+        self.name = name
+        self.source = source
+        self.declared = declared
+    }
 }
 
 enum CharsetSniffer {

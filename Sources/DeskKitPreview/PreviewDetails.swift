@@ -81,6 +81,32 @@ public struct PreviewDetails: Sendable, Hashable {
     /// No details.
     public init() {}
 
+    /// The details that ``json`` wrote (keys it does not know, and values of the wrong type, are passed by).
+    public init(json: JSONValue) {
+        func int(_ key: String) -> Int? { json[key]?.int64Value.map { Int($0) } }
+        func string(_ key: String) -> String? { json[key]?.stringValue }
+        func source(_ key: String) -> Source? { json["sources"]?[key]?.stringValue.flatMap(Source.init(rawValue:)) }
+        imageWidth = int("image_width")
+        imageHeight = int("image_height")
+        imageType = string("image_type").flatMap(ImageInfo.Format.init(rawValue:))
+        oEmbedType = string("oembed_type").flatMap(OEmbedDocument.Kind.init(rawValue:))
+        providerName = string("provider_name")
+        authorName = string("author_name")
+        mediaType = string("media_type")
+        contentLength = int("content_length")
+        fileName = string("file_name")
+        if let name = string("charset"), let how = string("charset_source").flatMap(CharsetDecision.Source.init) {
+            charset = CharsetDecision(name: name, source: how)
+        }
+        oEmbedError = string("oembed_error")
+        imageDropped = string("image_dropped")
+        imageProbeError = string("image_probe_error")
+        sources.title = source("title")
+        sources.description = source("description")
+        sources.image = source("image")
+        sources.siteName = source("site_name")
+    }
+
     /// `{"image_width", "image_height", "image_type", "oembed_type", "provider_name", "author_name",
     /// "media_type", "content_length", "file_name", "charset", "charset_source", "oembed_error",
     /// "image_dropped", "image_probe_error", "sources": {"title", "description", "image", "site_name"}}`,

@@ -141,8 +141,8 @@ public actor PreviewService {
         await card(for: url).map(\.preview)
     }
 
-    /// The card of one URL: from the cache, from a fetch already under way for it, or fetched now. (A card
-    /// found in the shared cache has no details: the database keeps the five fields.)
+    /// The card of one URL: from the cache (this service's, then the shared one), from a fetch already under
+    /// way for it, or fetched now.
     public func card(for url: String) async -> Result<PreviewCard, FetchError> {
         statistics.requests += 1
         let now = ContinuousClock.now
@@ -208,12 +208,12 @@ public actor PreviewService {
             switch lookup {
             case .cached(let result):
                 statistics.sharedCacheHits += 1
-                return result.map { PreviewCard(preview: $0) }
+                return result
             case .fetch:
                 let result = await fetchLimited(url)
                 if !Task.isCancelled {
                     let ttl = if case .success = result { configuration.successTTL } else { configuration.failureTTL }
-                    try? await sharedCache.store(result.map(\.preview), for: url, ttl: ttl, now: Date())
+                    try? await sharedCache.store(result, for: url, ttl: ttl, now: Date())
                 }
                 return result
             case .fetchingElsewhere:

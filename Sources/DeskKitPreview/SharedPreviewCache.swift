@@ -4,7 +4,7 @@ import Foundation
 
 /// A preview cache that several ``PreviewService``s share (several `deskkit serve` instances on one
 /// PostgreSQL database), behind each service's own in-memory cache: a URL is fetched once per
-/// time-to-live across all of them.
+/// time-to-live across all of them. Cards are kept with their details.
 ///
 /// A service asks ``lookup(_:now:fetchLease:)`` before fetching: it gets the cached answer, or the right to
 /// fetch the page itself for `fetchLease` (and then ``store(_:for:ttl:now:)``s the answer), or learns that
@@ -16,13 +16,13 @@ public protocol SharedPreviewCache: Sendable {
     func lookup(_ url: String, now: Date, fetchLease: Duration) async throws -> SharedPreviewLookup
 
     /// Keeps an answer for `url` until `now + ttl` (and ends the fetch right on it).
-    func store(_ result: Result<URLPreview, FetchError>, for url: String, ttl: Duration, now: Date) async throws
+    func store(_ result: Result<PreviewCard, FetchError>, for url: String, ttl: Duration, now: Date) async throws
 }
 
 /// The answer of ``SharedPreviewCache/lookup(_:now:fetchLease:)``.
 public enum SharedPreviewLookup: Sendable, Hashable {
-    /// A fresh answer, fetched by any of the services.
-    case cached(Result<URLPreview, FetchError>)
+    /// A fresh answer, fetched by any of the services: the card with its details, or why there is none.
+    case cached(Result<PreviewCard, FetchError>)
     /// Nothing fresh: the caller fetches the page.
     case fetch
     /// Another service is fetching the page: ask again shortly.

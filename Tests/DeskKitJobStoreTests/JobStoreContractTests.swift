@@ -248,19 +248,20 @@ struct JobStoreContractTests {
             let cluster = try PostgresCluster.shared()
             let database = try cluster.makeDatabase()
             let location = try PostgresLocation(parsing: database)
-            // The database as deskkit with schema 1 left it: open, then take the links column away again.
+            // The database as deskkit with schema 1 left it: open, then take the later columns away again.
             await (try await PostgresJobStore.open(location)).close()
             try cluster.psql(
                 location.database,
                 """
-                ALTER TABLE deskkit_jobs DROP COLUMN links; DELETE FROM deskkit_schema WHERE version = 2;
+                ALTER TABLE deskkit_jobs DROP COLUMN links; ALTER TABLE deskkit_previews DROP COLUMN details;
+                DELETE FROM deskkit_schema WHERE version >= 2;
                 INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at)
                 VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, to_timestamp(\(t0)), to_timestamp(\(t0)), to_timestamp(\(t0)))
                 """)
             let store = try await PostgresJobStore.open(location)
             try await Self.expectMigrated(store, job, t0)
             await store.close()
-            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "2")
+            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "3")
         }
     }
 
@@ -287,7 +288,7 @@ struct JobStoreContractTests {
                 _ = try await newer.query("PRAGMA user_version = 99")
                 try await newer.close()
             case .postgres(let p):
-                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "2")
+                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "3")
                 try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
             case .memory: break
             }

@@ -23,7 +23,7 @@ struct PostgresStoreTests {
         #expect(
             try cluster.psql(
                 location.database, "SELECT string_agg(version::text, ',' ORDER BY version) FROM deskkit_schema")
-                == "1,2")
+                == "1,2,3")
         // Each sees what another admits.
         #expect(
             try await stores[0].admit(
@@ -36,7 +36,7 @@ struct PostgresStoreTests {
         // Opening again migrates nothing.
         let again = try await PostgresJobStore.open(location)
         await again.close()
-        #expect(try cluster.psql(location.database, "SELECT count(*) FROM deskkit_schema") == "2")
+        #expect(try cluster.psql(location.database, "SELECT count(*) FROM deskkit_schema") == "3")
     }
 
     /// Admissions wait for the disk; the workers' statements do not (at-least-once covers their loss).
@@ -106,6 +106,15 @@ struct PostgresStoreTests {
             "the 404 page's answer: \(String(describing: missing))")
         let shared = await services[0].statistics.sharedCacheHits + services[1].statistics.sharedCacheHits
         #expect(shared >= 1, "one service found the other's answer in the database")
+        // Cards are kept with their details: a third instance, its own cache empty, reads them from the database.
+        let c = try await PostgresJobStore.open(location)
+        let card = try await PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: c.previewCache)
+            .card(for: pages.baseURL + "/two").get()
+        #expect(card.preview.title == "Page /two")
+        #expect(card.details.sources.title == .pageFallback && card.details.sources.description == .page)
+        #expect(card.details.charset?.name == "UTF-8")
+        #expect(fetches.withLock { $0["/two"] } == 1)
+        await c.close()
         await a.close()
         await b.close()
         try await pages.stop()
