@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · libxml2 shim ·
-// page metadata extraction · safe fetching and previews · job stores · server · the `deskkit` command.
+// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · HTML cards ·
+// libxml2 shim · page metadata extraction · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",
     // Apple platforms, for what the code needs: `Mutex` of the Synchronization library (macOS 15, iOS 18 …).
@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
         .library(name: "DeskKitURL", targets: ["DeskKitURL"]),
         .library(name: "DeskKitLinks", targets: ["DeskKitLinks"]),
+        .library(name: "DeskKitCards", targets: ["DeskKitCards"]),
         .library(name: "DeskKitMetadata", targets: ["DeskKitMetadata"]),
         .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
         .library(name: "DeskKitPageServer", targets: ["DeskKitPageServer"]),
@@ -48,6 +49,8 @@ let package = Package(
         // guard), link detection and metadata all parse URLs with, in one place.
         .target(name: "DeskKitURL"),
         .target(name: "DeskKitLinks", dependencies: ["DeskKitJSON", "DeskKitURL"]),
+        // Conversations and preview cards rendered as escaped, script-free HTML, for web widgets (no I/O).
+        .target(name: "DeskKitCards", dependencies: ["DeskKitModel", "DeskKitLinks"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -129,6 +132,7 @@ let package = Package(
             dependencies: [
                 "DeskKitModel",
                 "DeskKitLinks",
+                "DeskKitCards",
                 "DeskKitMetadata",
                 "DeskKitPreview",
                 "DeskKitPageServer",
@@ -159,6 +163,10 @@ let package = Package(
             name: "DeskKitLinksTests",
             dependencies: ["DeskKitLinks", "DeskKitURL"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "DeskKitCardsTests",
+            dependencies: ["DeskKitCards", "DeskKitModel", "DeskKitInvariants", "DeskKitTestSupport"]
         ),
         .testTarget(
             name: "DeskKitMetadataTests",

@@ -3,7 +3,7 @@
 # DocC catalogue builds without a warning (a symbol link that does not resolve, an article not curated…).
 # Run from the repository root; CI runs it after the tests.
 set -euo pipefail
-libraries=(DeskKitJSON DeskKitModel DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitPageServer
+libraries=(DeskKitJSON DeskKitModel DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
   DeskKitJobStore DeskKitServer DeskKitInvariants)
 
 graphs=.build/docs-symbolgraph

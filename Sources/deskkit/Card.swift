@@ -1,16 +1,16 @@
+import DeskKitCards
 import DeskKitModel
-import DeskKitPreview
 import Foundation
 
 /// Readable cards for `deskkit demo` in a terminal (``ConversationPage`` is the HTML form).
 enum Card {
-    static func render(_ m: DeskMessage, sender: String?, previews: [LinkPreview]) -> [String] {
-        let time = m.createdAt.map { Self.time($0) } ?? "     "
+    static func render(_ m: DeskMessage, sender: String?, previews: [ConversationPage.LinkCard]) -> [String] {
+        let time = m.createdAt.map { ConversationPage.clockTime($0) } ?? "     "
         let who = m.messageType == .admin ? "Acme Support" : (sender ?? "someone")
         var lines: [String] = []
         switch m.content {
         case .systemMessage(let s):
-            lines.append(" \(time)  ⚙  \(m.text ?? "")  [\(facts(of: s).joined(separator: ", "))]")
+            lines.append(" \(time)  ⚙  \(m.text ?? "")  [\(ConversationPage.facts(of: s).joined(separator: ", "))]")
         case .notification(let n):
             lines.append(" \(time)  ℹ  \(m.text ?? "") \(n.kind.map { "[\($0)]" } ?? "")")
         case .urlPreview(let p):
@@ -38,22 +38,9 @@ enum Card {
         return lines
     }
 
-    /// What a system message says about its ticket: the kind, the ticket's number, status and agent.
-    static func facts(of system: SystemMessage) -> [String] {
-        var facts = [system.kind.rawValue]
-        if let ticket = system.ticket {
-            facts.append("ticket #\(ticket.id.map(String.init) ?? "?")")
-            if let status = ticket.status2 ?? ticket.status { facts.append(status) }
-            if let agent = ticket.recentAssignment?.agent?.displayName { facts.append("agent \(agent)") }
-        }
-        return facts
-    }
-
-    static func previewLines(_ p: LinkPreview) -> [String] {
-        switch p.result {
-        case .success(let preview): return box(preview)
-        case .failure(let e): return ["           ┄ no preview for \(p.link.text): \(e)"]
-        }
+    static func previewLines(_ p: ConversationPage.LinkCard) -> [String] {
+        if let preview = p.preview { return box(preview) }
+        return ["           ┄ no preview for \(p.link): \(p.failure ?? "none found")"]
     }
 
     static func box(_ p: URLPreview) -> [String] {
@@ -63,10 +50,5 @@ enum Card {
         if let i = p.image { out.append("           ┃ 🖼 \(i)") }
         out.append("           ┗━ \(p.url)")
         return out
-    }
-
-    static func time(_ ms: Int64) -> String {
-        let seconds = ms / 1000
-        return String(format: "%02d:%02d", (seconds / 3600) % 24, (seconds / 60) % 60)
     }
 }

@@ -1,3 +1,4 @@
+import DeskKitCards
 import ArgumentParser
 import DeskKitModel
 import DeskKitPageServer
@@ -48,8 +49,9 @@ struct DemoCommand: AsyncParsableCommand {
         for (n, i) in candidates.enumerated() {
             if tty { err.write("\r\u{1B}[Kenriching message \(n + 1)/\(candidates.count) via \(server.baseURL) …") }
             let text = entries[i].message.text ?? ""
-            entries[i].previews = await service.previews(for: text)
-            if let first = entries[i].previews.lazy.compactMap({ try? $0.result.get() }).first,
+            let found = await service.previews(for: text)
+            entries[i].previews = found.map(ConversationPage.LinkCard.init)
+            if let first = found.lazy.compactMap({ try? $0.result.get() }).first,
                 let json = try? JSONValue.parse(sources[i])
             {
                 // What the enrichment server sends to the Platform API, decoded back as clients will see it.

@@ -1,3 +1,4 @@
+import DeskKitCards
 import Foundation
 import ArgumentParser
 import DeskKitLinks
@@ -127,7 +128,7 @@ struct PreviewCommand: AsyncParsableCommand {
             ]
         }
         var entry = ConversationPage.Entry(message: DeskMessage(json: envelope), senderID: "you", senderName: "You")
-        if let link { entry.previews = [LinkPreview(link: link, result: result)] }
+        if let link { entry.previews = [ConversationPage.LinkCard(LinkPreview(link: link, result: result))] }
         try ConversationPage(title: "Preview of \(urlOrText)", entries: [entry]).write(to: path)
     }
 }

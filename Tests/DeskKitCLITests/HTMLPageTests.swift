@@ -1,8 +1,8 @@
 import DeskKitInvariants
 import DeskKitModel
 import DeskKitPageServer
+import DeskKitTestSupport
 import Foundation
-import FoundationXML
 import Testing
 
 @testable import deskkit
@@ -99,91 +99,4 @@ struct HTMLPageTests {
         #expect(failed.status == 1)
         #expect(try Page(failed.stdout).view("agent").text(".//div[@class='note']").contains("no preview for"))
     }
-
-    /// Every mutated form of the demo conversation, and messages whose every field is hostile text, rendered
-    /// together: the page still parses, holds one item per visible message, and every string is text.
-    @Test func payloadsNeverBreakOutOfThePage() throws {
-        var sources = Mutator(seed: 11).stream(
-            of: DemoFiles.conversation,
-            count: 600
-        ).map { String(decoding: $0.bytes, as: UTF8.self) }
-        for text in HostileText.all {
-            let quoted = JSONValue.string(text).jsonString
-            let preview = URLPreview(
-                url: "https://example.com/\(text)", siteName: text, title: text, description: text, image: text)
-            let csat = DeskPayload.encode(
-                .customerSatisfaction(CustomerSatisfaction(state: .confirmed, score: 9, comment: text)))
-            sources += [
-                #"{"type":"MESG","message":\#(quoted),"user":{"user_id":\#(quoted),"nickname":\#(quoted)}}"#,
-                #"{"type":"MESG","message":\#(quoted),"custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"#
-                    + JSONValue.string(DeskPayload.encode(.urlPreview(preview))).jsonString + "}",
-                #"{"type":"MESG","message":"rate","data":"# + JSONValue.string(csat).jsonString + "}",
-                #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"SYSTEM_MESSAGE_\#(text.filter(\.isLetter))\"}"}"#,
-                #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"X\",\"body\":\#(quoted.dropFirst().dropLast())}"}"#,
-            ]
-        }
-        let entries = sources.map {
-            ConversationPage.Entry(message: DeskMessage(json: $0), senderID: nil, senderName: nil)
-        }
-        let html = ConversationPage(title: HostileText.all[0], entries: entries).render()
-        let page = try Page(html)
-        for (audience, name) in [(Audience.customer, "customer"), (.agent, "agent")] {
-            let visible = entries.filter { $0.message.isVisible(to: audience) }.count
-            let hiddenClosers = entries.filter { !$0.message.isVisible(to: audience) && $0.message.closesTicket }.count
-            #expect(try page.view(name).all("ol/li").count == visible + hiddenClosers)
-        }
-        for text in HostileText.all {
-            #expect(!html.contains(text), "never written as markup: \(text)")
-            #expect(try page.document.nodes(forXPath: "//text()").contains { $0.stringValue?.contains(text) == true })
-        }
-        try page.expectNothingActive()
-    }
-}
-
-/// Strings written to break out of HTML text, attributes, comments and CDATA.
-enum HostileText {
-    static let all = [
-        "</title><script>alert(1)</script>",
-        #""><img src=x onerror="alert(2)">"#,
-        "<!-- ]]> &amp; </style><style>*{display:none}</style>",
-        "' onmouseover='alert(4)",
-    ]
-
-    /// The text as an HTML attribute value holds it.
-    static func attribute(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;")
-    }
-}
-
-/// A page read back as XML.
-struct Page {
-    let document: XMLDocument
-
-    init(_ html: String) throws {
-        document = try XMLDocument(data: Data(html.utf8), options: [])
-    }
-
-    func view(_ id: String) throws -> XMLNode {
-        try #require(try document.nodes(forXPath: "//section[@id='\(id)']").first)
-    }
-
-    /// No script, no frame, no event handler, no link or image but http(s) and inline pictures.
-    func expectNothingActive() throws {
-        #expect(try document.nodes(forXPath: "//script | //iframe | //object | //embed | //form").isEmpty)
-        #expect(try document.nodes(forXPath: "//@*[starts-with(name(), 'on')]").isEmpty)
-        for link in try document.nodes(forXPath: "//@href | //@src") {
-            let value = link.stringValue ?? ""
-            #expect(
-                value.hasPrefix("https://") || value.hasPrefix("http://") || value.hasPrefix("data:image/png;base64,"),
-                "\(value)")
-        }
-        let styles = try document.nodes(forXPath: "//style")
-        #expect(styles.count == 1)
-    }
-}
-
-extension XMLNode {
-    func all(_ xpath: String) throws -> [XMLNode] { try nodes(forXPath: xpath) }
-    func text(_ xpath: String) throws -> String { try nodes(forXPath: xpath).first?.stringValue ?? "" }
 }

@@ -1,43 +1,81 @@
 import DeskKitLinks
 import DeskKitModel
-import DeskKitPreview
-import Foundation
 
-/// A conversation as a chat client shows it, written as one self-contained HTML page: `deskkit demo --html`
-/// and `deskkit preview --html`.
+/// A conversation as a chat client shows it, rendered as one self-contained HTML page (`deskkit demo --html`
+/// and `deskkit preview --html` write it; a chat backend serves it, or its cards, to a web widget).
 ///
 /// The page holds two views side by side — what the customer sees and what the agent sees — and shows one of
 /// them alone when its address ends in `#customer` or `#agent` (CSS `:target`; the page has no script). Every
-/// text is escaped, links and images are written only when ``URLSafety`` calls them safe, and a
+/// text is escaped, links and images are written only when `URLSafety` calls them safe, and a
 /// Content-Security-Policy forbids scripts, so a payload cannot break out of the page. The page is also
 /// well-formed XML, which is how the tests read it back.
-struct ConversationPage {
+public struct ConversationPage: Sendable {
     /// One message of the conversation.
-    struct Entry {
-        var message: DeskMessage
-        /// The sender's `user_id` and nickname, from the envelope's `user` (admin messages have none).
-        var senderID: String?
-        var senderName: String?
-        /// Previews found for the message's links, shown below it (the first one when the message is no URL
+    public struct Entry: Sendable {
+        /// The message, decoded.
+        public var message: DeskMessage
+        /// The sender's `user_id`, from the envelope's `user` (admin messages have none).
+        public var senderID: String?
+        /// The sender's nickname.
+        public var senderName: String?
+        /// Cards found for the message's links, shown below it (the first one when the message is no URL
         /// preview itself, the others in any case).
-        var previews: [LinkPreview] = []
+        public var previews: [LinkCard]
+
+        /// `message`, sent by `senderID` (`senderName`), with the cards of its links.
+        public init(message: DeskMessage, senderID: String?, senderName: String?, previews: [LinkCard] = []) {
+            self.message = message
+            self.senderID = senderID
+            self.senderName = senderName
+            self.previews = previews
+        }
     }
 
-    var title: String
-    var entries: [Entry]
+    /// A link of a message and its card, or why it has none (said to the agent only).
+    public struct LinkCard: Sendable {
+        /// The link as the message writes it.
+        public var link: String
+        /// Its card.
+        public var preview: URLPreview?
+        /// Why there is no card.
+        public var failure: String?
+
+        /// The card of `link`, or `failure`.
+        public init(link: String, preview: URLPreview?, failure: String? = nil) {
+            self.link = link
+            self.preview = preview
+            self.failure = failure
+        }
+    }
+
+    /// The page's title.
+    public var title: String
+    /// The conversation, in order.
+    public var entries: [Entry]
     /// The picture to carry in the page itself for the URL a preview names, as a `data:` URL (the demo's
     /// pictures, whose server is gone when the page is read); nil links to the URL.
-    var inlineImage: (String) -> String? = { _ in nil }
+    public var inlineImage: @Sendable (String) -> String?
 
-    func render() -> String {
+    /// A page titled `title` showing `entries`.
+    public init(title: String, entries: [Entry], inlineImage: @escaping @Sendable (String) -> String? = { _ in nil }) {
+        self.title = title
+        self.entries = entries
+        self.inlineImage = inlineImage
+    }
+
+    /// The Content-Security-Policy the page declares: no script, no frame, no request but its pictures
+    /// (`data:`, `http:`, `https:`) and its own style.
+    public static let contentSecurityPolicy =
+        "default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline'"
+
+    /// The page: both views, every text escaped. Well-formed XML too.
+    public func render() -> String {
         var html = HTMLText()
         html.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>")
-        html.raw(
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline'\"/>"
-        )
+        html.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"\(Self.contentSecurityPolicy)\"/>")
         html.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>")
         html.text(title)
-        html.raw("</title><style>\(Self.style)</style></head>\n<body><h1>")
+        html.raw("</title><style>\(Self.styleSheet)</style></head>\n<body><h1>")
         html.text(title)
         html.raw("</h1>\n<div class=\"views\">\n")
         // The customer is the sender of the first user message; the other senders are agents.
@@ -45,22 +83,6 @@ struct ConversationPage {
         for audience in [Audience.customer, .agent] { view(for: audience, customerID: customerID, into: &html) }
         html.raw("</div>\n</body></html>\n")
         return html.output
-    }
-
-    /// Writes the page to `path`, or to standard output for `-`.
-    func write(to path: String) throws {
-        let html = render()
-        if path == "-" {
-            var out = Output.stdout()
-            out.write(html.utf8)
-            out.flush()
-            return
-        }
-        do {
-            try html.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw Failure(description: "cannot write \(path): \(error.localizedDescription)", exitStatus: 73)
-        }
     }
 
     private func view(for audience: Audience, customerID: String?, into html: inout HTMLText) {
@@ -91,7 +113,7 @@ struct ConversationPage {
             html.raw("<li class=\"system\" data-kind=\"\(kind)\">⚙ ")
             html.text(message.text ?? "")
             html.raw(" <span class=\"facts\">")
-            html.text(Card.facts(of: system).joined(separator: " · "))
+            html.text(Self.facts(of: system).joined(separator: " · "))
             html.raw("</span></li>\n")
             return
         case .notification:
@@ -108,7 +130,7 @@ struct ConversationPage {
         html.text(message.messageType == .admin ? "Support" : entry.senderName ?? entry.senderID ?? "someone")
         html.raw("</span>")
         if let created = message.createdAt {
-            html.raw(" <span class=\"time\">\(Card.time(created))</span>")
+            html.raw(" <span class=\"time\">\(Self.clockTime(created))</span>")
         }
         html.raw("</div><div class=\"bubble\">")
         linkedText(message.text ?? "", into: &html)
@@ -116,7 +138,7 @@ struct ConversationPage {
         var previews = entry.previews[...]
         switch message.content {
         case .urlPreview(let preview):
-            card(preview, into: &html)
+            CardHTML.write(preview, inlineImage: inlineImage, into: &html)
             previews = previews.dropFirst()
         case .closureInquiry(let inquiry):
             closure(inquiry, into: &html)
@@ -135,18 +157,15 @@ struct ConversationPage {
         default:
             break
         }
-        for preview in previews {
-            switch preview.result {
-            case .success(let found):
-                card(found, into: &html)
-            case .failure(let error) where audience == .agent:
+        for linked in previews {
+            if let found = linked.preview {
+                CardHTML.write(found, inlineImage: inlineImage, into: &html)
+            } else if audience == .agent {
                 html.raw("<div class=\"note\">no preview for ")
-                html.text(preview.link.text)
+                html.text(linked.link)
                 html.raw(": ")
-                html.text(error.detail)
+                html.text(linked.failure ?? "none found")
                 html.raw("</div>")
-            case .failure:
-                break
             }
         }
         html.raw("</li>\n")
@@ -166,32 +185,6 @@ struct ConversationPage {
             at = link.range.upperBound
         }
         html.text(String(String.UnicodeScalarView(scalars[at...])))
-    }
-
-    private func card(_ preview: URLPreview, into html: inout HTMLText) {
-        if let url = preview.safeURL {
-            html.raw("<a class=\"card\" href=\"")
-            html.text(url)
-            html.raw("\" rel=\"nofollow noopener noreferrer\">")
-        } else {
-            html.raw("<div class=\"card\">")
-        }
-        if let image = preview.safeImageURL {
-            html.raw("<img src=\"")
-            html.text(inlineImage(image) ?? image)
-            html.raw("\" alt=\"\"/>")
-        }
-        html.raw("<span class=\"card-text\">")
-        for (css, value) in [
-            ("site", preview.siteName), ("title", preview.title), ("description", preview.description),
-        ] {
-            guard let value, !value.isEmpty else { continue }
-            html.raw("<span class=\"\(css)\">")
-            html.text(value)
-            html.raw("</span>")
-        }
-        html.raw("</span>")
-        html.raw(preview.safeURL == nil ? "</div>" : "</a>")
     }
 
     private func closure(_ inquiry: ClosureInquiry, into html: inout HTMLText) {
@@ -247,66 +240,21 @@ struct ConversationPage {
         html.raw("</ul>")
     }
 
-    private static let style = """
-        body{margin:0;padding:16px;font:15px/1.4 system-ui,sans-serif;background:#f4f5f7;color:#1f2328}\
-        h1{font-size:18px;margin:0 0 12px}h2{font-size:14px;text-transform:uppercase;letter-spacing:.05em;color:#57606a;margin:0 0 8px}\
-        .views{display:flex;gap:16px;align-items:flex-start}\
-        .view{flex:1;max-width:460px;background:#fff;border-radius:12px;padding:12px;box-shadow:0 1px 3px rgba(0,0,0,.12)}\
-        .views:has(#customer:target) #agent,.views:has(#agent:target) #customer{display:none}\
-        .chat{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:10px}\
-        .message{display:flex;flex-direction:column;max-width:85%}.message.mine{align-self:flex-end;align-items:flex-end}\
-        .meta{font-size:12px;color:#57606a;margin:0 4px 2px}.who{font-weight:600}\
-        .bubble{background:#eef1f5;border-radius:14px;padding:8px 12px;overflow-wrap:anywhere}\
-        .mine .bubble{background:#2563eb;color:#fff}.mine .bubble a{color:#fff}\
-        .admin .bubble{background:#fff7e6}\
-        .card{display:flex;flex-direction:column;margin-top:6px;width:300px;border:1px solid #d0d7de;border-radius:12px;overflow:hidden;color:inherit;text-decoration:none;background:#fff}\
-        .card img{width:100%;aspect-ratio:1.91;object-fit:cover;background:#eef1f5}\
-        .card-text{display:flex;flex-direction:column;padding:8px 10px;gap:2px}\
-        .site{font-size:12px;color:#57606a;text-transform:uppercase}.title{font-weight:600}\
-        .description{font-size:13px;color:#444c56;overflow-wrap:anywhere}\
-        .inquiry,.csat,.faq{margin-top:6px;display:flex;flex-wrap:wrap;gap:6px;align-items:center}\
-        .answer{border:1px solid #2563eb;background:#fff;color:#2563eb;border-radius:16px;padding:4px 12px;font:inherit}\
-        .answer.chosen{background:#2563eb;color:#fff}.answer:disabled:not(.chosen){opacity:.45}\
-        .state{font-size:13px;color:#57606a;width:100%}.stars{font-size:22px;color:#f59e0b}\
-        .faq{flex-direction:column;align-items:flex-start;padding-left:18px}\
-        .system,.notice{align-self:center;text-align:center;font-size:13px;color:#57606a;max-width:90%}\
-        .system{background:#f6f8fa;border:1px dashed #d0d7de;border-radius:8px;padding:4px 8px}\
-        .facts{display:block;font-size:11px}.closed{color:#1a7f37}\
-        .note{font-size:12px;color:#9a6700;margin-top:4px}\
-        .reply{margin-top:12px;border:1px solid #d0d7de;border-radius:18px;padding:8px 12px;color:#8c959f}
-        """
-}
-
-/// HTML being written: ``text(_:)`` escapes, ``raw(_:)`` is for the page's own markup.
-struct HTMLText {
-    private(set) var output = ""
-
-    mutating func raw(_ markup: String) { output += markup }
-
-    /// Escapes `&`, `<`, `>`, `"` and `'`, so the text is safe between tags and inside a quoted attribute, and
-    /// writes control characters (other than tab and line breaks), which HTML and XML do not allow, as U+FFFD.
-    mutating func text(_ text: String) {
-        var run = text.utf8.startIndex
-        var at = run
-        let utf8 = text.utf8
-        while at != utf8.endIndex {
-            let entity: String?
-            switch utf8[at] {
-            case UInt8(ascii: "&"): entity = "&amp;"
-            case UInt8(ascii: "<"): entity = "&lt;"
-            case UInt8(ascii: ">"): entity = "&gt;"
-            case UInt8(ascii: "\""): entity = "&quot;"
-            case UInt8(ascii: "'"): entity = "&#39;"
-            case 0x00...0x08, 0x0B, 0x0C, 0x0E...0x1F, 0x7F: entity = "\u{FFFD}"
-            default: entity = nil
-            }
-            if let entity {
-                output += text[run..<at]
-                output += entity
-                run = utf8.index(after: at)
-            }
-            at = utf8.index(after: at)
+    /// What a system message says about its ticket: the kind, the ticket's number, status and agent.
+    public static func facts(of system: SystemMessage) -> [String] {
+        var facts = [system.kind.rawValue]
+        if let ticket = system.ticket {
+            facts.append("ticket #\(ticket.id.map(String.init) ?? "?")")
+            if let status = ticket.status2 ?? ticket.status { facts.append(status) }
+            if let agent = ticket.recentAssignment?.agent?.displayName { facts.append("agent \(agent)") }
         }
-        output += text[run..<at]
+        return facts
+    }
+
+    /// `HH:MM` (UTC) of a time in milliseconds since 1970.
+    public static func clockTime(_ milliseconds: Int64) -> String {
+        let minutes = milliseconds / 60_000
+        let hours = (minutes / 60) % 24
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"
     }
 }

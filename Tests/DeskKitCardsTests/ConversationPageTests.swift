@@ -1,0 +1,83 @@
+import DeskKitCards
+import DeskKitInvariants
+import DeskKitModel
+import DeskKitTestSupport
+import Foundation
+import Testing
+
+/// Conversation pages and cards read back with an XML parser: the page is well-formed XML, so a payload that
+/// broke out of its text would break the parse or show up as markup.
+@Suite("Conversation pages")
+struct ConversationPageTests {
+    /// The demo's conversation, as `deskkit demo` ships it.
+    let demoConversation: [String] = {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/deskkit/Demo/order-late.jsonl")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }()
+
+    @Test func aCardIsOneLinkWithItsTextEscaped() throws {
+        for text in HostileText.all {
+            let preview = URLPreview(
+                url: "https://example.com/a?b=1", siteName: text, title: text, description: text,
+                image: "https://example.com/p.png")
+            let html = CardHTML.render(preview)
+            #expect(!html.contains(text))
+            let card = try Page("<div>\(html)</div>")
+            #expect(try card.document.rootElement()?.all("a[@class='card']").count == 1)
+            #expect(try card.document.rootElement()?.text(".//span[@class='title']") == text)
+            try card.expectNothingActive(styleSheets: 0)
+        }
+        let unsafe = CardHTML.render(URLPreview(url: "javascript:alert(1)", title: "t", image: "data:x"))
+        #expect(unsafe.hasPrefix("<div class=\"card\""), "an unsafe URL is no link: \(unsafe)")
+        #expect(!unsafe.contains("javascript:") && !unsafe.contains("data:x"))
+        #expect(
+            CardHTML.render(URLPreview(url: "https://e.com/", image: "https://e.com/i.png")) {
+                $0 == "https://e.com/i.png" ? "data:image/png;base64,AA==" : nil
+            }.contains("src=\"data:image/png;base64,AA==\""))
+    }
+
+    @Test func theDemoConversationIsThere() {
+        #expect(demoConversation.count >= 8, "the demo conversation is read, so the mutations start from it")
+    }
+
+    /// Every mutated form of the demo conversation, and messages whose every field is hostile text, rendered
+    /// together: the page still parses, holds one item per visible message, and every string is text.
+    @Test func payloadsNeverBreakOutOfThePage() throws {
+        var sources = Mutator(seed: 11).stream(
+            of: demoConversation,
+            count: 600
+        ).map { String(decoding: $0.bytes, as: UTF8.self) }
+        for text in HostileText.all {
+            let quoted = JSONValue.string(text).jsonString
+            let preview = URLPreview(
+                url: "https://example.com/\(text)", siteName: text, title: text, description: text, image: text)
+            let csat = DeskPayload.encode(
+                .customerSatisfaction(CustomerSatisfaction(state: .confirmed, score: 9, comment: text)))
+            sources += [
+                #"{"type":"MESG","message":\#(quoted),"user":{"user_id":\#(quoted),"nickname":\#(quoted)}}"#,
+                #"{"type":"MESG","message":\#(quoted),"custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"#
+                    + JSONValue.string(DeskPayload.encode(.urlPreview(preview))).jsonString + "}",
+                #"{"type":"MESG","message":"rate","data":"# + JSONValue.string(csat).jsonString + "}",
+                #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"SYSTEM_MESSAGE_\#(text.filter(\.isLetter))\"}"}"#,
+                #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"X\",\"body\":\#(quoted.dropFirst().dropLast())}"}"#,
+            ]
+        }
+        let entries = sources.map {
+            ConversationPage.Entry(message: DeskMessage(json: $0), senderID: nil, senderName: nil)
+        }
+        let html = ConversationPage(title: HostileText.all[0], entries: entries).render()
+        let page = try Page(html)
+        for (audience, name) in [(Audience.customer, "customer"), (.agent, "agent")] {
+            let visible = entries.filter { $0.message.isVisible(to: audience) }.count
+            let hiddenClosers = entries.filter { !$0.message.isVisible(to: audience) && $0.message.closesTicket }.count
+            #expect(try page.view(name).all("ol/li").count == visible + hiddenClosers)
+        }
+        for text in HostileText.all {
+            #expect(!html.contains(text), "never written as markup: \(text)")
+            #expect(try page.document.nodes(forXPath: "//text()").contains { $0.stringValue?.contains(text) == true })
+        }
+        try page.expectNothingActive()
+    }
+}
