@@ -199,7 +199,7 @@ struct DurableQueueTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             #expect(try await store.counts()[.done] == 40)
-            #expect(await running.most > 1, "the rate fell: the workers run together again (4 when the machine is idle)")
+            #expect(await running.most > 1, "the rate fell: the workers run together again")
             dispatcher.cancel()
             try await dispatcher.value
         }
