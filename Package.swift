@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
         .library(name: "DeskKitPageServer", targets: ["DeskKitPageServer"]),
         .library(name: "DeskKitJobStore", targets: ["DeskKitJobStore"]),
+        .library(name: "DeskKitSharedPreviews", targets: ["DeskKitSharedPreviews"]),
         .library(name: "DeskKitServer", targets: ["DeskKitServer"]),
         .library(name: "DeskKitInvariants", targets: ["DeskKitInvariants"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
@@ -37,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // `swift package generate-documentation`: the DocC catalogues in Sources/*/Documentation.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -93,15 +95,26 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // Where enrichment jobs live: SQLite (embedded) or PostgreSQL (several instances, shared preview cache).
+        // Where enrichment jobs live, behind one contract: memory, SQLite (embedded) or PostgreSQL (several
+        // instances).
         .target(
             name: "DeskKitJobStore",
             dependencies: [
-                "DeskKitModel", "DeskKitPreview",
+                "DeskKitModel",
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The preview cache instances share in their PostgreSQL store's database.
+        .target(
+            name: "DeskKitSharedPreviews",
+            dependencies: [
+                "DeskKitModel", "DeskKitPreview", "DeskKitJobStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // HTTP on Hummingbird 2: the enrichment server (Sendbird webhooks → previews → Platform API) and the
@@ -137,6 +150,7 @@ let package = Package(
                 "DeskKitPreview",
                 "DeskKitPageServer",
                 "DeskKitJobStore",
+                "DeskKitSharedPreviews",
                 "DeskKitServer",
                 "DeskKitInvariants",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -197,10 +211,14 @@ let package = Package(
         .testTarget(
             name: "DeskKitJobStoreTests",
             dependencies: [
-                "DeskKitJobStore", "DeskKitTestSupport", "DeskKitPageServer",
+                "DeskKitJobStore", "DeskKitTestSupport",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
+        ),
+        .testTarget(
+            name: "DeskKitSharedPreviewsTests",
+            dependencies: ["DeskKitSharedPreviews", "DeskKitTestSupport", "DeskKitPageServer"]
         ),
         // Replays every file of Corpus/ through the fuzz targets' checks.
         .testTarget(

@@ -3,5 +3,6 @@ import DeskKitServer
 import Foundation
 
 let configuration = try ServerConfiguration.resolve(environment: ProcessInfo.processInfo.environment)
-let server = EnrichmentServer(configuration: configuration)  // jobs in memory; see `store:` for SQLite, PostgreSQL
+// The store DESKKIT_STORE names: a SQLite file by default, PostgreSQL, or memory.
+let server = EnrichmentServer(configuration: configuration, store: try await configuration.openStore())
 try await server.makeApplication().runService()  // or mount server.makeRouter() in an app of your own

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Where enrichment jobs live between the webhook's answer and the message update: durable stores keep
-/// them across crashes and restarts, and share them between instances.
+/// Where enrichment jobs live between the webhook's answer and the message update: ``MemoryJobStore`` in
+/// the process, ``SQLiteJobStore`` across crashes and restarts, ``PostgresJobStore`` shared between
+/// instances. The server's one queue works over any of them (as swift-jobs' `JobQueue` over its drivers).
 ///
 /// The contract every store keeps:
 /// - ``admit(_:now:dedupWindow:)`` returns only after the job is committed (a webhook is answered 200
@@ -50,12 +51,20 @@ public protocol JobStore: Sendable {
 
     /// Closes the store's connections.
     func close() async
+
+    /// Whether the jobs outlive the process (a database) — else the queue finishes what it can at shutdown
+    /// and hands the rest back. True unless a store says otherwise.
+    var isDurable: Bool { get }
+}
+
+extension JobStore {
+    public var isDurable: Bool { true }
 }
 
 extension [StoredJob] {
     /// In the order a claim hands jobs out: due first, then by message id (a database returns updated
     /// rows in no particular order).
-    func inClaimOrder() -> [StoredJob] {
+    package func inClaimOrder() -> [StoredJob] {
         sorted { ($0.nextAttemptAt, $0.job.messageID) < ($1.nextAttemptAt, $1.job.messageID) }
     }
 }
@@ -102,17 +111,28 @@ public struct StoredJob: Sendable, Hashable {
 
 /// A store that cannot be opened or used, and why.
 public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kinds of store failure.
-    public enum Kind: String, Sendable, Hashable {
+    /// The kinds of store failure. A struct over a private code rather than an enum, so that a kind added
+    /// later breaks no `switch` (match the kinds a program handles with `==`, and give the rest a default).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String {
+            case badLocation = "bad_location", cannotOpen = "cannot_open", unavailable, full
+        }
+        private let code: Code
+
         /// The store's location is not one DeskKit knows (`--store`).
-        case badLocation = "bad_location"
+        public static let badLocation = Kind(code: .badLocation)
         /// The database could not be opened or migrated.
-        case cannotOpen = "cannot_open"
+        public static let cannotOpen = Kind(code: .cannotOpen)
         /// A query failed (the database is locked, full, gone…).
-        case unavailable
+        public static let unavailable = Kind(code: .unavailable)
+        /// The store holds as many unfinished jobs as it may (``MemoryJobStore/Configuration/capacity``).
+        public static let full = Kind(code: .full)
+
+        /// The kind's name, fit for programs and metric labels (`bad_location`, `cannot_open`, …).
+        public var description: String { code.rawValue }
     }
 
-    /// What went wrong, fit for programs and metric labels.
+    /// What went wrong.
     public var kind: Kind
     /// What exactly, as a sentence (the database's own message when there is one).
     public var detail: String
@@ -123,5 +143,5 @@ public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         self.detail = detail
     }
 
-    public var description: String { "\(kind.rawValue): \(detail)" }
+    public var description: String { "\(kind): \(detail)" }
 }

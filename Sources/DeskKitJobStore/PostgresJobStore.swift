@@ -34,14 +34,13 @@ public final class PostgresJobStore: JobStore {
 
     /// The database (its password hidden in ``PostgresLocation/description``).
     public let location: PostgresLocation
-    /// The preview cache kept in the same database, shared by every instance that uses it.
-    public let previewCache: PostgresPreviewCache
     /// Durable commits: admissions, operators' changes, migrations.
     let client: PostgresClient
     /// Commits that may lag (`synchronous_commit = off`): the workers' claims and ends, the preview cache.
-    let lazyClient: PostgresClient
+    package let lazyClient: PostgresClient
     private let runner: Task<Void, Never>
-    private let options: Options
+    /// Pools and deadlines.
+    package let options: Options
     private let admissions: GroupCommit<Admission, Bool>
     private let endings: GroupCommit<Ending, Void>
 
@@ -57,7 +56,6 @@ public final class PostgresJobStore: JobStore {
         self.lazyClient = lazyClient
         self.runner = runner
         self.options = options
-        previewCache = PostgresPreviewCache(client: lazyClient, operationTimeout: options.operationTimeout)
         let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
         let timeout = options.operationTimeout
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in

@@ -2,8 +2,8 @@ import Logging
 
 /// Where `deskkit serve` and `deskkit jobs` keep jobs (`--store`, `DESKKIT_STORE`).
 public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
-    /// In process memory: lost when the process ends (tests, one-off runs); `--hand-back` writes what
-    /// is left at a graceful shutdown.
+    /// In process memory (``MemoryJobStore``): lost when the process ends (tests, one-off runs);
+    /// `--hand-back` writes what is left at a graceful shutdown.
     case memory
     /// A SQLite file: survives crashes and restarts of one instance.
     case sqlite(path: String)
@@ -37,14 +37,15 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension StoreLocation {
-    /// Opens (creating and migrating as needed) the store here; nil for ``memory``, which is not a
-    /// ``JobStore`` but the server's own queue. `timeout` bounds each operation of a PostgreSQL store and
+    /// Opens (creating and migrating as needed) the store here; for ``memory``, a new empty
+    /// ``MemoryJobStore`` of `memory`'s size. `timeout` bounds each operation of a PostgreSQL store and
     /// each connection to it (``PostgresJobStore/Options``).
     public func open(
-        timeout: Duration = .seconds(5), logger: Logger = Logger(label: "deskkit.store")
-    ) async throws(JobStoreError) -> (any JobStore)? {
+        timeout: Duration = .seconds(5), memory: MemoryJobStore.Configuration = .init(),
+        logger: Logger = Logger(label: "deskkit.store")
+    ) async throws(JobStoreError) -> any JobStore {
         switch self {
-        case .memory: return nil
+        case .memory: return MemoryJobStore(configuration: memory)
         case .sqlite(let path): return try await SQLiteJobStore.open(path: path, logger: logger)
         case .postgres(let location):
             var options = PostgresJobStore.Options()

@@ -1,15 +1,15 @@
 /// An error that ends a command with one line on standard error, its own exit status and no usage text.
 protocol CommandFailure: Error, CustomStringConvertible {
-    var exitStatus: Int32 { get }
+    var exitStatus: ExitStatus { get }
 }
 
 /// A failure described by a sentence.
 struct Failure: CommandFailure {
     var description: String
-    var exitStatus: Int32
+    var exitStatus: ExitStatus
 }
 
-/// Input that could not be read at all: exit status 66 (cannot open) or 74 (an I/O error).
+/// Input that could not be read at all: ``ExitStatus/noInput`` or ``ExitStatus/ioError``.
 enum InputError: CommandFailure {
     case cannotOpen(String, String)
     case readFailed(String)
@@ -21,10 +21,10 @@ enum InputError: CommandFailure {
         }
     }
 
-    var exitStatus: Int32 {
+    var exitStatus: ExitStatus {
         switch self {
-        case .cannotOpen: 66
-        case .readFailed: 74
+        case .cannotOpen: .noInput
+        case .readFailed: .ioError
         }
     }
 }

@@ -15,7 +15,7 @@ extension ConversationPage {
         do {
             try html.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw Failure(description: "cannot write \(path): \(error.localizedDescription)", exitStatus: 73)
+            throw Failure(description: "cannot write \(path): \(error.localizedDescription)", exitStatus: .cannotCreate)
         }
     }
 }

@@ -57,7 +57,7 @@ struct DecodeCommand: ParsableCommand {
                 input, lineOptions, threadOptions, maxLines: 4096, makeState: {},
                 work: { _, line, _, answer in answer.line(otherFormat.decode(line, strict: false).0) },
                 overlong: { $1.fail($0) })
-            if failures > 0 { throw ExitCode(1) }
+            if failures > 0 { throw ExitStatus.someInputsFailed.exitCode }
             return
         }
         if !messages {
@@ -75,7 +75,7 @@ struct DecodeCommand: ParsableCommand {
             input, lineOptions, threadOptions, maxLines: 8192, makeState: { DeskMessageDecoder() },
             work: { decoder, line, _, answer in answer.line { decoder.decode(line).writeSummary(to: &$0) } },
             overlong: { $1.fail($0) })
-        if failures > 0 { throw ExitCode(1) }
+        if failures > 0 { throw ExitStatus.someInputsFailed.exitCode }
     }
 
 }

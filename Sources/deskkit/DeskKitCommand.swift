@@ -42,7 +42,7 @@ struct DeskKitCommand: AsyncParsableCommand {
             }
         } catch let error as any CommandFailure {
             _ = "deskkit: \(error)\n".withCString { write(2, $0, strlen($0)) }
-            exitProcess(error.exitStatus)
+            exitProcess(error.exitStatus.rawValue)
         } catch {
             exit(withError: error)
         }

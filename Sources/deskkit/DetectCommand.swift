@@ -104,7 +104,7 @@ struct DetectCommand: ParsableCommand {
                 }
             },
             overlong: { $1.fail($0) })
-        if failures > 0 { throw ExitCode(1) }
+        if failures > 0 { throw ExitStatus.someInputsFailed.exitCode }
     }
 }
 

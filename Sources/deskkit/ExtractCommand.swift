@@ -72,7 +72,7 @@ struct ExtractCommand: ParsableCommand {
                 }
             },
             overlong: { $1.fail($0) })
-        if failures > 0 { throw ExitCode(1) }
+        if failures > 0 { throw ExitStatus.someInputsFailed.exitCode }
     }
 
     /// The metadata of the page in file `path`, read as the parser asks for it: the rest of a page whose

@@ -46,7 +46,7 @@ struct FilterCommand: ParsableCommand {
             var err = Output.stderr()
             err.line("\(skipped) line\(skipped == 1 ? "" : "s") skipped")
             err.flush()
-            throw ExitCode(1)
+            throw ExitStatus.someInputsFailed.exitCode
         }
     }
 }

@@ -25,25 +25,23 @@ struct JobsCommand: AsyncParsableCommand {
             var location = StoreLocation.default
             if let text {
                 do { location = try StoreLocation(parsing: text) } catch {
-                    throw Failure(description: "--store: \(error.detail)", exitStatus: 64)
+                    throw Failure(description: "--store: \(error.detail)", exitStatus: .usage)
                 }
             }
             if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
-                throw Failure(description: "no store at \(path)", exitStatus: 66)
+                throw Failure(description: "no store at \(path)", exitStatus: .noInput)
             }
-            let store: (any JobStore)?
-            do {
-                store = try await location.open()
-            } catch {
-                throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
-            }
-            guard let store else {
+            if location == .memory {
                 throw Failure(
                     description:
                         "--store memory lives inside one deskkit serve process; name a sqlite:PATH or postgres:// URL",
-                    exitStatus: 64)
+                    exitStatus: .usage)
             }
-            return store
+            do {
+                return try await location.open()
+            } catch {
+                throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: .ioError)
+            }
         }
     }
 

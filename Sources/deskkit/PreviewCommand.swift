@@ -94,7 +94,7 @@ struct PreviewCommand: AsyncParsableCommand {
         if let html {
             try writePage(result, link: link, to: html)
             if html == "-" {
-                if case .failure = result { throw ExitCode(1) }
+                if case .failure = result { throw ExitStatus.someInputsFailed.exitCode }
                 return
             }
         }
@@ -111,7 +111,7 @@ struct PreviewCommand: AsyncParsableCommand {
             let json: JSONValue = ["error": ["kind": .string(error.kind.rawValue), "detail": .string(detail)]]
             out.line(json)
             out.flush()
-            throw ExitCode(1)
+            throw ExitStatus.someInputsFailed.exitCode
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import DeskKitModel
 import DeskKitPreview
 import DeskKitServer
+import DeskKitSharedPreviews
 import Foundation
 import Logging
 import NIOCore
@@ -15,46 +16,25 @@ struct ServeCommand: AsyncParsableCommand {
             afterwards) and GET /health are open; POST /v1/preview ({"text"} or {"url"}), POST /v1/decode \
             (JSON lines of envelopes) and GET /metrics (Prometheus) need Authorization: Bearer KEY, one of \
             --api-keys (better given as DESKKIT_API_KEYS, which other users cannot read in the process list). \
-            Settings come from flags, then the environment:
-            \(ServerConfiguration.environmentVariables.map { "  \($0.name): \($0.meaning)" }.joined(separator: "\n"))
+            Settings come from flags, then the environment (flags take their value as --port 8080 or \
+            --port=8080):
+            \(ServerConfiguration.flagHelp)
+            Variables without a flag:
+            \(ServerConfiguration.settings.filter { $0.flag == nil }.map { "  \($0.variable): \($0.meaning)" }.joined(separator: "\n"))
             Jobs are kept in a SQLite file (--store, default sqlite:deskkit-state.sqlite) or, for several \
             instances, in PostgreSQL (--store postgres://USER:PASSWORD@HOST:PORT/DATABASE, which also shares \
             the preview cache): a webhook is answered 200 once its job is committed, and a restart goes on \
             with what was left; \
             `deskkit jobs` lists and retries them. SIGTERM or SIGINT stops accepting and finishes running \
-            work within the grace period; unfinished jobs stay in the store. With --store memory, what is \
-            left is handed back instead (logged, and written to --hand-back as JSON lines).
+            work within the grace period; unfinished jobs stay in the store. With --store memory, queued jobs \
+            are worked on during the grace too, and what is left is handed back (logged, and written to \
+            --hand-back as JSON lines).
             """
     )
 
-    // Each setting's flag; its help is the meaning in the settings table (ServerConfiguration.settings).
-    @Option(name: .long, help: help("DESKKIT_HOST")) var host: String?
-    @Option(name: .long, help: help("DESKKIT_PORT")) var port: String?
-    @Option(name: .long, help: help("DESKKIT_API_BASE")) var apiBase: String?
-    @Option(name: .long, help: help("SENDBIRD_APP_ID")) var appID: String?
-    @Option(name: .long, help: help("DESKKIT_API_KEYS")) var apiKeys: String?
-    @Option(name: .long, help: help("DESKKIT_RATE_LIMIT")) var rateLimit: String?
-    @Option(name: .long, help: help("DESKKIT_RATE_BURST")) var rateBurst: String?
-    @Flag(name: .long, help: help("DESKKIT_ALLOW_PRIVATE")) var allowPrivate = false
-    @Flag(name: .customLong("no-oembed"), help: help("DESKKIT_OEMBED")) var noOEmbed = false
-    @Flag(name: .long, help: help("DESKKIT_IMAGE_PROBE")) var noImageProbe = false
-    @Option(name: .long, help: help("DESKKIT_QUEUE_CAPACITY")) var queueCapacity: String?
-    @Option(name: .long, help: help("DESKKIT_WORKERS")) var workers: String?
-    @Option(name: .long, help: help("DESKKIT_FETCH_TIMEOUT")) var fetchTimeout: String?
-    @Option(name: .long, help: help("DESKKIT_USER_AGENT")) var userAgent: String?
-    @Option(name: .long, help: help("DESKKIT_MAX_BODY_BYTES")) var maxBodyBytes: String?
-    @Option(name: .long, help: help("DESKKIT_SHUTDOWN_GRACE")) var shutdownGrace: String?
-    @Option(name: .long, help: help("DESKKIT_STORE")) var store: String?
-    @Option(name: .long, help: help("DESKKIT_RETRY_HORIZON")) var retryHorizon: String?
-    @Option(name: .long, help: help("DESKKIT_JOB_LEASE")) var jobLease: String?
-    @Option(name: .long, help: help("DESKKIT_STORE_TIMEOUT")) var storeTimeout: String?
-    @Option(name: .long, help: help("DESKKIT_DEFER_ENRICHMENT_ABOVE")) var deferEnrichmentAbove: String?
-
-    /// A flag's help: the setting's meaning and its variable. Values are read as text and checked by the
-    /// table, so that one start-up names every bad value at once.
-    static func help(_ variable: String) -> ArgumentHelp {
-        ArgumentHelp("\(ServerConfiguration.setting(variable)?.meaning ?? "") (\(variable)).")
-    }
+    /// The settings' flags, read through the settings table (``ServerConfiguration/flags(from:)``), where
+    /// each is named once; listed in the discussion above.
+    @Argument(parsing: .allUnrecognized, help: .hidden) var settingFlags: [String] = []
 
     @Option(
         name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
@@ -64,34 +44,13 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel: String = "info"
 
     func run() async throws {
-        var flags: [String: String] = [:]
-        flags["DESKKIT_HOST"] = host
-        flags["DESKKIT_PORT"] = port
-        flags["DESKKIT_API_BASE"] = apiBase
-        flags["SENDBIRD_APP_ID"] = appID
-        flags["DESKKIT_API_KEYS"] = apiKeys
-        flags["DESKKIT_RATE_LIMIT"] = rateLimit
-        flags["DESKKIT_RATE_BURST"] = rateBurst
-        flags["DESKKIT_ALLOW_PRIVATE"] = allowPrivate ? "1" : nil
-        flags["DESKKIT_OEMBED"] = noOEmbed ? "0" : nil
-        flags["DESKKIT_IMAGE_PROBE"] = noImageProbe ? "0" : nil
-        flags["DESKKIT_QUEUE_CAPACITY"] = queueCapacity
-        flags["DESKKIT_WORKERS"] = workers
-        flags["DESKKIT_FETCH_TIMEOUT"] = fetchTimeout
-        flags["DESKKIT_USER_AGENT"] = userAgent
-        flags["DESKKIT_MAX_BODY_BYTES"] = maxBodyBytes
-        flags["DESKKIT_SHUTDOWN_GRACE"] = shutdownGrace
-        flags["DESKKIT_STORE"] = store
-        flags["DESKKIT_RETRY_HORIZON"] = retryHorizon
-        flags["DESKKIT_JOB_LEASE"] = jobLease
-        flags["DESKKIT_STORE_TIMEOUT"] = storeTimeout
-        flags["DESKKIT_DEFER_ENRICHMENT_ABOVE"] = deferEnrichmentAbove
         let configuration: ServerConfiguration
         do {
             configuration = try ServerConfiguration.resolve(
-                flags: flags, environment: ProcessInfo.processInfo.environment)
+                flags: try ServerConfiguration.flags(from: settingFlags),
+                environment: ProcessInfo.processInfo.environment)
         } catch {
-            throw Failure(description: "bad configuration: \(error)", exitStatus: 64)
+            throw Failure(description: "bad configuration: \(error)", exitStatus: .usage)
         }
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level \(logLevel) is not a level")
@@ -103,19 +62,19 @@ struct ServeCommand: AsyncParsableCommand {
         if configuration.store != .memory, handBackPath != nil {
             throw Failure(
                 description: "--hand-back is for --store memory; \(configuration.store) keeps unfinished jobs",
-                exitStatus: 64)
+                exitStatus: .usage)
         }
-        let jobStore: (any JobStore)?
+        let jobStore: any JobStore
         do {
-            jobStore = try await configuration.store.open(timeout: configuration.storeTimeout, logger: logger)
+            jobStore = try await configuration.openStore(logger: logger)
         } catch {
-            throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: 74)
+            throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: .ioError)
         }
         // On PostgreSQL the instances share their preview cache, too.
-        let sharedPreviews: (any SharedPreviewCache)? = (jobStore as? PostgresJobStore)?.previewCache
+        let sharedPreviews = (jobStore as? PostgresJobStore).map(PostgresPreviewCache.init(sharing:))
         let server = EnrichmentServer(
-            configuration: configuration, logger: logger, store: jobStore, sharedPreviews: sharedPreviews,
-            handBack: handBackPath.map { path -> EnrichmentQueue.HandBack in
+            configuration: configuration, store: jobStore, logger: logger, sharedPreviews: sharedPreviews,
+            handBack: handBackPath.map { path -> JobQueue.HandBack in
                 { @Sendable jobs in
                     var lines = JSONWriter()
                     for job in jobs {
@@ -140,12 +99,12 @@ struct ServeCommand: AsyncParsableCommand {
         })
         do {
             try await app.runService()
-            await jobStore?.close()
+            await jobStore.close()
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES {
             let why =
                 error.errnoCode == EADDRINUSE ? "the address is in use (pick another --port)" : "permission denied"
             throw Failure(
-                description: "cannot listen on \(configuration.host):\(configuration.port): \(why)", exitStatus: 74)
+                description: "cannot listen on \(configuration.host):\(configuration.port): \(why)", exitStatus: .ioError)
         }
     }
 }

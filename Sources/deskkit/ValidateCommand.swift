@@ -60,7 +60,7 @@ struct ValidateCommand: ParsableCommand {
         }
         if problemCount > 0 {
             out.flush()
-            throw ExitCode(1)
+            throw ExitStatus.someInputsFailed.exitCode
         }
     }
 }

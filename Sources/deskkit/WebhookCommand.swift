@@ -166,7 +166,7 @@ struct WebhookCommand: AsyncParsableCommand {
             }
             try? await client.shutdown()
             if let problem { throw problem }
-            if failed { throw ExitCode(1) }
+            if failed { throw ExitStatus.someInputsFailed.exitCode }
         }
 
         enum Item: Sendable {
@@ -203,16 +203,16 @@ struct WebhookCommand: AsyncParsableCommand {
                         guard let variant = Self.variant(line) else {
                             stop = Failure(
                                 description: "line \(number): not a deskkit mutate record (no \"base64\")",
-                                exitStatus: 65)
+                                exitStatus: .dataError)
                             return
                         }
                         send(.body(line: number, bytes: variant))
-                    }) { stop = stop ?? Failure(description: "line \($0.line): \($0.message)", exitStatus: 65) }
+                    }) { stop = stop ?? Failure(description: "line \($0.line): \($0.message)", exitStatus: .dataError) }
                     if let stop { send(.problem(stop)) }
                 } catch let failure as any CommandFailure {
                     send(.problem(failure))
                 } catch {
-                    send(.problem(Failure(description: "\(error)", exitStatus: 74)))
+                    send(.problem(Failure(description: "\(error)", exitStatus: .ioError)))
                 }
             }
             thread.start()

@@ -38,15 +38,24 @@ struct ServeCommandTests {
         }
     }
 
-    /// The settings table (`ServerConfiguration.settings`) and the command agree: every flag it names is an
-    /// option of `deskkit serve`, and every variable is in the help.
+    /// `deskkit serve`'s flags come from the settings table (`ServerConfiguration.settings`): every flag it
+    /// names is listed in the help with its variable, every variable without one too, and an unknown flag
+    /// is refused by name.
     @Test func everySettingIsAFlagAndInTheHelp() throws {
         let help = try CLI.run(["serve", "--help"]).stdout
         #expect(ServerConfiguration.settings.count >= 16)
         for setting in ServerConfiguration.settings {
-            #expect(help.contains("\(setting.variable):"), "\(setting.variable) listed")
-            if let flag = setting.flag { #expect(help.contains("  \(flag)"), "\(flag) is an option") }
+            if let flag = setting.flag {
+                #expect(help.contains("  \(flag)"), "\(flag) is an option")
+                #expect(help.contains("(\(setting.variable))"), "\(setting.variable) listed")
+            } else {
+                #expect(help.contains("  \(setting.variable):"), "\(setting.variable) listed")
+            }
         }
+        let unknown = try CLI.run(
+            ["serve", "--prot", "8080"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("--prot is not an option of deskkit serve"), "\(unknown.stderr)")
     }
 
     /// The real binary starts, answers, and stops on SIGTERM with exit status 0.

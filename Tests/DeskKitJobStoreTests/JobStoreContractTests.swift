@@ -4,13 +4,15 @@ import Foundation
 import SQLiteNIO
 import Testing
 
-/// What every store promises (``JobStore``), checked on each real backend: a SQLite file in a temporary
-/// directory, and a fresh database in a throwaway PostgreSQL cluster.
+/// What every store promises (``JobStore``), checked on each real backend: the memory store, a SQLite file
+/// in a temporary directory, and a fresh database in a throwaway PostgreSQL cluster.
 @Suite("Job stores")
 struct JobStoreContractTests {
     enum Backend: String, CaseIterable, CustomTestStringConvertible {
-        case sqlite, postgres
+        case memory, sqlite, postgres
         var testDescription: String { rawValue }
+        /// The stores in a database, which have a schema.
+        static let databases: [Backend] = [.sqlite, .postgres]
     }
 
     static func job(_ id: Int64) -> EnrichmentJob {
@@ -29,6 +31,8 @@ struct JobStoreContractTests {
     /// Runs `body` with a new, empty store of `backend` and its location (to open it again).
     static func withStore(_ backend: Backend, _ body: (any JobStore, StoreLocation) async throws -> Void) async throws {
         switch backend {
+        case .memory:
+            try await body(MemoryJobStore(), .memory)
         case .sqlite:
             try await withSQLitePath { path in
                 let store = try await SQLiteJobStore.open(path: path)
@@ -43,8 +47,10 @@ struct JobStoreContractTests {
         }
     }
 
-    static func open(_ location: StoreLocation) async throws -> any JobStore {
-        try #require(try await location.open())
+    /// `store` as another connection (another process) sees it: the database opened again; the memory
+    /// store is one process's, and itself.
+    static func open(_ location: StoreLocation, as store: any JobStore) async throws -> any JobStore {
+        location == .memory ? store : try await location.open()
     }
 
     @Test(arguments: Backend.allCases)
@@ -63,7 +69,7 @@ struct JobStoreContractTests {
             #expect(admitted == 1000)
             #expect(try await store.counts()[.queued] == 1000)
             // Committed: another connection to the store sees them.
-            let other = try await Self.open(location)
+            let other = try await Self.open(location, as: store)
             #expect(try await other.counts()[.queued] == 1000)
             await other.close()
         }
@@ -150,12 +156,12 @@ struct JobStoreContractTests {
             for id in 1...3 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
             _ = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
             // A new process opens the store (the one that claimed died).
-            let next = try await Self.open(location)
+            let next = try await Self.open(location, as: store)
             let recovered = try await next.recoverAbandoned(now: t0.addingTimeInterval(1))
             let claimable = try await next.claim(limit: 10, now: t0.addingTimeInterval(1), lease: .seconds(30))
             switch backend {
-            case .sqlite:
-                // The file is one server's: what was running is queued again at once, due now.
+            case .memory, .sqlite:
+                // The store is one server's: what was running is queued again at once, due now.
                 #expect(recovered == 2)
                 #expect(claimable.map(\.job.messageID) == [1, 2, 3])
                 #expect(claimable.allSatisfy { $0.state == .running } && claimable.map(\.attempts) == [2, 2, 1])
@@ -207,7 +213,7 @@ struct JobStoreContractTests {
             let claimed = try await store.claim(limit: 10, now: t0, lease: .seconds(30))
             #expect(claimed.first { $0.job.messageID == 1 }?.job == job)
             #expect(claimed.first { $0.job.messageID == 2 }?.job.links == nil, "none given, none made up")
-            let other = try await Self.open(location)
+            let other = try await Self.open(location, as: store)
             #expect(
                 try await other.list(state: .running, limit: 10).first { $0.job.messageID == 1 }?.job.links == links)
             await other.close()
@@ -216,7 +222,7 @@ struct JobStoreContractTests {
 
     /// A store written by the version before links (schema 1) opens: migrated in place, its jobs kept, and
     /// claimed without links (the worker then finds them in the text).
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.databases)
     func aStoreOfSchemaOneIsMigrated(_ backend: Backend) async throws {
         let job = Self.job(7)
         let t0 = 5_000_000.0
@@ -244,6 +250,7 @@ struct JobStoreContractTests {
                 #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 2)
                 try await check.close()
             }
+        case .memory: break
         case .postgres:
             let cluster = try PostgresCluster.shared()
             let database = try cluster.makeDatabase()
@@ -276,10 +283,10 @@ struct JobStoreContractTests {
         #expect(claimed.map(\.job) == [job, linked])
     }
 
-    @Test(arguments: Backend.allCases)
+    @Test(arguments: Backend.databases)
     func aStoreFromANewerVersionIsRefused(_ backend: Backend) async throws {
         try await Self.withStore(backend) { store, location in
-            let other = try await Self.open(location)  // opening a migrated store again changes nothing
+            let other = try await location.open()  // opening a migrated store again changes nothing
             await other.close()
             // Pretend a newer deskkit migrated the store.
             switch location {
@@ -292,7 +299,7 @@ struct JobStoreContractTests {
                 try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
             case .memory: break
             }
-            let error = await #expect(throws: JobStoreError.self) { _ = try await Self.open(location) }
+            let error = await #expect(throws: JobStoreError.self) { _ = try await location.open() }
             #expect(error?.kind == .cannotOpen)
             #expect(error?.detail.contains("schema version 99") == true)
         }

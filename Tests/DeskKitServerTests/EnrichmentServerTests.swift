@@ -33,7 +33,7 @@ struct EnrichmentServerTests {
     @discardableResult
     func withServer(
         _ tweak: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test"),
-        handBack: EnrichmentQueue.HandBack? = nil, store: (any JobStore)? = nil,
+        handBack: JobQueue.HandBack? = nil, store: (any JobStore)? = nil,
         _ body: @Sendable (TestClientProtocol, FakeSendbird, PageServer, EnrichmentServer) async throws -> Void
     ) async throws -> FakeSendbird {
         let fake = FakeSendbird()
@@ -54,11 +54,14 @@ struct EnrichmentServerTests {
         var configuration = ServerConfiguration(apiToken: Self.token, apiBase: await fake.baseURL)
         configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
         configuration.fetch.allowedPorts.insert(pages.port)
-        configuration.retry.baseDelay = .milliseconds(10)
+        configuration.queue.retry.firstDelay = .milliseconds(10)
+        configuration.queue.pollInterval = .milliseconds(50)
         configuration.queue.shutdownGrace = .seconds(5)
         configuration.apiKeys = try APIKeys(parsing: Self.apiKey)
         tweak(&configuration)
-        let server = EnrichmentServer(configuration: configuration, logger: logger, store: store, handBack: handBack)
+        let server = EnrichmentServer(
+            configuration: configuration, store: store ?? MemoryJobStore(configuration: configuration.memory),
+            logger: logger, handBack: handBack)
         do {
             try await server.makeApplication().test(.router) { client in try await body(client, fake, pages, server) }
         } catch {
@@ -228,28 +231,32 @@ struct EnrichmentServerTests {
             let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="updated"} 1"#)
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="500"} 1"#))
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="429"} 1"#))
-            #expect(metrics.contains("deskkit_platform_api_retries_total 2"))
+            #expect(metrics.contains(#"deskkit_jobs_total{outcome="retry_scheduled"} 2"#))
             #expect(metrics.contains(#"deskkit_jobs_total{outcome="updated"} 1"#))
         }
     }
 
-    @Test func attemptsAreBoundedAndClientErrorsAreNotRetried() async throws {
-        try await withServer({ $0.retry.maxAttempts = 3 }) { client, fake, pages, _ async throws in
-            await fake.answer(.init(status: 503), .init(status: 502), .init(status: 500), .init(status: 404))
+    @Test func retriesEndAtTheHorizonAndClientErrorsAreNotRetried() async throws {
+        try await withServer({ $0.queue.retry.horizon = .milliseconds(300) }) { client, fake, pages, _ async throws in
+            await fake.down(until: .now + .seconds(3))
             try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a"))
-            #expect(try await fake.waitForPuts(3).count == 3)
-            try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b"))
-            #expect(try await fake.waitForPuts(4).count == 4)
+            _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 1"#)
+            let tries = await fake.puts.count
+            #expect(tries >= 2, "retried within the horizon")
             try await Task.sleep(for: .milliseconds(300))
-            #expect(await fake.puts.count == 4, "three attempts, then one for the 404")
-            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 2"#)
-            #expect(metrics.contains(#"deskkit_jobs_total{outcome="api_failed"} 2"#))
+            #expect(await fake.puts.count == tries, "and not after it")
+            await fake.down(until: .now)
+            await fake.answer(.init(status: 404))
+            try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b"))
+            _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 2"#)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(await fake.puts.count == tries + 1, "one attempt for the 404")
         }
     }
 
     @Test func fullQueueAnswers503SoSendbirdRetries() async throws {
         try await withServer({
-            $0.queue.capacity = 1
+            $0.memory.capacity = 2
             $0.queue.workers = 1
             $0.queue.shutdownGrace = .milliseconds(100)
         }) { client, fake, pages, _ async throws in
@@ -411,6 +418,25 @@ struct EnrichmentServerTests {
 
     // MARK: Configuration and logs
 
+    /// The flags are read through the settings table: a value after the flag or after `=`, a switch alone;
+    /// every flag at fault named at once.
+    @Test func flagsAreReadThroughTheSettingsTable() throws {
+        let flags = try ServerConfiguration.flags(
+            from: ["--port", "9000", "--store=memory", "--no-oembed", "--allow-private", "--api-base=http://x/?a=b"])
+        #expect(
+            flags == [
+                "DESKKIT_PORT": "9000", "DESKKIT_STORE": "memory", "DESKKIT_OEMBED": "0", "DESKKIT_ALLOW_PRIVATE": "1",
+                "DESKKIT_API_BASE": "http://x/?a=b",
+            ])
+        let error = #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.flags(from: ["--prot", "1", "--allow-private=1", "--workers"])
+        }
+        #expect(
+            error?.description
+                == "--prot is not an option of deskkit serve; 1 is not an option of deskkit serve; "
+                + "--allow-private takes no value; --workers needs a value")
+    }
+
     @Test func configurationFromFlagsAndEnvironment() throws {
         let c = try ServerConfiguration.resolve(
             flags: ["DESKKIT_PORT": "9000", "DESKKIT_STORE_TIMEOUT": "30", "DESKKIT_FETCH_TIMEOUT": "3"],
@@ -475,7 +501,7 @@ struct EnrichmentServerTests {
         let records = LogRecords()
         var logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
         logger.logLevel = .trace
-        try await withServer({ $0.retry.maxAttempts = 2 }, logger: logger) { client, fake, pages, _ async throws in
+        try await withServer(logger: logger) { client, fake, pages, _ async throws in
             await fake.answer(.init(status: 500))
             let body = Self.webhook(text: "\(pages.baseURL)/a")
             try await Self.post(client, body)

@@ -38,10 +38,9 @@ struct PostgresServerTests {
             PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()), options: options)
         let tweak: (inout ServerConfiguration) -> Void = {
             $0.store = .sqlite(path: "unused")
-            $0.retry.maxAttempts = 2
-            $0.durable.firstRetryDelay = .seconds(1)
-            $0.durable.maxRetryDelay = .seconds(5)
-            $0.durable.pollInterval = .milliseconds(100)
+            $0.queue.retry.firstDelay = .seconds(1)
+            $0.queue.retry.maxDelay = .seconds(5)
+            $0.queue.pollInterval = .milliseconds(100)
         }
         try await servers.withServer(tweak, logger: Self.quiet, store: store) { client, fake, pages, _ async throws in
             let outageEnds = ContinuousClock.now + .seconds(60)
@@ -83,10 +82,10 @@ struct PostgresServerTests {
             try PostgresLocation(parsing: cluster.url(database: "desk")), options: options)
         let tweak: (inout ServerConfiguration) -> Void = {
             $0.store = .sqlite(path: "unused")
-            $0.durable.firstRetryDelay = .milliseconds(200)
-            $0.durable.maxRetryDelay = .seconds(1)
-            $0.durable.pollInterval = .milliseconds(100)
-            $0.durable.lease = .seconds(3)
+            $0.queue.retry.firstDelay = .milliseconds(200)
+            $0.queue.retry.maxDelay = .seconds(1)
+            $0.queue.pollInterval = .milliseconds(100)
+            $0.queue.lease = .seconds(3)
         }
         try await servers.withServer(tweak, logger: Self.quiet, store: store) { client, fake, pages, _ async throws in
             // When each webhook was sent and answered: on a loaded machine an answer can be read late.

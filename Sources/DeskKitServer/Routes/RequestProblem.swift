@@ -28,7 +28,7 @@ struct RequestProblem: HTTPResponseError {
         var members: [JSONObject.Member] = []
         if let message { members.append(.init(key: "error", value: .string(message))) }
         if let problems { members.append(.init(key: "problems", value: .array(problems.map(\.jsonValue)))) }
-        var response = EnrichmentServer.json(status, .object(JSONObject(members)))
+        var response = Response.json(status, .object(JSONObject(members)))
         response.headers.append(contentsOf: headers)
         return response
     }

@@ -2,33 +2,31 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Enrichment work kept in a `JobStore`: a webhook's job is committed before the webhook is answered,
-/// workers claim due jobs with a lease, Platform API failures are retried with back-off over the retry
-/// horizon, across restarts, and a job whose worker died is claimed again when its lease runs out.
+/// The server's one queue of enrichment work, over any `JobStore` (as swift-jobs' `JobQueue` over its
+/// drivers): a webhook's job is committed before the webhook is answered, workers claim due jobs with a
+/// lease, Platform API failures are retried by the ``RetryPolicy`` over its horizon, across restarts, and a
+/// job whose worker died is claimed again when its lease runs out. It alone counts jobs in the metrics.
 ///
-/// On graceful shutdown it stops claiming, lets running jobs finish within the grace, then cancels them
-/// and puts them back in the store, due at once: nothing is handed back, the next start goes on.
-public actor DurableEnrichmentQueue: JobQueue {
-    /// Workers, leases, retries and shutdown of a durable queue.
+/// On graceful shutdown it stops taking new jobs and lets running ones finish within the grace, then
+/// cancels them and puts them back in the store, due at once. A durable store keeps them for the next
+/// start. Over a `MemoryJobStore` the queue first goes on with the queued jobs during the grace, and
+/// hands back what is left.
+public actor JobQueue: Service {
+    /// Workers, leases, retries and shutdown.
     public struct Configuration: Sendable, Hashable {
-        /// Jobs worked on at once by this instance. Default 32.
+        /// Jobs worked on at once by this instance. Default 32 (the preview service bounds fetches per host).
         public var workers = 32
         /// How long a claimed job is a worker's unless renewed; past it another worker (of any instance)
         /// takes it. A running job renews it every ``heartbeat``, so it bounds how long a dead instance's
         /// jobs wait, not how long a job may take. Default 30 s.
         public var lease: Duration = .seconds(30)
-        /// How long Platform API failures are retried, counted from the webhook; then the job fails with
-        /// its last error. Default 24 hours.
-        public var retryHorizon: Duration = .seconds(24 * 3600)
-        /// The first wait before a retry; each next one doubles (with jitter) up to ``maxRetryDelay``.
-        /// Default 10 s.
-        public var firstRetryDelay: Duration = .seconds(10)
-        /// The longest wait between retries. Default 10 minutes.
-        public var maxRetryDelay: Duration = .seconds(600)
-        /// How often the store is asked for due jobs when nothing wakes the workers (retries coming due,
-        /// jobs of other instances, expired leases). Default 1 s.
+        /// When and how long a failed Platform API call is tried again.
+        public var retry = RetryPolicy()
+        /// How often the store is asked for due jobs when nothing wakes the workers (jobs of other
+        /// instances, expired leases). Default 1 s.
         public var pollInterval: Duration = .seconds(1)
-        /// How long a message id is a duplicate; done jobs older than this are purged. Default 1 hour.
+        /// How long a message id is a duplicate (Sendbird delivers a webhook again when it got no answer in
+        /// time); done jobs older than this are purged. Default 1 hour.
         public var dedupWindow: Duration = .seconds(3600)
         /// How long shutdown waits for running jobs. Default 20 s.
         public var shutdownGrace: Duration = .seconds(20)
@@ -42,22 +40,23 @@ public actor DurableEnrichmentQueue: JobQueue {
         /// How often the leases of running jobs are renewed: a third of ``lease``, so that two renewals in a
         /// row may fail (a slow or briefly unreachable store) before another worker takes the job.
         public var heartbeat: Duration { lease / 3 }
-
-        /// The wait before attempt `attempts + 1`: ``firstRetryDelay`` doubled per attempt, capped, 50–100 %.
-        func retryDelay(after attempts: Int) -> Duration {
-            RetryPolicy.backoff(first: firstRetryDelay, max: maxRetryDelay, after: attempts)
-        }
     }
+
+    /// Receives the jobs a store that does not outlive the process still holds at shutdown.
+    public typealias HandBack = @Sendable ([EnrichmentJob]) async -> Void
 
     /// Workers, leases, retries and shutdown.
     public nonisolated let configuration: Configuration
     /// Where the jobs live.
     public nonisolated let store: any JobStore
     private let work: @Sendable (EnrichmentJob) async -> JobOutcome
+    private let handBack: HandBack?
     private let metrics: ServerMetrics
     private let logger: Logger
     private var tasks: [Int64: (claim: StoredJob, task: Task<Void, Never>)] = [:]
     private var closed = false
+    /// When the shutdown grace ends, once closed.
+    private var graceEnd: ContinuousClock.Instant?
     /// Admissions in the current second and in the one before, for ``Configuration/deferEnrichmentAbove``.
     private var admissionsNow = 0, admissionsBefore = 0
     private var second = ContinuousClock.now
@@ -65,23 +64,33 @@ public actor DurableEnrichmentQueue: JobQueue {
     private var sleeper: CheckedContinuation<Void, Never>?
 
     /// A queue over `store` whose workers run `work` on each job claimed.
+    ///
+    /// - Parameter handBack: with a store that does not outlive the process, receives the jobs left at
+    ///   shutdown (each is also logged as an error with its channel and message id, and counted as
+    ///   `handed_back`).
     public init(
         store: any JobStore, configuration: Configuration = Configuration(), metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger = Logger(label: "deskkit.queue"), work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome
+        logger: Logger = Logger(label: "deskkit.queue"), handBack: HandBack? = nil,
+        work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome
     ) {
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
+        self.handBack = handBack
         self.work = work
     }
 
+    /// Commits `job` unless it is a duplicate, the store is full or unavailable, or the queue is closed.
+    /// The webhook is answered 200 only for ``JobAdmission/accepted`` and ``JobAdmission/duplicate``.
     public func submit(_ job: EnrichmentJob) async -> JobAdmission {
         guard !closed else { return .closed }
         do {
             guard try await store.admit(job, now: Date(), dedupWindow: configuration.dedupWindow) else {
                 return .duplicate
             }
+        } catch where error.kind == .full {
+            return .full
         } catch {
             logger.error(
                 "cannot commit a job",
@@ -117,6 +126,7 @@ public actor DurableEnrichmentQueue: JobQueue {
         return busy ? 1 : configuration.workers
     }
 
+    /// Depth, work in flight and the jobs per state, for `/health` and `/metrics`.
     public func figures() async -> QueueFigures {
         do {
             let states = try await store.counts()
@@ -152,6 +162,21 @@ public actor DurableEnrichmentQueue: JobQueue {
         }
         await drain()
         heartbeat.cancel()
+        if !store.isDurable { await handBackLeftovers() }
+    }
+
+    /// Hands back what a store that does not outlive the process still holds: queued jobs first, then the
+    /// ones cut short (they were put back, due at shutdown).
+    private func handBackLeftovers() async {
+        let left = ((try? await store.list(state: .queued, limit: .max)) ?? []).inClaimOrder().map(\.job)
+        guard !left.isEmpty else { return }
+        metrics.job(.handedBack, count: left.count)
+        for job in left {
+            logger.error(
+                "job handed back at shutdown",
+                metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
+        }
+        await handBack?(left)
     }
 
     /// Every ``Configuration/heartbeat``, renews the lease of every job this instance runs, in one
@@ -181,7 +206,11 @@ public actor DurableEnrichmentQueue: JobQueue {
     private func dispatch() async {
         var lastPurge = ContinuousClock.now
         var storeDown = false
-        while !closed {
+        while true {
+            if closed {
+                // A store that does not outlive the process: its queued jobs are worked on during the grace.
+                guard !store.isDurable, let end = graceEnd, ContinuousClock.now < end else { return }
+            }
             let free = workersNow - tasks.count
             if free > 0 {
                 do {
@@ -190,6 +219,7 @@ public actor DurableEnrichmentQueue: JobQueue {
                     storeDown = false
                     for job in jobs { start(job) }
                     if jobs.count == free { continue }  // there may be more
+                    if closed && tasks.isEmpty { return }  // nothing due is left
                 } catch {
                     if !storeDown { logger.error("cannot claim jobs", metadata: ["error": .string(error.description)]) }
                     storeDown = true
@@ -201,7 +231,9 @@ public actor DurableEnrichmentQueue: JobQueue {
                     doneBefore: Date().addingTimeInterval(-(configuration.dedupWindow / .seconds(1))))
                 if let done, done > 0 { logger.debug("purged done jobs", metadata: ["count": "\(done)"]) }
             }
-            await sleep(upTo: configuration.pollInterval)
+            var nap = configuration.pollInterval
+            if closed, let end = graceEnd { nap = min(nap, end - .now) }
+            await sleep(upTo: nap)
         }
     }
 
@@ -236,9 +268,10 @@ public actor DurableEnrichmentQueue: JobQueue {
             case .permanent(let error):
                 metrics.job(.apiFailed)
                 try await store.finish(id, as: .failed, error: error, now: now)
-            case .retryable(let error):
-                let due = now.addingTimeInterval(configuration.retryDelay(after: claimed.attempts) / .seconds(1))
-                if due.timeIntervalSince(claimed.acceptedAt) > configuration.retryHorizon / .seconds(1) {
+            case .retryable(let error, let retryAfter):
+                let delay = configuration.retry.delay(after: claimed.attempts, retryAfter: retryAfter)
+                let due = now.addingTimeInterval(delay / .seconds(1))
+                if due.timeIntervalSince(claimed.acceptedAt) > configuration.retry.horizon / .seconds(1) {
                     metrics.job(.apiFailed)
                     logger.error(
                         "job failed: retry horizon passed", metadata: ["message_id": "\(id)", "error": .string(error)])
@@ -246,6 +279,7 @@ public actor DurableEnrichmentQueue: JobQueue {
                 } else {
                     metrics.job(.retryScheduled)
                     try await store.reschedule(id, dueAt: due, error: error, now: now)
+                    wake(after: delay)
                 }
             case .cancelled:
                 try await store.reschedule(id, dueAt: now, error: nil, now: now)
@@ -268,6 +302,16 @@ public actor DurableEnrichmentQueue: JobQueue {
         }
     }
 
+    /// Wakes the dispatcher after `delay` when that is sooner than its next poll: a retry due soon is
+    /// claimed when it is due.
+    private func wake(after delay: Duration) {
+        guard delay < configuration.pollInterval else { return }
+        Task {
+            try? await Task.sleep(for: delay)
+            self.wake()
+        }
+    }
+
     private func sleep(upTo interval: Duration) async {
         if woken {
             woken = false
@@ -282,24 +326,25 @@ public actor DurableEnrichmentQueue: JobQueue {
         timer.cancel()
     }
 
-    /// Stops claiming; running jobs go on until ``run()`` drains them.
+    /// Stops taking new jobs and starts the grace; running jobs go on until ``run()`` drains them.
     public func close() {
         guard !closed else { return }
         closed = true
+        graceEnd = .now + configuration.shutdownGrace
         wake()
     }
 
-    /// Waits for running jobs within the grace, then cancels them (they put themselves back in the store).
+    /// Waits for running jobs until the grace ends, then cancels them (they put themselves back in the store).
     private func drain() async {
         let running = tasks.values.map(\.task)
         guard !running.isEmpty else { return }
-        let grace = configuration.shutdownGrace
+        let end = graceEnd ?? .now
         let timer = Task {
-            try await Task.sleep(for: grace)
+            try await Task.sleep(until: end)
             for task in running { task.cancel() }
         }
         for task in running { await task.value }
         timer.cancel()
-        logger.info("stopped; unfinished jobs stay in the store")
+        if store.isDurable { logger.info("stopped; unfinished jobs stay in the store") }
     }
 }

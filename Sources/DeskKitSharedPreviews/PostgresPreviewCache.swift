@@ -1,8 +1,9 @@
+import DeskKitJobStore
 import DeskKitModel
 import DeskKitPreview
 import Foundation
-import Synchronization
 import PostgresNIO
+import Synchronization
 
 /// The preview cache shared by every instance on one PostgreSQL database (table `deskkit_previews`).
 ///
@@ -14,9 +15,11 @@ public final class PostgresPreviewCache: SharedPreviewCache {
     private let operationTimeout: Duration
     private let lastSweep = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(client: PostgresClient, operationTimeout: Duration) {
-        self.client = client
-        self.operationTimeout = operationTimeout
+    /// The cache in `store`'s database (its table comes with the store's schema), on the store's pool of
+    /// commits that may lag, within its operation deadline.
+    public init(sharing store: PostgresJobStore) {
+        self.client = store.lazyClient
+        self.operationTimeout = store.options.operationTimeout
     }
 
     public func lookup(_ url: String, now: Date, fetchLease: Duration) async throws -> SharedPreviewLookup {

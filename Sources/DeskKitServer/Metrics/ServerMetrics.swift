@@ -35,9 +35,9 @@ public struct ServerMetrics: Sendable {
     /// The `outcome` of `deskkit_jobs_total`: how a job ended, or what was done with it.
     enum Job: String {
         case updated, noLink = "no_link", noPreview = "no_preview", apiFailed = "api_failed"
-        /// Unfinished at shutdown, written to the hand-back file (memory queue).
+        /// Left in the memory store at shutdown, handed back (to the hand-back file).
         case handedBack = "handed_back"
-        /// The Platform API failed; a durable store tries again later.
+        /// The Platform API failed in a way worth another try: the job waits in the store to be retried.
         case retryScheduled = "retry_scheduled"
 
         init(_ finish: JobOutcome.Finish) {
@@ -69,11 +69,10 @@ public struct ServerMetrics: Sendable {
         count("deskkit_jobs_total", [("outcome", outcome.rawValue)], by: amount)
     }
 
-    /// `deskkit_platform_api_requests_total{status}` (the HTTP status, or `error` without one) and
-    /// `deskkit_platform_api_retries_total`.
-    func platformAPI(status: Int?, retrying: Bool) {
+    /// `deskkit_platform_api_requests_total{status}` (the HTTP status, or `error` without one); the retries
+    /// are `deskkit_jobs_total{outcome="retry_scheduled"}`.
+    func platformAPI(status: Int?) {
         count("deskkit_platform_api_requests_total", [("status", status.map(String.init) ?? "error")])
-        if retrying { count("deskkit_platform_api_retries_total") }
     }
 
     /// `deskkit_queue_depth`, `deskkit_jobs_in_flight` and, with a store, `deskkit_store_jobs{state}`

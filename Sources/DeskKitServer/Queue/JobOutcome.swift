@@ -12,9 +12,9 @@ public enum JobOutcome: Sendable, Hashable {
 
     /// Finished: counted as `deskkit_jobs_total{outcome}` (`updated`, `no_link`, `no_preview`).
     case finished(Finish)
-    /// The Platform API failed in a way worth another try later (429, 5xx, transport), after the
-    /// client's own quick attempts.
-    case retryable(String)
+    /// The Platform API failed in a way worth another try later (429, 5xx, transport), with how long the
+    /// server asked to wait (`Retry-After`).
+    case retryable(String, retryAfter: Duration?)
     /// The Platform API refused the update for good (a 4xx other than 429).
     case permanent(String)
     /// Cancelled (shutdown) before the message was updated.

@@ -1,4 +1,5 @@
 import DeskKitPreview
+import Logging
 
 /// Everything `deskkit serve` is configured with: flags over environment over defaults.
 public struct ServerConfiguration: Sendable, CustomStringConvertible {
@@ -24,18 +25,17 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// Where jobs are kept. ``resolve(flags:environment:flagNames:)`` defaults to
     /// `StoreLocation.default` (a SQLite file), as `deskkit serve` does; this initialiser to memory.
     public var store = StoreLocation.memory
-    /// Jobs, workers, dedup window and shutdown grace (capacity and the dedup capacity apply to the
-    /// memory store only).
-    public var queue = EnrichmentQueue.Configuration()
+    /// Workers, leases, retries, dedup window and shutdown grace of the one queue, whatever the store.
+    public var queue = JobQueue.Configuration()
+    /// The size of the memory store (`--store memory`): unfinished jobs at most, ended ones remembered.
+    public var memory = MemoryJobStore.Configuration()
     /// How long one operation of a PostgreSQL store (`DESKKIT_STORE_TIMEOUT`, default 5 s) or a connection
     /// to it may take before the store counts as unavailable: webhooks get 503, a job's end is recorded
     /// again later.
     public var storeTimeout: Duration = .seconds(5)
-    /// Lease, retry horizon and retry back-off of a durable store (its workers, dedup window and shutdown
-    /// grace are taken from ``queue``).
-    public var durable = DurableEnrichmentQueue.Configuration()
-    /// Platform API retries.
-    public var retry = RetryPolicy()
+    /// How long one Platform API call may take. Default 10 s; a call that fails is retried by the queue
+    /// (``JobQueue/Configuration/retry``).
+    public var apiTimeout: Duration = .seconds(10)
     /// How pages are fetched; `--allow-private` sets `allowPrivateAddresses` (tests and intranets only).
     public var fetch = FetchConfiguration()
     /// Cache and concurrency of previews.
@@ -45,6 +45,12 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public init(apiToken: String, apiBase: String) {
         self.apiToken = apiToken
         self.apiBase = apiBase
+    }
+
+    /// Opens (creating and migrating as needed) the job store at ``store``, within ``storeTimeout``, of
+    /// ``memory``'s size when it is memory.
+    public func openStore(logger: Logger = Logger(label: "deskkit.store")) async throws(JobStoreError) -> any JobStore {
+        try await store.open(timeout: storeTimeout, memory: memory, logger: logger)
     }
 
     /// The settings read from the environment, with their meaning (``settings`` in short).
@@ -90,9 +96,10 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var description: String {
         "listen \(host):\(port), app \(appID ?? "-"), api \(apiBase), token \(String(repeating: "*", count: 4)) (\(apiToken.count) chars), "
             + "\(apiKeys), rate \(rateLimit.perSecond)/s (burst \(rateLimit.burst)) a key, "
-            + "max body \(maxBodyBytes) B, queue \(queue.capacity), workers \(queue.workers), dedup \(queue.dedupCapacity), "
-            + "store \(store) (timeout \(storeTimeout)), retry horizon \(durable.retryHorizon), job lease \(durable.lease) (renewed every \(durable.heartbeat)), "
-            + "api attempts \(retry.maxAttempts), fetch timeout \(fetch.totalTimeout) s, shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
+            + "max body \(maxBodyBytes) B, workers \(queue.workers), "
+            + "store \(store) (timeout \(storeTimeout)\(store == .memory ? ", capacity \(memory.capacity), remembered \(memory.remembered)" : "")), "
+            + "retry horizon \(queue.retry.horizon), job lease \(queue.lease) (renewed every \(queue.heartbeat)), "
+            + "fetch timeout \(fetch.totalTimeout) s, shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
     }
 }
 

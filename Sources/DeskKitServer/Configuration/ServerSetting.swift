@@ -3,14 +3,18 @@ import DeskKitPreview
 /// One setting of the server: the environment variable that holds it, the `deskkit serve` flag that
 /// overrides it, what it means, and how its text is read into a ``ServerConfiguration``.
 ///
-/// ``ServerConfiguration/settings`` is the one table of them: ``ServerConfiguration/resolve(flags:environment:flagNames:)``
-/// reads the environment and the flags through it, `deskkit serve --help` lists it, and a problem is named
-/// by the flag or the variable it lists.
+/// ``ServerConfiguration/settings`` is the one table of them, where each name is written once:
+/// ``ServerConfiguration/flags(from:)`` reads `deskkit serve`'s flags through it,
+/// ``ServerConfiguration/resolve(flags:environment:flagNames:)`` the environment and the flags, `deskkit
+/// serve --help` lists it, and a problem is named by the flag or the variable it lists.
 public struct ServerSetting: Sendable {
     /// The environment variable (`DESKKIT_PORT`).
     public let variable: String
     /// The `deskkit serve` flag that overrides the variable (`--port`), if there is one.
     public let flag: String?
+    /// For a flag that takes no value (`--allow-private`, `--no-oembed`), the value it gives the
+    /// variable (`1`, `0`); nil for a flag followed by its value (`--port 8080` or `--port=8080`).
+    public let flagSets: String?
     /// What the setting means, with its default.
     public let meaning: String
     /// Reads the setting's text (nil when it is not set) into a configuration; answers what is wrong with
@@ -18,11 +22,12 @@ public struct ServerSetting: Sendable {
     let read: @Sendable (_ text: String?, _ configuration: inout ServerConfiguration) -> String?
 
     init(
-        _ variable: String, _ flag: String?, _ meaning: String,
+        _ variable: String, _ flag: String?, flagSets: String? = nil, _ meaning: String,
         read: @escaping @Sendable (String?, inout ServerConfiguration) -> String?
     ) {
         self.variable = variable
         self.flag = flag
+        self.flagSets = flagSets
         self.meaning = meaning
         self.read = read
     }
@@ -42,12 +47,13 @@ public struct ServerSetting: Sendable {
         }
     }
 
-    /// `1`/`true`/`yes` or `0`/`false`/`no`, given to `set`.
+    /// `1`/`true`/`yes` or `0`/`false`/`no`, given to `set`; its flag, when it has one, takes no value and
+    /// sets `flagSets`.
     static func onOff(
-        _ variable: String, _ flag: String?, _ meaning: String,
+        _ variable: String, _ flag: String?, flagSets: String = "1", _ meaning: String,
         _ set: @escaping @Sendable (inout ServerConfiguration, Bool) -> Void
     ) -> ServerSetting {
-        ServerSetting(variable, flag, meaning) { text, c in
+        ServerSetting(variable, flag, flagSets: flag == nil ? nil : flagSets, meaning) { text, c in
             guard let text else { return nil }
             switch text.lowercased() {
             case "1", "true", "yes": set(&c, true)
@@ -121,11 +127,11 @@ extension ServerConfiguration {
             $0.fetch.allowPrivateAddresses = $1
         },
         .onOff(
-            "DESKKIT_OEMBED", "--no-oembed",
+            "DESKKIT_OEMBED", "--no-oembed", flagSets: "0",
             "0 not to ask oEmbed providers (the built-in table's, or a page's discovery link); default 1"
         ) { $0.previews.oEmbed = $1 },
         .onOff(
-            "DESKKIT_IMAGE_PROBE", "--no-image-probe",
+            "DESKKIT_IMAGE_PROBE", "--no-image-probe", flagSets: "0",
             "0 not to fetch a card's image for its size and type (nor drop it when it is none); default 1"
         ) { $0.previews.probeImages = $1 },
         ServerSetting(
@@ -149,16 +155,14 @@ extension ServerConfiguration {
             $0.maxBodyBytes = $1
         },
         .integer(
-            "DESKKIT_QUEUE_CAPACITY", "--queue-capacity", "jobs waiting at most before 503 (default 10000)",
-            1...10_000_000
-        ) { $0.queue.capacity = $1 },
+            "DESKKIT_QUEUE_CAPACITY", "--queue-capacity",
+            "with --store memory: unfinished jobs at most before webhooks get 503 (default 10000)", 1...10_000_000
+        ) { $0.memory.capacity = $1 },
         .integer("DESKKIT_WORKERS", "--workers", "jobs at once (default 32)", 1...4096) { $0.queue.workers = $1 },
-        .integer("DESKKIT_DEDUP_CAPACITY", nil, "message ids remembered (default 100000)", 0...100_000_000) {
-            $0.queue.dedupCapacity = $1
-        },
-        .integer("DESKKIT_API_ATTEMPTS", nil, "Platform API attempts per update (default 4)", 1...20) {
-            $0.retry.maxAttempts = $1
-        },
+        .integer(
+            "DESKKIT_DEDUP_CAPACITY", nil, "with --store memory: ended jobs remembered as duplicates (default 100000)",
+            0...100_000_000
+        ) { $0.memory.remembered = $1 },
         .seconds(
             "DESKKIT_SHUTDOWN_GRACE", "--shutdown-grace", "seconds to finish work on shutdown (default 20)", 0...3600
         ) { $0.queue.shutdownGrace = $1 },
@@ -173,17 +177,17 @@ extension ServerConfiguration {
         .seconds(
             "DESKKIT_RETRY_HORIZON", "--retry-horizon",
             "seconds Platform API failures are retried, from the webhook (default 86400)", 0...(365 * 86400)
-        ) { $0.durable.retryHorizon = $1 },
+        ) { $0.queue.retry.horizon = $1 },
         .seconds(
             "DESKKIT_JOB_LEASE", "--job-lease",
             "seconds a claimed job is a worker's unless it renews it (every third of it, while it runs); a dead instance's jobs are taken up after it (default 30)",
             3...86400
-        ) { $0.durable.lease = $1 },
+        ) { $0.queue.lease = $1 },
         .integer(
             "DESKKIT_DEFER_ENRICHMENT_ABOVE", "--defer-enrichment-above",
             "webhooks a second above which enrichment runs on one worker, so that admissions keep a low latency under bursts (default 0: off)",
             0...10_000_000
-        ) { $0.durable.deferEnrichmentAbove = $1 },
+        ) { $0.queue.deferEnrichmentAbove = $1 },
         .seconds(
             "DESKKIT_STORE_TIMEOUT", "--store-timeout",
             "seconds a PostgreSQL store may take to answer before it counts as down (default 5)", 1...3600
@@ -193,5 +197,47 @@ extension ServerConfiguration {
     /// The setting read from `variable`.
     public static func setting(_ variable: String) -> ServerSetting? {
         settings.first { $0.variable == variable }
+    }
+
+    /// Reads `deskkit serve`'s setting flags (`--port 8080`, `--port=8080`, `--allow-private`) through
+    /// ``settings``, as ``resolve(flags:environment:flagNames:)`` takes them: variable → text. A flag no
+    /// setting has, or one without its value, is a ``ConfigurationError`` (all of them at once).
+    public static func flags(from arguments: [String]) throws(ConfigurationError) -> [String: String] {
+        var flags: [String: String] = [:]
+        var problems: [ConfigurationError.Problem] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            let (name, inline) =
+                argument.firstIndex(of: "=").map { (String(argument[..<$0]), String(argument[argument.index(after: $0)...])) }
+                ?? (argument, nil)
+            guard let setting = settings.first(where: { $0.flag == name }) else {
+                problems.append(.init(setting: argument, problem: "is not an option of deskkit serve"))
+                continue
+            }
+            if let value = setting.flagSets {
+                guard inline == nil else {
+                    problems.append(.init(setting: name, problem: "takes no value"))
+                    continue
+                }
+                flags[setting.variable] = value
+            } else if let value = inline ?? rest.popFirst() {
+                flags[setting.variable] = value
+            } else {
+                problems.append(.init(setting: name, problem: "needs a value"))
+            }
+        }
+        guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
+        return flags
+    }
+
+    /// The setting flags as `deskkit serve --help` lists them: the flag (with `<value>` when it takes one),
+    /// then what it means and its variable.
+    public static var flagHelp: String {
+        settings.compactMap { setting in
+            setting.flag.map { flag in
+                let usage = setting.flagSets == nil ? "\(flag) <value>" : flag
+                return "  \(usage.padding(toLength: max(26, usage.count + 2), withPad: " ", startingAt: 0))\(setting.meaning) (\(setting.variable))"
+            }
+        }.joined(separator: "\n")
     }
 }

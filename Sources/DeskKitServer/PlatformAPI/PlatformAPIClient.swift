@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import DeskKitModel
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The part of Sendbird's Platform API the server uses: updating a message.
+public struct PlatformAPIClient: Sendable {
+    /// `https://api-{app_id}.sendbird.com` or a test server.
+    public let baseURL: String
+    private let apiToken: String
+    /// How long one call may take. Default 10 s.
+    public let timeout: Duration
+    let httpClient: HTTPClient
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// The default base URL of an application.
+    public static func defaultBaseURL(appID: String) -> String { "https://api-\(appID.lowercased()).sendbird.com" }
+
+    /// A client for the Platform API at `baseURL`, authenticated with `apiToken`.
+    public init(
+        baseURL: String, apiToken: String, timeout: Duration = .seconds(10), httpClient: HTTPClient = .shared,
+        metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "deskkit.platform-api")
+    ) {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.baseURL = base
+        self.apiToken = apiToken
+        self.timeout = timeout
+        self.httpClient = httpClient
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    /// `PUT {base}/v3/group_channels/{channel_url}/messages/{message_id}` with `message` as the body: one
+    /// attempt. A failure says whether it is worth another later (429, 5xx, transport errors, with the
+    /// server's `Retry-After`); the ``JobQueue`` makes that attempt, by its ``RetryPolicy``.
+    public func updateMessage(channelURL: String, messageID: Int64, with message: OutgoingMessage)
+        async throws(PlatformAPIError)
+    {
+        let path = "/v3/group_channels/\(Self.pathSegment(channelURL))/messages/\(messageID)"
+        var writer = JSONWriter()
+        writer.write(message.json)
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = .PUT
+        request.headers.add(name: "Api-Token", value: apiToken)
+        request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        request.headers.add(name: "Accept", value: "application/json")
+        request.body = .bytes(writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) })
+        let log = ["channel_url": Logger.MetadataValue.string(channelURL), "message_id": "\(messageID)"]
+
+        var status: Int?
+        var detail: String
+        var retryAfter: Duration?
+        do {
+            let response = try await httpClient.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
+            status = Int(response.status.code)
+            // The answer is read for the log only: a large or broken one does not fail the call.
+            let body = try? await response.body.collect(upTo: 1 << 20)
+            detail = body.map { String(decoding: $0.readableBytesView.prefix(300), as: UTF8.self) } ?? ""
+            if (200..<300).contains(response.status.code) {
+                metrics.platformAPI(status: status)
+                logger.debug("message updated", metadata: log)
+                return
+            }
+            retryAfter = RetryPolicy.retryAfter(response.headers.first(name: "Retry-After"))
+        } catch {
+            if Task.isCancelled { throw PlatformAPIError(.cancelled, detail: "\(error)") }
+            detail = "\(error)"
+        }
+        let retried = status.map(RetryPolicy.isRetried) ?? true
+        metrics.platformAPI(status: status)
+        logger.warning(
+            "Platform API call failed",
+            metadata: log.merging([
+                "status": "\(status.map(String.init) ?? "none")", "detail": .string(String(detail.prefix(200))),
+                "retryable": "\(retried)",
+            ]) { $1 })
+        throw PlatformAPIError(
+            retried ? .retryable : .rejected, status: status, retryAfter: retryAfter, detail: detail)
+    }
+
+    /// A channel URL as one path segment: everything but unreserved characters percent-encoded.
+    static func pathSegment(_ s: String) -> String {
+        PercentEncoding.encode(s) { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                return false
+            default:
+                return true
+            }
+        }
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (s, atto) = components
+        return s * 1_000_000_000 + atto / 1_000_000_000
+    }
+}

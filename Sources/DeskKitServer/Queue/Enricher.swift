@@ -1,0 +1,45 @@
+import DeskKitModel
+import DeskKitPreview
+import Logging
+
+/// The work of one job: the preview of the message's first link that has one, written into the message
+/// through the Platform API.
+struct Enricher: Sendable {
+    let previews: PreviewService
+    let api: PlatformAPIClient
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    /// What became of `job`; the queue counts and settles it.
+    func process(_ job: EnrichmentJob) async -> JobOutcome {
+        var log: Logger.Metadata = ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"]
+        let urls = job.links ?? previews.linksToPreview(in: job.text).map(\.href)
+        let results = await previews.previews(of: urls)
+        metrics.previews(results)
+        if Task.isCancelled { return .cancelled }
+        guard let preview = results.lazy.compactMap({ try? $0.get() }).first else {
+            let errors = results.compactMap { r -> String? in
+                if case .failure(let e) = r { return e.kind.rawValue } else { return nil }
+            }
+            log["fetch_errors"] = .string(errors.joined(separator: ","))
+            logger.info("no preview for the message's links", metadata: log)
+            return .finished(results.isEmpty ? .noLink : .noPreview)
+        }
+        let message = DeskPayload.message(.urlPreview(preview), text: job.text)
+        do {
+            try await api.updateMessage(channelURL: job.channelURL, messageID: job.messageID, with: message)
+            log["url"] = .string(preview.url)
+            logger.info("message enriched", metadata: log)
+            return .finished(.updated)
+        } catch {
+            log["error"] = .string(error.description)
+            if error.kind == .cancelled { return .cancelled }
+            if error.kind == .retryable {
+                logger.warning("message update failed; it will be retried", metadata: log)
+                return .retryable(error.description, retryAfter: error.retryAfter)
+            }
+            logger.error("message update refused", metadata: log)
+            return .permanent(error.description)
+        }
+    }
+}

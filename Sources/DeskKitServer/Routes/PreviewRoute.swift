@@ -1,0 +1,52 @@
+import DeskKitModel
+import DeskKitPreview
+import Hummingbird
+
+/// `POST /v1/preview`, behind an API key and its rate.
+struct PreviewRoute: Sendable {
+    /// The largest body: 64 KiB.
+    static let maxRequestBytes = 64 * 1024
+    let previews: PreviewService
+    let metrics: ServerMetrics
+
+    /// `{"text": …}` (previews of its links) or `{"url": …}` (one preview) → `{"previews": [{"link",
+    /// "url", "data", "payload", "details", "error"}]}`; `data` is the `SENDBIRD_DESK_URL_PREVIEW` data string,
+    /// `details` ``PreviewDetails`` (the image's size and type, the oEmbed answer's kind and provider…).
+    func handle(_ request: Request) async throws(RequestProblem) -> Response {
+        var request = request
+        guard let body = try? await request.collectBody(upTo: Self.maxRequestBytes) else {
+            throw RequestProblem(.contentTooLarge, "the body is over \(Self.maxRequestBytes) bytes")
+        }
+        let parsed = Array(body.readableBytesView).withUnsafeBufferPointer { JSONValue.parseResult($0) }
+        guard case .success(.object(let object)) = parsed else {
+            throw RequestProblem(.badRequest, "the body is not a JSON object")
+        }
+        let results: [(String, String, Result<PreviewCard, FetchError>)]
+        if case .string(let url)? = object["url"] {
+            results = [(url, url, await previews.card(for: url))]
+        } else if case .string(let text)? = object["text"] {
+            let links = previews.linksToPreview(in: text)
+            results = zip(links, await previews.cards(of: links.map(\.href))).map { ($0.text, $0.href, $1) }
+        } else {
+            throw RequestProblem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
+        }
+        metrics.previews(results.map { $0.2.map(\.preview) })
+        var items: [JSONValue] = []
+        for (link, url, result) in results {
+            switch result {
+            case .success(let card):
+                let rich = RichPayload.urlPreview(card.preview)
+                items.append([
+                    "link": .string(link), "url": .string(url), "data": .string(DeskPayload.encode(rich)),
+                    "payload": rich.json, "details": card.details.json, "error": .null,
+                ])
+            case .failure(let e):
+                items.append([
+                    "link": .string(link), "url": .string(url), "data": .null, "payload": .null, "details": .null,
+                    "error": ["kind": .string(e.kind.rawValue), "detail": .string(e.detail)],
+                ])
+            }
+        }
+        return .json(.ok, ["previews": .array(items)])
+    }
+}

@@ -1,0 +1,54 @@
+import DeskKitModel
+import DeskKitPreview
+
+/// What the server does with a webhook.
+public enum WebhookVerdict: Sendable, Hashable {
+    /// A new user message with links and no preview: build one.
+    case enrich(EnrichmentJob)
+    /// Nothing to do, and why.
+    case ignore(IgnoreReason)
+
+    /// Why a webhook needs no work; its ``description`` is the `reason` of the webhook's answer.
+    public enum IgnoreReason: Sendable, Hashable, CustomStringConvertible {
+        /// Not `group_channel:message_send` (an update — DeskKit's own fires one —, a read receipt, …).
+        case category(String)
+        /// The webhook carries no message, or one without a channel or an id.
+        case noMessage
+        /// An admin or file message.
+        case notUserMessage
+        /// The message already carries a URL preview.
+        case alreadyPreviewed
+        /// The text has no link that would be previewed (an e-mail address is not one).
+        case noLinks
+
+        public var description: String {
+            switch self {
+            case .category(let category): "category \(category)"
+            case .noMessage: "no message"
+            case .notUserMessage: "not a user message"
+            case .alreadyPreviewed: "already has a preview"
+            case .noLinks: "no links"
+            }
+        }
+    }
+
+    /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a link that
+    /// `previews` would preview (`PreviewService.linksToPreview(in:)`: an e-mail address is not one) is
+    /// enriched: never an update (DeskKit's own update fires one: no loops), never a message that already
+    /// carries a URL preview.
+    public static func decide(_ webhook: SendbirdWebhook, previews: PreviewService) -> WebhookVerdict {
+        guard webhook.category == SendbirdWebhook.messageSend else { return .ignore(.category(webhook.category)) }
+        guard let message = webhook.message, let channelURL = webhook.channelURL, let id = message.messageID else {
+            return .ignore(.noMessage)
+        }
+        guard message.messageType == .user else { return .ignore(.notUserMessage) }
+        if case .urlPreview = message.content { return .ignore(.alreadyPreviewed) }
+        if message.dataType == URLPreview.dataType { return .ignore(.alreadyPreviewed) }
+        guard let text = message.text, case let links = previews.linksToPreview(in: text), !links.isEmpty else {
+            return .ignore(.noLinks)
+        }
+        // The links go with the job: the worker does not look for them again.
+        return .enrich(EnrichmentJob(channelURL: channelURL, messageID: id, text: text, links: links.map(\.href)))
+    }
+}
+

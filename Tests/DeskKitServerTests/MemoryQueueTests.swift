@@ -1,0 +1,126 @@
+import DeskKitServer
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// The one queue over the memory store: what `--store memory` does at admission and at shutdown.
+@Suite("Job queue over memory")
+struct MemoryQueueTests {
+    static func job(_ id: Int64) -> EnrichmentJob {
+        EnrichmentJob(channelURL: "c", messageID: id, text: "https://example.com/\(id)")
+    }
+
+    /// Runs `queue` in a service group, does `body`, shuts down gracefully and returns the time it took.
+    static func run(_ queue: JobQueue, _ body: () async throws -> Void) async throws -> Duration {
+        let group = ServiceGroup(configuration: .init(services: [queue], logger: Logger(label: "test")))
+        let running = Task { try await group.run() }
+        try await body()
+        let start = ContinuousClock.now
+        await group.triggerGracefulShutdown()
+        try await running.value
+        return ContinuousClock.now - start
+    }
+
+    static func memory(capacity: Int = 10_000) -> MemoryJobStore {
+        var configuration = MemoryJobStore.Configuration()
+        configuration.capacity = capacity
+        return MemoryJobStore(configuration: configuration)
+    }
+
+    @Test func admitsDeduplicatesAndRefusesWhenFull() async throws {
+        let queue = JobQueue(store: Self.memory(capacity: 2)) { _ in .finished(.updated) }
+        // Not running: nothing is taken, so the store fills.
+        #expect(await queue.submit(Self.job(1)) == .accepted)
+        #expect(await queue.submit(Self.job(1)) == .duplicate)
+        #expect(await queue.submit(Self.job(2)) == .accepted)
+        #expect(await queue.submit(Self.job(3)) == .full)
+        #expect(await queue.submit(Self.job(3)) == .full, "a refused job is not remembered")
+        #expect(await queue.figures().depth == 2)
+        await queue.close()
+        #expect(await queue.submit(Self.job(4)) == .closed)
+    }
+
+    @Test func gracefulShutdownFinishesQueuedWork() async throws {
+        let done = Recorder()
+        var configuration = JobQueue.Configuration()
+        configuration.workers = 2
+        let queue = JobQueue(
+            store: Self.memory(), configuration: configuration, handBack: { await done.handBack($0) }
+        ) { job in
+            try? await Task.sleep(for: .milliseconds(50))
+            await done.add(job.messageID)
+            return .finished(.updated)
+        }
+        _ = try await Self.run(queue) {
+            for id in Int64(1)...6 { #expect(await queue.submit(Self.job(id)) == .accepted) }
+        }
+        #expect(await done.ids.sorted() == [1, 2, 3, 4, 5, 6])
+        #expect(await done.handedBack.isEmpty)
+    }
+
+    @Test func gracefulShutdownHandsBackWhatTheGraceCannotFinish() async throws {
+        let done = Recorder()
+        var configuration = JobQueue.Configuration()
+        configuration.workers = 1
+        configuration.shutdownGrace = .milliseconds(200)
+        let queue = JobQueue(
+            store: Self.memory(), configuration: configuration, handBack: { await done.handBack($0) }
+        ) { job in
+            do {
+                try await Task.sleep(for: .seconds(60))
+            } catch {
+                return .cancelled
+            }
+            await done.add(job.messageID)
+            return .finished(.updated)
+        }
+        let took = try await Self.run(queue) {
+            for id in Int64(1)...3 { #expect(await queue.submit(Self.job(id)) == .accepted) }
+            // Generous: when the other tests keep the test process's threads busy, a job can take seconds to start.
+            let deadline = ContinuousClock.now + .seconds(40)
+            while await queue.figures().running == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(await queue.figures().running == 1)
+        }
+        #expect(took < .seconds(55), "the grace (0.2 s) ended it, not the 60 s job")
+        #expect(await done.ids.isEmpty)
+        #expect(await done.handedBack == [2, 3, 1], "queued jobs first, then the one cut short")
+    }
+
+    /// One back-off for every store: a retryable failure waits in the memory store as in a database,
+    /// honouring the server's `Retry-After` when it is longer, and fails once past the horizon.
+    @Test func retriesFollowThePolicyAndEndAtTheHorizon() async throws {
+        let attempts = Recorder()
+        var configuration = JobQueue.Configuration()
+        configuration.retry.firstDelay = .milliseconds(20)
+        configuration.retry.horizon = .seconds(2)
+        let store = Self.memory()
+        let queue = JobQueue(store: store, configuration: configuration) { job in
+            await attempts.add(job.messageID)
+            return await attempts.ids.count == 1
+                ? .retryable("HTTP 429", retryAfter: .milliseconds(700)) : .retryable("HTTP 503", retryAfter: nil)
+        }
+        let start = ContinuousClock.now
+        _ = try await Self.run(queue) {
+            #expect(await queue.submit(Self.job(1)) == .accepted)
+            let deadline = ContinuousClock.now + .seconds(30)
+            while await store.counts()[.failed] == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let failed = try #require(await store.list(state: .failed, limit: 1).first)
+        #expect(failed.lastError == "HTTP 503")
+        let tries = await attempts.ids.count
+        // 0, then Retry-After 0.7 s, then 20, 40, 80 … ms (jittered) until 2 s from admission have passed.
+        #expect(tries >= 4 && tries <= 12, "\(tries) attempts")
+        #expect(ContinuousClock.now - start >= .milliseconds(700))
+    }
+}
+
+actor Recorder {
+    private(set) var ids: [Int64] = []
+    private(set) var handedBack: [Int64] = []
+    func add(_ id: Int64) { ids.append(id) }
+    func handBack(_ jobs: [EnrichmentJob]) { handedBack += jobs.map(\.messageID) }
+}

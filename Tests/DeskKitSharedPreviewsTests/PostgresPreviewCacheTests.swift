@@ -1,0 +1,66 @@
+import DeskKitJobStore
+import DeskKitModel
+import DeskKitPageServer
+import DeskKitPreview
+import DeskKitSharedPreviews
+import DeskKitTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// The preview cache instances share in their PostgreSQL store's database.
+@Suite("Shared preview cache")
+struct PostgresPreviewCacheTests {
+    /// Two services (two instances) on one database, 20 concurrent previews of each of 5 URLs spread over
+    /// them: each page is fetched once; the answers, a failure included, are the same everywhere.
+    @Test func thePreviewCacheIsSharedAcrossInstances() async throws {
+        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let fetches = Mutex<[String: Int]>([:])
+        let pages = try await PageServer.start { path in
+            fetches.withLock { $0[path, default: 0] += 1 }
+            if path == "/missing" { return .init(status: 404) }
+            return .html("<title>Page \(path)</title><meta property=og:description content='About \(path)'>")
+        }
+        let a = try await PostgresJobStore.open(location)
+        let b = try await PostgresJobStore.open(location)
+        var fetch = FetchConfiguration()
+        fetch.allowPrivateAddresses = true
+        fetch.allowedPorts = [pages.port]
+        let services = [a, b].map {
+            PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: $0))
+        }
+        let urls = ["/one", "/two", "/three", "/four", "/missing"].map { pages.baseURL + $0 }
+        let results = await withTaskGroup(of: (String, Result<URLPreview, FetchError>).self) { group in
+            for i in 0..<100 {
+                let url = urls[i % urls.count]
+                group.addTask { (url, await services[i % 2].preview(for: url)) }
+            }
+            return await group.reduce(into: [String: Set<Result<URLPreview, FetchError>>]()) {
+                $0[$1.0, default: []].insert($1.1)
+            }
+        }
+        #expect(fetches.withLock { $0 } == ["/one": 1, "/two": 1, "/three": 1, "/four": 1, "/missing": 1])
+        for url in urls {
+            #expect(results[url]?.count == 1, "one answer for \(url)")
+        }
+        #expect(try results[pages.baseURL + "/two"]?.first?.get().title == "Page /two")
+        let missing = results[pages.baseURL + "/missing"]?.first
+        #expect(
+            missing.map { if case .failure(let e) = $0 { e.kind == .httpStatus } else { false } } == true,
+            "the 404 page's answer: \(String(describing: missing))")
+        let shared = await services[0].statistics.sharedCacheHits + services[1].statistics.sharedCacheHits
+        #expect(shared >= 1, "one service found the other's answer in the database")
+        // Cards are kept with their details: a third instance, its own cache empty, reads them from the database.
+        let c = try await PostgresJobStore.open(location)
+        let card = try await PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: c))
+            .card(for: pages.baseURL + "/two").get()
+        #expect(card.preview.title == "Page /two")
+        #expect(card.details.sources.title == .pageFallback && card.details.sources.description == .page)
+        #expect(card.details.charset?.name == "UTF-8")
+        #expect(fetches.withLock { $0["/two"] } == 1)
+        await c.close()
+        await a.close()
+        await b.close()
+        try await pages.stop()
+    }
+}
