@@ -169,6 +169,9 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
+        .testTarget(name: "DeskKitJSONTests", dependencies: ["DeskKitJSON", "DeskKitInvariants"]),
+        .testTarget(name: "DeskKitURLTests", dependencies: ["DeskKitURL"]),
+        .testTarget(name: "DeskKitFetchPolicyTests", dependencies: ["DeskKitFetchPolicy", "DeskKitInvariants"]),
         .testTarget(
             name: "DeskKitModelTests",
             dependencies: ["DeskKitModel", "DeskKitInvariants"]

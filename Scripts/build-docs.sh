@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build/docs-site}
 libraries=(DeskKitJSON DeskKitModel DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
-  DeskKitJobStore DeskKitServer DeskKitInvariants)
+  DeskKitJobStore DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
 targets=()
 for library in "${libraries[@]}"; do targets+=(--target "$library"); done
 rm -rf "$out"

@@ -4,7 +4,7 @@
 # Run from the repository root; CI runs it after the tests.
 set -euo pipefail
 libraries=(DeskKitJSON DeskKitModel DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
-  DeskKitJobStore DeskKitServer DeskKitInvariants)
+  DeskKitJobStore DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
 
 graphs=.build/docs-symbolgraph
 rm -rf "$graphs"

@@ -1,30 +1,51 @@
 /// Why a page could not be previewed. A failed preview never fails the message it belongs to.
 public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure; `label` is short and fixed, fit for a metric label.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The kind of failure. A struct over a private code rather than an enum, so that a kind added later
+    /// breaks no `switch`: match the kinds a program handles with `==` and give the rest a default.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, CaseIterable {
+            case invalidURL = "invalid_url", blockedAddress = "blocked_address"
+            case tooManyRedirects = "too_many_redirects", timeout, tooLarge = "too_large", notHTML = "not_html"
+            case notAnImage = "not_an_image", httpStatus = "http_status", tls, dns, connection
+        }
+        private let code: Code
+        private init(_ code: Code) { self.code = code }
+
+        /// The kind named `rawValue` (`invalid_url`, `timeout`, …), or nil for a name DeskKit does not know.
+        public init?(rawValue: String) {
+            guard let code = Code(rawValue: rawValue) else { return nil }
+            self.code = code
+        }
+
+        /// The kind's name: short and fixed, fit for a metric label and for programs.
+        public var rawValue: String { code.rawValue }
+        public var description: String { code.rawValue }
+        /// Every kind this version knows.
+        public static var allCases: [Kind] { Code.allCases.map(Kind.init) }
+
         /// Not an http(s) URL with a host, or not one a request can be made of.
-        case invalidURL = "invalid_url"
+        public static let invalidURL = Kind(.invalidURL)
         /// The host is, or resolves to, an address the guard refuses (the detail names the rule), or the port is not allowed.
-        case blockedAddress = "blocked_address"
+        public static let blockedAddress = Kind(.blockedAddress)
         /// More redirects than ``FetchConfiguration/maxRedirects``.
-        case tooManyRedirects = "too_many_redirects"
+        public static let tooManyRedirects = Kind(.tooManyRedirects)
         /// A time limit ran out (the detail names the phase: connect or the whole fetch).
-        case timeout
+        public static let timeout = Kind(.timeout)
         /// A size limit was passed: the response headers or the decompressed body.
-        case tooLarge = "too_large"
+        public static let tooLarge = Kind(.tooLarge)
         /// The response is neither HTML nor XHTML, nor a file that gets a card of its own (an image, a PDF,
         /// a video, a sound).
-        case notHTML = "not_html"
+        public static let notHTML = Kind(.notHTML)
         /// A response served as an image whose first bytes are no image of a known format, or a 1×1 pixel.
-        case notAnImage = "not_an_image"
+        public static let notAnImage = Kind(.notAnImage)
         /// The server answered with a status other than 2xx after redirects.
-        case httpStatus = "http_status"
+        public static let httpStatus = Kind(.httpStatus)
         /// The TLS handshake failed (certificate, protocol).
-        case tls
+        public static let tls = Kind(.tls)
         /// The host name did not resolve.
-        case dns
+        public static let dns = Kind(.dns)
         /// The connection was refused, reset or broken, or the response did not parse as HTTP.
-        case connection
+        public static let connection = Kind(.connection)
     }
 
     /// The kind of failure, fit for a metric label.

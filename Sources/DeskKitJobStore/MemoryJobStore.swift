@@ -106,9 +106,10 @@ public actor MemoryJobStore: JobStore {
     }
 
     /// The store is one process's: what runs when a queue starts over it was left by a queue that stopped.
+    /// It is queued again in its place (it was due when it was claimed).
     public func recoverAbandoned(now: Date) -> Int {
-        let running = jobs.values.filter { $0.stored.state == .running }.map(\.stored.job.messageID)
-        for id in running { requeue(id, dueAt: now, error: nil, now: now) }
+        let running = jobs.values.filter { $0.stored.state == .running }.map(\.stored)
+        for job in running { requeue(job.job.messageID, dueAt: job.nextAttemptAt, error: nil, now: now) }
         return running.count
     }
 

@@ -1,7 +1,7 @@
 import DeskKitInvariants
 import Testing
 
-@testable import DeskKitModel
+@testable import DeskKitJSON
 
 @Suite("JSON parser and writer")
 struct JSONTests {

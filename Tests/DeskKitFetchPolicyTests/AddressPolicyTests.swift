@@ -1,5 +1,5 @@
 import DeskKitInvariants
-import DeskKitPreview
+import DeskKitFetchPolicy
 import Testing
 
 @Suite("Address policy")

@@ -1,4 +1,4 @@
-@testable import DeskKitModel
+@testable import DeskKitJSON
 import Testing
 
 @Suite("Line splitting")
