@@ -9,7 +9,9 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 /// Runs `body`, throwing ``DeadlineExceeded`` when it takes longer than `limit`. The caller is answered at
 /// the deadline even if `body` does not stop when cancelled (a driver waiting on a socket): `body` is
 /// cancelled and left to end on its own.
-package func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+package func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws
+    -> T
+{
     let work = Task { try await body() }
     let result: Result<T, any Error> = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in

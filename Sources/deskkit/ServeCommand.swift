@@ -104,7 +104,8 @@ struct ServeCommand: AsyncParsableCommand {
             let why =
                 error.errnoCode == EADDRINUSE ? "the address is in use (pick another --port)" : "permission denied"
             throw Failure(
-                description: "cannot listen on \(configuration.host):\(configuration.port): \(why)", exitStatus: .ioError)
+                description: "cannot listen on \(configuration.host):\(configuration.port): \(why)",
+                exitStatus: .ioError)
         }
     }
 }

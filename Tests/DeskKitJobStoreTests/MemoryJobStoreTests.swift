@@ -8,7 +8,8 @@ struct MemoryJobStoreTests {
     static let t0 = Date(timeIntervalSince1970: 6_000_000)
 
     static func admit(_ store: MemoryJobStore, _ id: Int64, at offset: Double = 0) async throws -> Bool {
-        try await store.admit(JobStoreContractTests.job(id), now: t0.addingTimeInterval(offset), dedupWindow: .seconds(60))
+        try await store.admit(
+            JobStoreContractTests.job(id), now: t0.addingTimeInterval(offset), dedupWindow: .seconds(60))
     }
 
     @Test func unfinishedJobsAreBoundedAndARefusedOneIsNotRemembered() async throws {

@@ -52,8 +52,10 @@ struct PostgresPreviewCacheTests {
         #expect(shared >= 1, "one service found the other's answer in the database")
         // Cards are kept with their details: a third instance, its own cache empty, reads them from the database.
         let c = try await PostgresJobStore.open(location)
-        let card = try await PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: c))
-            .card(for: pages.baseURL + "/two").get()
+        let card = try await PreviewService(
+            fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: c)
+        )
+        .card(for: pages.baseURL + "/two").get()
         #expect(card.preview.title == "Page /two")
         #expect(card.details.sources.title == .pageFallback && card.details.sources.description == .page)
         #expect(card.details.charset?.name == "UTF-8")

@@ -208,7 +208,9 @@ extension ServerConfiguration {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             let (name, inline) =
-                argument.firstIndex(of: "=").map { (String(argument[..<$0]), String(argument[argument.index(after: $0)...])) }
+                argument.firstIndex(of: "=").map {
+                    (String(argument[..<$0]), String(argument[argument.index(after: $0)...]))
+                }
                 ?? (argument, nil)
             guard let setting = settings.first(where: { $0.flag == name }) else {
                 problems.append(.init(setting: argument, problem: "is not an option of deskkit serve"))
@@ -236,7 +238,8 @@ extension ServerConfiguration {
         settings.compactMap { setting in
             setting.flag.map { flag in
                 let usage = setting.flagSets == nil ? "\(flag) <value>" : flag
-                return "  \(usage.padding(toLength: max(26, usage.count + 2), withPad: " ", startingAt: 0))\(setting.meaning) (\(setting.variable))"
+                return
+                    "  \(usage.padding(toLength: max(26, usage.count + 2), withPad: " ", startingAt: 0))\(setting.meaning) (\(setting.variable))"
             }
         }.joined(separator: "\n")
     }

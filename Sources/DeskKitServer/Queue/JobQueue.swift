@@ -89,7 +89,7 @@ public actor JobQueue: Service {
             guard try await store.admit(job, now: Date(), dedupWindow: configuration.dedupWindow) else {
                 return .duplicate
             }
-        } catch where error.kind == .full {
+        } catch  where error.kind == .full {
             return .full
         } catch {
             logger.error(

@@ -12,4 +12,3 @@ extension Response {
             body: .init(byteBuffer: writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) }))
     }
 }
-

@@ -51,4 +51,3 @@ public enum WebhookVerdict: Sendable, Hashable {
         return .enrich(EnrichmentJob(channelURL: channelURL, messageID: id, text: text, links: links.map(\.href)))
     }
 }
-
