@@ -2,7 +2,10 @@
 import DeskKitModel
 
 // snippet.hide
-let lines = [Array(#"{"type":"MESG","message":"Hi!"}"#.utf8), Array(#"{"type":"ADMM","data":"{\"type\":\"TICKET_CLOSE\"}"}"#.utf8)]
+let lines = [
+    Array(#"{"type":"MESG","message":"Hi!"}"#.utf8),
+    Array(#"{"type":"ADMM","data":"{\"type\":\"TICKET_CLOSE\"}"}"#.utf8),
+]
 func show(_ message: DeskMessage) { print(message.text ?? "", message.content.kind) }
 // snippet.show
 var decoder = DeskMessageDecoder()  // or DeskMessageDecoder(options: .strict)

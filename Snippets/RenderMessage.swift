@@ -2,7 +2,9 @@
 import DeskKitModel
 
 // snippet.hide
-let line = #"{"type":"MESG","message":"Closed?","custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"{\"type\":\"SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE\",\"body\":{\"state\":\"WAITING\",\"ticketId\":4021}}"}"#
+let line =
+    #"{"type":"MESG","message":"Closed?","custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"{\"type\":"#
+    + #"\"SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE\",\"body\":{\"state\":\"WAITING\",\"ticketId\":4021}}"}"#
 func show(_ parts: Any?...) { print(parts.map { $0.map { "\($0)" } ?? "-" }.joined(separator: " ")) }
 // snippet.show
 let message = DeskMessage(json: line)  // lenient: never throws

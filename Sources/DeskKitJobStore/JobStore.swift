@@ -58,6 +58,7 @@ public protocol JobStore: Sendable {
 }
 
 extension JobStore {
+    /// True: a store keeps its jobs unless it says otherwise.
     public var isDurable: Bool { true }
 }
 

@@ -41,6 +41,7 @@ public actor MemoryJobStore: JobStore {
 
     /// Capacity and memory of ended jobs.
     public nonisolated let configuration: Configuration
+    /// False: the jobs end with the process.
     public nonisolated var isDurable: Bool { false }
     private var jobs: [Int64: Entry] = [:]
     private var due = Heap<Moment>()

@@ -45,11 +45,14 @@ struct ScaleOutTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let fetches = Mutex<[String: Int]>([:])
         let puts = Mutex<[String: Int]>([:])
+        // When each PUT came, to say which repeats were not at the kill when there are too many.
+        let putTimes = Mutex<[String: [ContinuousClock.Instant]]>([:])
         let server = try await PageServer.start { path in
             if path.hasPrefix("/v3/") {
                 // A slow API (~100 ms a PUT): the workers fall behind the deliveries, so the instance killed
                 // after the first third has jobs waiting and PUTs in flight, however fast the machine.
                 puts.withLock { $0[path, default: 0] += 1 }
+                putTimes.withLock { $0[path, default: []].append(.now) }
                 return .init(status: 200, body: .drip(Array("{}".utf8), interval: .milliseconds(50)))
             }
             fetches.withLock { $0[path, default: 0] += 1 }
@@ -121,6 +124,7 @@ struct ScaleOutTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         let updatedBeforeKill = puts.withLock { $0.count }
+        let killedAt = ContinuousClock.now
         kill(instances[0].0.processIdentifier, SIGKILL)
         instances[0].0.waitUntilExit()
         var answers = await firstThird
@@ -142,7 +146,12 @@ struct ScaleOutTests {
         let updated = puts.withLock { $0 }
         #expect(updated.count == Self.messages, "every message updated")
         let repeats = updated.values.reduce(0, +) - updated.count
-        #expect(repeats <= Self.workers, "repeats only for PUTs in flight at the kill: \(repeats)")
+        let repeated = putTimes.withLock { $0 }.filter { $0.value.count > 1 }.map { path, times in
+            "\(path.split(separator: "/").last ?? ""): \(times.map { ($0 - killedAt).formatted(.units(allowed: [.milliseconds])) })"
+        }
+        #expect(
+            repeats <= Self.workers,
+            "repeats only for PUTs in flight at the kill: \(repeats), each PUT from the kill: \(repeated.sorted())")
         let fetched = fetches.withLock { $0 }
         #expect(fetched.count == Self.pages)
         let refetches = fetched.values.reduce(0, +) - fetched.count

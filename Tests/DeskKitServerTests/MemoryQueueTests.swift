@@ -89,32 +89,64 @@ struct MemoryQueueTests {
     }
 
     /// One back-off for every store: a retryable failure waits in the memory store as in a database,
-    /// honouring the server's `Retry-After` when it is longer, and fails once past the horizon.
+    /// honouring the server's `Retry-After` when it is longer; past the horizon it fails.
     @Test func retriesFollowThePolicyAndEndAtTheHorizon() async throws {
         let attempts = Attempts()
         var configuration = JobQueue.Configuration()
         configuration.retry.firstDelay = .milliseconds(20)
-        // Long enough for a few attempts when the other tests load the machine.
-        configuration.retry.horizon = .seconds(5)
         let store = Self.memory()
-        let queue = JobQueue(store: store, configuration: configuration) { _ in
-            await attempts.add() == 1
-                ? .retryable("HTTP 429", retryAfter: .milliseconds(700)) : .retryable("HTTP 503", retryAfter: nil)
+        let queue = JobQueue(store: store, configuration: configuration) { job in
+            guard job.messageID == 1 else { return .retryable("HTTP 502", retryAfter: nil) }
+            switch await attempts.add() {
+            case 1: return .retryable("HTTP 429", retryAfter: .milliseconds(700))
+            case 2: return .retryable("HTTP 503", retryAfter: nil)
+            default: return .finished(.updated)
+            }
         }
+        var past = configuration
+        past.retry.horizon = .zero
+        let pastHorizon = JobQueue(store: store, configuration: past) { _ in .retryable("HTTP 502", retryAfter: nil) }
         _ = try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while await store.counts()[.done] == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let done = try #require(await store.list(state: .done, limit: 1).first)
+        #expect(done.attempts == 3)
+        let times = await attempts.times
+        try #require(times.count == 3)
+        #expect(times[1] - times[0] >= .milliseconds(700), "Retry-After is honoured")
+        _ = try await Self.run(pastHorizon) {
+            #expect(await pastHorizon.submit(Self.job(2)) == .accepted)
             let deadline = ContinuousClock.now + .seconds(60)
             while await store.counts()[.failed] == 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
         }
         let failed = try #require(await store.list(state: .failed, limit: 1).first)
-        #expect(failed.lastError == "HTTP 503")
-        let times = await attempts.times
-        try #require(times.count >= 3, "\(times.count) attempts")
-        #expect(times[1] - times[0] >= .milliseconds(700), "Retry-After is honoured")
-        // Due within the horizon; a job due after the next poll is claimed by it (1 s), and the machine is loaded.
-        #expect(times.last! - times[0] < .seconds(7), "no attempt due past the horizon")
+        #expect(failed.job.messageID == 2 && failed.attempts == 1 && failed.lastError == "HTTP 502")
+    }
+
+    /// The delays themselves: doubling from the first, capped, jittered by 50–100 %, and the server's
+    /// `Retry-After` (capped) when it is longer.
+    @Test func theBackOffDoublesIsCappedAndYieldsToRetryAfter() {
+        var policy = RetryPolicy()
+        policy.firstDelay = .seconds(1)
+        policy.maxDelay = .seconds(10)
+        policy.maxRetryAfter = .seconds(60)
+        for _ in 0..<50 {
+            #expect((.milliseconds(500) ... .seconds(1)).contains(policy.delay(after: 1)))
+            #expect((.seconds(4) ... .seconds(8)).contains(policy.delay(after: 4)))
+            #expect((.seconds(5) ... .seconds(10)).contains(policy.delay(after: 40)), "capped")
+            #expect(policy.delay(after: 1, retryAfter: .seconds(30)) == .seconds(30))
+            #expect(policy.delay(after: 1, retryAfter: .seconds(3600)) == .seconds(60), "Retry-After capped")
+            #expect(policy.delay(after: 4, retryAfter: .milliseconds(1)) >= .seconds(4), "the longer wins")
+        }
+        #expect(RetryPolicy.retryAfter("120") == .seconds(120))
+        #expect(RetryPolicy.retryAfter("soon") == nil)
+        #expect(RetryPolicy.isRetried(429) && RetryPolicy.isRetried(503) && !RetryPolicy.isRetried(404))
     }
 }
 

@@ -89,9 +89,8 @@ public actor JobQueue: Service {
             guard try await store.admit(job, now: Date(), dedupWindow: configuration.dedupWindow) else {
                 return .duplicate
             }
-        } catch  where error.kind == .full {
-            return .full
         } catch {
+            if error.kind == .full { return .full }
             logger.error(
                 "cannot commit a job",
                 metadata: ["message_id": "\(job.messageID)", "error": .string(error.description)])
