@@ -65,9 +65,14 @@ public actor JobQueue: Service {
 
     /// A queue over `store` whose workers run `work` on each job claimed.
     ///
-    /// - Parameter handBack: with a store that does not outlive the process, receives the jobs left at
-    ///   shutdown (each is also logged as an error with its channel and message id, and counted as
-    ///   `handed_back`).
+    /// - Parameters:
+    ///   - store: where the jobs live.
+    ///   - configuration: workers, leases, retries and shutdown.
+    ///   - metrics: where jobs are counted (`deskkit_jobs_total`).
+    ///   - logger: what the queue logs to.
+    ///   - handBack: with a store that does not outlive the process, receives the jobs left at shutdown
+    ///     (each is also logged as an error with its channel and message id, and counted as `handed_back`).
+    ///   - work: what a worker does with a job; its ``JobOutcome`` decides what the queue does next.
     public init(
         store: any JobStore, configuration: Configuration = Configuration(), metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.queue"), handBack: HandBack? = nil,
