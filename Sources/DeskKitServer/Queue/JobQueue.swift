@@ -102,7 +102,8 @@ public actor JobQueue: Service {
             return .unavailable
         }
         countAdmission()
-        wake()
+        // Only a free worker needs the dispatcher now; a busy one's end wakes it.
+        if tasks.count < workersNow { wake() }
         return .accepted
     }
 
