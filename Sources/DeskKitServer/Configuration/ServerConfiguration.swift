@@ -22,7 +22,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var apiBase: String
     /// The largest webhook body read (`DESKKIT_MAX_BODY_BYTES`); larger ones get 413. Default 256 KiB.
     public var maxBodyBytes = 256 * 1024
-    /// Where jobs are kept. ``resolve(flags:environment:flagNames:)`` defaults to
+    /// Where jobs are kept. ``resolve(flags:environment:)`` defaults to
     /// `StoreLocation.default` (a SQLite file), as `deskkit serve` does; this initialiser to memory.
     public var store = StoreLocation.memory
     /// Workers, leases, retries, dedup window and shutdown grace of the one queue, whatever the store.
@@ -53,17 +53,12 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         try await store.open(timeout: storeTimeout, memory: memory, logger: logger)
     }
 
-    /// The settings read from the environment, with their meaning (``settings`` in short).
-    public static var environmentVariables: [(name: String, meaning: String)] {
-        settings.map { ($0.variable, $0.meaning) }
-    }
-
-    /// Builds the configuration from `flags` (keyed by variable, values as text) over `environment`, through
-    /// ``settings``. Throws a ``ConfigurationError`` that names every setting at fault and what is wrong with
-    /// it — by its flag when the value came from a flag (``ServerSetting/flag``, or `flagNames`: variable →
-    /// flag).
+    /// Builds the configuration from `flags` (keyed by variable, values as text, as ``flags(from:)`` reads
+    /// them) over `environment`, through ``settings``. Throws a ``ConfigurationError`` that names every
+    /// setting at fault and what is wrong with it — by its flag (``ServerSetting/flag``) when the value came
+    /// from one.
     public static func resolve(
-        flags: [String: String] = [:], environment: [String: String], flagNames: [String: String] = [:]
+        flags: [String: String] = [:], environment: [String: String]
     ) throws(ConfigurationError) -> ServerConfiguration {
         var problems: [ConfigurationError.Problem] = []
         var failed: Set<String> = []  // the variables at fault
@@ -74,7 +69,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
             let fromFlag = flags[setting.variable] != nil
             let text = (flags[setting.variable] ?? environment[setting.variable]).flatMap { $0.isEmpty ? nil : $0 }
             if let problem = setting.read(text, &c) {
-                let name = fromFlag ? flagNames[setting.variable] ?? setting.flag ?? setting.variable : setting.variable
+                let name = fromFlag ? setting.flag ?? setting.variable : setting.variable
                 problems.append(.init(setting: name, problem: problem))
                 failed.insert(setting.variable)
             }

@@ -5,7 +5,7 @@ import DeskKitPreview
 ///
 /// ``ServerConfiguration/settings`` is the one table of them, where each name is written once:
 /// ``ServerConfiguration/flags(from:)`` reads `deskkit serve`'s flags through it,
-/// ``ServerConfiguration/resolve(flags:environment:flagNames:)`` the environment and the flags, `deskkit
+/// ``ServerConfiguration/resolve(flags:environment:)`` the environment and the flags, `deskkit
 /// serve --help` lists it, and a problem is named by the flag or the variable it lists.
 public struct ServerSetting: Sendable {
     /// The environment variable (`DESKKIT_PORT`).
@@ -200,7 +200,7 @@ extension ServerConfiguration {
     }
 
     /// Reads `deskkit serve`'s setting flags (`--port 8080`, `--port=8080`, `--allow-private`) through
-    /// ``settings``, as ``resolve(flags:environment:flagNames:)`` takes them: variable → text. A flag no
+    /// ``settings``, as ``resolve(flags:environment:)`` takes them: variable → text. A flag no
     /// setting has, or one without its value, is a ``ConfigurationError`` (all of them at once).
     public static func flags(from arguments: [String]) throws(ConfigurationError) -> [String: String] {
         var flags: [String: String] = [:]
