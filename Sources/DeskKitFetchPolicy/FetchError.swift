@@ -52,11 +52,31 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// What exactly: the rule that blocked an address, the phase that timed out, the status code…
     public var detail: String
+    /// For ``Kind/httpStatus``, the status the server answered with.
+    public var status: Int?
 
     /// An error of `kind`, with the sentence that says exactly what happened.
     public init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
+    }
+
+    /// ``Kind/httpStatus``: the server answered `status` after redirects (`HTTP 404`).
+    public static func httpStatus(_ status: Int) -> FetchError {
+        var error = FetchError(.httpStatus, "HTTP \(status)")
+        error.status = status
+        return error
+    }
+
+    /// An error as a cache keeps it, by the name of its kind and its detail: the status of an ``Kind/httpStatus``
+    /// error is read back from its detail, as ``httpStatus(_:)`` writes it. Nil for a kind this version does
+    /// not know.
+    package init?(kindName: String, detail: String) {
+        guard let kind = Kind(rawValue: kindName) else { return nil }
+        self.init(kind, detail)
+        if kind == .httpStatus, detail.hasPrefix("HTTP "), let status = Int(detail.dropFirst(5)) {
+            self.status = status
+        }
     }
 
     public var description: String { "\(kind.rawValue): \(detail)" }

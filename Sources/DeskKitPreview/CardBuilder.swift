@@ -141,7 +141,7 @@ struct CardBuilder: Sendable {
                 card.details.imageDropped = "not an image: \(probed.contentType ?? "no Content-Type")"
             }
         } catch {
-            let gone = error.kind == .httpStatus && (error.detail == "HTTP 404" || error.detail == "HTTP 410")
+            let gone = error.status == 404 || error.status == 410
             if gone || [.notAnImage, .notHTML, .blockedAddress, .invalidURL].contains(error.kind) {
                 card.preview.image = nil
                 card.details.sources.image = nil

@@ -211,7 +211,7 @@ public struct PageFetcher: Sendable {
         if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
             return .redirect(location)
         }
-        guard (200..<300).contains(status) else { throw FetchError(.httpStatus, "HTTP \(status)") }
+        guard (200..<300).contains(status) else { throw FetchError.httpStatus(status) }
         return .done(try await read(response, url))
     }
 

@@ -35,7 +35,9 @@ public final class PostgresPreviewCache: SharedPreviewCache {
                 (Bool, String?, String?, String?, String?, String?, String?, String?, String?).self)
             where fresh {
                 if let kind {
-                    return .cached(.failure(FetchError(FetchError.Kind(rawValue: kind) ?? .connection, detail ?? "")))
+                    return .cached(
+                        .failure(
+                            FetchError(kindName: kind, detail: detail ?? "") ?? FetchError(.connection, detail ?? "")))
                 }
                 let preview = URLPreview(
                     url: page ?? url, siteName: site, title: title, description: description, image: image)

@@ -94,4 +94,15 @@ struct AddressPolicyTests {
         #expect(AddressPolicy.blockingRule(hostName: "xyz.onion") != nil)
         #expect(AddressPolicy.blockingRule(hostName: "example.com") == nil)
     }
+
+    /// An HTTP status error carries its status, and keeps it through a cache's kind-and-detail form.
+    @Test func statusErrorsCarryTheirStatus() {
+        let gone = FetchError.httpStatus(410)
+        #expect(gone.kind == .httpStatus && gone.status == 410 && gone.description == "http_status: HTTP 410")
+        #expect(FetchError(kindName: "http_status", detail: "HTTP 410") == gone)
+        #expect(FetchError(kindName: "timeout", detail: "connect took longer than 5 s")?.status == nil)
+        #expect(FetchError(kindName: "no_such_kind", detail: "") == nil)
+        #expect(FetchError.Kind.allCases.count == 11)
+        #expect(FetchError.Kind.allCases.allSatisfy { FetchError.Kind(rawValue: $0.rawValue) == $0 })
+    }
 }

@@ -56,6 +56,8 @@ struct MediaLinkTests {
             case "/card": .html(#"<title>Card</title><meta property="og:image" content="/shots/screen%20shot.png">"#)
             case "/tracked": .html(#"<title>Tracked</title><meta property="og:image" content="/pixel.gif">"#)
             case "/gone": .html(#"<title>Gone</title><meta property="og:image" content="/missing.png">"#)
+            case "/busy": .html(#"<title>Busy</title><meta property="og:image" content="/busy.png">"#)
+            case "/busy.png": .init(status: 503)
             default: .init(status: 404)
             }
         }
@@ -133,6 +135,11 @@ struct MediaLinkTests {
             #expect(dropped.details.sources.image == nil)
             #expect(dropped.preview.title != nil)
         }
+        // A server error is no proof the image is gone: it stays, unprobed, and the details say why.
+        let busy = try await service.card(for: server.baseURL + "/busy").get()
+        #expect(busy.preview.image == server.baseURL + "/busy.png")
+        #expect(busy.details.imageProbeError == "http_status: HTTP 503")
+        #expect(busy.details.imageDropped == nil)
         // Probing off: the image stays as the page gave it.
         var unprobed = PreviewService.Configuration()
         unprobed.probeImages = false
