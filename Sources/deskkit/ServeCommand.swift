@@ -94,6 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             })
         log.info("starting", metadata: ["configuration": .string(configuration.description)])
+        for variable in ServerConfiguration.unknownVariables(in: ProcessInfo.processInfo.environment) {
+            log.warning("not a setting of deskkit serve, ignored", metadata: ["variable": .string(variable)])
+        }
         let app = server.makeApplication(onServerRunning: { channel in
             log.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
         })

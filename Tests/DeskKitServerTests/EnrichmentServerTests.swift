@@ -438,6 +438,11 @@ struct EnrichmentServerTests {
                 + "--allow-private takes no value; --workers needs a value")
     }
 
+    @Test func variablesNoSettingReadsAreNamed() {
+        let environment = ["DESKKIT_API_ATTEMPTS": "4", "DESKKIT_PORT": "1", "DESKKIT_WROKERS": "2", "HOME": "/root"]
+        #expect(ServerConfiguration.unknownVariables(in: environment) == ["DESKKIT_API_ATTEMPTS", "DESKKIT_WROKERS"])
+    }
+
     @Test func configurationFromFlagsAndEnvironment() throws {
         let c = try ServerConfiguration.resolve(
             flags: ["DESKKIT_PORT": "9000", "DESKKIT_STORE_TIMEOUT": "30", "DESKKIT_FETCH_TIMEOUT": "3"],

@@ -232,6 +232,14 @@ extension ServerConfiguration {
         return flags
     }
 
+    /// The variables of `environment` named like a setting (`DESKKIT_…`) that no setting reads — a typo, or
+    /// a setting a newer or older deskkit has (`DESKKIT_API_ATTEMPTS` went with the client's own retries):
+    /// `deskkit serve` warns of each at start.
+    public static func unknownVariables(in environment: [String: String]) -> [String] {
+        let known = Set(settings.map(\.variable))
+        return environment.keys.filter { $0.hasPrefix("DESKKIT_") && !known.contains($0) }.sorted()
+    }
+
     /// The setting flags as `deskkit serve --help` lists them: the flag (with `<value>` when it takes one),
     /// then what it means and its variable.
     public static var flagHelp: String {
