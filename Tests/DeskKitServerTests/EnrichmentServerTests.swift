@@ -122,6 +122,24 @@ struct EnrichmentServerTests {
 
     // MARK: Signature
 
+    @Test func verdictNamesWhyAWebhookIsIgnored() throws {
+        let previews = PreviewService()
+        func verdict(_ body: [UInt8]) throws -> WebhookVerdict {
+            WebhookVerdict.decide(try #require(SendbirdWebhook.decode(body).value), previews: previews)
+        }
+        let update = try verdict(Self.webhook(category: SendbirdWebhook.messageUpdate, text: "https://example.com"))
+        #expect(update == .ignore(.category(SendbirdWebhook.messageUpdate)))
+        #expect(update != .ignore(.category("group_channel:message_delete")))
+        #expect(try verdict(Self.webhook(text: "no links here")) == .ignore(.noLinks))
+        #expect(try verdict(Self.webhook(text: "https://example.com", type: "ADMM")) == .ignore(.notUserMessage))
+        #expect(WebhookVerdict.IgnoreReason.noLinks.description == "no links")
+        guard case .enrich(let job) = try verdict(Self.webhook(id: 7, text: "see https://example.com/a")) else {
+            Issue.record("a user message with a link is enriched")
+            return
+        }
+        #expect(job.messageID == 7 && job.links == ["https://example.com/a"])
+    }
+
     @Test func signatureIsHexHMACSHA256() {
         // RFC 4231, test case 2.
         let mac = WebhookSignature.sign(Array("what do ya want for nothing?".utf8), token: "Jefe")

@@ -8,21 +8,25 @@ public enum WebhookVerdict: Sendable, Hashable {
     /// Nothing to do, and why.
     case ignore(IgnoreReason)
 
-    /// Why a webhook needs no work; its ``description`` is the `reason` of the webhook's answer.
-    public enum IgnoreReason: Sendable, Hashable, CustomStringConvertible {
+    /// Why a webhook needs no work; its ``description`` is the `reason` of the webhook's answer. A struct
+    /// rather than an enum, so that a reason added later breaks no `switch`.
+    public struct IgnoreReason: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: Hashable { case category(String), noMessage, notUserMessage, alreadyPreviewed, noLinks }
+        private let code: Code
+
         /// Not `group_channel:message_send` (an update — DeskKit's own fires one —, a read receipt, …).
-        case category(String)
+        public static func category(_ category: String) -> IgnoreReason { IgnoreReason(code: .category(category)) }
         /// The webhook carries no message, or one without a channel or an id.
-        case noMessage
+        public static let noMessage = IgnoreReason(code: .noMessage)
         /// An admin or file message.
-        case notUserMessage
+        public static let notUserMessage = IgnoreReason(code: .notUserMessage)
         /// The message already carries a URL preview.
-        case alreadyPreviewed
+        public static let alreadyPreviewed = IgnoreReason(code: .alreadyPreviewed)
         /// The text has no link that would be previewed (an e-mail address is not one).
-        case noLinks
+        public static let noLinks = IgnoreReason(code: .noLinks)
 
         public var description: String {
-            switch self {
+            switch code {
             case .category(let category): "category \(category)"
             case .noMessage: "no message"
             case .notUserMessage: "not a user message"
