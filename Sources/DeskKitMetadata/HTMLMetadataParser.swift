@@ -45,6 +45,9 @@ public final class HTMLMetadataParser {
     @exclusivity(unchecked) private var fed = 0
     @exclusivity(unchecked) private var bytesParsed = 0
     @exclusivity(unchecked) private var headEndedAt: Int?
+    /// Where in the page the slice ends in which the head declared its encoding: the bytes before it are
+    /// the ones judged, however the page arrived.
+    @exclusivity(unchecked) private var declarationSeenAt: Int?
     @exclusivity(unchecked) private var stopped = false
 
     /// A parser for one page; feed it the page's bytes in order, then call ``finish()``.
@@ -131,21 +134,25 @@ public final class HTMLMetadataParser {
     /// The HTML standard's "change the encoding": when the encoding was only a guess (no byte order mark,
     /// no HTTP charset, no `<meta>` in the window the decision looks at) and a `<meta>` later in the head
     /// declares another one, the page is parsed again from its start in that encoding — unless the bytes
-    /// so far are UTF-8 with multi-byte characters (a declaration they contradict, as at the start), or
-    /// invalid in the declared encoding. Once the head has ended, or past 4 MiB, the guess stands.
+    /// up to the declaration are UTF-8 with multi-byte characters (a declaration they contradict, as at the
+    /// start), or invalid in the declared encoding. Once the head has ended, or past 4 MiB, the guess
+    /// stands. Judged on the page up to the slice that declared, so a streamed page decides as the whole
+    /// page does.
     private func changeEncodingIfDeclared(finishing: Bool = false) {
         guard let bytes = replay, let current = charset else { return }
-        guard let label = collector.declaredCharset else {
+        guard collector.declaredCharset != nil, let seenAt = declarationSeenAt else {
             if collector.headDone || bytes.count > Self.maxReplayBytes { replay = nil }
             return
         }
         replay = nil
+        guard let label = collector.declaredCharset, seenAt <= Self.maxReplayBytes else { return }
         // A declaration the decision already weighed and overruled (the bytes are another encoding) stays overruled.
         guard var name = CharsetSniffer.canonicalName(label), name != current.name, name != current.declared else {
             return
         }
         if name.hasPrefix("UTF-16") { name = "UTF-8" }  // a page read as ASCII cannot be UTF-16
-        let accepted = bytes.withUnsafeBufferPointer { b -> Bool in
+        let accepted = bytes.withUnsafeBufferPointer { all -> Bool in
+            let b = UnsafeBufferPointer(rebasing: all[0..<min(all.count, seenAt)])
             let utf8 = CharsetSniffer.UTF8Evidence(b)
             if name == "UTF-8" { return !utf8.contradictsUTF8 }
             return !(utf8.isUTF8 && utf8.multibyte > 0) && CharsetDetection.decodes(b, as: name)
@@ -160,6 +167,7 @@ public final class HTMLMetadataParser {
         fed = 0
         bytesParsed = 0
         headEndedAt = nil
+        declarationSeenAt = nil
         stopped = false
         start(with: CharsetDecision(name: name, source: .meta, declared: current.name))
         bytes.withUnsafeBufferPointer { pass($0) }
@@ -324,6 +332,7 @@ public final class HTMLMetadataParser {
         }
         fed += slice.count
         bytesParsed = pageEnd
+        if declarationSeenAt == nil, collector.declaredCharset != nil { declarationSeenAt = pageEnd }
         if collector.headDone, headEndedAt == nil { headEndedAt = bytesParsed }
         if collector.done || (headEndedAt.map { bytesParsed - $0 > maxBodyRead } ?? false) { stop() }
         if terminate { stopped = true }

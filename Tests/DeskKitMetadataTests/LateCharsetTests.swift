@@ -62,6 +62,19 @@ struct LateCharsetTests {
         for m in Self.extract(invalid) { #expect(m.charset.source != .meta) }
     }
 
+    /// The declaration is judged on the page up to the slice libxml2 found it in, never on what follows:
+    /// bytes far behind it that the declared encoding cannot read (here 20 KB no GBK text has) change
+    /// nothing, whether they arrived before the declaration was seen (the whole page at once) or after
+    /// (a page streamed in small chunks). A fuzzer found the two disagreeing.
+    @Test func bytesFarAfterTheDeclarationDoNotJudgeIt() {
+        let body = Array(repeating: UInt8(ascii: "a"), count: 60_000) + Array(repeating: 0xFF, count: 20_000)
+        let html = Self.page(filler: 100_000, late: #"<meta charset="gbk">"#, title: Self.gbkTitle, body: body)
+        for m in Self.extract(html, chunks: [7, 300, 1000, 4096, 65536]) {
+            #expect(m.title == "中文标题")
+            #expect(m.charset.name == "GBK")
+        }
+    }
+
     @Test func aDeclarationAfterTheHeadChangesNothing() {
         let html = Self.page(
             filler: 100_000, late: "", title: Array("Plain".utf8), body: Array(#"<meta charset="gbk">"#.utf8))
