@@ -81,12 +81,19 @@ public final class PostgresJobStore: JobStore {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         configuration.options.additionalStartupParameters = [("synchronous_commit", "off")]
         let lazyClient = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // Both pools run before the first query: postgres-nio warns of a lease taken before `run()`.
+        let (running, started) = AsyncStream.makeStream(of: Void.self)
         let runner = Task {
             await withDiscardingTaskGroup { group in
-                group.addTask { await client.run() }
-                group.addTask { await lazyClient.run() }
+                for pool in [client, lazyClient] {
+                    group.addTask {
+                        started.yield()
+                        await pool.run()
+                    }
+                }
             }
         }
+        for await _ in running.prefix(2) {}
         do {
             // Reachable at all? (Fails within the operation deadline, not the pool's minute of retries.)
             try await withDeadline(options.operationTimeout) { _ = try await client.query("SELECT 1") }
