@@ -137,6 +137,7 @@ public final class PostgresJobStore: JobStore {
             SELECT id, channel, text, NULLIF(links, ''), 'queued', 0, at, at, at
             FROM unnest(\(ids)::bigint[], \(channels)::text[], \(texts)::text[], \(links)::text[], \(stamps)::timestamptz[])
                 AS r(id, channel, text, links, at)
+            ORDER BY id
             ON CONFLICT (message_id) DO UPDATE SET channel_url = excluded.channel_url, text = excluded.text,
                 links = excluded.links,
                 state = 'queued', attempts = 0, accepted_at = excluded.accepted_at,
@@ -180,13 +181,15 @@ public final class PostgresJobStore: JobStore {
         guard !claims.isEmpty else { return [] }
         let ids = claims.map(\.job.messageID)
         let attempts = claims.map { Int32($0.attempts) }
+        // Rows locked in the order of their ids, as a batch of ends locks them (see `end`).
         return try await perform(durable: false) { client in
             var renewed: Set<Int64> = []
             let rows = try await client.query(
                 """
                 UPDATE deskkit_jobs AS j SET lease_until = \(until)
-                FROM unnest(\(ids)::bigint[], \(attempts)::int[]) AS c(id, attempts)
-                WHERE j.message_id = c.id AND j.attempts = c.attempts AND j.state = 'running'
+                FROM unnest(\(ids)::bigint[], \(attempts)::int[]) AS c(id, attempts),
+                    (SELECT message_id FROM deskkit_jobs WHERE message_id = ANY(\(ids)::bigint[]) ORDER BY message_id FOR UPDATE) AS l
+                WHERE j.message_id = c.id AND l.message_id = c.id AND j.attempts = c.attempts AND j.state = 'running'
                 RETURNING j.message_id
                 """)
             for try await id in rows.decode(Int64.self) { renewed.insert(id) }
@@ -209,6 +212,10 @@ public final class PostgresJobStore: JobStore {
         var at: Date
     }
 
+    /// Writes a batch of ends. Its rows are locked in the order of their ids (`l`), as the renewal of
+    /// leases locks them, and admissions are inserted in that order: statements that share rows and lock
+    /// them in one order never wait on each other in a cycle, which PostgreSQL would end as a deadlock,
+    /// failing the batch (and its jobs would be run again when their leases ran out).
     private static func end(_ endings: [Ending], client: PostgresClient) async throws {
         // An array of optional text does not bind: no error is written as '' and read back as NULL.
         let ids = endings.map(\.messageID)
@@ -218,8 +225,9 @@ public final class PostgresJobStore: JobStore {
         _ = try await client.query(
             """
             UPDATE deskkit_jobs AS j SET state = e.state, lease_until = NULL, last_error = nullif(e.error, ''), updated_at = e.at
-            FROM unnest(\(ids)::bigint[], \(states)::text[], \(errors)::text[], \(stamps)::timestamptz[]) AS e(id, state, error, at)
-            WHERE j.message_id = e.id
+            FROM unnest(\(ids)::bigint[], \(states)::text[], \(errors)::text[], \(stamps)::timestamptz[]) AS e(id, state, error, at),
+                (SELECT message_id FROM deskkit_jobs WHERE message_id = ANY(\(ids)::bigint[]) ORDER BY message_id FOR UPDATE) AS l
+            WHERE j.message_id = e.id AND l.message_id = e.id
             """)
     }
 

@@ -50,6 +50,48 @@ struct PostgresStoreTests {
         await store.close()
     }
 
+    /// A batch of ends and the renewal of the same running jobs' leases, in other orders, at the same time:
+    /// neither fails (they lock rows in one order; in the order of their arrays they deadlocked under load).
+    @Test func endsAndRenewalsOfTheSameJobsNeverDeadlock() async throws {
+        let store = try await PostgresJobStore.open(
+            PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()))
+        var generator = SystemRandomNumberGenerator()
+        var failures: [String] = []
+        for round in 0..<8 {
+            let now = Date()
+            for id in Int64(round * 100 + 1)...Int64(round * 100 + 100) {
+                _ = try await store.admit(
+                    EnrichmentJob(channelURL: "c", messageID: id, text: "x"), now: now, dedupWindow: .seconds(60))
+            }
+            let claims = try await store.claim(limit: 100, now: now, lease: .seconds(60))
+            #expect(claims.count == 100)
+            let shuffles = (0..<4).map { _ in claims.shuffled(using: &generator) }
+            let ends = claims.shuffled(using: &generator)
+            failures += await withTaskGroup(of: String?.self) { group in
+                for claims in shuffles {
+                    group.addTask {
+                        do { _ = try await store.renew(claims, until: Date().addingTimeInterval(60)) } catch {
+                            return "renew: \(error)"
+                        }
+                        return nil
+                    }
+                }
+                for claim in ends {
+                    group.addTask {
+                        do { try await store.finish(claim.job.messageID, as: .done, error: nil, now: Date()) } catch {
+                            return "end: \(error)"
+                        }
+                        return nil
+                    }
+                }
+                return await group.reduce(into: []) { if let failure = $1 { $0.append(failure) } }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) statements failed, the first: \(failures.first ?? "")")
+        #expect(try await store.counts()[.done] == 800)
+        await store.close()
+    }
+
     @Test func anUnreachableDatabaseIsAClearErrorNotAHang() async throws {
         let port = try PostgresCluster.shared().port + 1  // nothing listens there (a port next to the cluster's)
         var options = PostgresJobStore.Options()
