@@ -3,6 +3,7 @@ import DeskKitPageServer
 import DeskKitServer
 import Foundation
 import HummingbirdTesting
+import Logging
 import Testing
 
 /// The server over a real SQLite store: what is accepted survives API outages and is settled for good.
@@ -166,6 +167,45 @@ struct DurableQueueTests {
             #expect(try await store.list(state: .done, limit: 10).map(\.attempts) == [1])
             running.cancel()
             try await running.value
+        }
+    }
+
+    /// A job that ends while its lease is being renewed is not reported as a lost lease: the renewal no
+    /// longer finds it running because it ended, not because another worker took it. (Leases renewed every
+    /// 50 ms, for many renewals; one a loaded machine really lost is claimed again, so its job has two
+    /// attempts — only the warnings of jobs that ran once are false.)
+    @Test func jobsEndingDuringARenewalAreNotLostLeases() async throws {
+        try await Self.withStore { store in
+            let records = LogRecords()
+            var logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
+            logger.logLevel = .warning
+            var configuration = JobQueue.Configuration()
+            configuration.workers = 8
+            configuration.lease = .milliseconds(150)
+            configuration.pollInterval = .milliseconds(10)
+            let queue = JobQueue(store: store, configuration: configuration, logger: logger) { _ in
+                try? await Task.sleep(for: .milliseconds(3))
+                return .finished(.noLink)
+            }
+            let dispatcher = Task { try await queue.run() }
+            let jobs = 3_000
+            for id in Int64(1)...Int64(jobs) {
+                _ = await queue.submit(EnrichmentJob(channelURL: "c", messageID: id, text: "https://example.com"))
+            }
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try await store.counts()[.done] != jobs, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            dispatcher.cancel()
+            try await dispatcher.value
+            #expect(try await store.counts()[.done] == jobs)
+            let ranOnce = Set(
+                try await store.list(state: .done, limit: jobs).filter { $0.attempts == 1 }.map(\.job.messageID))
+            let falseAlarms = records.lines.filter { line in
+                line.contains("lease was lost")
+                    && ranOnce.contains(where: { line.hasSuffix("message_id=\($0)") })
+            }
+            #expect(falseAlarms.isEmpty, "\(falseAlarms.count) warnings, the first: \(falseAlarms.first ?? "")")
         }
     }
 

@@ -54,6 +54,8 @@ public actor JobQueue: Service {
     private let metrics: ServerMetrics
     private let logger: Logger
     private var tasks: [Int64: (claim: StoredJob, task: Task<Void, Never>)] = [:]
+    /// Jobs whose end is being written: a renewal that no longer finds them running lost nothing.
+    private var ending: Set<Int64> = []
     private var closed = false
     /// When the shutdown grace ends, once closed.
     private var graceEnd: ContinuousClock.Instant?
@@ -196,7 +198,10 @@ public actor JobQueue: Service {
             do {
                 let renewed = try await store.renew(
                     running, until: now.addingTimeInterval(configuration.lease / .seconds(1)))
-                for claim in running where !renewed.contains(claim.job.messageID) && tasks[claim.job.messageID] != nil {
+                for claim in running
+                where !renewed.contains(claim.job.messageID) && tasks[claim.job.messageID] != nil
+                    && !ending.contains(claim.job.messageID)
+                {
                     logger.warning(
                         "a running job's lease was lost (another worker may take it)",
                         metadata: ["message_id": "\(claim.job.messageID)"])
@@ -257,7 +262,9 @@ public actor JobQueue: Service {
     private func settle(_ claimed: StoredJob, _ outcome: JobOutcome) async {
         let id = claimed.job.messageID
         // A fresh task: the worker's may be cancelled (shutdown), and its end must still be written.
+        ending.insert(id)
         await Task { await record(claimed, outcome) }.value
+        ending.remove(id)
         tasks[id] = nil
         wake()
     }
