@@ -140,12 +140,12 @@ public final class HTMLMetadataParser {
     /// page does.
     private func changeEncodingIfDeclared(finishing: Bool = false) {
         guard let bytes = replay, let current = charset else { return }
-        guard collector.declaredCharset != nil, let seenAt = declarationSeenAt else {
+        guard let label = collector.declaredCharset, let seenAt = declarationSeenAt else {
             if collector.headDone || bytes.count > Self.maxReplayBytes { replay = nil }
             return
         }
         replay = nil
-        guard let label = collector.declaredCharset, seenAt <= Self.maxReplayBytes else { return }
+        guard seenAt <= Self.maxReplayBytes else { return }
         // A declaration the decision already weighed and overruled (the bytes are another encoding) stays overruled.
         guard var name = CharsetSniffer.canonicalName(label), name != current.name, name != current.declared else {
             return
