@@ -47,7 +47,9 @@ struct ServeCommandTests {
         for setting in ServerConfiguration.settings {
             if let flag = setting.flag {
                 #expect(help.contains("  \(flag)"), "\(flag) is an option")
-                #expect(help.contains("(\(setting.variable))"), "\(setting.variable) listed")
+                // A switch with the value it stands for: `--no-oembed` … (DESKKIT_OEMBED=0).
+                let value = setting.flagSets.map { "=\($0)" } ?? ""
+                #expect(help.contains("(\(setting.variable)\(value))"), "\(setting.variable) listed")
             } else {
                 #expect(help.contains("  \(setting.variable):"), "\(setting.variable) listed")
             }

@@ -15,7 +15,7 @@ public struct ServerSetting: Sendable {
     /// For a flag that takes no value (`--allow-private`, `--no-oembed`), the value it gives the
     /// variable (`1`, `0`); nil for a flag followed by its value (`--port 8080` or `--port=8080`).
     public let flagSets: String?
-    /// What the setting means, with its default.
+    /// What the setting means (for a switch, what its flag does), with its default.
     public let meaning: String
     /// Reads the setting's text (nil when it is not set) into a configuration; answers what is wrong with
     /// the text, or nil.
@@ -123,16 +123,19 @@ extension ServerConfiguration {
             return nil
         },
         .integer("DESKKIT_PORT", "--port", "port (default 8080; 0 picks a free one)", 0...65535) { $0.port = $1 },
-        .onOff("DESKKIT_ALLOW_PRIVATE", "--allow-private", "1 to fetch pages on private addresses (tests, intranets)") {
+        .onOff(
+            "DESKKIT_ALLOW_PRIVATE", "--allow-private",
+            "fetch pages on private addresses (tests, intranets); refused by default"
+        ) {
             $0.fetch.allowPrivateAddresses = $1
         },
         .onOff(
             "DESKKIT_OEMBED", "--no-oembed", flagSets: "0",
-            "0 not to ask oEmbed providers (the built-in table's, or a page's discovery link); default 1"
+            "do not ask oEmbed providers (the built-in table's, or a page's discovery link); asked by default"
         ) { $0.previews.oEmbed = $1 },
         .onOff(
             "DESKKIT_IMAGE_PROBE", "--no-image-probe", flagSets: "0",
-            "0 not to fetch a card's image for its size and type (nor drop it when it is none); default 1"
+            "do not fetch a card's image for its size and type (nor drop it when it is none); fetched by default"
         ) { $0.previews.probeImages = $1 },
         ServerSetting(
             "DESKKIT_USER_AGENT", "--user-agent",
@@ -241,13 +244,13 @@ extension ServerConfiguration {
     }
 
     /// The setting flags as `deskkit serve --help` lists them: the flag (with `<value>` when it takes one),
-    /// then what it means and its variable.
+    /// then what it means and its variable (with the value a switch stands for: `DESKKIT_OEMBED=0`).
     public static var flagHelp: String {
         settings.compactMap { setting in
             setting.flag.map { flag in
                 let usage = setting.flagSets == nil ? "\(flag) <value>" : flag
                 return
-                    "  \(usage.padding(toLength: max(26, usage.count + 2), withPad: " ", startingAt: 0))\(setting.meaning) (\(setting.variable))"
+                    "  \(usage.padding(toLength: max(26, usage.count + 2), withPad: " ", startingAt: 0))\(setting.meaning) (\(setting.variable)\(setting.flagSets.map { "=\($0)" } ?? ""))"
             }
         }.joined(separator: "\n")
     }
