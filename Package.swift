@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · HTML cards ·
-// libxml2 shim · page metadata extraction · safe fetching and previews · job stores · server · the `deskkit` command.
+// libxml2 shim · what may be fetched (no I/O) · page metadata extraction and refusals · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",
     // Apple platforms, for what the code needs: `Mutex` of the Synchronization library (macOS 15, iOS 18 …).
@@ -66,7 +66,7 @@ let package = Package(
         ),
         .target(
             name: "DeskKitMetadata",
-            dependencies: ["CLibXML2", "CUchardet", "DeskKitJSON", "DeskKitURL", "DeskKitLinks"]),
+            dependencies: ["CLibXML2", "CUchardet", "DeskKitJSON", "DeskKitURL", "DeskKitLinks", "DeskKitFetchPolicy"]),
         // What may be fetched, without I/O: URLs as requests, IP addresses, the SSRF block list, fetch errors.
         // Apart from DeskKitPreview so the fuzz targets build without SwiftNIO.
         .target(
@@ -187,7 +187,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitMetadataTests",
-            dependencies: ["DeskKitMetadata", "DeskKitURL"],
+            dependencies: ["DeskKitMetadata", "DeskKitURL", "DeskKitFetchPolicy"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

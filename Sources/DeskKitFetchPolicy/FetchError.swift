@@ -1,3 +1,5 @@
+import DeskKitJSON
+
 /// Why a page could not be previewed. A failed preview never fails the message it belongs to.
 public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure. A struct over a private code rather than an enum, so that a kind added later
@@ -7,6 +9,8 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             case invalidURL = "invalid_url", blockedAddress = "blocked_address"
             case tooManyRedirects = "too_many_redirects", timeout, tooLarge = "too_large", notHTML = "not_html"
             case notAnImage = "not_an_image", httpStatus = "http_status", tls, dns, connection
+            case challenge, consentWall = "consent_wall", loginWall = "login_wall", errorPage = "error_page"
+            case parkedDomain = "parked_domain", emptyShell = "empty_shell"
         }
         private let code: Code
         private init(_ code: Code) { self.code = code }
@@ -46,6 +50,33 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let dns = Kind(.dns)
         /// The connection was refused, reset or broken, or the response did not parse as HTTP.
         public static let connection = Kind(.connection)
+
+        // The refusals: the fetch worked, but what came back is not the page the link points to.
+
+        /// A bot check stood in for the page: a challenge, a captcha, a WAF block (``FetchError/provider``
+        /// names the vendor when it is known). Worth trying again later.
+        public static let challenge = Kind(.challenge)
+        /// A cookie-consent form stood in for the page (Google's, Yahoo's…).
+        public static let consentWall = Kind(.consentWall)
+        /// A login or sign-up form stood in for the page.
+        public static let loginWall = Kind(.loginWall)
+        /// An error page served as a success: "404 Not Found" with status 200.
+        public static let errorPage = Kind(.errorPage)
+        /// A parked domain ("This domain is for sale") or a web server's default page.
+        public static let parkedDomain = Kind(.parkedDomain)
+        /// An app shell with no metadata of its own: its content comes from scripts a previewer does not run.
+        public static let emptyShell = Kind(.emptyShell)
+
+        /// The six refusals, in the order above.
+        public static let refusals: [Kind] = [.challenge, .consentWall, .loginWall, .errorPage, .parkedDomain, .emptyShell]
+
+        /// Whether the fetch worked but the page stood in for another: one of ``refusals``.
+        public var isRefusal: Bool {
+            switch code {
+            case .challenge, .consentWall, .loginWall, .errorPage, .parkedDomain, .emptyShell: true
+            default: false
+            }
+        }
     }
 
     /// The kind of failure, fit for a metric label.
@@ -54,11 +85,21 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
     public var detail: String
     /// For ``Kind/httpStatus``, the status the server answered with.
     public var status: Int?
+    /// For a refusal, who ran it when that is known: `cloudflare`, `datadome`, `google`… (a short, fixed
+    /// name, fit for a metric label).
+    public var provider: String?
 
     /// An error of `kind`, with the sentence that says exactly what happened.
     public init(_ kind: Kind, _ detail: String) {
         self.kind = kind
         self.detail = detail
+    }
+
+    /// A refusal of `kind` (one of ``Kind/refusals``), run by `provider` when it is known.
+    public static func refused(_ kind: Kind, provider: String?, _ detail: String) -> FetchError {
+        var error = FetchError(kind, detail)
+        error.provider = provider
+        return error
     }
 
     /// ``Kind/httpStatus``: the server answered `status` after redirects (`HTTP 404`).
@@ -79,7 +120,16 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(kind.rawValue): \(detail)" }
+    /// `{"kind", "provider", "detail"}`, `provider` only when it is known: as `deskkit preview` prints it and
+    /// `/v1/preview` answers it.
+    public var json: JSONValue {
+        var members: [JSONObject.Member] = [.init(key: "kind", value: .string(kind.rawValue))]
+        if let provider { members.append(.init(key: "provider", value: .string(provider))) }
+        members.append(.init(key: "detail", value: .string(detail)))
+        return .object(JSONObject(members))
+    }
+
+    public var description: String { "\(kind.rawValue)\(provider.map { " (\($0))" } ?? ""): \(detail)" }
 
     package static func invalidURL(_ why: String) -> FetchError { FetchError(.invalidURL, why) }
     package static func blocked(_ what: String, rule: String) -> FetchError {

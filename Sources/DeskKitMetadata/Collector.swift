@@ -16,7 +16,7 @@ final class Collector {
     /// not mostly links; `shortP` and `shortPAfterH1` are the first visible paragraphs that are not, the
     /// last resort.
     enum CaptureKind: Int, CaseIterable {
-        case title, h1, firstP, pAfterH1, shortP, shortPAfterH1, postTitle, descriptionID, jsonLD, bodyText
+        case title, h1, firstP, pAfterH1, shortP, shortPAfterH1, postTitle, descriptionID, jsonLD, bodyText, noscript
     }
 
     /// The first text of each kind (an array indexed by kind: looked up at every tag of the body).
@@ -38,9 +38,11 @@ final class Collector {
 
     /// The elements the collector reacts to. For the body-text fallback, `.inline` elements run on within
     /// a block of text, `.hidden` ones hold no visible text (navigation, forms, scripts, headings, media),
-    /// and every other element (`.other`) starts or ends a block.
+    /// and every other element (`.other`) starts or ends a block. `noscript`, `form` and `iframe` are hidden,
+    /// `input` inline; they are named for the signals they give (``PageSignals``).
     enum Tag: String, CaseIterable {
         case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, a, br, inline, hidden, other
+        case noscript, form, iframe, input, appRoot = "app-root"
 
         /// The tag named by `name`, a NUL-terminated name as libxml2's HTML parser reports it (lowercase),
         /// without building a String: this runs for every element of the page.
@@ -79,12 +81,12 @@ final class Collector {
                 [
                     "span", "em", "strong", "b", "i", "u", "s", "small", "big", "abbr", "code", "time", "mark", "sub",
                     "sup", "cite", "q", "font", "bdi", "bdo", "kbd", "var", "dfn", "data", "del", "ins",
-                    "tt", "nobr", "label", "input", "embed", "wbr",
+                    "tt", "nobr", "label", "embed", "wbr",
                 ], .inline)
             add(
                 [
-                    "style", "noscript", "nav", "header", "footer", "aside", "form", "button", "template", "select",
-                    "textarea", "option", "iframe", "object", "canvas", "audio", "video", "picture", "figure",
+                    "style", "nav", "header", "footer", "aside", "button", "template", "select",
+                    "textarea", "option", "object", "canvas", "audio", "video", "picture", "figure",
                     "h2", "h3", "h4", "h5", "h6", "dialog", "menu",
                 ], .hidden)
             return table.map { ($0.key, $0.value) }.sorted { $0.key < $1.key }
@@ -107,6 +109,8 @@ final class Collector {
     @exclusivity(unchecked) var jsonLD: [String] = []
     @exclusivity(unchecked) var firstImage: String?
     @exclusivity(unchecked) var imageAfterH1: String?
+    /// What the page shows of its nature (its texts are filled in from ``texts`` at the end).
+    @exclusivity(unchecked) var signals = PageSignals()
 
     @exclusivity(unchecked) var depth = 0
     @exclusivity(unchecked) var svgDepth = 0
@@ -151,6 +155,23 @@ final class Collector {
             if jsonLD.count < 4, attribute["type"]?.lowercased().hasPrefix("application/ld+json") == true {
                 capture(.jsonLD)
             }
+            if signals.scriptSources.count < PageSignals.maxSources, let src = attribute["src"] {
+                signals.scriptSources.append(src)
+            }
+        case .noscript:
+            if texts[.noscript] == nil, !capturing(.noscript) { capture(.noscript) }
+        case .form:
+            if signals.formActions.count < PageSignals.maxSources, let action = attribute["action"] {
+                signals.formActions.append(action)
+            }
+        case .iframe:
+            if signals.frameSources.count < PageSignals.maxSources, let src = attribute["src"] {
+                signals.frameSources.append(src)
+            }
+        case .input:
+            if attribute.value(of: "type", is: "password") { signals.passwordFields += 1 }
+        case .appRoot:
+            if signals.appRoot == nil { signals.appRoot = "app-root" }
         case .h1:
             if texts[.h1] == nil, !capturing(.h1) { capture(.h1) }
             sawH1 = true
@@ -174,7 +195,25 @@ final class Collector {
         {
             capture(.descriptionID)
         }
+        if !headDone || bodyRead < PageSignals.maxMarkerBody { lookForMarkers(attribute) }
         if headDone { checkBodyNeeds() }
+    }
+
+    /// The element's id and classes that the refusal table names, and the id of an app's mount point.
+    private func lookForMarkers(_ attribute: StartTagAttributes) {
+        guard signals.markers.count < PageSignals.maxSources else { return }
+        attribute.tokens(of: "id", whole: true, in: RefusalSignatures.elementIDs) { i in
+            let id = RefusalSignatures.elementIDs.names[i]
+            if RefusalSignatures.isAppRoot(id) {
+                if signals.appRoot == nil { signals.appRoot = id }
+            } else if !signals.markers.contains("#" + id) {
+                signals.markers.append("#" + id)
+            }
+        }
+        attribute.tokens(of: "class", whole: false, in: RefusalSignatures.elementClasses) { i in
+            let marker = "." + RefusalSignatures.elementClasses.names[i]
+            if !signals.markers.contains(marker) { signals.markers.append(marker) }
+        }
     }
 
     /// How much of the body has been read: its text bytes plus 16 per tag. Counted from the events, so
@@ -215,6 +254,9 @@ final class Collector {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if headDone, hiddenFrom == nil, svgDepth == 0, bytes.contains(where: { $0 > 0x20 }) {
+            signals.visibleTextBytes += bytes.count
+        }
         if readsBodyText, hiddenFrom == nil, svgDepth == 0, block.count < limits.maxValueBytes {
             block.append(contentsOf: bytes.prefix(limits.maxValueBytes - block.count))
             if linkDepth > 0 { blockLinkBytes += bytes.count }
@@ -255,9 +297,9 @@ final class Collector {
         case .br:
             if readsBodyText, !block.isEmpty, block.count < limits.maxValueBytes { block.append(0x20) }
             return
-        case .inline, .img, .image, .meta, .link, .base:
+        case .inline, .input, .img, .image, .meta, .link, .base:
             return
-        case .hidden, .script, .svg, .math, .title, .h1, .head:
+        case .hidden, .noscript, .form, .iframe, .script, .svg, .math, .title, .h1, .head:
             hiddenFrom = depth
         default:
             if attributes.hide { hiddenFrom = depth }
@@ -272,7 +314,7 @@ final class Collector {
         }
         switch tag {
         case .a: linkDepth = max(0, linkDepth - 1)
-        case .inline, .br, .img, .image, .meta, .link, .base: break
+        case .inline, .input, .br, .img, .image, .meta, .link, .base: break
         default: if readsBodyText { endBlock() }
         }
     }

@@ -89,6 +89,10 @@ enum MetadataResolution {
         m.siteName = siteName(m, named: named, documentTitle: c.texts[.title], pageURL: pageURL, limits: limits)
         m.type = first(m.openGraph, "og:type")
         m.locale = first(m.openGraph, "og:locale")
+        m.signals = c.signals
+        m.signals.documentTitle = text(c.texts[.title], limits.maxTitleLength)
+        m.signals.heading = text(c.texts[.h1], limits.maxTitleLength)
+        m.signals.noscript = text(c.texts[.noscript], limits.maxDescriptionLength)
         m.icons = c.icons.compactMap { icon in
             url(icon.href).map { .init(rel: icon.rel, href: $0, sizes: icon.sizes, type: icon.type) }
         }

@@ -69,6 +69,24 @@ struct StartTagAttributes {
         }
     }
 
+    /// Calls `found` with the index in `table` of each token of attribute `name` that `table` holds (the
+    /// whole value when `whole`: an `id`), matched exactly, on the value's bytes in place.
+    func tokens(of name: StaticString, whole: Bool, in table: TokenTable, _ found: (Int) -> Void) {
+        guard case .some(.some(let value)) = raw(name) else { return }
+        var start = 0
+        while true {
+            if !whole { while value[start] == 0x20 || value[start] == 0x09 || value[start] == 0x0A { start += 1 } }
+            if value[start] == 0 { return }
+            var end = start
+            while value[end] != 0, whole || (value[end] != 0x20 && value[end] != 0x09 && value[end] != 0x0A) {
+                end += 1
+            }
+            if let i = table.index(of: UnsafeBufferPointer(start: value + start, count: end - start)) { found(i) }
+            if whole { return }
+            start = end
+        }
+    }
+
     /// Whether the attributes hide their element: `hidden`, `aria-hidden="true"`, or an inline style with
     /// `display: none` or `visibility: hidden`. One pass over the attributes.
     var hide: Bool {
@@ -118,4 +136,26 @@ extension StartTagAttributes {
 /// libxml2's `xmlChar` string as the C library's `char` string.
 private func cString(_ p: UnsafePointer<UInt8>) -> UnsafePointer<CChar> {
     UnsafeRawPointer(p).assumingMemoryBound(to: CChar.self)
+}
+
+/// Names looked up on an attribute's bytes: most values are rejected by their length alone.
+struct TokenTable: Sendable {
+    /// The names, as given.
+    let names: [String]
+    private let bytes: [[UInt8]]
+    /// Bit `n` set: some name is `n` bytes long (names of 64 bytes or more are not held).
+    private let lengths: UInt64
+
+    init(_ names: [String]) {
+        let names = names.filter { $0.utf8.count < 64 }
+        self.names = names
+        bytes = names.map { Array($0.utf8) }
+        lengths = names.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+    }
+
+    /// The index of the name that is `token`, byte for byte.
+    func index(of token: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard token.count < 64, lengths & (1 << UInt64(token.count)) != 0 else { return nil }
+        return bytes.firstIndex { $0.count == token.count && $0.elementsEqual(token) }
+    }
 }

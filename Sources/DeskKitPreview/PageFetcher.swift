@@ -73,7 +73,11 @@ public struct PageFetcher: Sendable {
 
     /// Fetches a URL already parsed (and so already known to be one a request can be made of).
     package func fetch(_ url: WebURL) async throws(FetchError) -> FetchedPage {
-        try await withTotalTimeout { try await follow(url, accept: Self.pageAccept, read: readPage) }
+        try await withTotalTimeout {
+            try await follow(url, accept: Self.pageAccept) { response, final in
+                try await readPage(response, url: final, requested: url)
+            }
+        }
     }
 
     /// Fetches a document that is not a page — an oEmbed answer — through the same guard, redirects and
@@ -211,15 +215,36 @@ public struct PageFetcher: Sendable {
         if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
             return .redirect(location)
         }
-        guard (200..<300).contains(status) else { throw FetchError.httpStatus(status) }
+        // The reader answers other statuses: a page's may be a bot check that says who ran it.
         return .done(try await read(response, url))
     }
 
     /// A page's metadata as its body streams in; a file's card from its headers (an image's from its
-    /// first bytes too).
-    private func readPage(_ response: HTTPClientResponse, url: WebURL) async throws -> FetchedPage {
+    /// first bytes too). A response that is not the page — a bot check, a login or consent form, an error
+    /// page, a parked domain, an app shell — is refused (``RefusalCheck``); one with a status other than 2xx
+    /// is ``FetchError/Kind/httpStatus``, or a ``FetchError/Kind/challenge`` when its page is a bot check.
+    private func readPage(_ response: HTTPClientResponse, url: WebURL, requested: WebURL) async throws
+        -> FetchedPage
+    {
+        let status = Int(response.status.code)
+        let facts = ResponseFacts(
+            status: status, headers: response.headers.map { ResponseFacts.Header(name: $0.name, value: $0.value) },
+            requestedURL: requested.requestString, finalURL: url.requestString)
+        if let refusal = RefusalCheck.refusal(of: facts) { throw refusal }
         let contentType = response.headers.first(name: "Content-Type")
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: " \t").lowercased() ?? ""
+        let isHTML = mediaType == "text/html" || mediaType == "application/xhtml+xml" || mediaType.isEmpty
+        guard (200..<300).contains(status) else {
+            if RefusalCheck.mayHideChallenge(status: status), isHTML {
+                let (metadata, _) = try await parse(
+                    response.body, url: url, contentType: contentType,
+                    maxBytes: min(configuration.maxBodyBytes, Self.maxRefusedBodyBytes))
+                if let refusal = RefusalCheck.refusal(of: metadata, response: facts), refusal.kind == .challenge {
+                    throw refusal
+                }
+            }
+            throw FetchError.httpStatus(status)
+        }
         if MediaInfo.isPreviewable(mediaType) {
             var media = MediaInfo(
                 mediaType: mediaType,
@@ -231,29 +256,41 @@ public struct PageFetcher: Sendable {
             if mediaType.hasPrefix("image/") { media.image = try await probe(response.body, mediaType: mediaType) }
             return FetchedPage(finalURL: url.requestString, metadata: nil, contentType: contentType, media: media)
         }
-        guard mediaType == "text/html" || mediaType == "application/xhtml+xml" || mediaType.isEmpty else {
-            throw FetchError(.notHTML, "Content-Type \(mediaType.prefix(80))")
-        }
-        let parser = HTMLMetadataParser(
-            pageURL: url.requestString, contentType: contentType, limits: configuration.extraction)
-        var read = 0
-        for try await buffer in response.body {
-            let take = min(buffer.readableBytes, configuration.maxBodyBytes - read)
-            read += take
-            let done = buffer.withUnsafeReadableBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(take))) }
-            if done || read >= configuration.maxBodyBytes { break }
-        }
-        let metadata = parser.finish()
+        guard isHTML else { throw FetchError(.notHTML, "Content-Type \(mediaType.prefix(80))") }
+        let (metadata, read) = try await parse(
+            response.body, url: url, contentType: contentType, maxBytes: configuration.maxBodyBytes)
         if read >= configuration.maxBodyBytes, metadata.title == nil {
             throw FetchError(.tooLarge, "no preview in the first \(configuration.maxBodyBytes) bytes")
         }
+        if let refusal = RefusalCheck.refusal(of: metadata, response: facts) { throw refusal }
         return FetchedPage(finalURL: url.requestString, metadata: metadata, contentType: contentType)
+    }
+
+    /// The most of a page with a status other than 2xx read to tell a bot check: 256 KiB (they are small).
+    static let maxRefusedBodyBytes = 256 * 1024
+
+    /// A page's metadata as its body streams in, up to `maxBytes`, and how many bytes were read.
+    private func parse(_ body: HTTPClientResponse.Body, url: WebURL, contentType: String?, maxBytes: Int)
+        async throws -> (PageMetadata, Int)
+    {
+        let parser = HTMLMetadataParser(
+            pageURL: url.requestString, contentType: contentType, limits: configuration.extraction)
+        var read = 0
+        for try await buffer in body {
+            let take = min(buffer.readableBytes, maxBytes - read)
+            read += take
+            let done = buffer.withUnsafeReadableBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(take))) }
+            if done || read >= maxBytes { break }
+        }
+        return (parser.finish(), read)
     }
 
     /// A body read whole, up to `maxBytes`.
     private static func readDocument(_ response: HTTPClientResponse, url: WebURL, maxBytes: Int) async throws
         -> FetchedDocument
     {
+        let status = Int(response.status.code)
+        guard (200..<300).contains(status) else { throw FetchError.httpStatus(status) }
         var body: [UInt8] = []
         for try await buffer in response.body {
             guard body.count + buffer.readableBytes <= maxBytes else {

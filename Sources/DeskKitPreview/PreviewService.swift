@@ -34,6 +34,10 @@ public actor PreviewService {
         public var successTTL: Duration = .seconds(3600)
         /// How long a failure is cached. Default 5 minutes.
         public var failureTTL: Duration = .seconds(300)
+        /// How long a refusal (a bot check, a login or consent wall, an error page, a parked domain, an app
+        /// shell: ``FetchError/Kind/isRefusal``) is cached, here and in the shared cache, so that a busy
+        /// channel does not fetch the same wall again and again. Default 10 minutes.
+        public var refusalTTL: Duration = .seconds(600)
         /// Fetches running at once. Default 64.
         public var maxConcurrentFetches = 64
         /// Fetches to one host at once. Default 4.
@@ -167,13 +171,18 @@ public actor PreviewService {
         if inFlight[url]?.task == task { inFlight[url] = nil }
         // A cancelled fetch says nothing about the page: it is not remembered.
         guard !task.isCancelled else { return result }
-        switch result {
-        case .success: cache.insert(result, for: url, ttl: configuration.successTTL, now: .now)
-        case .failure(let e):
-            statistics.failures[e.kind, default: 0] += 1
-            cache.insert(result, for: url, ttl: configuration.failureTTL, now: .now)
-        }
+        if case .failure(let e) = result { statistics.failures[e.kind, default: 0] += 1 }
+        cache.insert(result, for: url, ttl: ttl(of: result), now: .now)
         return result
+    }
+
+    /// How long `result` is cached: a card ``Configuration/successTTL``, a refusal
+    /// ``Configuration/refusalTTL``, another failure ``Configuration/failureTTL``.
+    private func ttl(of result: Result<PreviewCard, FetchError>) -> Duration {
+        switch result {
+        case .success: configuration.successTTL
+        case .failure(let e): e.kind.isRefusal ? configuration.refusalTTL : configuration.failureTTL
+        }
     }
 
     /// A caller of ``preview(for:)`` was cancelled: the last one to go cancels the fetch.
@@ -212,8 +221,7 @@ public actor PreviewService {
             case .fetch:
                 let result = await fetchLimited(url)
                 if !Task.isCancelled {
-                    let ttl = if case .success = result { configuration.successTTL } else { configuration.failureTTL }
-                    try? await sharedCache.store(result, for: url, ttl: ttl, now: Date())
+                    try? await sharedCache.store(result, for: url, ttl: ttl(of: result), now: Date())
                 }
                 return result
             case .fetchingElsewhere:

@@ -35,9 +35,10 @@ public final class PostgresPreviewCache: SharedPreviewCache {
                 (Bool, String?, String?, String?, String?, String?, String?, String?, String?).self)
             where fresh {
                 if let kind {
-                    return .cached(
-                        .failure(
-                            FetchError(kindName: kind, detail: detail ?? "") ?? FetchError(.connection, detail ?? "")))
+                    var error = FetchError(kindName: kind, detail: detail ?? "") ?? FetchError(.connection, detail ?? "")
+                    // A refusal's provider is kept in the details column.
+                    error.provider = details.flatMap { try? JSONValue.parse($0) }?["provider"]?.stringValue
+                    return .cached(.failure(error))
                 }
                 let preview = URLPreview(
                     url: page ?? url, siteName: site, title: title, description: description, image: image)
@@ -71,7 +72,9 @@ public final class PostgresPreviewCache: SharedPreviewCache {
         case .success(let card):
             preview = card.preview
             details = card.details.json.jsonString
-        case .failure(let e): failure = e
+        case .failure(let e):
+            failure = e
+            details = e.provider.map { (["provider": .string($0)] as JSONValue).jsonString }
         }
         let sweep = lastSweep.withLock { last in
             guard last.map({ $0.duration(to: .now) > .seconds(60) }) ?? true else { return false }

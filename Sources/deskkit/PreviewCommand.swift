@@ -13,7 +13,10 @@ struct PreviewCommand: AsyncParsableCommand {
             Given a URL (or text: its first link is used), fetches the page with DeskKit's safe fetcher \
             (http/https on ports 80 and 443, public addresses only, redirects checked, time and bytes bounded) \
             and prints the Platform API message body {"message_type", "message", "custom_type", "data"}. \
-            On failure prints {"error": {"kind", "detail"}} and exits 1.
+            On failure prints {"error": {"kind", "provider", "detail"}} and exits 1: a page that stands in \
+            for the one linked (a bot check, a consent or login wall, an error page served as a success, a \
+            parked domain, an empty app shell) gets no card but its kind (challenge, consent_wall, login_wall, \
+            error_page, parked_domain, empty_shell), and provider names who ran it when that is known.
             """
     )
 
@@ -104,12 +107,11 @@ struct PreviewCommand: AsyncParsableCommand {
             out.line(details ? ["message": message, "details": found.json] : message)
         case .failure(let error):
             // What the user can do about a refusal: the flag that lifts the guard, for a trusted network.
-            let detail =
-                error.kind == .blockedAddress && !allowPrivate
-                ? error.detail + " (--allow-private fetches from private addresses and any port, for trusted networks)"
-                : error.detail
-            let json: JSONValue = ["error": ["kind": .string(error.kind.rawValue), "detail": .string(detail)]]
-            out.line(json)
+            var error = error
+            if error.kind == .blockedAddress && !allowPrivate {
+                error.detail += " (--allow-private fetches from private addresses and any port, for trusted networks)"
+            }
+            out.line(["error": error.json])
             out.flush()
             throw ExitStatus.someInputsFailed.exitCode
         }

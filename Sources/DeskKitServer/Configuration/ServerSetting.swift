@@ -152,6 +152,22 @@ extension ServerConfiguration {
             "DESKKIT_FETCH_TIMEOUT", "--fetch-timeout",
             "seconds a page fetch may take, redirects and body included (default 10)", 1...600
         ) { $0.fetch.totalTimeout = Double($1) },
+        .seconds(
+            "DESKKIT_REFUSAL_TTL", "--refusal-ttl",
+            "seconds a refused page (a bot check, a login or consent wall, an error page, a parked domain, an app shell) is remembered before it is fetched again (default 600)",
+            0...86400
+        ) {
+            $0.previews.refusalTTL = $1
+            $0.queue.challengeRetry.minimumDelay = $1
+        },
+        .integer(
+            "DESKKIT_CHALLENGE_RETRIES", "--challenge-retries",
+            "times a job whose pages a bot check stood in for is tried again (default 3; 0: never)", 0...20
+        ) { $0.queue.challengeRetry.retries = $1 },
+        .seconds(
+            "DESKKIT_CHALLENGE_RETRY_WINDOW", "--challenge-retry-window",
+            "seconds those retries are spread over, from the first attempt (default 3600)", 60...(7 * 86400)
+        ) { $0.queue.challengeRetry.window = $1 },
         .integer(
             "DESKKIT_MAX_BODY_BYTES", "--max-body-bytes", "largest webhook body (default 262144)", 1024...(64 << 20)
         ) {

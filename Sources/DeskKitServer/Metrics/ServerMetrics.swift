@@ -39,6 +39,8 @@ public struct ServerMetrics: Sendable {
         case handedBack = "handed_back"
         /// The Platform API failed in a way worth another try: the job waits in the store to be retried.
         case retryScheduled = "retry_scheduled"
+        /// A bot check stood in for the message's pages: the job waits in the store to be tried again.
+        case challengeRetry = "challenge_retry"
 
         init(_ finish: JobOutcome.Finish) {
             switch finish {
@@ -52,7 +54,8 @@ public struct ServerMetrics: Sendable {
     /// `deskkit_webhooks_total{outcome}`.
     func webhook(_ outcome: Webhook) { count("deskkit_webhooks_total", [("outcome", outcome.rawValue)]) }
 
-    /// `deskkit_previews_total{outcome}` and `deskkit_fetch_errors_total{kind}`.
+    /// `deskkit_previews_total{outcome}`, `deskkit_fetch_errors_total{kind}` and, for the pages that stood in
+    /// for others, `deskkit_refusals_total{kind, provider}` (`provider` empty when unknown).
     func previews(_ results: [Result<URLPreview, FetchError>]) {
         for result in results {
             switch result {
@@ -60,6 +63,9 @@ public struct ServerMetrics: Sendable {
             case .failure(let error):
                 count("deskkit_previews_total", [("outcome", "error")])
                 count("deskkit_fetch_errors_total", [("kind", error.kind.rawValue)])
+                if error.kind.isRefusal {
+                    count("deskkit_refusals_total", [("kind", error.kind.rawValue), ("provider", error.provider ?? "")])
+                }
             }
         }
     }

@@ -23,6 +23,12 @@ struct Enricher: Sendable {
             }
             log["fetch_errors"] = .string(errors.joined(separator: ","))
             logger.info("no preview for the message's links", metadata: log)
+            // A bot check may let a later fetch through; the other walls stay.
+            if let challenge = results.lazy.compactMap({ r -> FetchError? in
+                if case .failure(let e) = r, e.kind == .challenge { e } else { nil }
+            }).first {
+                return .challenged(challenge.description)
+            }
             return .finished(results.isEmpty ? .noLink : .noPreview)
         }
         let message = DeskPayload.message(.urlPreview(preview), text: job.text)

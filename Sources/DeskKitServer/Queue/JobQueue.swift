@@ -22,6 +22,8 @@ public actor JobQueue: Service {
         public var lease: Duration = .seconds(30)
         /// When and how long a failed Platform API call is tried again.
         public var retry = RetryPolicy()
+        /// When a job whose pages a bot check stood in for is tried again.
+        public var challengeRetry = ChallengeRetry()
         /// How often the store is asked for due jobs when nothing wakes the workers (jobs of other
         /// instances, expired leases). Default 1 s.
         public var pollInterval: Duration = .seconds(1)
@@ -292,6 +294,20 @@ public actor JobQueue: Service {
                     metrics.job(.retryScheduled)
                     try await store.reschedule(id, dueAt: due, error: error, now: now)
                     wake(after: delay)
+                }
+            case .challenged(let error):
+                let due = configuration.challengeRetry.delay(after: claimed.attempts).map {
+                    now.addingTimeInterval($0 / .seconds(1))
+                }
+                if let due, due.timeIntervalSince(claimed.acceptedAt) <= configuration.retry.horizon / .seconds(1) {
+                    metrics.job(.challengeRetry)
+                    logger.info(
+                        "a bot check stood in for the message's pages; it will be tried again",
+                        metadata: ["message_id": "\(id)", "due": "\(due)", "error": .string(error)])
+                    try await store.reschedule(id, dueAt: due, error: error, now: now)
+                } else {
+                    metrics.job(.noPreview)
+                    try await store.finish(id, as: .done, error: error, now: now)
                 }
             case .cancelled:
                 try await store.reschedule(id, dueAt: now, error: nil, now: now)

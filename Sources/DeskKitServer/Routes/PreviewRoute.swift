@@ -43,7 +43,7 @@ struct PreviewRoute: Sendable {
             case .failure(let e):
                 items.append([
                     "link": .string(link), "url": .string(url), "data": .null, "payload": .null, "details": .null,
-                    "error": ["kind": .string(e.kind.rawValue), "detail": .string(e.detail)],
+                    "error": e.json,
                 ])
             }
         }

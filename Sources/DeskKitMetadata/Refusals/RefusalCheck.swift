@@ -1,0 +1,346 @@
+import DeskKitFetchPolicy
+import DeskKitURL
+
+/// Tells the pages that stand in for the one a link points to — a bot check, a consent or login form, an
+/// error page served as a success, a parked domain, an empty app shell — from everything the fetch saw:
+/// the status, the headers, where the redirects ended, and what the parser gathered (``PageSignals``). A
+/// card made of such a page would lie; the refusal says what stood there instead, and who ran it when that
+/// is known (``FetchError/provider``).
+///
+/// A page is refused for what it is, never for who serves it: a vendor's cookie or server header is on
+/// every page it serves. A page whose own OpenGraph, Twitter card or JSON-LD describes it is kept, whatever
+/// its body holds (a login form, a captcha demo), unless a redirect led away from the page asked for.
+///
+/// ```swift
+/// let metadata = MetadataExtractor.extract(html: bytes, pageURL: url)
+/// let response = ResponseFacts(status: 200, headers: headers, requestedURL: url, finalURL: url)
+/// if let refusal = RefusalCheck.refusal(of: metadata, response: response) {
+///     print(refusal.kind, refusal.provider ?? "-", refusal.detail)  // challenge cloudflare …
+/// }
+/// ```
+///
+/// The marks of vendors and services are one table, the words of such pages another; see the DeskKitPreview
+/// article "Pages that are not the page".
+public enum RefusalCheck {
+    /// The refusal the response shows before its body is read: a challenge header (`cf-mitigated:
+    /// challenge`, `x-amzn-waf-action`), LinkedIn's status 999, a redirect to a captcha's or a consent
+    /// form's address. Nil when the body must be read to tell.
+    public static func refusal(of response: ResponseFacts) -> FetchError? {
+        Evidence(response, page: nil).decisive()
+    }
+
+    /// The refusal `page`, served with `response`, is; nil for a page that is itself.
+    public static func refusal(of page: PageMetadata, response: ResponseFacts) -> FetchError? {
+        Evidence(response, page: page).verdict()
+    }
+
+    /// Statuses other than 2xx whose body is read for a bot check (the others are answered as
+    /// ``FetchError/Kind/httpStatus`` at once): 202 and 405 (AWS WAF), 403, 429, 503, 999.
+    public static func mayHideChallenge(status: Int) -> Bool { [202, 403, 405, 429, 503, 999].contains(status) }
+}
+
+/// What one response and its page show, read once, and the decision on them.
+private struct Evidence {
+    let response: ResponseFacts
+    let page: PageMetadata?
+    let headers: [(name: String, value: String)]
+    let cookies: [String]
+    let final: Address?
+    let requested: Address?
+    let scripts: [String]
+    let frames: [String]
+    let forms: [String]
+    let title: [(text: String, code: Bool)]
+
+    /// A URL's parts the rules read, lowercase.
+    struct Address {
+        var whole: String
+        var host: String
+        var segments: [String]
+        var parameters: [String]
+
+        init?(_ url: String?) {
+            guard let url else { return nil }
+            let lower = url.lowercased()
+            let parts = URLResolution.split(Substring(lower))
+            guard let authority = parts.authority else { return nil }
+            whole = lower
+            host = String(URLResolution.host(ofAuthority: authority))
+            segments = parts.path.split(separator: "/").map(String.init)
+            parameters = (parts.query ?? "").split(separator: "&").map { String($0.prefix { $0 != "=" }) }
+        }
+
+        /// Whether the host is `pattern` or under it (`pattern` ending in `.`: starts with it).
+        func hostIs(_ pattern: String) -> Bool {
+            pattern.hasSuffix(".") ? host.hasPrefix(pattern) : host == pattern || host.hasSuffix("." + pattern)
+        }
+
+        func hasSegment(in set: Set<String>) -> Bool { segments.contains(where: set.contains) }
+        var hasReturnParameter: Bool {
+            parameters.contains { p in
+                RefusalPhrases.returnParameters.contains(p) || ["redirect", "return", "continue"].contains { p.contains($0) }
+            }
+        }
+    }
+
+    init(_ response: ResponseFacts, page: PageMetadata?) {
+        self.response = response
+        self.page = page
+        headers = response.headers.map { ($0.name.lowercased(), $0.value.lowercased()) }
+        cookies = headers.filter { $0.name == "set-cookie" }.map {
+            String($0.value.prefix { $0 != "=" && $0 != ";" }).trimmingSpaces
+        }
+        final = Address(response.finalURL)
+        requested = Address(response.requestedURL)
+        scripts = page?.signals.scriptSources.map { $0.lowercased() } ?? []
+        frames = page?.signals.frameSources.map { $0.lowercased() } ?? []
+        forms = page?.signals.formActions.map { $0.lowercased() } ?? []
+        title = RefusalText.parts(of: page?.signals.documentTitle)
+    }
+
+    /// Whether a redirect led to another address than the one asked for.
+    var redirected: Bool {
+        guard let final, let requested else { return false }
+        return final.host != requested.host || final.segments != requested.segments
+    }
+
+    // MARK: Marks
+
+    /// Where `signature` is found, in words for the detail; nil when it is not.
+    func evidence(of signature: RefusalSignature) -> String? {
+        let p = signature.pattern
+        switch signature.place {
+        case .header(let name):
+            return headers.first { $0.name == name && $0.value.contains(p) }.map { "header \($0.name): \($0.value)" }
+        case .cookie:
+            return cookies.first { $0.hasPrefix(p) }.map { "cookie \($0)" }
+        case .status:
+            return String(response.status) == p ? "status \(p)" : nil
+        case .host:
+            guard let final, final.hostIs(p) else { return nil }
+            return "\(redirected ? "redirected to" : "at") \(final.whole)"
+        case .url:
+            guard let final, final.whole.contains(p) else { return nil }
+            return "\(redirected ? "redirected to" : "at") \(final.whole)"
+        case .script: return scripts.first { $0.contains(p) }.map { "script \($0)" }
+        case .frame: return frames.first { $0.contains(p) }.map { "frame \($0)" }
+        case .form: return forms.first { $0.contains(p) }.map { "form to \($0)" }
+        case .elementID: return page?.signals.markers.contains("#" + p) == true ? "element #\(p)" : nil
+        case .elementClass: return page?.signals.markers.contains("." + p) == true ? "element .\(p)" : nil
+        case .title: return title.first?.text == p ? "title \"\(page?.signals.documentTitle ?? p)\"" : nil
+        }
+    }
+
+    /// The first signature of `strength` (and of `kind`, when given) found, with where.
+    func found(_ strength: RefusalSignature.Strength, kind: FetchError.Kind? = nil) -> (
+        RefusalSignature, String
+    )? {
+        for signature in RefusalSignatures.all where signature.strength == strength {
+            guard kind == nil || signature.kind == kind, let evidence = evidence(of: signature) else { continue }
+            return (signature, evidence)
+        }
+        return nil
+    }
+
+    /// Who ran a refusal of `kind` decided by other evidence: the first mark of that kind found.
+    func provider(of kind: FetchError.Kind) -> String? {
+        for strength in [RefusalSignature.Strength.decisive, .standIn, .widget, .mark] {
+            if let (signature, _) = found(strength, kind: kind) { return signature.provider }
+        }
+        return nil
+    }
+
+    func refusal(_ kind: FetchError.Kind, provider: String?, _ evidence: String) -> FetchError {
+        let what =
+            switch kind {
+            case .challenge: "a bot check stood in for the page"
+            case .consentWall: "a cookie-consent form stood in for the page"
+            case .loginWall: "a login form stood in for the page"
+            case .errorPage: "an error page was served as the page"
+            case .parkedDomain: "the domain is parked or has no site yet"
+            default: "an app shell with no metadata of its own: its content comes from scripts"
+            }
+        return .refused(kind, provider: provider, "\(what) (\(evidence))")
+    }
+
+    // MARK: The decision
+
+    /// A refusal the response shows alone, whatever the page says.
+    func decisive() -> FetchError? {
+        guard let (signature, evidence) = found(.decisive) else { return nil }
+        return refusal(signature.kind, provider: signature.provider, evidence)
+    }
+
+    func verdict() -> FetchError? {
+        if let refusal = decisive() { return refusal }
+        guard let page else { return nil }
+        if let refusal = redirectedAway() { return refusal }
+        // Refused with a bot-management vendor's mark and little else: that vendor's block page.
+        if [403, 405, 429].contains(response.status), page.signals.visibleTextBytes < 2_000,
+            let (signature, evidence) = found(.mark, kind: .challenge)
+        {
+            return refusal(.challenge, provider: signature.provider, "status \(response.status), \(evidence)")
+        }
+        // A page that describes itself in its own metadata is itself.
+        if let own = ownTitle(page), !isRefusalTitle(own) { return nil }
+        if let (signature, evidence) = found(.standIn) {
+            return refusal(signature.kind, provider: signature.provider, evidence)
+        }
+        return byWords(page)
+    }
+
+    /// A redirect from the page asked for to a login, consent or error address: the page's own metadata
+    /// (a site's generic OpenGraph) does not make that the page.
+    func redirectedAway() -> FetchError? {
+        guard redirected, let final, let requested else { return nil }
+        let login = RefusalPhrases.loginPathSegments
+        if final.hasSegment(in: login), !requested.hasSegment(in: login) {
+            return refusal(.loginWall, provider: provider(of: .loginWall), "redirected to \(final.whole)")
+        }
+        if final.hasSegment(in: RefusalPhrases.consentPathSegments),
+            !requested.hasSegment(in: RefusalPhrases.consentPathSegments)
+        {
+            return refusal(.consentWall, provider: provider(of: .consentWall), "redirected to \(final.whole)")
+        }
+        if final.hasSegment(in: RefusalPhrases.errorPathSegments),
+            !requested.hasSegment(in: RefusalPhrases.errorPathSegments)
+        {
+            return refusal(.errorPage, provider: nil, "redirected to \(final.whole)")
+        }
+        return nil
+    }
+
+    /// The page's own title for itself: og:title, twitter:title, or its JSON-LD headline.
+    func ownTitle(_ page: PageMetadata) -> String? {
+        for list in [page.openGraph, page.twitter] {
+            if let title = list.first(where: { $0.key == "og:title" || $0.key == "twitter:title" })?.value,
+                !title.isEmpty
+            {
+                return title
+            }
+        }
+        return page.jsonLD.first { $0.key == "headline" }?.value
+    }
+
+    /// Whether a title is the words of a refusal of any kind.
+    func isRefusalTitle(_ text: String) -> Bool {
+        let parts = RefusalText.parts(of: text)
+        return RefusalText.matches(parts, RefusalPhrases.challengeTitles)
+            || RefusalText.matches(parts, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
+            || RefusalText.matches(parts, RefusalPhrases.loginTitles, prefixes: RefusalPhrases.loginTitlePrefixes)
+            || RefusalText.matches(parts, RefusalPhrases.errorTitles) || parts.contains { $0.code }
+            || RefusalText.matches(parts, RefusalPhrases.weakErrorTitles)
+            || RefusalText.matches(parts, RefusalPhrases.defaultPageTitles)
+            || RefusalText.matches(parts, RefusalPhrases.shellTitles)
+    }
+
+    /// The page's words decide, on a page without metadata of its own.
+    func byWords(_ page: PageMetadata) -> FetchError? {
+        let s = page.signals
+        // The title, og:title or twitter:title (when they are refusal words), and the first heading.
+        let titles = title + RefusalText.parts(of: ownTitle(page))
+        let heading = RefusalText.parts(of: s.heading)
+        let headlines = titles + heading
+        let shown = "title \"\(s.documentTitle ?? page.title ?? "")\""
+        let texts = [s.documentTitle, s.heading, page.description, s.noscript].compactMap { $0 }.map(
+            RefusalText.normalize)
+        // Little to read: a wall or an error page, not an article with a form in it.
+        let thin = s.visibleTextBytes < 2_000
+
+        if RefusalText.matches(headlines, RefusalPhrases.challengeTitles) {
+            return refusal(.challenge, provider: provider(of: .challenge), shown)
+        }
+        if RefusalText.mentions(texts, RefusalPhrases.challengeSentences), thin || found(.widget) != nil {
+            return refusal(.challenge, provider: provider(of: .challenge), "its words: \(texts.first ?? "")")
+        }
+        if RefusalText.matches(headlines, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
+            || thin && RefusalText.mentions(texts, RefusalPhrases.consentSentences)
+        {
+            return refusal(.consentWall, provider: provider(of: .consentWall), shown)
+        }
+        if RefusalText.matches(headlines, RefusalPhrases.loginTitles, prefixes: RefusalPhrases.loginTitlePrefixes),
+            s.passwordFields > 0 || thin || s.formActions.contains(where: isLoginAddress),
+            !isPlainLoginAddressAsked
+        {
+            return refusal(.loginWall, provider: provider(of: .loginWall), shown)
+        }
+        if let refusal = errorPage(page, titles: titles, heading: heading, texts: texts, thin: thin) {
+            return refusal
+        }
+        if RefusalText.matches(titles, RefusalPhrases.defaultPageTitles) {
+            return refusal(.parkedDomain, provider: provider(of: .parkedDomain), shown)
+        }
+        let parkedTexts = [s.documentTitle, s.heading, page.description].compactMap { $0 }.map(RefusalText.normalize)
+        // The domain is named by a word for it, or by the site's own name ("example.com is for sale").
+        let site = final.map { $0.host.hasPrefix("www.") ? String($0.host.dropFirst(4)) : $0.host }
+        let siteForSale = site.map { site in RefusalPhrases.siteForSale.map { site + $0 } } ?? []
+        for (domain, sale) in RefusalPhrases.parkedPairs {
+            if let text = parkedTexts.first(where: { t in
+                domain.contains { t.contains($0) } && sale.contains { t.contains($0) }
+                    || siteForSale.contains { t.contains($0) }
+            }) {
+                return refusal(.parkedDomain, provider: provider(of: .parkedDomain), "its words: \(text)")
+            }
+        }
+        return emptyShell(page)
+    }
+
+    func errorPage(
+        _ page: PageMetadata, titles: [(text: String, code: Bool)], heading: [(text: String, code: Bool)],
+        texts: [String], thin: Bool
+    ) -> FetchError? {
+        let shown = "title \"\(page.signals.documentTitle ?? page.title ?? "")\""
+        let strong = titles.contains { $0.code } || RefusalText.matches(titles, RefusalPhrases.errorTitles)
+        let headingSays = heading.contains { $0.code } || RefusalText.matches(heading, RefusalPhrases.errorTitles)
+        if strong || headingSays && thin { return refusal(.errorPage, provider: nil, strong ? shown : "heading \"\(page.signals.heading ?? "")\"") }
+        if RefusalText.matches(titles, RefusalPhrases.weakErrorTitles),
+            headingSays || thin && (RefusalText.mentions(texts, RefusalPhrases.errorSentences) || page.description == nil)
+        {
+            return refusal(.errorPage, provider: nil, shown)
+        }
+        if thin, RefusalText.mentions(texts, RefusalPhrases.errorSentences) {
+            return refusal(.errorPage, provider: nil, "its words: \(texts.first ?? "")")
+        }
+        return nil
+    }
+
+    /// An app's shell: scripts and a mount point or a template's title, no words and no metadata of its own.
+    func emptyShell(_ page: PageMetadata) -> FetchError? {
+        let s = page.signals
+        guard s.visibleTextBytes < 64, !page.stoppedEarly, !s.scriptSources.isEmpty || s.appRoot != nil,
+            !page.openGraph.contains(where: { $0.key == "og:description" || $0.key == "og:image" }),
+            !page.itemprops.contains(where: { $0.key == "description" }), page.jsonLD.isEmpty,
+            !page.twitter.contains(where: { $0.key == "twitter:description" })
+        else { return nil }
+        // A description the page wrote (not one taken from its text) is metadata of its own.
+        if let description = page.description, description != s.noscript { return nil }
+        let template = RefusalText.matches(title, RefusalPhrases.shellTitles)
+        let needsScripts = s.noscript.map { RefusalText.mentions([RefusalText.normalize($0)], RefusalPhrases.javaScriptRequired) } ?? false
+        guard s.appRoot != nil || template || needsScripts || s.documentTitle == nil else { return nil }
+        let evidence =
+            s.appRoot.map { "an empty #\($0)" } ?? (template ? "title \"\(s.documentTitle ?? "")\"" : "no text, scripts only")
+        return refusal(.emptyShell, provider: nil, evidence)
+    }
+
+    /// Whether the link asked for a login page itself, with nothing to return to (`/login`): then that page
+    /// is what the link shows.
+    var isPlainLoginAddressAsked: Bool {
+        guard let requested, !redirected else { return false }
+        return requested.hasSegment(in: RefusalPhrases.loginPathSegments) && !requested.hasReturnParameter
+    }
+
+    func isLoginAddress(_ action: String) -> Bool {
+        action.split(whereSeparator: { $0 == "/" || $0 == "?" }).contains {
+            RefusalPhrases.loginPathSegments.contains(String($0))
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

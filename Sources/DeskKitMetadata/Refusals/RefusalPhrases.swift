@@ -1,0 +1,273 @@
+/// The words of pages that stand in for others — bot checks, consent and login forms, error pages, parked
+/// domains, app shells — in English, Chinese, Russian, Japanese, German, Spanish and French (and a few in
+/// Portuguese, Italian and Korean), as ``RefusalText/normalize(_:)`` leaves them: lowercase, straight
+/// quotes, no trailing dots or ellipses.
+///
+/// A *title* is a whole part of a `<title>` (between separators: "Page not found | Shop") or a whole
+/// heading; a *prefix* starts one; a *sentence* is anywhere in the page's first text, its headings or its
+/// `<noscript>`. Titles are matched whole so that an article about logging in or a band called Not Found
+/// keeps its card.
+enum RefusalPhrases {
+    // MARK: Bot checks
+
+    static let challengeTitles: Set<String> = [
+        // en
+        "just a moment", "attention required", "access denied", "access to this page has been denied",
+        "you have been blocked", "sorry, you have been blocked", "request blocked", "request rejected",
+        "request unsuccessful", "robot check", "are you a robot", "are you a human", "security check",
+        "security checkpoint", "checking your browser", "checking your browser before accessing", "one more step",
+        "pardon our interruption", "human verification", "bot verification", "verify you are human",
+        "verifying you are human", "making sure you're not a bot", "ddos-guard", "ddos protection by ddos-guard",
+        "captcha", "captcha challenge", "verification required", "browser check", "access blocked",
+        "please verify you are a human", "you are being redirected", "blocked",
+        "sucuri website firewall - access denied", "access denied - sucuri website firewall",
+        // zh
+        "请稍候", "安全验证", "人机验证", "访问验证", "验证码", "安全检查", "访问被拒绝", "滑动验证", "验证码拦截",
+        "请完成安全验证", "拒绝访问",
+        // ru
+        "один момент", "проверка браузера", "доступ запрещен", "доступ запрещён", "вы не робот", "ой",
+        "проверка безопасности", "подтвердите, что вы не робот", "доступ ограничен",
+        // ja
+        "しばらくお待ちください", "アクセスが拒否されました", "セキュリティチェック", "アクセスが制限されています",
+        "ロボットではありません", "セキュリティ確認",
+        // de
+        "einen moment", "nur einen moment", "zugriff verweigert", "sicherheitsüberprüfung", "sicherheitsprüfung",
+        "sicherheitsabfrage",
+        // es
+        "un momento", "acceso denegado", "verificación de seguridad", "comprobando su navegador",
+        "verificación humana",
+        // fr
+        "un instant", "accès refusé", "vérification de sécurité", "accès interdit", "vérification humaine",
+        // pt, it, ko
+        "acesso negado", "accesso negato", "verifica di sicurezza", "잠시만 기다리십시오", "접근 거부",
+    ]
+
+    static let challengeSentences: [String] = [
+        // en
+        "checking your browser before accessing", "checking if the site connection is secure",
+        "verify you are human by completing", "verifying you are human", "unusual traffic from your computer network",
+        "make sure you're not a robot", "not a robot", "enable javascript and cookies to continue",
+        "please enable js and disable any ad blocker", "press & hold", "press and hold to confirm",
+        "complete the security check to access", "why do i have to complete a captcha",
+        "this process is automatic. your browser will redirect", "performance & security by cloudflare",
+        "incapsula incident id", "the requested url was rejected. please consult with your administrator",
+        "please enable javascript before you are allowed to see this page", "we believe you are using automation tools",
+        "you don't have permission to access", "your request has been blocked", "automated access",
+        "are you a robot", "confirm you are human", "human verification", "to continue, please verify",
+        "sign in to confirm you're not a bot", "blocked by network security",
+        // zh
+        "请完成安全验证", "检测到异常流量", "您的访问过于频繁", "请输入验证码", "拖动滑块", "访问过于频繁", "人机验证",
+        // ru
+        "подтвердите, что запросы отправляли вы, а не робот", "запросы с вашего устройства похожи на автоматические",
+        "проверка браузера перед переходом", "вы не робот",
+        // ja
+        "ロボットではないことを確認", "アクセスが集中", "不正なアクセス",
+        // de
+        "bitte bestätigen sie, dass sie kein roboter sind", "ungewöhnlichen datenverkehr", "kein roboter",
+        // es
+        "tráfico inusual", "no eres un robot", "no soy un robot", "verifica que eres humano",
+        // fr
+        "trafic inhabituel", "vous n'êtes pas un robot", "je ne suis pas un robot", "vérifiez que vous êtes humain",
+    ]
+
+    // MARK: Consent walls
+
+    static let consentTitles: Set<String> = [
+        "before you continue", "cookie consent", "consent", "we value your privacy", "your privacy choices",
+        "privacy consent", "manage cookies", "cookie settings",
+        "zustimmung", "datenschutzeinstellungen", "cookie-einstellungen",
+        "gestión de cookies", "consentimiento", "gestion des cookies", "consentement", "согласие на использование cookie",
+        "cookie 设置", "cookie の設定",
+    ]
+
+    static let consentTitlePrefixes: [String] = [
+        "before you continue to ", "bevor sie zu ", "avant d'accéder à ", "antes de ir a ", "прежде чем перейти ",
+        "在继续访问", "继续访问", "に移動する前に", "prima di continuare", "antes de continuar",
+        "yahoo is part of the yahoo family", "yahoo ist teil der yahoo markenfamilie",
+    ]
+
+    static let consentSentences: [String] = [
+        "we use cookies and data to deliver and maintain", "wir verwenden cookies und daten",
+        "is part of the yahoo family of brands", "to continue, accept the use of cookies",
+    ]
+
+    // MARK: Login walls
+
+    static let loginTitles: Set<String> = [
+        // en
+        "log in", "login", "log-in", "sign in", "signin", "sign-in", "sign up", "sign-up", "create account",
+        "create an account", "log in or sign up", "sign in or sign up", "log in or create an account",
+        "sign in or create an account", "member login", "user login", "account login", "login page",
+        "sign in to your account", "log in to your account", "log into your account", "authentication required",
+        "login required", "please log in", "please sign in", "sign in required", "welcome back", "join now",
+        // zh
+        "登录", "登入", "用户登录", "账号登录", "账户登录", "登录页面", "请登录", "注册", "登录/注册", "登录 / 注册",
+        "登錄", "會員登入",
+        // ru
+        "вход", "войти", "вход в аккаунт", "вход в систему", "авторизация", "регистрация", "вход на сайт",
+        "войдите", "вход или регистрация", "войдите в аккаунт",
+        // ja
+        "ログイン", "サインイン", "ログインページ", "会員登録", "新規登録", "ログイン画面",
+        // de
+        "anmelden", "anmeldung", "einloggen", "registrieren", "bitte melden sie sich an",
+        // es
+        "iniciar sesión", "inicia sesión", "acceder", "entrar", "registrarse", "regístrate", "inicio de sesión",
+        // fr
+        "connexion", "se connecter", "s'identifier", "identification", "inscription", "connectez-vous",
+        // pt, it, ko
+        "fazer login", "iniciar sessão", "accedi", "로그인",
+    ]
+
+    static let loginTitlePrefixes: [String] = [
+        "log in to ", "log into ", "login to ", "sign in to ", "sign into ", "sign up for ", "login on ",
+        "log in on ", "anmelden bei ", "iniciar sesión en ", "inicia sesión en ", "connexion à ",
+        "se connecter à ", "войти в ", "вход в ", "登录到", "にログイン",
+    ]
+
+    /// Path segments of a login page's address (`/login?next=…`, `/accounts/login/`, `/authwall`).
+    static let loginPathSegments: Set<String> = [
+        "login", "log-in", "signin", "sign-in", "sign_in", "logon", "authwall", "uas", "login.php", "signin.php",
+        "login.aspx", "login.html", "login.jsp", "auth", "sso", "oauth", "authorize",
+    ]
+
+    /// Query parameters that say where a login or consent form sends the reader afterwards.
+    static let returnParameters: Set<String> = [
+        "next", "redirect", "redirect_url", "redirect_uri", "redirecturl", "return", "return_to", "returnto",
+        "returnurl", "return_url", "continue", "dest", "destination", "url", "goto", "from", "back", "service",
+        "session_redirect", "target", "came_from", "callback",
+    ]
+
+    static let consentPathSegments: Set<String> = [
+        "consent", "cookie-consent", "cookieconsent", "zustimmung", "privacy-consent", "gdpr-consent", "cmp",
+    ]
+
+    // MARK: Error pages
+
+    /// Error titles that need nothing more.
+    static let errorTitles: Set<String> = [
+        // en
+        "not found", "page not found", "file not found", "page cannot be found", "the page cannot be found",
+        "page does not exist", "this page does not exist", "page not available", "this page isn't available",
+        "sorry, this page isn't available", "this page is not available", "content not available",
+        "this content isn't available", "this content isn't available right now", "page unavailable",
+        "internal server error", "server error", "service unavailable", "service temporarily unavailable",
+        "bad gateway", "gateway timeout", "bad request", "forbidden", "unauthorized", "something went wrong",
+        "oops! something went wrong", "oops, something went wrong", "we couldn't find that page",
+        "sorry, we couldn't find that page", "we can't find that page", "sorry, we can't find that page",
+        "the page you requested could not be found", "page no longer exists", "this page no longer exists",
+        "the page you are looking for doesn't exist", "the page you're looking for doesn't exist",
+        "the page you were looking for doesn't exist", "nothing found", "nothing was found", "page missing",
+        "hmm...this page doesn't exist", "this account doesn't exist", "site not found", "error 404",
+        "404 error", "error page", "the requested url was not found on this server", "requested page not found",
+        "page not found (404)", "content unavailable", "video unavailable",
+        // zh
+        "页面不存在", "页面未找到", "找不到页面", "页面找不到了", "网页不存在", "页面不见了", "抱歉，您访问的页面不存在",
+        "您访问的页面不存在", "抱歉，页面不存在", "服务器错误", "页面走丢了", "无法找到该页", "找不到网页", "頁面不存在",
+        "找不到頁面",
+        // ru
+        "страница не найдена", "ошибка 404", "страница не существует", "запрашиваемая страница не найдена",
+        "такой страницы нет", "страница не найдена (404)", "внутренняя ошибка сервера", "страница недоступна",
+        // ja
+        "ページが見つかりません", "お探しのページは見つかりませんでした", "ページが見つかりませんでした",
+        "ページは存在しません", "指定されたページは存在しません", "お探しのページが見つかりません", "サーバーエラー",
+        "ページが存在しません",
+        // de
+        "seite nicht gefunden", "fehler 404", "die seite wurde nicht gefunden", "seite existiert nicht",
+        "die angeforderte seite wurde nicht gefunden", "serverfehler", "seite nicht verfügbar",
+        "diese seite existiert nicht",
+        // es
+        "página no encontrada", "error 404", "página no existe", "la página no existe", "no se encontró la página",
+        "error del servidor", "no encontrado", "página no disponible", "esta página no existe",
+        // fr
+        "page introuvable", "page non trouvée", "erreur 404", "la page demandée est introuvable",
+        "cette page n'existe pas", "page inexistante", "erreur interne du serveur", "page non disponible",
+        "la page que vous recherchez est introuvable",
+        // pt, it, ko
+        "página não encontrada", "pagina non trovata", "페이지를 찾을 수 없습니다",
+    ]
+
+    /// Error titles that say little alone ("Error", "Oops"): an error page when its heading or code agree,
+    /// or when the page has nothing else to say.
+    static let weakErrorTitles: Set<String> = [
+        "error", "oops", "oops!", "whoops", "whoops!", "uh oh", "sorry", "erreur", "fehler", "ошибка", "エラー", "错误",
+        "错误页面", "error de página", "errore", "not available", "unavailable", "nicht gefunden",
+    ]
+
+    static let errorSentences: [String] = [
+        "the requested url was not found on this server", "page you requested could not be found",
+        "page you are looking for could not be found", "page you're looking for could not be found",
+        "page you are looking for doesn't exist", "page you're looking for doesn't exist",
+        "page you are looking for does not exist", "page you were looking for doesn't exist",
+        "couldn't find the page you", "could not find the page you", "we couldn't find that page",
+        "this page isn't available", "the link you followed may be broken", "page has been removed",
+        "您访问的页面不存在", "页面不存在", "страница не найдена", "ページが見つかりません",
+        "die angeforderte seite wurde nicht gefunden", "la página que buscas no existe",
+        "la page que vous recherchez n'existe pas",
+    ]
+
+    /// Path segments of an error page's address, when a redirect led there (`/404`, `/errors/not-found`).
+    static let errorPathSegments: Set<String> = [
+        "404", "404.html", "404.htm", "404.php", "404.aspx", "not-found", "notfound", "page-not-found",
+        "pagenotfound", "error404", "error-404", "500.html", "50x.html",
+    ]
+
+    // MARK: Parked domains
+
+    /// A parked page's sentence: a word for the domain and a word for its sale, in one language.
+    static let parkedPairs: [(domain: [String], sale: [String])] = [
+        (
+            ["domain", "domain name"],
+            [
+                "for sale", "available for purchase", "buy this domain", "make an offer", "is parked", "may be for sale",
+                "get this domain", "inquire about this domain", "parked free", "is available for registration",
+            ]
+        ),
+        (["domain"], ["zum verkauf", "zu verkaufen", "kaufen", "geparkt"]),
+        (["dominio"], ["a la venta", "en venta", "se vende", "comprar este dominio", "à venda"]),
+        (["domaine"], ["à vendre", "en vente", "acheter ce"]),
+        (["домен"], ["прода", "купить", "припаркован"]),
+        (["域名"], ["出售", "转让", "购买", "停放", "出讓"]),
+        (["ドメイン"], ["販売", "売却", "売り出し", "購入"]),
+    ]
+
+    /// What follows the site's own name on a parked page ("example.com is for sale").
+    static let siteForSale = [" is for sale", " may be for sale", " is available for purchase", " is parked"]
+
+    /// The default pages of web servers and hosts: no site is there yet.
+    static let defaultPageTitles: Set<String> = [
+        "welcome to nginx", "welcome to nginx!", "apache2 ubuntu default page: it works",
+        "apache2 debian default page: it works", "test page for the apache http server",
+        "test page for the nginx http server", "iis windows server", "iis windows", "it works", "it works!",
+        "welcome to centos", "default web site page", "domain default page", "web server's default page",
+        "default page", "account suspended", "future home of something quite cool", "coming soon",
+        "website coming soon", "site under construction", "under construction",
+    ]
+
+    // MARK: App shells
+
+    /// The titles bundlers' templates ship with.
+    static let shellTitles: Set<String> = [
+        "react app", "vite app", "vite + react", "vite + react + ts", "vite + vue", "vite + vue + ts", "vite + svelte",
+        "vite + svelte + ts", "vite + preact", "vite + preact + ts", "vite + lit", "vite + lit + ts", "vite + solid",
+        "vite + solid + ts", "vite + ts", "vite + js", "vite + qwik", "create next app", "next.js", "nuxt",
+        "nuxt app", "vue app", "angular", "angularapp", "myapp", "my app", "ionic app", "svelte app", "sveltekit",
+        "document", "untitled", "untitled document", "loading", "app", "web app", "expo", "remix", "astro", "gatsby",
+        "ember", "webpack app", "parcel", "new app", "home page", "index", "title", "welcome to your vue.js app",
+        "welcome to react", "webapp",
+    ]
+
+    /// What an app's `<noscript>` or its first text says when it runs on scripts alone.
+    static let javaScriptRequired: [String] = [
+        "enable javascript", "javascript is required", "javascript is disabled", "requires javascript",
+        "need javascript", "turn on javascript", "javascript must be enabled", "javascript to run this app",
+        "включите javascript", "javascript отключен", "启用 javascript", "启用javascript", "开启javascript",
+        "javascript を有効", "javascriptを有効", "javascript aktivieren", "javascript ist deaktiviert",
+        "habilita javascript", "activa javascript", "activar javascript", "activer javascript", "activez javascript",
+    ]
+
+    /// The ids of the elements app frameworks mount into.
+    static let appRootIDs: [String] = [
+        "root", "app", "__next", "__nuxt", "___gatsby", "svelte", "q-app", "react-root", "main-app", "app-root",
+        "application", "ember-app", "vue-app", "react-app", "appmount", "app-mount", "sveltekit-body",
+    ]
+}

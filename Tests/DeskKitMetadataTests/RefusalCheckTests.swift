@@ -1,0 +1,145 @@
+import DeskKitFetchPolicy
+import Foundation
+import Testing
+
+@testable import DeskKitMetadata
+
+/// The check on its own: what the parser gathers for it, the words, and the pages that must keep their cards.
+@Suite("Refusal check")
+struct RefusalCheckTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func page(_ html: String, url: String = "https://shop.example/item/7") -> PageMetadata {
+        MetadataExtractor.extract(html: Array(html.utf8), pageURL: url)
+    }
+
+    static func check(
+        _ html: String, status: Int = 200, headers: [(String, String)] = [], asked: String = "https://shop.example/item/7",
+        at final: String? = nil
+    ) -> FetchError? {
+        let final = final ?? asked
+        return RefusalCheck.refusal(
+            of: page(html, url: final),
+            response: ResponseFacts(
+                status: status, headers: headers.map { .init(name: $0.0, value: $0.1) }, requestedURL: asked,
+                finalURL: final))
+    }
+
+    @Test func theParserGathersTheSignals() {
+        let s = Self.page(
+            """
+            <html><head><title>Sign in</title><script src="/a.js"></script>
+            <script id="anubis_challenge" type="application/json">{}</script></head>
+            <body><noscript>Please enable JavaScript</noscript><div id="root" class="g-recaptcha x"></div>
+            <form action="/session"><input type="password"><input type=PASSWORD></form>
+            <iframe src="/frame"></iframe><nav>menu</nav><p>Twelve visible bytes</p></body></html>
+            """
+        ).signals
+        #expect(s.documentTitle == "Sign in")
+        #expect(s.noscript == "Please enable JavaScript")
+        #expect(s.scriptSources == ["/a.js"])
+        #expect(s.formActions == ["/session"] && s.frameSources == ["/frame"])
+        #expect(s.markers == ["#anubis_challenge", ".g-recaptcha"])
+        #expect(s.appRoot == "root")
+        #expect(s.passwordFields == 1, "type is matched as written")
+        #expect(s.visibleTextBytes == "Twelve visible bytes".utf8.count, "navigation and noscript are not visible text")
+    }
+
+    @Test func markersAreLookedForAtTheStartOfTheBodyOnly() {
+        let filler = String(repeating: "<span>word word word word word word</span>", count: 3_000)  // > 64 KiB
+        let s = Self.page("<title>T</title><body><div id=\"px-captcha\"></div>\(filler)<div id=\"challenge-form\"></div>")
+            .signals
+        #expect(s.markers == ["#px-captcha"])
+    }
+
+    @Test func titlesAreCutIntoPartsAndCodesTakenOff() {
+        let parts = RefusalText.parts(of: "404 页面不存在 - 示例商城").map(\.text)
+        #expect(parts.contains("页面不存在"))
+        #expect(RefusalText.parts(of: "Error 404").first?.code == true)
+        #expect(RefusalText.parts(of: "Error 4040").first?.code == false)
+        #expect(RefusalText.normalize("  Just a   moment...  ") == "just a moment")
+        #expect(RefusalText.normalize("We couldn\u{2019}t find it!") == "we couldn't find it")
+        let stripped = RefusalText.withoutCode("404错误")
+        #expect(stripped.text == "错误" && stripped.code)
+    }
+
+    @Test func eachKindByItsWords() {
+        #expect(Self.check("<title>Just a moment...</title>")?.kind == .challenge)
+        #expect(Self.check("<title>Страница не найдена</title><h1>Ошибка</h1>")?.kind == .errorPage)
+        #expect(Self.check("<title>ページが見つかりません</title>")?.kind == .errorPage)
+        #expect(Self.check("<title>Before you continue to YouTube</title>")?.kind == .consentWall)
+        #expect(Self.check("<title>Anmelden</title><form><input type=password></form>")?.kind == .loginWall)
+        #expect(Self.check("<title>Domain kaufen</title><h1>Diese Domain steht zum Verkauf</h1>")?.kind == .parkedDomain)
+        #expect(
+            Self.check("<title>Vite App</title><script type=module src=/main.js></script><div id=app></div>")?.kind
+                == .emptyShell)
+    }
+
+    @Test func aPageWithItsOwnMetadataIsItself() {
+        // A login form in the body of an article, a captcha demo on a vendor's page, an error's words as a name.
+        #expect(
+            Self.check(
+                #"<meta property="og:title" content="Passkeys, explained"><title>Log in</title><form><input type=password></form>"#
+            ) == nil)
+        #expect(
+            Self.check(#"<meta property="og:title" content="hCaptcha"><div class="h-captcha"></div><p>not a robot</p>"#)
+                == nil)
+        #expect(Self.check(#"<meta property="og:title" content="Not Found live"><title>Not Found – the band</title>"#) == nil)
+        // Its metadata does not hold against a redirect to a login page.
+        let wall = Self.check(
+            #"<meta property="og:title" content="Example"><title>Example</title>"#,
+            asked: "https://example.com/p/1", at: "https://example.com/accounts/login/?next=/p/1")
+        #expect(wall?.kind == .loginWall)
+    }
+
+    @Test func aVendorsMarkAloneIsNoWall() {
+        let html = "<title>Opening hours</title><p>Open from nine to five on weekdays, and Saturday mornings.</p>"
+        for header in [
+            ("Set-Cookie", "datadome=1; Path=/"), ("Set-Cookie", "_abck=x"), ("Server", "cloudflare"),
+            ("X-Iinfo", "1"), ("x-kpsdk-ct", "1"),
+        ] {
+            #expect(Self.check(html, headers: [header]) == nil, "\(header)")
+        }
+        // …but with a refusal's status and nothing else to read, it names who refused.
+        let blocked = Self.check("<title>Access</title>", status: 403, headers: [("Server", "AkamaiGHost")])
+        #expect(blocked?.kind == .challenge && blocked?.provider == "akamai")
+    }
+
+    @Test func theResponseAloneDecidesWhatItCan() {
+        func response(_ status: Int, _ headers: [(String, String)], at url: String = "https://shop.example/")
+            -> FetchError?
+        {
+            RefusalCheck.refusal(
+                of: ResponseFacts(
+                    status: status, headers: headers.map { .init(name: $0.0, value: $0.1) }, requestedURL: url,
+                    finalURL: url))
+        }
+        #expect(response(403, [("CF-Mitigated", "challenge")])?.provider == "cloudflare")
+        #expect(response(405, [("x-amzn-waf-action", "captcha")])?.provider == "aws-waf")
+        #expect(response(999, [])?.provider == "linkedin")
+        #expect(response(302, [], at: "https://consent.google.de/ml?continue=x")?.kind == .consentWall)
+        #expect(response(200, [("Set-Cookie", "cf_clearance=1")]) == nil)
+    }
+
+    /// Every real page of the corpus and every page of the OpenGraph suites keeps its card.
+    @Test func noRealPageIsRefused() throws {
+        var files: [URL] = []
+        for folder in ["Corpus/html", "Tests/DeskKitMetadataTests/Fixtures/og/files"] {
+            let base = Self.root.appendingPathComponent(folder)
+            let walk = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
+            while let url = walk?.nextObject() as? URL {
+                if ["html", "htm"].contains(url.pathExtension.lowercased()) { files.append(url) }
+            }
+        }
+        #expect(files.count > 100)
+        for file in files {
+            let bytes = try [UInt8](Data(contentsOf: file))
+            let url = "https://example.com/" + file.lastPathComponent
+            let page = MetadataExtractor.extract(html: bytes, pageURL: url)
+            let refusal = RefusalCheck.refusal(
+                of: page, response: ResponseFacts(status: 200, requestedURL: url, finalURL: url))
+            #expect(refusal == nil, "\(file.lastPathComponent): \(refusal.map(String.init(describing:)) ?? "")")
+        }
+    }
+}
