@@ -68,7 +68,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let emptyShell = Kind(.emptyShell)
 
         /// The six refusals, in the order above.
-        public static let refusals: [Kind] = [.challenge, .consentWall, .loginWall, .errorPage, .parkedDomain, .emptyShell]
+        public static let refusals: [Kind] = [
+            .challenge, .consentWall, .loginWall, .errorPage, .parkedDomain, .emptyShell,
+        ]
 
         /// Whether the fetch worked but the page stood in for another: one of ``refusals``.
         public var isRefusal: Bool {

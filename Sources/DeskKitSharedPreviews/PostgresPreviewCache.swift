@@ -35,7 +35,8 @@ public final class PostgresPreviewCache: SharedPreviewCache {
                 (Bool, String?, String?, String?, String?, String?, String?, String?, String?).self)
             where fresh {
                 if let kind {
-                    var error = FetchError(kindName: kind, detail: detail ?? "") ?? FetchError(.connection, detail ?? "")
+                    var error =
+                        FetchError(kindName: kind, detail: detail ?? "") ?? FetchError(.connection, detail ?? "")
                     // A refusal's provider is kept in the details column.
                     error.provider = details.flatMap { try? JSONValue.parse($0) }?["provider"]?.stringValue
                     return .cached(.failure(error))

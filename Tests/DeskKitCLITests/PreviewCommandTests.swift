@@ -73,6 +73,37 @@ struct PreviewCommandTests {
         #expect(pdf["file_name"] as? String == "manual.pdf")
     }
 
+    /// A page that stands in for the one linked: no card, `{"error": {"kind", "provider", "detail"}}` and
+    /// exit 1, `provider` only when it is known; `--details` the same.
+    @Test func aWallIsRefusedWithItsKindAndProvider() async throws {
+        let server = try await PageServer.start { path in
+            switch path {
+            case "/hold":
+                .init(
+                    status: 403, headers: [("Content-Type", "text/html"), ("Set-Cookie", "_pxhd=1; path=/")],
+                    body: .bytes(
+                        Array(#"<title>Access to this page has been denied</title><div id="px-captcha">"#.utf8)))
+            case "/gone": .html("<title>Page not found – Shop</title><h1>Sorry, we couldn't find that page</h1>")
+            default: .init(status: 404)
+            }
+        }
+        defer { Task { try? await server.stop() } }
+        for flags in [[], ["--details"]] {
+            let r = try CLI.run(["preview", "--allow-private"] + flags + [server.baseURL + "/hold"])
+            #expect(r.status == 1)
+            let line = try #require(r.lines.first)
+            let error = try #require(try CLI.json(line)["error"] as? [String: Any])
+            #expect(error["kind"] as? String == "challenge" && error["provider"] as? String == "perimeterx")
+            #expect((error["detail"] as? String)?.isEmpty == false)
+        }
+        let gone = try CLI.run(["preview", "--allow-private", server.baseURL + "/gone"])
+        #expect(gone.status == 1)
+        let line = try #require(gone.lines.first)
+        let error = try #require(try CLI.json(line)["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "error_page" && error["provider"] == nil)
+        #expect(Array(error.keys).sorted() == ["detail", "kind"])
+    }
+
     @Test func demoShowsBothViewsWithPreviews() throws {
         let r = try CLI.run(["demo"])
         #expect(r.status == 0)

@@ -15,7 +15,8 @@ struct RefusalCheckTests {
     }
 
     static func check(
-        _ html: String, status: Int = 200, headers: [(String, String)] = [], asked: String = "https://shop.example/item/7",
+        _ html: String, status: Int = 200, headers: [(String, String)] = [],
+        asked: String = "https://shop.example/item/7",
         at final: String? = nil
     ) -> FetchError? {
         let final = final ?? asked
@@ -48,8 +49,10 @@ struct RefusalCheckTests {
 
     @Test func markersAreLookedForAtTheStartOfTheBodyOnly() {
         let filler = String(repeating: "<span>word word word word word word</span>", count: 3_000)  // > 64 KiB
-        let s = Self.page("<title>T</title><body><div id=\"px-captcha\"></div>\(filler)<div id=\"challenge-form\"></div>")
-            .signals
+        let s = Self.page(
+            "<title>T</title><body><div id=\"px-captcha\"></div>\(filler)<div id=\"challenge-form\"></div>"
+        )
+        .signals
         #expect(s.markers == ["#px-captcha"])
     }
 
@@ -70,7 +73,8 @@ struct RefusalCheckTests {
         #expect(Self.check("<title>ページが見つかりません</title>")?.kind == .errorPage)
         #expect(Self.check("<title>Before you continue to YouTube</title>")?.kind == .consentWall)
         #expect(Self.check("<title>Anmelden</title><form><input type=password></form>")?.kind == .loginWall)
-        #expect(Self.check("<title>Domain kaufen</title><h1>Diese Domain steht zum Verkauf</h1>")?.kind == .parkedDomain)
+        #expect(
+            Self.check("<title>Domain kaufen</title><h1>Diese Domain steht zum Verkauf</h1>")?.kind == .parkedDomain)
         #expect(
             Self.check("<title>Vite App</title><script type=module src=/main.js></script><div id=app></div>")?.kind
                 == .emptyShell)
@@ -85,7 +89,9 @@ struct RefusalCheckTests {
         #expect(
             Self.check(#"<meta property="og:title" content="hCaptcha"><div class="h-captcha"></div><p>not a robot</p>"#)
                 == nil)
-        #expect(Self.check(#"<meta property="og:title" content="Not Found live"><title>Not Found – the band</title>"#) == nil)
+        #expect(
+            Self.check(#"<meta property="og:title" content="Not Found live"><title>Not Found – the band</title>"#)
+                == nil)
         // Its metadata does not hold against a redirect to a login page.
         let wall = Self.check(
             #"<meta property="og:title" content="Example"><title>Example</title>"#,
@@ -122,10 +128,14 @@ struct RefusalCheckTests {
         #expect(response(200, [("Set-Cookie", "cf_clearance=1")]) == nil)
     }
 
-    /// Every real page of the corpus and every page of the OpenGraph suites keeps its card.
+    /// Every real page of the corpus and every page of the OpenGraph suites keeps its card; so do the real
+    /// pages of `../shared/corpus/pages` (the readability articles) and its OpenGraph suite, where they are.
     @Test func noRealPageIsRefused() throws {
         var files: [URL] = []
-        for folder in ["Corpus/html", "Tests/DeskKitMetadataTests/Fixtures/og/files"] {
+        for folder in [
+            "Corpus/html", "Tests/DeskKitMetadataTests/Fixtures/og/files", "../shared/corpus/pages",
+            "../shared/conformance/og/files",
+        ] {
             let base = Self.root.appendingPathComponent(folder)
             let walk = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil)
             while let url = walk?.nextObject() as? URL {

@@ -41,6 +41,12 @@ struct EnrichmentServerTests {
         let pages = try await PageServer.start(host: "127.0.0.1") { path in
             switch path {
             case "/missing": .init(status: 404)
+            // A bot check (Cloudflare's header) and a login wall: no card, a refusal each.
+            case "/challenge":
+                .init(
+                    status: 403, headers: [("Content-Type", "text/html"), ("cf-mitigated", "challenge")],
+                    body: .bytes(Array("<title>Just a moment...</title>".utf8)))
+            case "/orders/7": .html("<title>Sign in</title><form><input type=password></form>")
             case "/silent": .init(body: .silent)  // accepts the connection and never answers
             case "/map.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(Self.mapPNG))
             case "/pixel": .html(#"<title>Tracked</title><meta property="og:image" content="/px.gif">"#)
@@ -519,6 +525,47 @@ struct EnrichmentServerTests {
         #expect(
             problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_OEMBED": "maybe"])
                 == #"DESKKIT_OEMBED "maybe" is not 1 or 0"#)
+        // Refusals: remembered 10 minutes, bot checks tried again 3 times in an hour; the retries wait at least
+        // as long as a refusal is remembered.
+        #expect(defaults.previews.refusalTTL == .seconds(600) && defaults.queue.challengeRetry.retries == 3)
+        #expect(defaults.queue.challengeRetry.window == .seconds(3600))
+        let walls = try ServerConfiguration.resolve(
+            flags: ServerConfiguration.flags(from: ["--refusal-ttl", "120", "--challenge-retries=1"]),
+            environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_CHALLENGE_RETRY_WINDOW": "600"])
+        #expect(walls.previews.refusalTTL == .seconds(120) && walls.queue.challengeRetry.minimumDelay == .seconds(120))
+        #expect(walls.queue.challengeRetry.retries == 1 && walls.queue.challengeRetry.window == .seconds(600))
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_CHALLENGE_RETRIES": "50"])?.hasPrefix(
+                "DESKKIT_CHALLENGE_RETRIES") == true)
+    }
+
+    /// A page that is not the page gets no card: the message stays as it is. A bot check is tried again a
+    /// bounded number of times, a login wall is not; both are counted by kind and provider, and
+    /// `/v1/preview` says what stood there.
+    @Test func wallsGetNoCardAndOnlyBotChecksAreTriedAgain() async throws {
+        try await withServer({
+            $0.queue.challengeRetry.retries = 2
+            $0.queue.challengeRetry.window = .milliseconds(300)
+            $0.queue.challengeRetry.minimumDelay = .zero
+            $0.previews.refusalTTL = .milliseconds(1)
+        }) { client, fake, pages, _ async throws in
+            #expect(try await Self.post(client, Self.webhook(id: 2001, text: "\(pages.baseURL)/challenge")).0 == .ok)
+            #expect(try await Self.post(client, Self.webhook(id: 2002, text: "\(pages.baseURL)/orders/7")).0 == .ok)
+            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="no_preview"} 2"#)
+            #expect(metrics.contains(#"deskkit_jobs_total{outcome="no_preview"} 2"#))
+            #expect(metrics.contains(#"deskkit_jobs_total{outcome="challenge_retry"} 2"#), "two retries, then done")
+            #expect(metrics.contains(#"deskkit_refusals_total{kind="challenge",provider="cloudflare"} 3"#))
+            #expect(metrics.contains(#"deskkit_refusals_total{kind="login_wall",provider=""} 1"#))
+            let answer = try await client.execute(
+                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/challenge"}"#)
+            ) {
+                try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue?.first
+            }
+            #expect(answer?["error"]?["kind"] == "challenge" && answer?["error"]?["provider"] == "cloudflare")
+            #expect(answer?["payload"] == .null)
+            #expect(await fake.puts.isEmpty, "no card is better than a false one")
+        }
     }
 
     @Test func secretsAreNeverLogged() async throws {

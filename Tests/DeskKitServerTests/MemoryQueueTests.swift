@@ -129,6 +129,46 @@ struct MemoryQueueTests {
         #expect(failed.job.messageID == 2 && failed.attempts == 1 && failed.lastError == "HTTP 502")
     }
 
+    /// A bot check stood in for the pages: tried again as often as the policy says, then finished; past the
+    /// horizon, finished at once.
+    @Test func challengesAreTriedAgainABoundedNumberOfTimes() async throws {
+        let attempts = Attempts()
+        var configuration = JobQueue.Configuration()
+        configuration.challengeRetry.retries = 2
+        configuration.challengeRetry.window = .milliseconds(200)
+        configuration.challengeRetry.minimumDelay = .zero
+        let store = Self.memory()
+        let queue = JobQueue(store: store, configuration: configuration) { _ in
+            _ = await attempts.add()
+            return .challenged("challenge (cloudflare): a bot check stood in for the page")
+        }
+        _ = try await Self.run(queue) {
+            #expect(await queue.submit(Self.job(1)) == .accepted)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while await store.counts()[.done] == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let done = try #require(await store.list(state: .done, limit: 1).first)
+        #expect(done.attempts == 3 && done.lastError?.hasPrefix("challenge (cloudflare)") == true)
+        #expect(await attempts.times.count == 3)
+    }
+
+    /// The retries spread over the window, each wait twice the one before, none shorter than the minimum
+    /// (the refusal's time in the cache): 3 in an hour by default.
+    @Test func theChallengeScheduleFitsItsWindow() {
+        var policy = ChallengeRetry()
+        let minutes = (1...4).map { policy.delay(after: $0).map { $0 / .seconds(60) } }
+        #expect(minutes[0] == 10, "not sooner than the refusal is cached")
+        #expect(abs(minutes[1]! - 60 * 3 / 7 + 10) < 0.01 && abs(minutes[2]! - 60 * 4 / 7) < 0.01)
+        #expect(minutes[3] == nil && policy.delay(after: 0) == nil)
+        #expect(abs(minutes.compactMap { $0 }.reduce(0, +) - 60) < 0.01, "within the hour")
+        policy.minimumDelay = .zero
+        #expect(abs(policy.delay(after: 1)! / .seconds(60) - 60.0 / 7) < 0.01)
+        policy.retries = 0
+        #expect(policy.delay(after: 1) == nil)
+    }
+
     /// The delays themselves: doubling from the first, capped, jittered by 50–100 %, and the server's
     /// `Retry-After` (capped) when it is longer.
     @Test func theBackOffDoublesIsCappedAndYieldsToRetryAfter() {

@@ -78,7 +78,8 @@ private struct Evidence {
         func hasSegment(in set: Set<String>) -> Bool { segments.contains(where: set.contains) }
         var hasReturnParameter: Bool {
             parameters.contains { p in
-                RefusalPhrases.returnParameters.contains(p) || ["redirect", "return", "continue"].contains { p.contains($0) }
+                RefusalPhrases.returnParameters.contains(p)
+                    || ["redirect", "return", "continue"].contains { p.contains($0) }
             }
         }
     }
@@ -250,11 +251,13 @@ private struct Evidence {
         if RefusalText.matches(headlines, RefusalPhrases.challengeTitles) {
             return refusal(.challenge, provider: provider(of: .challenge), shown)
         }
-        if RefusalText.mentions(texts, RefusalPhrases.challengeSentences), thin || found(.widget) != nil {
-            return refusal(.challenge, provider: provider(of: .challenge), "its words: \(texts.first ?? "")")
+        if let words = RefusalText.mention(in: texts, of: RefusalPhrases.challengeSentences),
+            thin || found(.widget) != nil
+        {
+            return refusal(.challenge, provider: provider(of: .challenge), "its words: \"\(words)\"")
         }
         if RefusalText.matches(headlines, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
-            || thin && RefusalText.mentions(texts, RefusalPhrases.consentSentences)
+            || thin && RefusalText.mention(in: texts, of: RefusalPhrases.consentSentences) != nil
         {
             return refusal(.consentWall, provider: provider(of: .consentWall), shown)
         }
@@ -290,16 +293,19 @@ private struct Evidence {
         texts: [String], thin: Bool
     ) -> FetchError? {
         let shown = "title \"\(page.signals.documentTitle ?? page.title ?? "")\""
+        let words = RefusalText.mention(in: texts, of: RefusalPhrases.errorSentences)
         let strong = titles.contains { $0.code } || RefusalText.matches(titles, RefusalPhrases.errorTitles)
         let headingSays = heading.contains { $0.code } || RefusalText.matches(heading, RefusalPhrases.errorTitles)
-        if strong || headingSays && thin { return refusal(.errorPage, provider: nil, strong ? shown : "heading \"\(page.signals.heading ?? "")\"") }
+        if strong || headingSays && thin {
+            return refusal(.errorPage, provider: nil, strong ? shown : "heading \"\(page.signals.heading ?? "")\"")
+        }
         if RefusalText.matches(titles, RefusalPhrases.weakErrorTitles),
-            headingSays || thin && (RefusalText.mentions(texts, RefusalPhrases.errorSentences) || page.description == nil)
+            headingSays || thin && (words != nil || page.description == nil)
         {
             return refusal(.errorPage, provider: nil, shown)
         }
-        if thin, RefusalText.mentions(texts, RefusalPhrases.errorSentences) {
-            return refusal(.errorPage, provider: nil, "its words: \(texts.first ?? "")")
+        if thin, let words {
+            return refusal(.errorPage, provider: nil, "its words: \"\(words)\"")
         }
         return nil
     }
@@ -315,10 +321,14 @@ private struct Evidence {
         // A description the page wrote (not one taken from its text) is metadata of its own.
         if let description = page.description, description != s.noscript { return nil }
         let template = RefusalText.matches(title, RefusalPhrases.shellTitles)
-        let needsScripts = s.noscript.map { RefusalText.mentions([RefusalText.normalize($0)], RefusalPhrases.javaScriptRequired) } ?? false
+        let needsScripts =
+            s.noscript.flatMap {
+                RefusalText.mention(in: [RefusalText.normalize($0)], of: RefusalPhrases.javaScriptRequired)
+            } != nil
         guard s.appRoot != nil || template || needsScripts || s.documentTitle == nil else { return nil }
         let evidence =
-            s.appRoot.map { "an empty #\($0)" } ?? (template ? "title \"\(s.documentTitle ?? "")\"" : "no text, scripts only")
+            s.appRoot.map { "an empty #\($0)" }
+            ?? (template ? "title \"\(s.documentTitle ?? "")\"" : "no text, scripts only")
         return refusal(.emptyShell, provider: nil, evidence)
     }
 

@@ -76,7 +76,8 @@ enum RefusalPhrases {
         "before you continue", "cookie consent", "consent", "we value your privacy", "your privacy choices",
         "privacy consent", "manage cookies", "cookie settings",
         "zustimmung", "datenschutzeinstellungen", "cookie-einstellungen",
-        "gestión de cookies", "consentimiento", "gestion des cookies", "consentement", "согласие на использование cookie",
+        "gestión de cookies", "consentimiento", "gestion des cookies", "consentement",
+        "согласие на использование cookie",
         "cookie 设置", "cookie の設定",
     ]
 
@@ -218,7 +219,8 @@ enum RefusalPhrases {
         (
             ["domain", "domain name"],
             [
-                "for sale", "available for purchase", "buy this domain", "make an offer", "is parked", "may be for sale",
+                "for sale", "available for purchase", "buy this domain", "make an offer", "is parked",
+                "may be for sale",
                 "get this domain", "inquire about this domain", "parked free", "is available for registration",
             ]
         ),

@@ -89,7 +89,9 @@ enum RefusalSignatures {
         .init("cloudflare", .challenge, .cookie, "cf_clearance", .mark, source: isAntibot),
         .init("cloudflare", .challenge, .cookie, "__cf_bm", .mark, source: "Cloudflare docs: Cookies (__cf_bm)"),
         .init("cloudflare", .challenge, .header("server"), "cloudflare", .mark, source: seen),
-        .init("cloudflare-turnstile", .challenge, .script, "challenges.cloudflare.com/turnstile", .widget, source: isAntibot),
+        .init(
+            "cloudflare-turnstile", .challenge, .script, "challenges.cloudflare.com/turnstile", .widget,
+            source: isAntibot),
         .init("cloudflare-turnstile", .challenge, .elementClass, "cf-turnstile", .widget, source: isAntibot),
         // Vercel's firewall.
         .init("vercel", .challenge, .header("x-vercel-mitigated"), "challenge", .decisive, source: isAntibot),
@@ -153,7 +155,9 @@ enum RefusalSignatures {
         .init("cheq", .challenge, .script, "cheqzone.com", .mark, source: isAntibot),
         .init("threatmetrix", .challenge, .script, "fp/check.js", .mark, source: isAntibot),
         // Queue-it's waiting room stands in for the page until the visitor's turn.
-        .init("queue-it", .challenge, .host, "queue-it.net", .decisive, source: "Queue-it docs: the waiting room's domain"),
+        .init(
+            "queue-it", .challenge, .host, "queue-it.net", .decisive, source: "Queue-it docs: the waiting room's domain"
+        ),
         // Captcha widgets: also on ordinary login and contact forms, so they need the words of a bot check.
         .init("recaptcha", .challenge, .script, "/recaptcha/", .widget, source: isAntibot),
         .init("recaptcha", .challenge, .script, "recaptcha.net", .widget, source: isAntibot),

@@ -71,8 +71,9 @@ enum RefusalText {
         parts.contains { part in titles.contains(part.text) || prefixes.contains { part.text.hasPrefix($0) } }
     }
 
-    /// Whether one of `texts` (normalized) holds one of `sentences`.
-    static func mentions(_ texts: [String], _ sentences: [String]) -> Bool {
-        texts.contains { text in sentences.contains { text.contains($0) } }
+    /// The first of `sentences` that one of `texts` (normalized) holds.
+    static func mention(in texts: [String], of sentences: [String]) -> String? {
+        for text in texts { if let sentence = sentences.first(where: { text.contains($0) }) { return sentence } }
+        return nil
     }
 }

@@ -64,7 +64,8 @@ public struct ServerMetrics: Sendable {
                 count("deskkit_previews_total", [("outcome", "error")])
                 count("deskkit_fetch_errors_total", [("kind", error.kind.rawValue)])
                 if error.kind.isRefusal {
-                    count("deskkit_refusals_total", [("kind", error.kind.rawValue), ("provider", error.provider ?? "")])
+                    count(
+                        "deskkit_refusals_total", [("kind", error.kind.rawValue), ("provider", error.provider ?? "")])
                 }
             }
         }
