@@ -42,6 +42,11 @@ struct OEmbedTests {
             switch route {
             // A video site whose page says little: its provider (the table) says the rest.
             case "/watch": return .html("<html><head><title>DK-200 - Tube</title></head><body></body></html>")
+            // The same video behind a consent wall, as a data centre's client meets it.
+            case "/watch-eu":
+                return .html(
+                    #"<title>Before you continue to YouTube</title><form action="https://consent.youtube.com/save" method="post"><button>Accept all</button></form>"#
+                )
             case "/tube/oembed": return json(recorded("youtube-video.json", base: base))
             case "/vi/dk200/hqdefault.png":
                 return .init(headers: [("Content-Type", "image/png")], body: .bytes(MediaFiles.png(480, 360)))
@@ -120,6 +125,26 @@ struct OEmbedTests {
         // The endpoint was asked with the link, escaped, in JSON.
         let asked = site.asked.first { $0.hasPrefix("/tube/oembed") }
         #expect(asked?.contains("url=http%3A%2F%2F127.0.0.2%3A") == true && asked?.hasSuffix("&format=json") == true)
+    }
+
+    /// A consent or login wall in front of a page the provider table knows costs nothing: its answer is
+    /// asked while the page is fetched, and the card is the provider's, never the wall's.
+    @Test func aWallInFrontOfAKnownProvidersPageCostsNoCard() async throws {
+        let site = try await Self.start()
+        defer { Task { try? await site.server.stop() } }
+        let card = try await Self.service(site).card(for: site.server.baseURL + "/watch-eu?v=dk200").get()
+        #expect(card.preview.title == "Setting up the DK-200 router in five minutes")
+        #expect(card.details.sources.title == .oEmbed && card.details.providerName == "YouTube")
+        // Without the provider, the wall is refused: no card that says "Before you continue".
+        var plain = PreviewService.Configuration()
+        plain.oEmbed = false
+        let service = PreviewService(fetcher: await Self.service(site).fetcher, configuration: plain)
+        let refused = await service.card(for: site.server.baseURL + "/watch-eu?v=dk200")
+        guard case .failure(let error) = refused else {
+            Issue.record("a card for a consent wall: \(refused)")
+            return
+        }
+        #expect(error.kind == .consentWall && error.provider == "google")
     }
 
     @Test func aRefusedPageGetsItsProvidersCardAndNeverItsMarkup() async throws {

@@ -19,6 +19,11 @@ struct PostgresPreviewCacheTests {
         let pages = try await PageServer.start { path in
             fetches.withLock { $0[path, default: 0] += 1 }
             if path == "/missing" { return .init(status: 404) }
+            if path == "/wall" {
+                return .init(
+                    status: 403, headers: [("Content-Type", "text/html")],
+                    body: .bytes(Array(#"<title>x</title><script src="https://ct.captcha-delivery.com/c.js"></script>"#.utf8)))
+            }
             return .html("<title>Page \(path)</title><meta property=og:description content='About \(path)'>")
         }
         let a = try await PostgresJobStore.open(location)
@@ -60,6 +65,17 @@ struct PostgresPreviewCacheTests {
         #expect(card.details.sources.title == .pageFallback && card.details.sources.description == .page)
         #expect(card.details.charset?.name == "UTF-8")
         #expect(fetches.withLock { $0["/two"] } == 1)
+        // A refusal is kept with who ran it: the third instance reads the bot check's provider from the database.
+        let wall = pages.baseURL + "/wall"
+        guard case .failure(let first) = await services[0].card(for: wall) else {
+            Issue.record("a card for a bot check")
+            return
+        }
+        #expect(first.kind == .challenge && first.provider == "datadome")
+        let third = PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: c))
+        let read = await third.card(for: wall)
+        #expect(read.map(\.preview) == .failure(first))
+        #expect(fetches.withLock { $0["/wall"] } == 1)
         await c.close()
         await a.close()
         await b.close()
