@@ -35,7 +35,7 @@ public actor PreviewService {
         /// How long a failure is cached. Default 5 minutes.
         public var failureTTL: Duration = .seconds(300)
         /// How long a refusal (a bot check, a login or consent wall, an error page, a parked domain, an app
-        /// shell: ``FetchError/Kind/isRefusal``) is cached, here and in the shared cache, so that a busy
+        /// shell: `FetchError.Kind.isRefusal`) is cached, here and in the shared cache, so that a busy
         /// channel does not fetch the same wall again and again. Default 10 minutes.
         public var refusalTTL: Duration = .seconds(600)
         /// Fetches running at once. Default 64.

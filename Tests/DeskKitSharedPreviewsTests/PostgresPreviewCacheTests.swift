@@ -22,7 +22,8 @@ struct PostgresPreviewCacheTests {
             if path == "/wall" {
                 return .init(
                     status: 403, headers: [("Content-Type", "text/html")],
-                    body: .bytes(Array(#"<title>x</title><script src="https://ct.captcha-delivery.com/c.js"></script>"#.utf8)))
+                    body: .bytes(
+                        Array(#"<title>x</title><script src="https://ct.captcha-delivery.com/c.js"></script>"#.utf8)))
             }
             return .html("<title>Page \(path)</title><meta property=og:description content='About \(path)'>")
         }
@@ -72,7 +73,8 @@ struct PostgresPreviewCacheTests {
             return
         }
         #expect(first.kind == .challenge && first.provider == "datadome")
-        let third = PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: c))
+        let third = PreviewService(
+            fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: c))
         let read = await third.card(for: wall)
         #expect(read.map(\.preview) == .failure(first))
         #expect(fetches.withLock { $0["/wall"] } == 1)

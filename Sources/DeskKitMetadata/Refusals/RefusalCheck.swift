@@ -5,7 +5,7 @@ import DeskKitURL
 /// error page served as a success, a parked domain, an empty app shell — from everything the fetch saw:
 /// the status, the headers, where the redirects ended, and what the parser gathered (``PageSignals``). A
 /// card made of such a page would lie; the refusal says what stood there instead, and who ran it when that
-/// is known (``FetchError/provider``).
+/// is known (`FetchError.provider`).
 ///
 /// A page is refused for what it is, never for who serves it: a vendor's cookie or server header is on
 /// every page it serves. A page whose own OpenGraph, Twitter card or JSON-LD describes it is kept, whatever
@@ -19,8 +19,8 @@ import DeskKitURL
 /// }
 /// ```
 ///
-/// The marks of vendors and services are one table, the words of such pages another; see the DeskKitPreview
-/// article "Pages that are not the page".
+/// The marks of vendors and services are one table, the words of such pages another; <doc:Refusals> says
+/// what decides, in which order, and how to add a vendor.
 public enum RefusalCheck {
     /// The refusal the response shows before its body is read: a challenge header (`cf-mitigated:
     /// challenge`, `x-amzn-waf-action`), LinkedIn's status 999, a redirect to a captcha's or a consent
@@ -35,7 +35,7 @@ public enum RefusalCheck {
     }
 
     /// Statuses other than 2xx whose body is read for a bot check (the others are answered as
-    /// ``FetchError/Kind/httpStatus`` at once): 202 and 405 (AWS WAF), 403, 429, 503, 999.
+    /// `FetchError.Kind.httpStatus` at once): 202 and 405 (AWS WAF), 403, 429, 503, 999.
     public static func mayHideChallenge(status: Int) -> Bool { [202, 403, 405, 429, 503, 999].contains(status) }
 }
 

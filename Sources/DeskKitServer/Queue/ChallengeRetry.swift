@@ -1,5 +1,5 @@
 /// When a job none of whose links gave a card because a bot check stood in for a page
-/// (``FetchError/Kind/challenge``) is tried again: a few times, later and later, within an hour by default.
+/// (`FetchError.Kind.challenge`) is tried again: a few times, later and later, within an hour by default.
 /// Walls of the other kinds (login, consent, error pages, parked domains, app shells) are not tried again:
 /// they do not go away.
 ///
@@ -14,7 +14,7 @@ public struct ChallengeRetry: Sendable, Hashable {
     /// Default 1 hour.
     public var window: Duration = .seconds(3600)
     /// The shortest wait between two attempts: the refusal's time in the preview cache
-    /// (``PreviewService/Configuration/refusalTTL``, which `deskkit serve` sets it to). Default 10 minutes.
+    /// (`PreviewService.Configuration.refusalTTL`, which `deskkit serve` sets it to). Default 10 minutes.
     public var minimumDelay: Duration = .seconds(600)
 
     /// The default policy (see each property).

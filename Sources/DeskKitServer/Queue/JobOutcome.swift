@@ -17,7 +17,7 @@ public enum JobOutcome: Sendable, Hashable {
     case retryable(String, retryAfter: Duration?)
     /// The Platform API refused the update for good (a 4xx other than 429).
     case permanent(String)
-    /// No link gave a card, and a bot check stood in for a page (``FetchError/Kind/challenge``): tried again
+    /// No link gave a card, and a bot check stood in for a page (`FetchError.Kind.challenge`): tried again
     /// later by the ``ChallengeRetry`` policy, then finished as `no_preview`.
     case challenged(String)
     /// Cancelled (shutdown) before the message was updated.
