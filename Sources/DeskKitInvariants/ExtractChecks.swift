@@ -1,3 +1,4 @@
+import DeskKitFetchPolicy
 import DeskKitMetadata
 import DeskKitModel
 
@@ -50,6 +51,17 @@ enum ExtractChecks {
         try require(oneShot.images.count <= limits.maxImages, "more images than the cap")
         let kept = oneShot.openGraph.count + oneShot.twitter.count + oneShot.itemprops.count
         try require(kept <= limits.maxMetaTags, "more meta tags kept than the cap")
+        let s = oneShot.signals
+        for list in [s.scriptSources, s.frameSources, s.formActions, s.markers] {
+            try require(list.count <= PageSignals.maxSources, "more signals kept than the cap")
+        }
+        // The refusal check reads any page, and what it answers is one of the six refusals.
+        let response = ResponseFacts(
+            status: Int(bytes[0]) % 2 == 0 ? 200 : 403, requestedURL: pageURL, finalURL: pageURL)
+        if let refusal = RefusalCheck.refusal(of: oneShot, response: response) {
+            try require(refusal.kind.isRefusal, "a refusal of kind \(refusal.kind)")
+            try require(!refusal.detail.isEmpty, "a refusal without a detail")
+        }
     }
 
     /// Whether a URL starts with a scheme as RFC 3986 writes one: a letter, then letters, digits, `+`, `-`
@@ -70,6 +82,7 @@ enum ExtractChecks {
             ("description", "\(a.description as Any)", "\(b.description as Any)"),
             ("image", "\(a.image as Any)", "\(b.image as Any)"), ("url", "\(a.url as Any)", "\(b.url as Any)"),
             ("charset", "\(a.charset)", "\(b.charset)"), ("openGraph", "\(a.openGraph)", "\(b.openGraph)"),
+            ("signals", "\(a.signals)", "\(b.signals)"),
         ]
         return fields.filter { $0.1 != $0.2 }.map { "\($0.0): \(excerpt($0.1)) vs \(excerpt($0.2))" }.joined(
             separator: "; ")

@@ -95,6 +95,7 @@ struct DocumentationTests {
             "DecodeStream": "Hi! plain",
             "FindLinks": "https://example.com/track/1138",
             "ReadPageMetadata": "Parcel 1138",
+            "CheckRefusal": "challenge cloudflare a bot check stood in for the page (element #challenge-stage)",
             "ParseJSON": #"{"type":"NOTIFICATION_WELCOME","ids":[1,2.50]}"#,
         ]
         for (name, output) in expected {

@@ -12,10 +12,11 @@ import DeskKitURL
 /// its body holds (a login form, a captcha demo), unless a redirect led away from the page asked for.
 ///
 /// ```swift
-/// let metadata = MetadataExtractor.extract(html: bytes, pageURL: url)
+/// let page = MetadataExtractor.extract(html: bytes, pageURL: url)
 /// let response = ResponseFacts(status: 200, headers: headers, requestedURL: url, finalURL: url)
-/// if let refusal = RefusalCheck.refusal(of: metadata, response: response) {
-///     print(refusal.kind, refusal.provider ?? "-", refusal.detail)  // challenge cloudflare …
+/// if let refusal = RefusalCheck.refusal(of: page, response: response) {
+///     // challenge cloudflare a bot check stood in for the page (element #challenge-stage)
+///     print(refusal.kind, refusal.provider ?? "-", refusal.detail)
 /// }
 /// ```
 ///
