@@ -178,13 +178,13 @@ private struct Evidence {
         guard let page else { return nil }
         if let refusal = redirectedAway() { return refusal }
         // Refused with a bot-management vendor's mark and little else: that vendor's block page.
-        if [403, 405, 429].contains(response.status), page.signals.visibleTextBytes < 2_000,
+        if [202, 403, 405, 429].contains(response.status), page.signals.visibleTextBytes < 2_000,
             let (signature, evidence) = found(.mark, kind: .challenge)
         {
             return refusal(.challenge, provider: signature.provider, "status \(response.status), \(evidence)")
         }
-        // A page that describes itself in its own metadata is itself.
-        if let own = ownTitle(page), !isRefusalTitle(own) { return nil }
+        // A page that describes itself in its own metadata is itself (not a site's generic tags on every page).
+        if let own = ownTitle(page), !isRefusalTitle(own), !isGeneric(own, page) { return nil }
         if let (signature, evidence) = found(.standIn) {
             return refusal(signature.kind, provider: signature.provider, evidence)
         }
@@ -222,6 +222,16 @@ private struct Evidence {
             }
         }
         return page.jsonLD.first { $0.key == "headline" }?.value
+    }
+
+    /// Whether the page's own title is the site's, not the page's: its og:site_name or application name, or
+    /// the site's part of its `<title>` ("Example Shop" on "Page not found | Example Shop").
+    func isGeneric(_ own: String, _ page: PageMetadata) -> Bool {
+        let own = RefusalText.normalize(own)
+        let names = [page.openGraph.first { $0.key == "og:site_name" }?.value, page.applicationName].compactMap {
+            $0.map(RefusalText.normalize)
+        }
+        return names.contains(own) || title.count > 2 && title.dropFirst(2).contains { $0.text == own }
     }
 
     /// Whether a title is the words of a refusal of any kind.
@@ -277,11 +287,9 @@ private struct Evidence {
         let parkedTexts = [s.documentTitle, s.heading, page.description].compactMap { $0 }.map(RefusalText.normalize)
         // The domain is named by a word for it, or by the site's own name ("example.com is for sale").
         let site = final.map { $0.host.hasPrefix("www.") ? String($0.host.dropFirst(4)) : $0.host }
-        let siteForSale = site.map { site in RefusalPhrases.siteForSale.map { site + $0 } } ?? []
         for (domain, sale) in RefusalPhrases.parkedPairs {
             if let text = parkedTexts.first(where: { t in
-                domain.contains { t.contains($0) } && sale.contains { t.contains($0) }
-                    || siteForSale.contains { t.contains($0) }
+                domain.contains { t.contains($0) } && sale.contains { t.contains($0) } || namesADomainForSale(t, site)
             }) {
                 return refusal(.parkedDomain, provider: provider(of: .parkedDomain), "its words: \(text)")
             }
@@ -331,6 +339,27 @@ private struct Evidence {
             s.appRoot.map { "an empty #\($0)" }
             ?? (template ? "title \"\(s.documentTitle ?? "")\"" : "no text, scripts only")
         return refusal(.emptyShell, provider: nil, evidence)
+    }
+
+    /// Whether `text` says a domain is for sale by its name: "example.com is for sale", the site's own
+    /// host or any word that reads as a domain name.
+    func namesADomainForSale(_ text: String, _ site: String?) -> Bool {
+        for phrase in RefusalPhrases.siteForSale {
+            var rest = Substring(text)
+            while let range = rest.firstRange(of: phrase) {
+                let word = rest[..<range.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+                if word == site || Self.readsAsDomain(word) { return true }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return false
+    }
+
+    /// `name.tld`: letters, digits and hyphens in dot-separated labels, ending in a label of letters.
+    static func readsAsDomain(_ word: String) -> Bool {
+        let labels = word.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, let tld = labels.last, tld.count >= 2, tld.allSatisfy(\.isLetter) else { return false }
+        return labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
     }
 
     /// Whether the link asked for a login page itself, with nothing to return to (`/login`): then that page

@@ -55,6 +55,8 @@ enum RefusalPhrases {
         "you don't have permission to access", "your request has been blocked", "automated access",
         "are you a robot", "confirm you are human", "human verification", "to continue, please verify",
         "sign in to confirm you're not a bot", "blocked by network security",
+        "your access to this site has been limited", "this request was blocked by the security rules",
+        "has banned your ip address", "used cloudflare to restrict access", "you are being rate limited",
         // zh
         "请完成安全验证", "检测到异常流量", "您的访问过于频繁", "请输入验证码", "拖动滑块", "访问过于频繁", "人机验证",
         // ru

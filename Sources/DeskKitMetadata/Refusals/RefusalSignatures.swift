@@ -211,6 +211,17 @@ enum RefusalSignatures {
         .init("microsoft", .loginWall, .host, "login.microsoftonline.com", .mark, source: seen),
         .init("microsoft", .loginWall, .host, "login.live.com", .mark, source: seen),
         .init("github", .loginWall, .host, "github.com", .mark, source: seen),
+        // Sites that run their own bot checks: named when the page's words decided (after the vendors above,
+        // whose marks name them first).
+        .init("reddit", .challenge, .host, "reddit.com", .mark, source: isAntibot),
+        .init("amazon", .challenge, .host, "amazon.com", .mark, source: seen),
+        .init("amazon", .challenge, .host, "amazon.co.uk", .mark, source: seen),
+        .init("amazon", .challenge, .host, "amazon.de", .mark, source: seen),
+        .init("amazon", .challenge, .host, "amazon.co.jp", .mark, source: seen),
+        .init("google", .challenge, .host, "google.com", .mark, source: seen),
+        .init("yandex", .challenge, .host, "yandex.ru", .mark, source: seen),
+        .init("yandex", .challenge, .host, "ya.ru", .mark, source: seen),
+        .init("linkedin", .challenge, .host, "linkedin.com", .mark, source: isAntibot),
         // Domain parking and sale services.
         .init("sedo", .parkedDomain, .script, "sedoparking.com", .standIn, source: seen),
         .init("sedo", .parkedDomain, .host, "sedo.com", .mark, source: seen),
@@ -224,6 +235,9 @@ enum RefusalSignatures {
         .init("godaddy", .parkedDomain, .url, "godaddy.com/forsale", .decisive, source: seen),
         .init("afternic", .parkedDomain, .host, "afternic.com", .decisive, source: seen),
         .init("dan", .parkedDomain, .url, "dan.com/buy-domain", .decisive, source: seen),
+        .init(
+            nil, .parkedDomain, .script, "google.com/adsense/domains/caf.js", .standIn,
+            source: "Google AdSense for domains: the parked pages' ads script"),
         .init("hugedomains", .parkedDomain, .host, "hugedomains.com", .decisive, source: seen),
         .init("domainmarket", .parkedDomain, .host, "domainmarket.com", .decisive, source: seen),
         .init("atom", .parkedDomain, .url, "atom.com/name/", .decisive, source: seen),
