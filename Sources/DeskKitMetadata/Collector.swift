@@ -364,6 +364,12 @@ final class Collector {
             (alternateDefault == nil || oEmbedJSON == nil)
             && attribute.tokens(of: "rel", include: ["alternate"], ignoringCase: true)
         let isIcon = icons.count < 16 && attribute.tokens(of: "rel", include: Self.iconRels, ignoringCase: true)
+        // A module an app preloads: its scripts may have no `src` (SvelteKit imports them inline).
+        if signals.scriptSources.count < PageSignals.maxSources,
+            attribute.tokens(of: "rel", include: ["modulepreload"], ignoringCase: true), let href = attribute["href"]
+        {
+            signals.scriptSources.append(href)
+        }
         guard isCanonical || isAlternate || isIcon, let href = attribute["href"] else { return }
         if isCanonical { canonical = href }
         if isAlternate {

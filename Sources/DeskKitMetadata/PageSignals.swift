@@ -12,7 +12,8 @@ public struct PageSignals: Sendable, Hashable {
     public var heading: String?
     /// The first `<noscript>`'s text, cleaned ("You need to enable JavaScript to run this app.").
     public var noscript: String?
-    /// The `src` of the first scripts (at most ``maxSources``), as written.
+    /// The `src` of the first scripts, and the modules preloaded (`<link rel="modulepreload">`), at most
+    /// ``maxSources``, as written.
     public var scriptSources: [String] = []
     /// The `src` of the first frames (`<iframe>`), as written.
     public var frameSources: [String] = []

@@ -268,6 +268,9 @@ private struct Evidence {
             return refusal(.challenge, provider: provider(of: .challenge), "its words: \"\(words)\"")
         }
         if RefusalText.matches(headlines, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
+            || headlines.contains(where: { part in
+                RefusalPhrases.consentTitleEndings.contains { part.text.hasSuffix($0) }
+            })
             || thin && RefusalText.mention(in: texts, of: RefusalPhrases.consentSentences) != nil
         {
             return refusal(.consentWall, provider: provider(of: .consentWall), shown)
@@ -327,14 +330,14 @@ private struct Evidence {
             !page.itemprops.contains(where: { $0.key == "description" }), page.jsonLD.isEmpty,
             !page.twitter.contains(where: { $0.key == "twitter:description" })
         else { return nil }
-        // A description the page wrote (not one taken from its text) is metadata of its own.
-        if let description = page.description, description != s.noscript { return nil }
+        // A description the page wrote (not its bundler template's) is metadata of its own.
+        if let description = page.description, description != s.noscript,
+            !RefusalPhrases.templateDescriptions.contains(RefusalText.normalize(description))
+        {
+            return nil
+        }
+        // Scripts and nothing else: a title alone does not describe a page.
         let template = RefusalText.matches(title, RefusalPhrases.shellTitles)
-        let needsScripts =
-            s.noscript.flatMap {
-                RefusalText.mention(in: [RefusalText.normalize($0)], of: RefusalPhrases.javaScriptRequired)
-            } != nil
-        guard s.appRoot != nil || template || needsScripts || s.documentTitle == nil else { return nil }
         let evidence =
             s.appRoot.map { "an empty #\($0)" }
             ?? (template ? "title \"\(s.documentTitle ?? "")\"" : "no text, scripts only")

@@ -20,10 +20,14 @@ enum RefusalPhrases {
         "verifying you are human", "making sure you're not a bot", "ddos-guard", "ddos protection by ddos-guard",
         "captcha", "captcha challenge", "verification required", "browser check", "access blocked",
         "please verify you are a human", "you are being redirected", "blocked",
-        "sucuri website firewall - access denied", "access denied - sucuri website firewall",
+        "sucuri website firewall - access denied", "access denied - sucuri website firewall", "are you human",
+        "verify you are a human", "please verify you are human", "access to this page has been blocked",
+        "error: the request could not be satisfied", "sina visitor system",
+        // Cloudflare's "Just a moment..." as it is written in other languages
+        "só um momento", "solo un momento", "een ogenblik", "chwileczkę", "bir dakika lütfen", "請稍候",
         // zh
         "请稍候", "安全验证", "人机验证", "访问验证", "验证码", "安全检查", "访问被拒绝", "滑动验证", "验证码拦截",
-        "请完成安全验证", "拒绝访问",
+        "请完成安全验证", "拒绝访问", "禁止访问", "百度安全验证", "滑动验证页面", "安全验证中心",
         // ru
         "один момент", "проверка браузера", "доступ запрещен", "доступ запрещён", "вы не робот", "ой",
         "проверка безопасности", "подтвердите, что вы не робот", "доступ ограничен",
@@ -54,7 +58,8 @@ enum RefusalPhrases {
         "please enable javascript before you are allowed to see this page", "we believe you are using automation tools",
         "you don't have permission to access", "your request has been blocked", "automated access",
         "are you a robot", "confirm you are human", "human verification", "to continue, please verify",
-        "sign in to confirm you're not a bot", "blocked by network security",
+        "sign in to confirm you're not a bot", "blocked by network security", "ddos protection by cloudflare",
+        "request blocked. we can't connect to the server",
         "your access to this site has been limited", "this request was blocked by the security rules",
         "has banned your ip address", "used cloudflare to restrict access", "you are being rate limited",
         // zh
@@ -85,9 +90,13 @@ enum RefusalPhrases {
 
     static let consentTitlePrefixes: [String] = [
         "before you continue to ", "bevor sie zu ", "avant d'accéder à ", "antes de ir a ", "прежде чем перейти ",
-        "在继续访问", "继续访问", "に移動する前に", "prima di continuare", "antes de continuar",
-        "yahoo is part of the yahoo family", "yahoo ist teil der yahoo markenfamilie",
+        "在继续访问", "继续访问", "prima di continuare", "antes de continuar", "voordat je verdergaat naar ",
+        "zanim przejdziesz do ", "yahoo is part of the yahoo family", "yahoo ist teil der yahoo markenfamilie",
     ]
+
+    /// Consent titles whose words close them, as Japanese, Korean and Chinese write "before you continue to
+    /// Google" ("Google に移動する前に").
+    static let consentTitleEndings: [String] = ["に移動する前に", "로 이동하기 전에", "之前"]
 
     static let consentSentences: [String] = [
         "we use cookies and data to deliver and maintain", "wir verwenden cookies und daten",
@@ -164,7 +173,8 @@ enum RefusalPhrases {
         "404 error", "error page", "the requested url was not found on this server", "requested page not found",
         "page not found (404)", "content unavailable", "video unavailable",
         // zh
-        "页面不存在", "页面未找到", "找不到页面", "页面找不到了", "网页不存在", "页面不见了", "抱歉，您访问的页面不存在",
+        "pagina niet gevonden", "nie znaleziono strony", "strona nie została znaleziona", "sayfa bulunamadı",
+        "找不到網頁", "页面不存在", "页面未找到", "找不到页面", "页面找不到了", "网页不存在", "页面不见了", "抱歉，您访问的页面不存在",
         "您访问的页面不存在", "抱歉，页面不存在", "服务器错误", "页面走丢了", "无法找到该页", "找不到网页", "頁面不存在",
         "找不到頁面",
         // ru
@@ -224,14 +234,18 @@ enum RefusalPhrases {
                 "for sale", "available for purchase", "buy this domain", "make an offer", "is parked",
                 "may be for sale",
                 "get this domain", "inquire about this domain", "parked free", "is available for registration",
+                "has expired", "domain expired", "parked", "is registered at", "may still be available",
             ]
         ),
-        (["domain"], ["zum verkauf", "zu verkaufen", "kaufen", "geparkt"]),
-        (["dominio"], ["a la venta", "en venta", "se vende", "comprar este dominio", "à venda"]),
-        (["domaine"], ["à vendre", "en vente", "acheter ce"]),
-        (["домен"], ["прода", "купить", "припаркован"]),
+        (["domain"], ["zum verkauf", "zu verkaufen", "kaufen", "geparkt", "reserviert"]),
+        (
+            ["dominio"],
+            ["a la venta", "en venta", "se vende", "comprar este dominio", "à venda", "aparcado", "estacionado"]
+        ),
+        (["domaine"], ["à vendre", "en vente", "acheter ce", "parqué", "stationné"]),
+        (["домен"], ["прода", "купить", "припаркован", "зарегистрирован"]),
         (["域名"], ["出售", "转让", "购买", "停放", "出讓"]),
-        (["ドメイン"], ["販売", "売却", "売り出し", "購入"]),
+        (["ドメイン"], ["販売", "売却", "売り出し", "購入", "取得されています"]),
     ]
 
     /// What follows the site's own name on a parked page ("example.com is for sale").
@@ -260,13 +274,10 @@ enum RefusalPhrases {
         "welcome to react", "webapp",
     ]
 
-    /// What an app's `<noscript>` or its first text says when it runs on scripts alone.
-    static let javaScriptRequired: [String] = [
-        "enable javascript", "javascript is required", "javascript is disabled", "requires javascript",
-        "need javascript", "turn on javascript", "javascript must be enabled", "javascript to run this app",
-        "включите javascript", "javascript отключен", "启用 javascript", "启用javascript", "开启javascript",
-        "javascript を有効", "javascriptを有効", "javascript aktivieren", "javascript ist deaktiviert",
-        "habilita javascript", "activa javascript", "activar javascript", "activer javascript", "activez javascript",
+    /// The descriptions bundlers' templates ship with: no description of the page's own.
+    static let templateDescriptions: Set<String> = [
+        "web site created using create-react-app", "a new flutter project", "generated by create next app",
+        "generated by create-next-app", "welcome to remix", "a vite app", "an angular app", "ionic app",
     ]
 
     /// The ids of the elements app frameworks mount into.

@@ -222,6 +222,11 @@ enum RefusalSignatures {
         .init("yandex", .challenge, .host, "yandex.ru", .mark, source: seen),
         .init("yandex", .challenge, .host, "ya.ru", .mark, source: seen),
         .init("linkedin", .challenge, .host, "linkedin.com", .mark, source: isAntibot),
+        .init("douban", .challenge, .host, "sec.douban.com", .decisive, source: isAntibot),
+        .init("weibo", .challenge, .title, "sina visitor system", .mark, source: isAntibot),
+        .init("baidu", .challenge, .title, "百度安全验证", .mark, source: seen),
+        .init("f5", .challenge, .title, "request rejected", .mark, source: "F5 BIG-IP ASM's blocking page"),
+        .init("cloudfront", .challenge, .header("server"), "cloudfront", .mark, source: seen),
         // Domain parking and sale services.
         .init("sedo", .parkedDomain, .script, "sedoparking.com", .standIn, source: seen),
         .init("sedo", .parkedDomain, .host, "sedo.com", .mark, source: seen),
