@@ -102,5 +102,31 @@ enum ExtractBenchmark {
             "extract (\(label)): \(pages.count) pages, \(bytes / pages.count / 1024) KiB average: \(Int(Double(pages.count) / s)) pages/s, "
                 + "\(Int(Double(bytes) / s / 1e6)) MB/s of page on one core; read \(parsed * 100 / bytes)% of the bytes; "
                 + "\(titles) titles")
+        measureRefusalCheck(pages, label: label, extraction: s)
+    }
+
+    /// What the refusal check adds to a fetched page, on what the parser gathered: its time per page and as a
+    /// share of extraction's.
+    static func measureRefusalCheck(_ pages: [[UInt8]], label: String, extraction: Double) {
+        let url = "https://example.com/page"
+        let metadata = pages.map { MetadataExtractor.extract(html: $0, pageURL: url) }
+        let response = ResponseFacts(
+            status: 200,
+            headers: [.init(name: "Content-Type", value: "text/html"), .init(name: "Server", value: "nginx")],
+            requestedURL: url, finalURL: url)
+        var best = Duration.seconds(1000)
+        var refused = 0
+        for _ in 0..<10 {
+            let clock = ContinuousClock()
+            let start = clock.now
+            refused = 0
+            for m in metadata where RefusalCheck.refusal(of: m, response: response) != nil { refused += 1 }
+            best = min(best, clock.now - start)
+        }
+        let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
+        print(
+            "refusal check (\(label)): \(Int(s / Double(pages.count) * 1e6)) µs a page, "
+                + "\(String(format: "%.1f", s / extraction * 100))% of extraction; \(refused) of \(pages.count) refused"
+        )
     }
 }

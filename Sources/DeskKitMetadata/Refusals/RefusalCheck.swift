@@ -40,8 +40,9 @@ public enum RefusalCheck {
     public static func mayHideChallenge(status: Int) -> Bool { [202, 403, 405, 429, 503, 999].contains(status) }
 }
 
-/// What one response and its page show, read once, and the decision on them.
-private struct Evidence {
+/// What one response and its page show, read once (the title's parts when a rule asks for them), and the
+/// decision on them.
+private final class Evidence {
     let response: ResponseFacts
     let page: PageMetadata?
     let headers: [(name: String, value: String)]
@@ -51,7 +52,10 @@ private struct Evidence {
     let scripts: [String]
     let frames: [String]
     let forms: [String]
-    let title: [(text: String, code: Bool)]
+    /// The `<title>`'s parts (``RefusalText/parts(of:)``).
+    lazy var title: [(text: String, code: Bool)] = RefusalText.parts(of: page?.signals.documentTitle)
+    /// The `<title>` whole, normalized, its status code taken off.
+    let wholeTitle: String?
 
     /// A URL's parts the rules read, lowercase.
     struct Address {
@@ -73,14 +77,14 @@ private struct Evidence {
 
         /// Whether the host is `pattern` or under it (`pattern` ending in `.`: starts with it).
         func hostIs(_ pattern: String) -> Bool {
-            pattern.hasSuffix(".") ? host.hasPrefix(pattern) : host == pattern || host.hasSuffix("." + pattern)
+            pattern.endsWith(".") ? host.startsWith(pattern) : host == pattern || host.endsWith("." + pattern)
         }
 
         func hasSegment(in set: Set<String>) -> Bool { segments.contains(where: set.contains) }
         var hasReturnParameter: Bool {
             parameters.contains { p in
                 RefusalPhrases.returnParameters.contains(p)
-                    || ["redirect", "return", "continue"].contains { p.contains($0) }
+                    || ["redirect", "return", "continue"].contains { p.holds($0) }
             }
         }
     }
@@ -97,7 +101,7 @@ private struct Evidence {
         scripts = page?.signals.scriptSources.map { $0.lowercased() } ?? []
         frames = page?.signals.frameSources.map { $0.lowercased() } ?? []
         forms = page?.signals.formActions.map { $0.lowercased() } ?? []
-        title = RefusalText.parts(of: page?.signals.documentTitle)
+        wholeTitle = page?.signals.documentTitle.map { RefusalText.withoutCode(RefusalText.normalize($0)).text }
     }
 
     /// Whether a redirect led to another address than the one asked for.
@@ -113,23 +117,23 @@ private struct Evidence {
         let p = signature.pattern
         switch signature.place {
         case .header(let name):
-            return headers.first { $0.name == name && $0.value.contains(p) }.map { "header \($0.name): \($0.value)" }
+            return headers.first { $0.name == name && $0.value.holds(p) }.map { "header \($0.name): \($0.value)" }
         case .cookie:
-            return cookies.first { $0.hasPrefix(p) }.map { "cookie \($0)" }
+            return cookies.first { $0.startsWith(p) }.map { "cookie \($0)" }
         case .status:
             return String(response.status) == p ? "status \(p)" : nil
         case .host:
             guard let final, final.hostIs(p) else { return nil }
             return "\(redirected ? "redirected to" : "at") \(final.whole)"
         case .url:
-            guard let final, final.whole.contains(p) else { return nil }
+            guard let final, final.whole.holds(p) else { return nil }
             return "\(redirected ? "redirected to" : "at") \(final.whole)"
-        case .script: return scripts.first { $0.contains(p) }.map { "script \($0)" }
-        case .frame: return frames.first { $0.contains(p) }.map { "frame \($0)" }
-        case .form: return forms.first { $0.contains(p) }.map { "form to \($0)" }
+        case .script: return scripts.first { $0.holds(p) }.map { "script \($0)" }
+        case .frame: return frames.first { $0.holds(p) }.map { "frame \($0)" }
+        case .form: return forms.first { $0.holds(p) }.map { "form to \($0)" }
         case .elementID: return page?.signals.markers.contains("#" + p) == true ? "element #\(p)" : nil
         case .elementClass: return page?.signals.markers.contains("." + p) == true ? "element .\(p)" : nil
-        case .title: return title.first?.text == p ? "title \"\(page?.signals.documentTitle ?? p)\"" : nil
+        case .title: return wholeTitle == p ? "title \"\(page?.signals.documentTitle ?? p)\"" : nil
         }
     }
 
@@ -137,7 +141,7 @@ private struct Evidence {
     func found(_ strength: RefusalSignature.Strength, kind: FetchError.Kind? = nil) -> (
         RefusalSignature, String
     )? {
-        for signature in RefusalSignatures.all where signature.strength == strength {
+        for signature in RefusalSignatures.of(strength) {
             guard kind == nil || signature.kind == kind, let evidence = evidence(of: signature) else { continue }
             return (signature, evidence)
         }
@@ -254,22 +258,25 @@ private struct Evidence {
         let heading = RefusalText.parts(of: s.heading)
         let headlines = titles + heading
         let shown = "title \"\(s.documentTitle ?? page.title ?? "")\""
-        let texts = [s.documentTitle, s.heading, page.description, s.noscript].compactMap { $0 }.map(
-            RefusalText.normalize)
-        // Little to read: a wall or an error page, not an article with a form in it.
+        // Little to read: a wall or an error page, not an article with a form in it. Only then do its first
+        // texts decide.
         let thin = s.visibleTextBytes < 2_000
+        // The words of a wall come first: 512 characters of each text are enough.
+        let texts =
+            thin
+            ? [s.documentTitle, s.heading, page.description, s.noscript].compactMap { $0 }.map {
+                RefusalText.normalize(String($0.prefix(512)))
+            } : []
 
         if RefusalText.matches(headlines, RefusalPhrases.challengeTitles) {
             return refusal(.challenge, provider: provider(of: .challenge), shown)
         }
-        if let words = RefusalText.mention(in: texts, of: RefusalPhrases.challengeSentences),
-            thin || found(.widget) != nil
-        {
+        if let words = RefusalText.mention(in: texts, of: RefusalPhrases.challengeSentences) {
             return refusal(.challenge, provider: provider(of: .challenge), "its words: \"\(words)\"")
         }
         if RefusalText.matches(headlines, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
             || headlines.contains(where: { part in
-                RefusalPhrases.consentTitleEndings.contains { part.text.hasSuffix($0) }
+                RefusalPhrases.consentTitleEndings.contains { part.text.endsWith($0) }
             })
             || thin && RefusalText.mention(in: texts, of: RefusalPhrases.consentSentences) != nil
         {
@@ -289,10 +296,10 @@ private struct Evidence {
         }
         let parkedTexts = [s.documentTitle, s.heading, page.description].compactMap { $0 }.map(RefusalText.normalize)
         // The domain is named by a word for it, or by the site's own name ("example.com is for sale").
-        let site = final.map { $0.host.hasPrefix("www.") ? String($0.host.dropFirst(4)) : $0.host }
+        let site = final.map { $0.host.startsWith("www.") ? String($0.host.dropFirst(4)) : $0.host }
         for (domain, sale) in RefusalPhrases.parkedPairs {
             if let text = parkedTexts.first(where: { t in
-                domain.contains { t.contains($0) } && sale.contains { t.contains($0) } || namesADomainForSale(t, site)
+                domain.contains { t.holds($0) } && sale.contains { t.holds($0) } || namesADomainForSale(t, site)
             }) {
                 return refusal(.parkedDomain, provider: provider(of: .parkedDomain), "its words: \(text)")
             }
@@ -348,11 +355,12 @@ private struct Evidence {
     /// host or any word that reads as a domain name.
     func namesADomainForSale(_ text: String, _ site: String?) -> Bool {
         for phrase in RefusalPhrases.siteForSale {
-            var rest = Substring(text)
-            while let range = rest.firstRange(of: phrase) {
-                let word = rest[..<range.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+            var from = 0
+            while let at = text.byteOffset(of: phrase, from: from) {
+                let before = String(decoding: text.utf8.prefix(at), as: UTF8.self)
+                let word = before.split(separator: " ").last.map(String.init) ?? ""
                 if word == site || Self.readsAsDomain(word) { return true }
-                rest = rest[range.upperBound...]
+                from = at + phrase.utf8.count
             }
         }
         return false

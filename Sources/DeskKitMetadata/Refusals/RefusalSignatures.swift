@@ -249,6 +249,20 @@ enum RefusalSignatures {
         .init("sedo", .parkedDomain, .url, "sedo.com/search/details", .decisive, source: seen),
     ]
 
+    /// The signatures of `strength`, in the table's order.
+    static func of(_ strength: RefusalSignature.Strength) -> [RefusalSignature] {
+        switch strength {
+        case .decisive: decisive
+        case .standIn: standIns
+        case .widget: widgets
+        case .mark: marks
+        }
+    }
+    private static let decisive = all.filter { $0.strength == .decisive }
+    private static let standIns = all.filter { $0.strength == .standIn }
+    private static let widgets = all.filter { $0.strength == .widget }
+    private static let marks = all.filter { $0.strength == .mark }
+
     /// The element ids the parser looks for: the table's, and the mount points of app shells.
     static let elementIDs = TokenTable(
         all.filter { $0.place == .elementID }.map(\.pattern) + RefusalPhrases.appRootIDs)
