@@ -19,7 +19,7 @@ public struct PageSignals: Sendable, Hashable {
     public var frameSources: [String] = []
     /// The `action` of the first forms, as written.
     public var formActions: [String] = []
-    /// The element ids and classes of ``RefusalSignatures`` the page holds, as `#id` and `.class`, in
+    /// The element ids and classes of the refusal table (<doc:Refusals>) the page holds, as `#id` and `.class`, in
     /// document order, each once.
     public var markers: [String] = []
     /// How many password fields (`<input type="password">`) the page has.
