@@ -21,6 +21,14 @@ struct MemoryQueueTests {
         return ContinuousClock.now - start
     }
 
+    /// Waits until `store` holds a job in `state`, or a minute.
+    static func waitFor(_ state: JobState, in store: MemoryJobStore) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while await store.counts()[state] == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     static func memory(capacity: Int = 10_000) -> MemoryJobStore {
         var configuration = MemoryJobStore.Configuration()
         configuration.capacity = capacity
@@ -108,10 +116,7 @@ struct MemoryQueueTests {
         let pastHorizon = JobQueue(store: store, configuration: past) { _ in .retryable("HTTP 502", retryAfter: nil) }
         _ = try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while await store.counts()[.done] == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await Self.waitFor(.done, in: store)
         }
         let done = try #require(await store.list(state: .done, limit: 1).first)
         #expect(done.attempts == 3)
@@ -120,10 +125,7 @@ struct MemoryQueueTests {
         #expect(times[1] - times[0] >= .milliseconds(700), "Retry-After is honoured")
         _ = try await Self.run(pastHorizon) {
             #expect(await pastHorizon.submit(Self.job(2)) == .accepted)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while await store.counts()[.failed] == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await Self.waitFor(.failed, in: store)
         }
         let failed = try #require(await store.list(state: .failed, limit: 1).first)
         #expect(failed.job.messageID == 2 && failed.attempts == 1 && failed.lastError == "HTTP 502")
@@ -144,10 +146,7 @@ struct MemoryQueueTests {
         }
         _ = try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while await store.counts()[.done] == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await Self.waitFor(.done, in: store)
         }
         let done = try #require(await store.list(state: .done, limit: 1).first)
         #expect(done.attempts == 3 && done.lastError?.hasPrefix("challenge (cloudflare)") == true)

@@ -244,7 +244,7 @@ private final class Evidence {
         return RefusalText.matches(parts, RefusalPhrases.challengeTitles)
             || RefusalText.matches(parts, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
             || RefusalText.matches(parts, RefusalPhrases.loginTitles, prefixes: RefusalPhrases.loginTitlePrefixes)
-            || RefusalText.matches(parts, RefusalPhrases.errorTitles) || parts.contains { $0.code }
+            || RefusalText.matches(parts, RefusalPhrases.errorTitles) || parts.contains(where: Self.isErrorCode)
             || RefusalText.matches(parts, RefusalPhrases.weakErrorTitles)
             || RefusalText.matches(parts, RefusalPhrases.defaultPageTitles)
             || RefusalText.matches(parts, RefusalPhrases.shellTitles)
@@ -307,14 +307,23 @@ private final class Evidence {
         return emptyShell(page)
     }
 
+    /// A status code with an error's words or alone ("404 Not Found", "Error 404", "404"): "Order 404" or
+    /// "Fiat 500" is no error.
+    static func isErrorCode(_ part: (text: String, code: Bool)) -> Bool {
+        part.code
+            && (part.text.isEmpty || RefusalPhrases.errorTitles.contains(part.text)
+                || RefusalPhrases.weakErrorTitles.contains(part.text))
+    }
+
     func errorPage(
         _ page: PageMetadata, titles: [(text: String, code: Bool)], heading: [(text: String, code: Bool)],
         texts: [String], thin: Bool
     ) -> FetchError? {
         let shown = "title \"\(page.signals.documentTitle ?? page.title ?? "")\""
         let words = RefusalText.mention(in: texts, of: RefusalPhrases.errorSentences)
-        let strong = titles.contains { $0.code } || RefusalText.matches(titles, RefusalPhrases.errorTitles)
-        let headingSays = heading.contains { $0.code } || RefusalText.matches(heading, RefusalPhrases.errorTitles)
+        let strong = titles.contains(where: Self.isErrorCode) || RefusalText.matches(titles, RefusalPhrases.errorTitles)
+        let headingSays =
+            heading.contains(where: Self.isErrorCode) || RefusalText.matches(heading, RefusalPhrases.errorTitles)
         if strong || headingSays && thin {
             return refusal(.errorPage, provider: nil, strong ? shown : "heading \"\(page.signals.heading ?? "")\"")
         }

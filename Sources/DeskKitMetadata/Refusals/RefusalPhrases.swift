@@ -203,7 +203,8 @@ enum RefusalPhrases {
     /// or when the page has nothing else to say.
     static let weakErrorTitles: Set<String> = [
         "error", "oops", "oops!", "whoops", "whoops!", "uh oh", "sorry", "erreur", "fehler", "ошибка", "エラー", "错误",
-        "错误页面", "error de página", "errore", "not available", "unavailable", "nicht gefunden",
+        "错误页面", "error de página", "errore", "not available", "unavailable", "nicht gefunden", "http", "http error",
+        "error code", "erro", "status",
     ]
 
     static let errorSentences: [String] = [
