@@ -268,7 +268,9 @@ private final class Evidence {
                 RefusalText.normalize(String($0.prefix(512)))
             } : []
 
-        if RefusalText.matches(headlines, RefusalPhrases.challengeTitles) {
+        if RefusalText.matches(
+            headlines, RefusalPhrases.challengeTitles, prefixes: RefusalPhrases.challengeTitlePrefixes)
+        {
             return refusal(.challenge, provider: provider(of: .challenge), shown)
         }
         if let words = RefusalText.mention(in: texts, of: RefusalPhrases.challengeSentences) {
@@ -287,6 +289,15 @@ private final class Evidence {
             !isPlainLoginAddressAsked
         {
             return refusal(.loginWall, provider: provider(of: .loginWall), shown)
+        }
+        if s.passwordFields > 0 || s.formActions.contains(where: isLoginAddress), !isPlainLoginAddressAsked {
+            if let words = RefusalText.mention(in: texts, of: RefusalPhrases.loginSentences) {
+                return refusal(.loginWall, provider: provider(of: .loginWall), "its words: \"\(words)\"")
+            }
+            // A password field and next to nothing else to read: the login form is the whole page.
+            if s.passwordFields > 0, s.visibleTextBytes < 200 {
+                return refusal(.loginWall, provider: provider(of: .loginWall), "a password field and little else")
+            }
         }
         if let refusal = errorPage(page, titles: titles, heading: heading, texts: texts, thin: thin) {
             return refusal
@@ -321,7 +332,9 @@ private final class Evidence {
     ) -> FetchError? {
         let shown = "title \"\(page.signals.documentTitle ?? page.title ?? "")\""
         let words = RefusalText.mention(in: texts, of: RefusalPhrases.errorSentences)
-        let strong = titles.contains(where: Self.isErrorCode) || RefusalText.matches(titles, RefusalPhrases.errorTitles)
+        let strong =
+            titles.contains(where: Self.isErrorCode) || RefusalText.matches(titles, RefusalPhrases.errorTitles)
+            || titles.contains { part in RefusalPhrases.errorTitleEndings.contains { part.text.endsWith($0) } }
         let headingSays =
             heading.contains(where: Self.isErrorCode) || RefusalText.matches(heading, RefusalPhrases.errorTitles)
         if strong || headingSays && thin {

@@ -19,7 +19,7 @@ enum RefusalPhrases {
         "pardon our interruption", "human verification", "bot verification", "verify you are human",
         "verifying you are human", "making sure you're not a bot", "ddos-guard", "ddos protection by ddos-guard",
         "captcha", "captcha challenge", "verification required", "browser check", "access blocked",
-        "please verify you are a human", "you are being redirected", "blocked",
+        "please verify you are a human", "you are being redirected", "blocked", "please wait",
         "sucuri website firewall - access denied", "access denied - sucuri website firewall", "are you human",
         "verify you are a human", "please verify you are human", "access to this page has been blocked",
         "error: the request could not be satisfied", "sina visitor system",
@@ -44,6 +44,13 @@ enum RefusalPhrases {
         "un instant", "accès refusé", "vérification de sécurité", "accès interdit", "vérification humaine",
         // pt, it, ko
         "acesso negado", "accesso negato", "verifica di sicurezza", "잠시만 기다리십시오", "접근 거부",
+    ]
+
+    /// Bot checks' titles that go on with the site's name ("Checking your browser before accessing shop.example").
+    static let challengeTitlePrefixes: [String] = [
+        "checking your browser", "checking if the site connection is secure", "verifying you are human",
+        "please verify you are", "ddos protection by", "attention required", "security check required",
+        "one more step", "please wait while we verify",
     ]
 
     static let challengeSentences: [String] = [
@@ -136,6 +143,15 @@ enum RefusalPhrases {
         "se connecter à ", "войти в ", "вход в ", "登录到", "にログイン",
     ]
 
+    /// What a login wall says in its first text, when a password field or a login form is there too.
+    static let loginSentences: [String] = [
+        "you must log in to continue", "log in to continue", "sign in to continue", "please log in to continue",
+        "you need to log in", "log in to see", "sign in to see", "log in or sign up to", "must be logged in",
+        "you need to sign in", "vous devez vous connecter", "connectez-vous pour", "sie müssen sich anmelden",
+        "melden sie sich an, um", "debes iniciar sesión", "inicia sesión para", "необходимо войти", "войдите, чтобы",
+        "请先登录", "登录后", "ログインしてください", "ログインが必要",
+    ]
+
     /// Path segments of a login page's address (`/login?next=…`, `/accounts/login/`, `/authwall`).
     static let loginPathSegments: Set<String> = [
         "login", "log-in", "signin", "sign-in", "sign_in", "logon", "authwall", "uas", "login.php", "signin.php",
@@ -197,6 +213,12 @@ enum RefusalPhrases {
         "la page que vous recherchez est introuvable",
         // pt, it, ko
         "página não encontrada", "pagina non trovata", "페이지를 찾을 수 없습니다",
+    ]
+
+    /// Error phrases that close a title without a separator ("Amazon.com Page Not Found").
+    static let errorTitleEndings: [String] = [
+        " page not found", " page cannot be found", " страница не найдена", "页面不存在", "ページが見つかりません",
+        " seite nicht gefunden", " página no encontrada", " page introuvable", " 404 not found",
     ]
 
     /// Error titles that say little alone ("Error", "Oops"): an error page when its heading or code agree,
