@@ -245,7 +245,6 @@ private final class Evidence {
             || RefusalText.matches(parts, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
             || RefusalText.matches(parts, RefusalPhrases.loginTitles, prefixes: RefusalPhrases.loginTitlePrefixes)
             || RefusalText.matches(parts, RefusalPhrases.errorTitles) || parts.contains(where: Self.isErrorCode)
-            || RefusalText.matches(parts, RefusalPhrases.weakErrorTitles)
             || RefusalText.matches(parts, RefusalPhrases.defaultPageTitles)
             || RefusalText.matches(parts, RefusalPhrases.shellTitles)
     }
@@ -271,6 +270,9 @@ private final class Evidence {
         if RefusalText.matches(
             headlines, RefusalPhrases.challengeTitles, prefixes: RefusalPhrases.challengeTitlePrefixes)
         {
+            return refusal(.challenge, provider: provider(of: .challenge), shown)
+        }
+        if thin, RefusalText.matches(headlines, RefusalPhrases.weakChallengeTitles) {
             return refusal(.challenge, provider: provider(of: .challenge), shown)
         }
         if let words = RefusalText.mention(in: texts, of: RefusalPhrases.challengeSentences) {

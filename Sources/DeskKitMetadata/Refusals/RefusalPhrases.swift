@@ -18,8 +18,8 @@ enum RefusalPhrases {
         "security checkpoint", "checking your browser", "checking your browser before accessing", "one more step",
         "pardon our interruption", "human verification", "bot verification", "verify you are human",
         "verifying you are human", "making sure you're not a bot", "ddos-guard", "ddos protection by ddos-guard",
-        "captcha", "captcha challenge", "verification required", "browser check", "access blocked",
-        "please verify you are a human", "you are being redirected", "blocked", "please wait",
+        "captcha challenge", "verification required", "browser check", "access blocked",
+        "please verify you are a human", "you are being redirected",
         "sucuri website firewall - access denied", "access denied - sucuri website firewall", "are you human",
         "verify you are a human", "please verify you are human", "access to this page has been blocked",
         "error: the request could not be satisfied", "sina visitor system",
@@ -45,6 +45,10 @@ enum RefusalPhrases {
         // pt, it, ko
         "acesso negado", "accesso negato", "verifica di sicurezza", "잠시만 기다리십시오", "접근 거부",
     ]
+
+    /// Bot checks' titles that say little alone ("Blocked", "Captcha"): a bot check on a page with little else
+    /// to read. An article about captchas keeps its card.
+    static let weakChallengeTitles: Set<String> = ["captcha", "blocked", "please wait", "robot", "verification"]
 
     /// Bot checks' titles that go on with the site's name ("Checking your browser before accessing shop.example").
     static let challengeTitlePrefixes: [String] = [
@@ -225,8 +229,8 @@ enum RefusalPhrases {
     /// or when the page has nothing else to say.
     static let weakErrorTitles: Set<String> = [
         "error", "oops", "oops!", "whoops", "whoops!", "uh oh", "sorry", "erreur", "fehler", "ошибка", "エラー", "错误",
-        "错误页面", "error de página", "errore", "not available", "unavailable", "nicht gefunden", "http", "http error",
-        "error code", "erro", "status",
+        "错误页面", "error de página", "errore", "not available", "unavailable", "nicht gefunden", "http error",
+        "error code", "erro",
     ]
 
     static let errorSentences: [String] = [
