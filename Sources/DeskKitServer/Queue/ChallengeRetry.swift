@@ -3,10 +3,10 @@
 /// Walls of the other kinds (login, consent, error pages, parked domains, app shells) are not tried again:
 /// they do not go away.
 ///
-/// The retries are spread over ``window`` from the first attempt, each wait twice the one before (3 retries
-/// in an hour: after about 9, 26 and 60 minutes), and none sooner than ``minimumDelay`` after the one before:
-/// the refusal is cached that long, so a retry sooner would only read it again. The queue's retry horizon
-/// bounds them too.
+/// The retries are spread over ``window`` from the first attempt, each wait twice the one before, and none
+/// sooner than ``minimumDelay`` after the one before: the refusal is cached that long, so a retry sooner
+/// would only read it again (3 retries in an hour: 10, about 26 and 60 minutes after the first attempt).
+/// The queue's retry horizon bounds them too.
 public struct ChallengeRetry: Sendable, Hashable {
     /// Retries at most (`DESKKIT_CHALLENGE_RETRIES`). Default 3; 0: none.
     public var retries = 3
