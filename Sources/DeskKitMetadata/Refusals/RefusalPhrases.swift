@@ -22,6 +22,7 @@ enum RefusalPhrases {
         "please verify you are a human", "you are being redirected",
         "sucuri website firewall - access denied", "access denied - sucuri website firewall", "are you human",
         "verify you are a human", "please verify you are human", "access to this page has been blocked",
+        "robot or human", "bot or not", "human or robot", "whoa there, pardner",
         "error: the request could not be satisfied", "sina visitor system",
         // Cloudflare's "Just a moment..." as it is written in other languages
         "só um momento", "solo un momento", "een ogenblik", "chwileczkę", "bir dakika lütfen", "請稍候",
@@ -48,13 +49,15 @@ enum RefusalPhrases {
 
     /// Bot checks' titles that say little alone ("Blocked", "Captcha"): a bot check on a page with little else
     /// to read. An article about captchas keeps its card.
-    static let weakChallengeTitles: Set<String> = ["captcha", "blocked", "please wait", "robot", "verification"]
+    static let weakChallengeTitles: Set<String> = [
+        "captcha", "blocked", "please wait", "robot", "verification", "one moment, please", "one moment please",
+    ]
 
     /// Bot checks' titles that go on with the site's name ("Checking your browser before accessing shop.example").
     static let challengeTitlePrefixes: [String] = [
         "checking your browser", "checking if the site connection is secure", "verifying you are human",
         "please verify you are", "ddos protection by", "attention required", "security check required",
-        "one more step", "please wait while we verify",
+        "one more step", "please wait while we verify", "verifying your browser", "verifying your connection",
     ]
 
     static let challengeSentences: [String] = [
@@ -70,6 +73,7 @@ enum RefusalPhrases {
         "you don't have permission to access", "your request has been blocked", "automated access",
         "are you a robot", "confirm you are human", "human verification", "to continue, please verify",
         "sign in to confirm you're not a bot", "blocked by network security", "ddos protection by cloudflare",
+        "whoa there, pardner", "to discuss automated access to amazon data",
         "request blocked. we can't connect to the server",
         "your access to this site has been limited", "this request was blocked by the security rules",
         "has banned your ip address", "used cloudflare to restrict access", "you are being rate limited",
@@ -185,6 +189,7 @@ enum RefusalPhrases {
         "internal server error", "server error", "service unavailable", "service temporarily unavailable",
         "bad gateway", "gateway timeout", "bad request", "forbidden", "unauthorized", "something went wrong",
         "oops! something went wrong", "oops, something went wrong", "we couldn't find that page",
+        "page can't be found", "that page can't be found", "this page can't be found", "oops! that page can't be found",
         "sorry, we couldn't find that page", "we can't find that page", "sorry, we can't find that page",
         "the page you requested could not be found", "page no longer exists", "this page no longer exists",
         "the page you are looking for doesn't exist", "the page you're looking for doesn't exist",
