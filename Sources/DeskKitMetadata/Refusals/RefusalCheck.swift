@@ -304,6 +304,9 @@ private final class Evidence {
         if let refusal = errorPage(page, titles: titles, heading: heading, texts: texts, thin: thin) {
             return refusal
         }
+        // A parked page, like a server's default page, has nothing else to say: an article about parked
+        // domains is no parked domain.
+        guard thin else { return emptyShell(page) }
         if RefusalText.matches(titles, RefusalPhrases.defaultPageTitles) {
             return refusal(.parkedDomain, provider: provider(of: .parkedDomain), shown)
         }
@@ -336,7 +339,7 @@ private final class Evidence {
         let words = RefusalText.mention(in: texts, of: RefusalPhrases.errorSentences)
         let strong =
             titles.contains(where: Self.isErrorCode) || RefusalText.matches(titles, RefusalPhrases.errorTitles)
-            || titles.contains { part in RefusalPhrases.errorTitleEndings.contains { part.text.endsWith($0) } }
+            || thin && titles.contains { part in RefusalPhrases.errorTitleEndings.contains { part.text.endsWith($0) } }
         let headingSays =
             heading.contains(where: Self.isErrorCode) || RefusalText.matches(heading, RefusalPhrases.errorTitles)
         if strong || headingSays && thin {
