@@ -37,8 +37,8 @@ struct RefusalSignature: Sendable {
         /// The page is a refusal of this kind unless it has metadata of its own (a challenge page's
         /// script, form or frame; a parking service's script).
         case standIn
-        /// With the words of a refusal of this kind, on a page without metadata of its own: a captcha
-        /// widget, which ordinary login and contact forms carry too.
+        /// A captcha widget, which ordinary login and contact forms carry too: no refusal alone, but the first
+        /// name for who ran a bot check the page's words decided.
         case widget
         /// Names who ran a refusal that other evidence decided; alone it says nothing.
         case mark
