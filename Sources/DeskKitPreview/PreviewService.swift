@@ -92,7 +92,9 @@ public actor PreviewService {
     /// cancelled (a server shutting down), the fetch is cancelled too, instead of running to its timeout.
     private var inFlight: [String: (task: Task<Result<PreviewCard, FetchError>, Never>, waiters: Int)] = [:]
     private let global: AsyncLimiter
-    private var perHost: [String: AsyncLimiter] = [:]
+    /// Each host's limiter while fetches to it run or wait, with how many: a host's entry goes with its last
+    /// fetch, so a server that sees a new host in every message keeps none of them.
+    private var perHost: [String: (limiter: AsyncLimiter, users: Int)] = [:]
 
     /// A service that fetches with `fetcher`; `sharedCache` (a database) lets several services fetch each URL once.
     public init(
@@ -199,11 +201,19 @@ public actor PreviewService {
     /// Cached entries (for tests and metrics).
     public var cachedCount: Int { cache.count }
 
+    /// Hosts with fetches running or waiting (for tests and metrics).
+    public var hostsInFlight: Int { perHost.count }
+
+    /// The limiter of `host`, counted as used until ``doneWithLimiter(for:)``.
     private func limiter(for host: String) -> AsyncLimiter {
-        if let l = perHost[host] { return l }
-        let l = AsyncLimiter(limit: configuration.maxConcurrentFetchesPerHost)
-        perHost[host] = l
+        let l = perHost[host]?.limiter ?? AsyncLimiter(limit: configuration.maxConcurrentFetchesPerHost)
+        perHost[host] = (l, (perHost[host]?.users ?? 0) + 1)
         return l
+    }
+
+    private func doneWithLimiter(for host: String) {
+        guard let entry = perHost[host] else { return }
+        perHost[host] = entry.users > 1 ? (entry.limiter, entry.users - 1) : nil
     }
 
     /// Fetches `url` unless the shared cache has its answer or another service is fetching it (then waits
@@ -234,7 +244,9 @@ public actor PreviewService {
     private func fetchLimited(_ url: String) async -> Result<PreviewCard, FetchError> {
         // Parsed once: for the per-host limit and for the fetch.
         let parsed = Result { () throws(FetchError) in try WebURL(url) }
-        let host = limiter(for: (try? parsed.get())?.host ?? url)
+        let hostName = (try? parsed.get())?.host ?? url
+        let host = limiter(for: hostName)
+        defer { doneWithLimiter(for: hostName) }
         await global.acquire()
         await host.acquire()
         statistics.fetches += 1

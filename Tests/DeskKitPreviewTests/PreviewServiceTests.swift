@@ -50,6 +50,18 @@ struct PreviewServiceTests {
         #expect(e.kind == .blockedAddress)
     }
 
+    /// A host's limiter goes with its last fetch: a server that meets a new host in every message keeps none.
+    @Test func hostLimitersGoWithTheirLastFetch() async throws {
+        var configuration = PreviewService.Configuration()
+        configuration.cacheCapacity = 10
+        let service = PreviewService(configuration: configuration)
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<500 { group.addTask { _ = await service.preview(for: "http://10.1.\(i / 250).\(i % 250)/") } }
+        }
+        #expect(await service.hostsInFlight == 0)
+        #expect(await service.statistics.fetches == 500)
+    }
+
     @Test func cacheIsBoundedAndExpires() async throws {
         var configuration = PreviewService.Configuration()
         configuration.cacheCapacity = 10
