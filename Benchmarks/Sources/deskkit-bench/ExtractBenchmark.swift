@@ -21,15 +21,11 @@ enum ExtractBenchmark {
     static func measureEach(_ pages: [[UInt8]], names: [String]) {
         var rows: [(Double, String, Int, Int)] = []
         for (page, name) in zip(pages, names) {
-            var best = Duration.seconds(1000)
             var parsed = 0
-            for _ in 0..<20 {
-                let clock = ContinuousClock()
-                let start = clock.now
-                parsed = MetadataExtractor.extract(html: page, pageURL: "https://example.com/page").bytesParsed
-                best = min(best, clock.now - start)
-            }
-            let us = Double(best.components.attoseconds) / 1e12 + Double(best.components.seconds) * 1e6
+            let us =
+                bestSeconds(of: 20) {
+                    parsed = MetadataExtractor.extract(html: page, pageURL: "https://example.com/page").bytesParsed
+                } * 1e6
             rows.append((us, name, page.count, parsed))
         }
         let total = rows.reduce(0) { $0 + $1.0 }
@@ -82,12 +78,9 @@ enum ExtractBenchmark {
 
     static func measure(_ pages: [[UInt8]], label: String) {
         let bytes = pages.reduce(0) { $0 + $1.count }
-        var best = Duration.seconds(1000)
         var parsed = 0
         var titles = 0
-        for _ in 0..<10 {
-            let clock = ContinuousClock()
-            let start = clock.now
+        let s = bestSeconds(of: 10) {
             parsed = 0
             titles = 0
             for page in pages {
@@ -95,9 +88,7 @@ enum ExtractBenchmark {
                 parsed += m.bytesParsed
                 titles += m.title == nil ? 0 : 1
             }
-            best = min(best, clock.now - start)
         }
-        let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
         print(
             "extract (\(label)): \(pages.count) pages, \(bytes / pages.count / 1024) KiB average: \(Int(Double(pages.count) / s)) pages/s, "
                 + "\(Int(Double(bytes) / s / 1e6)) MB/s of page on one core; read \(parsed * 100 / bytes)% of the bytes; "
@@ -114,16 +105,11 @@ enum ExtractBenchmark {
             status: 200,
             headers: [.init(name: "Content-Type", value: "text/html"), .init(name: "Server", value: "nginx")],
             requestedURL: url, finalURL: url)
-        var best = Duration.seconds(1000)
         var refused = 0
-        for _ in 0..<10 {
-            let clock = ContinuousClock()
-            let start = clock.now
+        let s = bestSeconds(of: 10) {
             refused = 0
             for m in metadata where RefusalCheck.refusal(of: m, response: response) != nil { refused += 1 }
-            best = min(best, clock.now - start)
         }
-        let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
         print(
             "refusal check (\(label)): \(Int(s / Double(pages.count) * 1e6)) µs a page, "
                 + "\(String(format: "%.1f", s / extraction * 100))% of extraction; \(refused) of \(pages.count) refused"

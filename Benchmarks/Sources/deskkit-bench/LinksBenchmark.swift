@@ -45,16 +45,11 @@ enum LinksBenchmark {
 
     static func measure(_ name: String, _ texts: [String], _ detector: LinkDetector) {
         let bytes = texts.reduce(0) { $0 + $1.utf8.count }
-        var best = Duration.seconds(1000)
         var count = 0
-        for _ in 0..<5 {
-            let clock = ContinuousClock()
-            let start = clock.now
+        let s = bestSeconds(of: 5) {
             count = 0
             for t in texts { count += detector.links(in: t).count }
-            best = min(best, clock.now - start)
         }
-        let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
         print(
             "links: \(name): \(Int(Double(bytes) / s / 1e6)) MB/s, \(Int(Double(texts.count) / s)) texts/s, \(count) links"
         )

@@ -71,19 +71,14 @@ enum MessagesBenchmark {
     static func measure(
         _ name: String, lines: [[UInt8]], bytes: Int, passes: Int, _ decode: ([UInt8]) -> DeskMessage
     ) {
-        var best = Duration.seconds(1_000)
         var checksum = 0
-        for _ in 0..<passes {
-            let clock = ContinuousClock()
-            let start = clock.now
+        let seconds = bestSeconds(of: passes) {
             for line in lines {
                 let message = decode(line)
                 checksum &+= message.isVisible(to: .customer) ? 1 : 0
                 checksum &+= message.content.kind.rawValue.utf8.count
             }
-            best = min(best, clock.now - start)
         }
-        let seconds = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
         let perSecond = Double(lines.count) / seconds
         print(
             "messages (\(name)): \(lines.count) envelopes, \(bytes / lines.count) bytes average, best of \(passes): "
@@ -103,19 +98,14 @@ enum ParseOnlyBenchmark {
     static func run(count: Int, passes: Int = 5) {
         let lines = MessagesBenchmark.makeLines(count: count)
         let bytes = lines.reduce(0) { $0 + $1.count }
-        var best = Duration.seconds(1000)
         var n = 0
-        for _ in 0..<passes {
-            let clock = ContinuousClock()
-            let start = clock.now
+        let s = bestSeconds(of: passes) {
             for line in lines {
                 line.withUnsafeBufferPointer { b in
                     if case .success(let v) = JSONValue.parseResult(b) { if case .object(let o) = v { n &+= o.count } }
                 }
             }
-            best = min(best, clock.now - start)
         }
-        let s = Double(best.components.seconds) + Double(best.components.attoseconds) / 1e18
         print(
             "parse-only (JSONValue tree of the envelope): \(Int(Double(count) / s)) lines/s, \(Int(Double(bytes) / s / 1e6)) MB/s (\(n))"
         )
