@@ -104,6 +104,10 @@ private final class Evidence {
         wholeTitle = page?.signals.documentTitle.map { RefusalText.withoutCode(RefusalText.normalize($0)).text }
     }
 
+    /// Little to read (under 2,000 bytes of visible text, as far as the parser read): a wall or an error page,
+    /// not an article with a form in it. Only such a page's sentences and weak words decide.
+    var thin: Bool { (page?.signals.visibleTextBytes ?? 0) < 2_000 }
+
     /// Whether a redirect led to another address than the one asked for.
     var redirected: Bool {
         guard let final, let requested else { return false }
@@ -182,7 +186,7 @@ private final class Evidence {
         guard let page else { return nil }
         if let refusal = redirectedAway() { return refusal }
         // Refused with a bot-management vendor's mark and little else: that vendor's block page.
-        if [202, 403, 405, 429].contains(response.status), page.signals.visibleTextBytes < 2_000,
+        if [202, 403, 405, 429].contains(response.status), thin,
             let (signature, evidence) = found(.mark, kind: .challenge)
         {
             return refusal(.challenge, provider: signature.provider, "status \(response.status), \(evidence)")
@@ -257,9 +261,6 @@ private final class Evidence {
         let heading = RefusalText.parts(of: s.heading)
         let headlines = titles + heading
         let shown = "title \"\(s.documentTitle ?? page.title ?? "")\""
-        // Little to read: a wall or an error page, not an article with a form in it. Only then do its first
-        // texts decide.
-        let thin = s.visibleTextBytes < 2_000
         // The words of a wall come first: 512 characters of each text are enough.
         let texts =
             thin
@@ -301,7 +302,7 @@ private final class Evidence {
                 return refusal(.loginWall, provider: provider(of: .loginWall), "a password field and little else")
             }
         }
-        if let refusal = errorPage(page, titles: titles, heading: heading, texts: texts, thin: thin) {
+        if let refusal = errorPage(page, titles: titles, heading: heading, texts: texts, shown: shown) {
             return refusal
         }
         // A parked page, like a server's default page, has nothing else to say: an article about parked
@@ -313,12 +314,14 @@ private final class Evidence {
         let parkedTexts = [s.documentTitle, s.heading, page.description].compactMap { $0 }.map(RefusalText.normalize)
         // The domain is named by a word for it, or by the site's own name ("example.com is for sale").
         let site = final.map { $0.host.startsWith("www.") ? String($0.host.dropFirst(4)) : $0.host }
-        for (domain, sale) in RefusalPhrases.parkedPairs {
-            if let text = parkedTexts.first(where: { t in
-                domain.contains { t.holds($0) } && sale.contains { t.holds($0) } || namesADomainForSale(t, site)
-            }) {
-                return refusal(.parkedDomain, provider: provider(of: .parkedDomain), "its words: \(text)")
-            }
+        let forSale = parkedTexts.first { t in
+            namesADomainForSale(t, site)
+                || RefusalPhrases.parkedPairs.contains { domain, sale in
+                    domain.contains { t.holds($0) } && sale.contains { t.holds($0) }
+                }
+        }
+        if let forSale {
+            return refusal(.parkedDomain, provider: provider(of: .parkedDomain), "its words: \(forSale)")
         }
         return emptyShell(page)
     }
@@ -333,9 +336,8 @@ private final class Evidence {
 
     func errorPage(
         _ page: PageMetadata, titles: [(text: String, code: Bool)], heading: [(text: String, code: Bool)],
-        texts: [String], thin: Bool
+        texts: [String], shown: String
     ) -> FetchError? {
-        let shown = "title \"\(page.signals.documentTitle ?? page.title ?? "")\""
         let words = RefusalText.mention(in: texts, of: RefusalPhrases.errorSentences)
         let strong =
             titles.contains(where: Self.isErrorCode) || RefusalText.matches(titles, RefusalPhrases.errorTitles)

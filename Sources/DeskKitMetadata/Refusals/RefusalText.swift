@@ -63,10 +63,9 @@ enum RefusalText {
     /// `…`, `！`, `？`, `。` in UTF-8.
     private static let trailingMarks: [[UInt8]] = ["…", "！", "？", "。"].map { Array($0.utf8) }
 
-    /// Separators between a title's parts, as sites write them.
-    static let separators = [
-        " | ", " - ", " – ", " — ", " · ", " • ", " :: ", " » ", " « ", " : ", " / ", "｜", " ~ ", "：",
-    ]
+    /// Separators between a title's parts: the site-name splitter's (`TitleSegments.separators`), and the ones
+    /// walls' titles use too ("Login • Instagram", full-width bars and colons).
+    static let separators = TitleSegments.separators + [" • ", " « ", "｜", " ~ ", "："]
 
     /// The title whole and each of its parts, normalized, with whether a status code (400–599) stood in it
     /// and was taken off ("404 Not Found" → "not found", code).
