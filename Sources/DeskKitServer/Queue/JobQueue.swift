@@ -285,7 +285,7 @@ public actor JobQueue: Service {
             case .retryable(let error, let retryAfter):
                 let delay = configuration.retry.delay(after: claimed.attempts, retryAfter: retryAfter)
                 let due = now.addingTimeInterval(delay / .seconds(1))
-                if due.timeIntervalSince(claimed.acceptedAt) > configuration.retry.horizon / .seconds(1) {
+                if !withinHorizon(due, claimed) {
                     metrics.job(.apiFailed)
                     logger.error(
                         "job failed: retry horizon passed", metadata: ["message_id": "\(id)", "error": .string(error)])
@@ -299,7 +299,7 @@ public actor JobQueue: Service {
                 let due = configuration.challengeRetry.delay(after: claimed.attempts).map {
                     now.addingTimeInterval($0 / .seconds(1))
                 }
-                if let due, due.timeIntervalSince(claimed.acceptedAt) <= configuration.retry.horizon / .seconds(1) {
+                if let due, withinHorizon(due, claimed) {
                     metrics.job(.challengeRetry)
                     logger.info(
                         "a bot check stood in for the message's pages; it will be tried again",
@@ -317,6 +317,11 @@ public actor JobQueue: Service {
             logger.error(
                 "cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
         }
+    }
+
+    /// Whether an attempt due at `due` falls within the retry horizon, counted from the job's webhook.
+    private func withinHorizon(_ due: Date, _ claimed: StoredJob) -> Bool {
+        due.timeIntervalSince(claimed.acceptedAt) <= configuration.retry.horizon / .seconds(1)
     }
 
     // MARK: Waking and stopping
