@@ -8,7 +8,8 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 
 /// Runs `body`, throwing ``DeadlineExceeded`` when it takes longer than `limit`. The caller is answered at
 /// the deadline even if `body` does not stop when cancelled (a driver waiting on a socket): `body` is
-/// cancelled and left to end on its own.
+/// cancelled and left to end on its own. The timer ends with the answer: a call that is answered in time
+/// leaves no task asleep behind it.
 package func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws
     -> T
 {
@@ -16,10 +17,13 @@ package func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sen
     let result: Result<T, any Error> = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
             let reply = FirstAnswer(continuation)
-            Task { reply.give(await work.result) }
-            Task {
-                try? await Task.sleep(for: limit)
+            let timer = Task {
+                do { try await Task.sleep(for: limit) } catch { return }
                 reply.give(.failure(DeadlineExceeded(limit: limit)))
+            }
+            Task {
+                reply.give(await work.result)
+                timer.cancel()
             }
         }
     } onCancel: {

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// A small web server on a loopback address, for the demo and for tests: routes answer with bytes,
 /// bytes dripped slowly, an endless body, or nothing at all.
@@ -52,40 +53,53 @@ public final class PageServer: Sendable {
     public let host: String
     /// The port the server listens on, on 127.0.0.1.
     public let port: Int
+    private let accepted: Counter
 
-    private init(channel: any Channel, host: String, port: Int) {
+    private init(channel: any Channel, host: String, port: Int, accepted: Counter) {
         self.channel = channel
         self.host = host
         self.port = port
+        self.accepted = accepted
+    }
+
+    /// Connections accepted since the server started.
+    public var connectionsAccepted: Int { accepted.value.load(ordering: .relaxed) }
+
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
     }
 
     /// `http://host:port` of the server.
     public var baseURL: String { "http://\(host):\(port)" }
 
-    /// Starts a server on `host` (default 127.0.0.1) and an ephemeral port.
+    /// Starts a server on `host` (default 127.0.0.1) and an ephemeral port. With `keepAlive`, a response
+    /// sent whole leaves its connection open for the client's next request; else every connection is
+    /// closed after its response.
     public static func start(
         host: String = "127.0.0.1", port: Int = 0, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        routes: @escaping Routes
+        keepAlive: Bool = false, routes: @escaping Routes
     ) async throws -> PageServer {
-        try await start(host: host, port: port, group: group, requests: { path, _ in routes(path) })
+        try await start(host: host, port: port, group: group, keepAlive: keepAlive, requests: { path, _ in routes(path) })
     }
 
     /// Starts a server whose answers may depend on the request's headers too (`requests` gets the path and
     /// the headers, names as sent).
     public static func start(
         host: String = "127.0.0.1", port: Int = 0, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        requests: @escaping @Sendable (_ path: String, _ headers: [(String, String)]) -> Response
+        keepAlive: Bool = false, requests: @escaping @Sendable (_ path: String, _ headers: [(String, String)]) -> Response
     ) async throws -> PageServer {
+        let accepted = Counter()
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(Handler(requests: requests))
+                accepted.value.add(1, ordering: .relaxed)
+                return channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(Handler(requests: requests, keepAlive: keepAlive))
                 }
             }
             .bind(host: host, port: port).get()
-        return PageServer(channel: channel, host: host, port: channel.localAddress?.port ?? port)
+        return PageServer(channel: channel, host: host, port: channel.localAddress?.port ?? port, accepted: accepted)
     }
 
     /// Stops listening.
@@ -96,10 +110,14 @@ public final class PageServer: Sendable {
         typealias InboundIn = HTTPServerRequestPart
         typealias OutboundOut = HTTPServerResponsePart
         let requests: @Sendable (String, [(String, String)]) -> Response
+        let keepAlive: Bool
         var path = "/"
         var headers: [(String, String)] = []
 
-        init(requests: @escaping @Sendable (String, [(String, String)]) -> Response) { self.requests = requests }
+        init(requests: @escaping @Sendable (String, [(String, String)]) -> Response, keepAlive: Bool) {
+            self.requests = requests
+            self.keepAlive = keepAlive
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
@@ -118,14 +136,18 @@ public final class PageServer: Sendable {
             case .bytes(let b): headers.replaceOrAdd(name: "Content-Length", value: "\(b.count)")
             default: headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
             }
-            headers.replaceOrAdd(name: "Connection", value: "close")
+            let close: Bool
+            if case .bytes = response.body { close = !keepAlive } else { close = true }
+            if close { headers.replaceOrAdd(name: "Connection", value: "close") }
             let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             let channel = context.channel
             switch response.body {
             case .bytes(let b):
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: b)))), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                    if close { channel.close(promise: nil) }
+                }
             case .drip(let b, let interval):
                 context.flush()
                 Self.drip(b, from: 0, every: interval, on: channel)

@@ -42,6 +42,12 @@ public struct FetchConfiguration: Sendable {
     public var maxOEmbedBytes = 128 * 1024
     /// The `Accept-Language` sent.
     public var acceptLanguage = "en;q=1.0, *;q=0.5"
+    /// How long a host's kept-alive connections (and the client that holds them) stay open without a fetch.
+    /// Default 30 s.
+    public var idleConnectionTimeout: Duration = .seconds(30)
+    /// Hosts whose idle connections are kept at most; past it the least recently used host's are closed.
+    /// Default 64.
+    public var maxIdleHosts = 64
     /// Extraction limits for the page.
     public var extraction: ExtractionLimits = .default
 

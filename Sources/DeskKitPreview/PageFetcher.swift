@@ -49,12 +49,16 @@ public struct FetchedDocument: Sendable {
 
 /// Fetches pages for previews, safely: http(s) only, allowed ports only, every address of every hop
 /// checked (and connected to as checked), bounded time, bytes, headers, decompression and redirects.
+/// Connections to a host are kept alive and reused by its next pages while its address checks the same
+/// (``FetchConfiguration/idleConnectionTimeout``, ``FetchConfiguration/maxIdleHosts``).
 public struct PageFetcher: Sendable {
     /// Limits, the guard's settings, and the headers sent.
     public var configuration: FetchConfiguration
     /// Resolves host names; the guard checks every address it gives.
     public let resolver: any HostResolver
-    let eventLoopGroup: any EventLoopGroup
+    /// The clients, one for each host and checked address, whose connections are kept alive; shared by the
+    /// fetcher's copies.
+    let pools: ConnectionPools
 
     /// A fetcher that resolves hosts with `resolver` and runs its connections on `eventLoopGroup`.
     public init(
@@ -63,8 +67,12 @@ public struct PageFetcher: Sendable {
     ) {
         self.configuration = configuration
         self.resolver = resolver
-        self.eventLoopGroup = eventLoopGroup
+        pools = ConnectionPools(eventLoopGroup: eventLoopGroup)
     }
+
+    /// Hosts whose connections the fetcher keeps now, in use or idle (at most
+    /// ``FetchConfiguration/maxIdleHosts`` idle ones).
+    public var hostsWithConnections: Int { pools.count }
 
     /// Fetches `url`, following redirects, and reads the page's metadata as the body streams in.
     public func fetch(_ url: String) async throws(FetchError) -> FetchedPage {
@@ -160,32 +168,21 @@ public struct PageFetcher: Sendable {
         var redirects = 0
         while true {
             let address = try await address(for: url)
-            var clientConfiguration = HTTPClient.Configuration(
-                redirectConfiguration: .disallow,
-                timeout: .init(connect: .milliseconds(Int64(configuration.connectTimeout * 1000))),
-                decompression: .enabled(limit: .size(configuration.maxDecompressedBytes)))
-            // One connection to the one address checked: a refusal is final at once (the pool would retry
-            // until the connect timeout).
-            clientConfiguration.connectionPool.retryConnectionEstablishment = false
-            if IPAddress(host: url.host) == nil {
-                clientConfiguration.dnsOverride = [url.asciiHost: address.description]
+            // Pages of one host share its connections; another address checked is another client.
+            let outcome = try await pools.withClient(
+                host: url.asciiHost, address: IPAddress(host: url.host) == nil ? address : nil,
+                configuration: configuration
+            ) { client in
+                try await exchange(client, url, accept: accept, read: read)
             }
-            let client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: clientConfiguration)
-            do {
-                let outcome = try await exchange(client, url, accept: accept, read: read)
-                try await client.shutdown()
-                switch outcome {
-                case .done(let value): return value
-                case .redirect(let location):
-                    redirects += 1
-                    guard redirects <= configuration.maxRedirects else {
-                        throw FetchError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects")
-                    }
-                    url = try WebURL(URLResolution.resolve(location, against: url.requestString))
+            switch outcome {
+            case .done(let value): return value
+            case .redirect(let location):
+                redirects += 1
+                guard redirects <= configuration.maxRedirects else {
+                    throw FetchError(.tooManyRedirects, "more than \(configuration.maxRedirects) redirects")
                 }
-            } catch {
-                try? await client.shutdown()
-                throw error
+                url = try WebURL(URLResolution.resolve(location, against: url.requestString))
             }
         }
     }

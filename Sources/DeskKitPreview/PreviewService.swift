@@ -247,8 +247,12 @@ public actor PreviewService {
         let hostName = (try? parsed.get())?.host ?? url
         let host = limiter(for: hostName)
         defer { doneWithLimiter(for: hostName) }
-        await global.acquire()
-        await host.acquire()
+        // A caller gone while waiting for a place (a server shutting down) fetches nothing.
+        do { try await global.acquire() } catch { return .failure(PageFetcher.map(error)) }
+        do { try await host.acquire() } catch {
+            await global.release()
+            return .failure(PageFetcher.map(error))
+        }
         statistics.fetches += 1
         let builder = CardBuilder(
             fetcher: fetcher, oEmbedProviders: configuration.oEmbed ? configuration.oEmbedProviders : nil,
