@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The enrichment server: Sendbird webhooks in, URL previews written into messages through the Platform
 /// API, plus a preview and a decode endpoint, health and Prometheus metrics.
@@ -27,6 +28,9 @@ public struct EnrichmentServer: Sendable {
     public let queue: JobQueue
     /// Finds and fetches the previews.
     public let previews: PreviewService
+    /// The shutdown grace (``JobQueue/Configuration/shutdownGrace``), shared by requests in flight and
+    /// running jobs, counted from when the server is asked to stop.
+    public let grace: ShutdownGrace
     let logger: Logger
     /// The API keys' token buckets.
     let limiter: RateLimiter
@@ -66,9 +70,10 @@ public struct EnrichmentServer: Sendable {
                 baseURL: configuration.apiBase, apiToken: configuration.apiToken, timeout: configuration.apiTimeout,
                 metrics: metrics, logger: logger),
             metrics: metrics, logger: logger)
+        grace = ShutdownGrace(configuration.queue.shutdownGrace)
         queue = JobQueue(
             store: store, configuration: configuration.queue, metrics: metrics, logger: logger, handBack: handBack,
-            work: { await enricher.process($0) })
+            grace: grace, work: { await enricher.process($0) })
         health = HealthRoute(queue: queue, store: configuration.store.description)
         scrape = MetricsRoute(metrics: metrics, previews: previews, queue: queue)
     }
@@ -89,6 +94,18 @@ public struct EnrichmentServer: Sendable {
             services: [queue], onServerRunning: onServerRunning, logger: logger)
     }
 
+    /// Runs the application until SIGTERM or SIGINT, then stops within the shutdown grace
+    /// (``JobQueue/Configuration/shutdownGrace``): requests and jobs still running when it ends are cut
+    /// (503 with `Retry-After`; jobs back in the store), and whatever still holds on is cancelled 2 seconds
+    /// later.
+    public func run(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
+        var group = ServiceGroupConfiguration(
+            services: [makeApplication(onServerRunning: onServerRunning)], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.queue.shutdownGrace + .seconds(2)
+        try await ServiceGroup(configuration: group).run()
+    }
+
     /// The routes: the webhook (signed) and the balancer's health check are open; the work routes need an
     /// API key and keep to its rate; the metrics need a key.
     public func makeRouter() -> Router<BasicRequestContext> {
@@ -103,7 +120,7 @@ public struct EnrichmentServer: Sendable {
             )
             .post { request, _ in try await webhook.handle(request) }
         router.get("/health") { _, _ in await health.handle() }
-        let preview = PreviewRoute(previews: previews, metrics: metrics)
+        let preview = PreviewRoute(previews: previews, metrics: metrics, grace: grace)
         let decode = DecodeRoute()
         router.group("/v1")
             .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: limiter))

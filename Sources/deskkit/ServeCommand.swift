@@ -97,11 +97,10 @@ struct ServeCommand: AsyncParsableCommand {
         for variable in ServerConfiguration.unknownVariables(in: ProcessInfo.processInfo.environment) {
             log.warning("not a setting of deskkit serve, ignored", metadata: ["variable": .string(variable)])
         }
-        let app = server.makeApplication(onServerRunning: { channel in
-            log.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
-        })
         do {
-            try await app.runService()
+            try await server.run(onServerRunning: { channel in
+                log.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
+            })
             await jobStore.close()
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES {
             let why =

@@ -53,6 +53,8 @@ public actor JobQueue: Service {
     public nonisolated let store: any JobStore
     private let work: @Sendable (EnrichmentJob) async -> JobOutcome
     private let handBack: HandBack?
+    /// Counts the shutdown grace from when the server was asked to stop, shared with its requests.
+    private let grace: ShutdownGrace
     private let metrics: ServerMetrics
     private let logger: Logger
     private var tasks: [Int64: (claim: StoredJob, task: Task<Void, Never>)] = [:]
@@ -76,12 +78,15 @@ public actor JobQueue: Service {
     ///   - logger: what the queue logs to.
     ///   - handBack: with a store that does not outlive the process, receives the jobs left at shutdown
     ///     (each is also logged as an error with its channel and message id, and counted as `handed_back`).
+    ///   - grace: the shutdown grace shared with the server's requests (by default the queue's own, of
+    ///     ``Configuration/shutdownGrace``), begun by whichever is asked to stop first.
     ///   - work: what a worker does with a job; its ``JobOutcome`` decides what the queue does next.
     public init(
         store: any JobStore, configuration: Configuration = Configuration(), metrics: ServerMetrics = ServerMetrics(),
-        logger: Logger = Logger(label: "deskkit.queue"), handBack: HandBack? = nil,
+        logger: Logger = Logger(label: "deskkit.queue"), handBack: HandBack? = nil, grace: ShutdownGrace? = nil,
         work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome
     ) {
+        self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace)
         self.store = store
         self.configuration = configuration
         self.metrics = metrics
@@ -163,7 +168,8 @@ public actor JobQueue: Service {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await dispatch()
-            } onGracefulShutdown: {
+            } onGracefulShutdown: { [grace] in
+                grace.begin()
                 Task { await self.close() }
             }
         } onCancel: {
@@ -363,7 +369,7 @@ public actor JobQueue: Service {
     public func close() {
         guard !closed else { return }
         closed = true
-        graceEnd = .now + configuration.shutdownGrace
+        graceEnd = grace.begin()
         wake()
     }
 

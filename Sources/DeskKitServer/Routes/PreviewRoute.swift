@@ -8,6 +8,8 @@ struct PreviewRoute: Sendable {
     static let maxRequestBytes = 64 * 1024
     let previews: PreviewService
     let metrics: ServerMetrics
+    /// The shutdown grace: a request still fetching when it ends is answered 503.
+    let grace: ShutdownGrace
 
     /// `{"text": …}` (previews of its links) or `{"url": …}` (one preview) → `{"previews": [{"link",
     /// "url", "data", "payload", "details", "error"}]}`; `data` is the `SENDBIRD_DESK_URL_PREVIEW` data string,
@@ -21,14 +23,19 @@ struct PreviewRoute: Sendable {
         guard case .success(.object(let object)) = parsed else {
             throw RequestProblem(.badRequest, "the body is not a JSON object")
         }
-        let results: [(String, String, Result<PreviewCard, FetchError>)]
+        let work: @Sendable () async -> [(String, String, Result<PreviewCard, FetchError>)]
         if case .string(let url)? = object["url"] {
-            results = [(url, url, await previews.card(for: url))]
+            work = { [(url, url, await previews.card(for: url))] }
         } else if case .string(let text)? = object["text"] {
             let links = previews.linksToPreview(in: text)
-            results = zip(links, await previews.cards(of: links.map(\.href))).map { ($0.text, $0.href, $1) }
+            work = { zip(links, await previews.cards(of: links.map(\.href))).map { ($0.text, $0.href, $1) } }
         } else {
             throw RequestProblem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
+        }
+        // A server asked to stop answers within its grace, whatever the pages do.
+        guard let results = await grace.run(work) else {
+            throw RequestProblem(
+                .serviceUnavailable, "the server is stopping; ask again", headers: [.retryAfter: "1"])
         }
         metrics.previews(results.map { $0.2.map(\.preview) })
         var items: [JSONValue] = []
