@@ -2,10 +2,11 @@
 """A stand-in for Sendbird's Platform API and for the pages behind links, on loopback, for load tests
 and trying `deskkit serve` by hand.
 
-    Scripts/fake-sendbird.py PORT
+    Scripts/fake-sendbird.py PORT [ADDRESS]
 
-PUT /v3/group_channels/{channel}/messages/{id} answers 200 and counts; GET of any other path answers a
-small page with OpenGraph tags. GET /stats prints {"puts": N, "pages": N}."""
+Listens on ADDRESS (default 127.0.0.1; 0.0.0.0 answers every 127.x.y.z, as many hosts). PUT
+/v3/group_channels/{channel}/messages/{id} answers 200 and counts; GET of any other path answers a small
+page with OpenGraph tags. GET /stats prints {"puts": N, "pages": N, "connections": N}."""
 import json
 import socket
 import sys
@@ -13,7 +14,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 lock = threading.Lock()
-stats = {"puts": 0, "pages": 0}
+stats = {"puts": 0, "pages": 0, "connections": 0}
 PAGE = b"""<html><head><title>Order</title><meta property="og:title" content="Parcel is on its way">
 <meta property="og:description" content="Arrives Tuesday"><meta property="og:image" content="/map.png"></head></html>"""
 
@@ -26,6 +27,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def setup(self):
         super().setup()
+        with lock:
+            stats["connections"] += 1
         # Headers and body go out in two writes: without this, Nagle's algorithm and the client's delayed
         # ACK hold every keep-alive answer for 40 ms, and the fake, not deskkit, sets the pace.
         self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -55,4 +58,6 @@ class Handler(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+    address = sys.argv[2] if len(sys.argv) > 2 else "127.0.0.1"
+    ThreadingHTTPServer.request_queue_size = 256
+    ThreadingHTTPServer((address, int(sys.argv[1])), Handler).serve_forever()
