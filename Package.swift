@@ -116,6 +116,7 @@ let package = Package(
             dependencies: [
                 "DeskKitModel", "DeskKitPreview", "DeskKitJobStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // HTTP on Hummingbird 2: the enrichment server (Sendbird webhooks → previews → Platform API) and the

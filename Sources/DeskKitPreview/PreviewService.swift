@@ -83,7 +83,7 @@ public actor PreviewService {
     /// Cache, concurrency and link-finding settings.
     public let configuration: Configuration
     /// The cache shared with other services, behind this one's own.
-    public let sharedCache: (any SharedPreviewCache)?
+    public nonisolated let sharedCache: (any SharedPreviewCache)?
     private let detector: LinkDetector
     /// Counters since the service started, for metrics.
     public private(set) var statistics = Statistics()
@@ -235,7 +235,9 @@ public actor PreviewService {
                 }
                 return result
             case .fetchingElsewhere:
-                try? await Task.sleep(for: .milliseconds(100))
+                // Until the cache tells of the answer, and never more than a second between looks: a notice
+                // missed (a listener reconnecting) or a fetcher that died costs little.
+                await sharedCache.waitForAnswer(to: url, upTo: min(.seconds(1), giveUp - .now))
             }
         }
         return await fetchLimited(url)

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// A service asks ``lookup(_:now:fetchLease:)`` before fetching: it gets the cached answer, or the right to
 /// fetch the page itself for `fetchLease` (and then ``store(_:for:ttl:now:)``s the answer), or learns that
-/// another service is fetching it and asks again shortly. If that service dies, its right runs out with the
+/// another service is fetching it and asks again when ``waitForAnswer(to:upTo:)`` returns. If that service dies, its right runs out with the
 /// lease. A cache that cannot be reached throws, and the service fetches the page as if it had none.
 public protocol SharedPreviewCache: Sendable {
     /// What the cache holds for `url` at `now`; when it holds nothing fresh and nobody is fetching it,
@@ -17,6 +17,19 @@ public protocol SharedPreviewCache: Sendable {
 
     /// Keeps an answer for `url` until `now + ttl` (and ends the fetch right on it).
     func store(_ result: Result<PreviewCard, FetchError>, for url: String, ttl: Duration, now: Date) async throws
+
+    /// Waits, at most `limit`, until another service may have stored an answer for `url`, after
+    /// ``lookup(_:now:fetchLease:)`` said it is fetching it: a cache that is told of answers (PostgreSQL's,
+    /// through `LISTEN`) returns when it is; one that is not, after a pause of 100 ms (the default). The
+    /// service then looks the URL up again.
+    func waitForAnswer(to url: String, upTo limit: Duration) async
+}
+
+extension SharedPreviewCache {
+    /// Pauses 100 ms, or `limit` if shorter: for a cache that is not told of answers.
+    public func waitForAnswer(to url: String, upTo limit: Duration) async {
+        try? await Task.sleep(for: min(limit, .milliseconds(100)))
+    }
 }
 
 /// The answer of ``SharedPreviewCache/lookup(_:now:fetchLease:)``.

@@ -91,7 +91,9 @@ public struct EnrichmentServer: Sendable {
             router: makeRouter(),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
-            services: [queue], onServerRunning: onServerRunning, logger: logger)
+            // A shared cache that is told of answers (PostgreSQL's) listens as a service.
+            services: [queue] + [previews.sharedCache as? any Service].compactMap { $0 }, onServerRunning: onServerRunning,
+            logger: logger)
     }
 
     /// Runs the application until SIGTERM or SIGINT, then stops within the shutdown grace

@@ -3,6 +3,7 @@ import DeskKitModel
 import DeskKitPreview
 import Foundation
 import PostgresNIO
+import ServiceLifecycle
 import Synchronization
 
 /// The preview cache shared by every instance on one PostgreSQL database (table `deskkit_previews`).
@@ -10,16 +11,112 @@ import Synchronization
 /// A row holds an answer until `expires_at`; `fetching_until` marks the instance that fetches it now, so
 /// the others wait for its answer instead of fetching the page too. Expired rows are deleted, a slice at a
 /// time, at most once a minute by each instance.
-public final class PostgresPreviewCache: SharedPreviewCache {
+///
+/// An answer stored is announced on the channel `deskkit_previews` (`NOTIFY`, the URL as payload, or an
+/// empty one for a URL over 7,000 bytes: everyone looks again); while the cache runs as a service
+/// (``run()``, one connection kept listening), an instance waiting for another's fetch is woken by it.
+/// Without it, waiting instances look again every 100 ms.
+public final class PostgresPreviewCache: SharedPreviewCache, Service {
+    /// The channel answers are announced on.
+    static let channel = "deskkit_previews"
     private let client: PostgresClient
     private let operationTimeout: Duration
     private let lastSweep = Mutex<ContinuousClock.Instant?>(nil)
+    private let waiters = Mutex(Waiters())
+
+    /// Who waits for which answer, while a connection listens.
+    private struct Waiters {
+        var listening = false
+        var next = 0
+        /// By notice payload (the URL, or "" for the long ones), then by waiter.
+        var byPayload: [String: [Int: AsyncStream<Void>.Continuation]] = [:]
+    }
 
     /// The cache in `store`'s database (its table comes with the store's schema), on the store's pool of
     /// commits that may lag, within its operation deadline.
     public init(sharing store: PostgresJobStore) {
         self.client = store.lazyClient
         self.operationTimeout = store.options.operationTimeout
+    }
+
+    /// Listens for the answers other instances store, on one connection of the store's pool, until
+    /// graceful shutdown or cancellation; a lost connection is opened again after a second.
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown { [self] in
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.channel) { notices in
+                            setListening(true)
+                            defer { setListening(false) }
+                            for try await notice in notices { wake(notice.payload) }
+                        }
+                    }
+                } catch {}
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// Whether a connection listens for answers now (for tests).
+    public var isListening: Bool { waiters.withLock { $0.listening } }
+
+    /// Callers in ``waitForAnswer(to:upTo:)`` now (for tests).
+    public var waiting: Int { waiters.withLock { $0.byPayload.values.reduce(0) { $0 + $1.count } } }
+
+    private func setListening(_ on: Bool) {
+        let woken = waiters.withLock { w in
+            w.listening = on
+            // Those waiting for a notice no connection will bring look again now.
+            defer { if !on { w.byPayload = [:] } }
+            return on ? [] : w.byPayload.values.flatMap(\.values)
+        }
+        for waiter in woken { waiter.finish() }
+    }
+
+    /// Wakes those waiting for `payload`'s answer (everyone for an empty payload).
+    private func wake(_ payload: String) {
+        let woken = waiters.withLock { w in
+            if payload.isEmpty {
+                defer { w.byPayload = [:] }
+                return w.byPayload.values.flatMap(\.values)
+            }
+            return Array(w.byPayload.removeValue(forKey: payload)?.values ?? [:].values)
+        }
+        for waiter in woken { waiter.finish() }
+    }
+
+    /// A notice's payload for `url`: the URL itself, or "" (everyone) when it is too long for one (8,000
+    /// bytes at most, in the server's encoding).
+    private static func payload(for url: String) -> String { url.utf8.count <= 7000 ? url : "" }
+
+    /// Returns when an answer for `url` is announced, at most `limit` later; without a listening
+    /// connection, after 100 ms.
+    public func waitForAnswer(to url: String, upTo limit: Duration) async {
+        let (notice, continuation) = AsyncStream<Void>.makeStream()
+        let payload = Self.payload(for: url)
+        let id: Int? = waiters.withLock { w in
+            guard w.listening else { return nil }
+            defer { w.next += 1 }
+            w.byPayload[payload, default: [:]][w.next] = continuation
+            return w.next
+        }
+        guard let id else {
+            try? await Task.sleep(for: min(limit, .milliseconds(100)))
+            return
+        }
+        defer {
+            waiters.withLock { w in
+                w.byPayload[payload]?[id] = nil
+                if w.byPayload[payload]?.isEmpty == true { w.byPayload[payload] = nil }
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for await _ in notice {} }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     public func lookup(_ url: String, now: Date, fetchLease: Duration) async throws -> SharedPreviewLookup {
@@ -94,6 +191,7 @@ public final class PostgresPreviewCache: SharedPreviewCache {
                     description = excluded.description, image = excluded.image, error_kind = excluded.error_kind,
                     error_detail = excluded.error_detail, details = excluded.details
                 """)
+            _ = try await client.query("SELECT pg_notify(\(Self.channel), \(Self.payload(for: url)))")
             if sweep {
                 _ = try await client.query(
                     """

@@ -83,4 +83,40 @@ struct PostgresPreviewCacheTests {
         await b.close()
         try await pages.stop()
     }
+
+    /// An instance waiting for another's fetch is told of its answer (`LISTEN`/`NOTIFY`) instead of looking
+    /// again and again; a URL too long for a notice wakes every waiter; without a listener, it waits 100 ms.
+    @Test func aWaitingInstanceIsToldOfTheAnswer() async throws {
+        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let a = try await PostgresJobStore.open(location)
+        let b = try await PostgresJobStore.open(location)
+        let listener = PostgresPreviewCache(sharing: a)
+        let writer = PostgresPreviewCache(sharing: b)
+        let listening = Task { try await listener.run() }
+        let ready = ContinuousClock.now + .seconds(30)
+        while !listener.isListening, ContinuousClock.now < ready { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(listener.isListening)
+        let card = PreviewCard(preview: URLPreview(url: "https://example.com/told", title: "Told"), details: .init())
+        for url in ["https://example.com/told", "https://example.com/" + String(repeating: "long", count: 2000)] {
+            let started = ContinuousClock.now
+            let waiter = Task { await listener.waitForAnswer(to: url, upTo: .seconds(60)) }
+            while listener.waiting == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await writer.store(.success(card), for: url, ttl: .seconds(60), now: Date())
+            await waiter.value
+            #expect(ContinuousClock.now - started < .seconds(30), "woken by the notice, not by the 60 s limit")
+            #expect(listener.waiting == 0)
+            guard case .cached(.success(let read)) = try await listener.lookup(url, now: Date(), fetchLease: .seconds(5))
+            else {
+                Issue.record("the answer is in the cache")
+                continue
+            }
+            #expect(read.preview.title == "Told")
+        }
+        listening.cancel()
+        _ = await listening.result
+        #expect(!listener.isListening)
+        await writer.waitForAnswer(to: "https://example.com/other", upTo: .seconds(60))  // not listening: 100 ms
+        await a.close()
+        await b.close()
+    }
 }
