@@ -79,14 +79,16 @@ public final class PageServer: Sendable {
         host: String = "127.0.0.1", port: Int = 0, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         keepAlive: Bool = false, routes: @escaping Routes
     ) async throws -> PageServer {
-        try await start(host: host, port: port, group: group, keepAlive: keepAlive, requests: { path, _ in routes(path) })
+        try await start(
+            host: host, port: port, group: group, keepAlive: keepAlive, requests: { path, _ in routes(path) })
     }
 
     /// Starts a server whose answers may depend on the request's headers too (`requests` gets the path and
     /// the headers, names as sent).
     public static func start(
         host: String = "127.0.0.1", port: Int = 0, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        keepAlive: Bool = false, requests: @escaping @Sendable (_ path: String, _ headers: [(String, String)]) -> Response
+        keepAlive: Bool = false,
+        requests: @escaping @Sendable (_ path: String, _ headers: [(String, String)]) -> Response
     ) async throws -> PageServer {
         let accepted = Counter()
         let channel = try await ServerBootstrap(group: group)

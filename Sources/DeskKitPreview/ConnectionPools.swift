@@ -112,7 +112,8 @@ final class ConnectionPools: Sendable {
         configuration.connectionPool.retryConnectionEstablishment = false
         // Its kept-alive connections close when the client would be shut down for idleness.
         let idle = key.idleTimeout.components
-        configuration.connectionPool.idleTimeout = .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+        configuration.connectionPool.idleTimeout = .nanoseconds(
+            idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
         if let address = key.address { configuration.dnsOverride = [key.host: address.description] }
         return configuration
     }

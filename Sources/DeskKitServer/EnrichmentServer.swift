@@ -92,7 +92,8 @@ public struct EnrichmentServer: Sendable {
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
             // A shared cache that is told of answers (PostgreSQL's) listens as a service.
-            services: [queue] + [previews.sharedCache as? any Service].compactMap { $0 }, onServerRunning: onServerRunning,
+            services: [queue] + [previews.sharedCache as? any Service].compactMap { $0 },
+            onServerRunning: onServerRunning,
             logger: logger)
     }
 
@@ -102,7 +103,8 @@ public struct EnrichmentServer: Sendable {
     /// later.
     public func run(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
         var group = ServiceGroupConfiguration(
-            services: [makeApplication(onServerRunning: onServerRunning)], gracefulShutdownSignals: [.sigterm, .sigint],
+            services: [makeApplication(onServerRunning: onServerRunning)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         group.maximumGracefulShutdownDuration = configuration.queue.shutdownGrace + .seconds(2)
         try await ServiceGroup(configuration: group).run()

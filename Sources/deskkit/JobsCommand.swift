@@ -124,15 +124,12 @@ struct JobsCommand: AsyncParsableCommand {
         }
     }
 
-    /// `90s`, `30m`, `12h`, `7d` (a bare number is seconds).
+    /// `90s`, `30m`, `12h`, `7d` (a bare number is seconds), read by ``DurationText``.
     static func duration(_ text: String) throws -> Duration {
-        let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        let unit = text.last.flatMap { units[$0] }
-        guard let n = Int64(unit == nil ? text : String(text.dropLast())), n >= 0, n <= 100 * 365 * 86400 / (unit ?? 1)
-        else {
-            throw ValidationError("\"\(text.prefix(20))\" is not a duration like 90s, 30m, 12h or 7d")
+        guard let duration = DurationText.parse(text) else {
+            throw ValidationError("\"\(text.prefix(20))\" is not a duration like \(DurationText.examples)")
         }
-        return .seconds(n * (unit ?? 1))
+        return duration
     }
 }
 

@@ -80,7 +80,9 @@ struct PromptShutdownTests {
             #expect(status == 503 && retryAfter != nil, "\(status) \(retryAfter ?? "-")")
         }
         // The jobs cut short are in the store for the next start.
-        let queued = try CLI.run(["jobs", "list", "--store", "sqlite:\(directory.path)/state.sqlite", "--state", "queued"])
+        let queued = try CLI.run([
+            "jobs", "list", "--store", "sqlite:\(directory.path)/state.sqlite", "--state", "queued",
+        ])
         #expect(queued.lines.count == 3, "\(queued.stdout)\(queued.stderr)")
     }
 }

@@ -62,7 +62,8 @@ struct ConnectionReuseTests {
     /// When a host's name answers another address, its next page goes there, over a new connection, never
     /// over one kept to the address checked before.
     @Test func anotherAddressIsAnotherConnection() async throws {
-        let first = try await PageServer.start(host: "127.0.0.2", keepAlive: true) { _ in .html("<title>first</title>") }
+        let first = try await PageServer.start(host: "127.0.0.2", keepAlive: true) { _ in .html("<title>first</title>")
+        }
         defer { Task { try? await first.stop() } }
         let second = try await PageServer.start(host: "127.0.0.5", port: first.port, keepAlive: true) { _ in
             .html("<title>second</title>")

@@ -478,6 +478,12 @@ struct EnrichmentServerTests {
         #expect(c.queue.workers == 4)
         #expect(c.storeTimeout == .seconds(30))
         #expect(c.fetch.totalTimeout == 3)
+        // Durations with their units; a bare number is seconds.
+        let units = try ServerConfiguration.resolve(
+            flags: ["DESKKIT_FETCH_TIMEOUT": "10s", "DESKKIT_SHUTDOWN_GRACE": "1500ms", "DESKKIT_RETRY_HORIZON": "2d"],
+            environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_REFUSAL_TTL": "5m"])
+        #expect(units.fetch.totalTimeout == 10 && units.queue.shutdownGrace == .milliseconds(1500))
+        #expect(units.queue.retry.horizon == .seconds(2 * 86400) && units.previews.refusalTTL == .seconds(300))
         let defaults = try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t"])
         #expect(defaults.storeTimeout == .seconds(5))
         #expect(defaults.fetch.totalTimeout == 10)
@@ -508,6 +514,12 @@ struct EnrichmentServerTests {
         #expect(
             problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_FETCH_TIMEOUT": "0"])?.hasPrefix(
                 "DESKKIT_FETCH_TIMEOUT") == true)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_FETCH_TIMEOUT": "10 s"])
+                == #"DESKKIT_FETCH_TIMEOUT "10 s" is not a duration from 1s to 600s (like 500ms, 10s, 5m, 12h or 7d)"#)
+        #expect(
+            problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_FETCH_TIMEOUT": "11m"])?.hasPrefix(
+                #"DESKKIT_FETCH_TIMEOUT "11m" is not a duration"#) == true)
         #expect(defaults.fetch.userAgent == FetchConfiguration.defaultUserAgent)
         let agent = try ServerConfiguration.resolve(
             environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_USER_AGENT": "AcmeBot/1.0"])
@@ -617,4 +629,17 @@ actor Moment {
     private var at: ContinuousClock.Instant?
     func mark() { at = .now }
     var elapsed: Duration? { at.map { .now - $0 } }
+}
+
+@Suite("Durations")
+struct DurationTextTests {
+    @Test func unitsAndBareSeconds() {
+        #expect(DurationText.parse("500ms") == .milliseconds(500))
+        #expect(DurationText.parse("10") == .seconds(10) && DurationText.parse("10s") == .seconds(10))
+        #expect(DurationText.parse("5m") == .seconds(300) && DurationText.parse("12h") == .seconds(43200))
+        #expect(DurationText.parse("7d") == .seconds(7 * 86400))
+        for bad in ["", "s", "ms", "-5s", "1.5s", "5 m", "5y", "5M", "10sec", "99999999999999d", "1e3"] {
+            #expect(DurationText.parse(bad) == nil, "\(bad)")
+        }
+    }
 }

@@ -105,7 +105,8 @@ struct PostgresPreviewCacheTests {
             await waiter.value
             #expect(ContinuousClock.now - started < .seconds(30), "woken by the notice, not by the 60 s limit")
             #expect(listener.waiting == 0)
-            guard case .cached(.success(let read)) = try await listener.lookup(url, now: Date(), fetchLease: .seconds(5))
+            guard
+                case .cached(.success(let read)) = try await listener.lookup(url, now: Date(), fetchLease: .seconds(5))
             else {
                 Issue.record("the answer is in the cache")
                 continue

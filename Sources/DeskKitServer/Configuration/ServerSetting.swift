@@ -64,12 +64,23 @@ public struct ServerSetting: Sendable {
         }
     }
 
-    /// A number of seconds in `range`, given to `set` as a `Duration`.
+    /// A duration (``DurationText``: `500ms`, `10s`, `5m`, `1d`, a bare number is seconds) within `range`
+    /// seconds, given to `set`.
     static func seconds(
         _ variable: String, _ flag: String?, _ meaning: String, _ range: ClosedRange<Int>,
         _ set: @escaping @Sendable (inout ServerConfiguration, Duration) -> Void
     ) -> ServerSetting {
-        integer(variable, flag, meaning, range) { c, n in set(&c, .seconds(n)) }
+        ServerSetting(variable, flag, meaning) { text, c in
+            guard let text else { return nil }
+            guard let duration = DurationText.parse(text),
+                duration >= .seconds(range.lowerBound) && duration <= .seconds(range.upperBound)
+            else {
+                return
+                    "\"\(text.prefix(40))\" is not a duration from \(range.lowerBound)s to \(range.upperBound)s (like \(DurationText.examples))"
+            }
+            set(&c, duration)
+            return nil
+        }
     }
 }
 
@@ -148,13 +159,13 @@ extension ServerConfiguration {
             c.fetch.userAgent = text
             return nil
         },
-        .integer(
+        .seconds(
             "DESKKIT_FETCH_TIMEOUT", "--fetch-timeout",
-            "seconds a page fetch may take, redirects and body included (default 10)", 1...600
-        ) { $0.fetch.totalTimeout = Double($1) },
+            "how long a page fetch may take, redirects and body included (default 10s)", 1...600
+        ) { $0.fetch.totalTimeout = $1 / .seconds(1) },
         .seconds(
             "DESKKIT_REFUSAL_TTL", "--refusal-ttl",
-            "seconds a refused page (a bot check, a login or consent wall, an error page, a parked domain, an app shell) is remembered before it is fetched again (default 600)",
+            "how long a refused page (a bot check, a login or consent wall, an error page, a parked domain, an app shell) is remembered before it is fetched again (default 10m)",
             0...86400
         ) {
             $0.previews.refusalTTL = $1
@@ -166,7 +177,7 @@ extension ServerConfiguration {
         ) { $0.queue.challengeRetry.retries = $1 },
         .seconds(
             "DESKKIT_CHALLENGE_RETRY_WINDOW", "--challenge-retry-window",
-            "seconds those retries are spread over, from the first attempt (default 3600)", 60...(7 * 86400)
+            "how long those retries are spread over, from the first attempt (default 1h)", 60...(7 * 86400)
         ) { $0.queue.challengeRetry.window = $1 },
         .integer(
             "DESKKIT_MAX_BODY_BYTES", "--max-body-bytes", "largest webhook body (default 262144)", 1024...(64 << 20)
@@ -183,7 +194,8 @@ extension ServerConfiguration {
             0...100_000_000
         ) { $0.memory.remembered = $1 },
         .seconds(
-            "DESKKIT_SHUTDOWN_GRACE", "--shutdown-grace", "seconds to finish work on shutdown (default 20)", 0...3600
+            "DESKKIT_SHUTDOWN_GRACE", "--shutdown-grace",
+            "how long requests and jobs may still run after SIGTERM (default 20s); past it they are cut", 0...3600
         ) { $0.queue.shutdownGrace = $1 },
         ServerSetting(
             "DESKKIT_STORE", "--store",
@@ -195,11 +207,11 @@ extension ServerConfiguration {
         },
         .seconds(
             "DESKKIT_RETRY_HORIZON", "--retry-horizon",
-            "seconds Platform API failures are retried, from the webhook (default 86400)", 0...(365 * 86400)
+            "how long Platform API failures are retried, from the webhook (default 1d)", 0...(365 * 86400)
         ) { $0.queue.retry.horizon = $1 },
         .seconds(
             "DESKKIT_JOB_LEASE", "--job-lease",
-            "seconds a claimed job is a worker's unless it renews it (every third of it, while it runs); a dead instance's jobs are taken up after it (default 30)",
+            "how long a claimed job is a worker's unless it renews it (every third of it, while it runs); a dead instance's jobs are taken up after it (default 30s)",
             3...86400
         ) { $0.queue.lease = $1 },
         .integer(
@@ -209,7 +221,7 @@ extension ServerConfiguration {
         ) { $0.queue.deferEnrichmentAbove = $1 },
         .seconds(
             "DESKKIT_STORE_TIMEOUT", "--store-timeout",
-            "seconds a PostgreSQL store may take to answer before it counts as down (default 5)", 1...3600
+            "how long a PostgreSQL store may take to answer before it counts as down (default 5s)", 1...3600
         ) { $0.storeTimeout = $1 },
     ]
 
