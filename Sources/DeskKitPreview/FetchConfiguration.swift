@@ -43,8 +43,11 @@ public struct FetchConfiguration: Sendable {
     /// The `Accept-Language` sent.
     public var acceptLanguage = "en;q=1.0, *;q=0.5"
     /// How long a host's kept-alive connections (and the client that holds them) stay open without a fetch.
-    /// Default 30 s.
-    public var idleConnectionTimeout: Duration = .seconds(30)
+    /// Default 2 s: a burst of pages of one site (a message's links, a redirect chain, a backlog drained
+    /// after an outage) shares connections. A longer one keeps more memory while new hosts pour in: a client
+    /// and its connections stay in memory a while after they close (about 7 KB each, AsyncHTTPClient's), in
+    /// proportion to this timeout (`Scripts/resource-test.sh`).
+    public var idleConnectionTimeout: Duration = .seconds(2)
     /// Hosts whose idle connections are kept at most; past it the least recently used host's are closed.
     /// Default 64.
     public var maxIdleHosts = 64

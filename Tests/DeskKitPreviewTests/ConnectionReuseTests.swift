@@ -103,7 +103,7 @@ struct ConnectionReuseTests {
         _ = try await fetcher.fetch("http://h0.example:\(server.port)/")
         #expect(fetcher.hostsWithConnections == 1, "the idle ones were closed")
         #expect(FetchConfiguration().maxIdleHosts == 64)
-        #expect(FetchConfiguration().idleConnectionTimeout == .seconds(30))
+        #expect(FetchConfiguration().idleConnectionTimeout == .seconds(2))
     }
 }
 
