@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load test of `deskkit serve` with wrk: signed Sendbird webhooks against loopback.
 #
-#   Scripts/load-test.sh [SECONDS] [CONNECTIONS] [STORE]
+#   [DESKKIT=BINARY] Scripts/load-test.sh [SECONDS] [CONNECTIONS] [STORE]
 #       (default 300 s, 64 connections, 2 wrk threads; STORE sqlite (a file in a temporary directory), postgres
 #       (a throwaway cluster in the temporary directory, fsync and synchronous_commit on), memory, or a --store value)
 #
@@ -26,7 +26,12 @@ fake_port=18182
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-swift build -c release --product deskkit >&2
+# DESKKIT: another build to measure (an older one, alternated with this one in one session).
+deskkit=${DESKKIT:-}
+if [ -z "$deskkit" ]; then
+    swift build -c release --product deskkit >&2
+    deskkit=.build/release/deskkit
+fi
 python3 - "$work/bodies.txt" "$token" "$fake_port" "$distinct" "$link_every" <<'PY'
 import hashlib, hmac, json, sys
 path, token, port, distinct, link_every = sys.argv[1], sys.argv[2].encode(), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
@@ -80,7 +85,7 @@ case $store in
 esac
 python3 Scripts/fake-sendbird.py $fake_port &
 DESKKIT_API_KEYS=$api_key DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
-    DESKKIT_ALLOW_PRIVATE=1 .build/release/deskkit serve --log-level warning &
+    DESKKIT_ALLOW_PRIVATE=1 "$deskkit" serve --log-level warning &
 server=$!
 for _ in $(seq 50); do curl -sf http://127.0.0.1:$server_port/health >/dev/null 2>&1 && break; sleep 0.2; done
 

@@ -79,9 +79,9 @@ public actor PreviewService {
     }
 
     /// Fetches the pages, through the guard.
-    public let fetcher: PageFetcher
+    public nonisolated let fetcher: PageFetcher
     /// Cache, concurrency and link-finding settings.
-    public let configuration: Configuration
+    public nonisolated let configuration: Configuration
     /// The cache shared with other services, behind this one's own.
     public nonisolated let sharedCache: (any SharedPreviewCache)?
     private let detector: LinkDetector

@@ -438,6 +438,10 @@ struct EnrichmentServerTests {
                 String(buffer: $0.body)
             }
             #expect(again.contains("deskkit_preview_cache_hits_total 1"))
+            // What the previews hold: the pages cached, no fetch running, the page server's connections kept.
+            #expect(again.contains("deskkit_preview_cache_entries 4"), "\(again)")
+            #expect(again.contains("deskkit_fetch_hosts_fetching 0"))
+            #expect(again.contains("deskkit_fetch_hosts_connected 1"))
         }
     }
 

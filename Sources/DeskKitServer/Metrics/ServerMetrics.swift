@@ -105,6 +105,15 @@ public struct ServerMetrics: Sendable {
         count("deskkit_preview_requests_total", by: now.requests - before.requests)
     }
 
+    /// What the preview service holds now, for an operator watching memory over months:
+    /// `deskkit_preview_cache_entries`, `deskkit_fetch_hosts_fetching` (hosts with fetches running or
+    /// waiting) and `deskkit_fetch_hosts_connected` (hosts whose connections are kept, idle or in use).
+    func held(cacheEntries: Int, hostsFetching: Int, hostsConnected: Int) {
+        Gauge(label: "deskkit_preview_cache_entries", factory: factory).record(cacheEntries)
+        Gauge(label: "deskkit_fetch_hosts_fetching", factory: factory).record(hostsFetching)
+        Gauge(label: "deskkit_fetch_hosts_connected", factory: factory).record(hostsConnected)
+    }
+
     /// The Prometheus text exposition of every metric.
     public func exposition() -> String { registry.emitToString() }
 }

@@ -23,6 +23,9 @@ final class MetricsRoute: Sendable {
             return figures
         }
         metrics.cache(now, since: before)
+        metrics.held(
+            cacheEntries: await previews.cachedCount, hostsFetching: await previews.hostsInFlight,
+            hostsConnected: previews.fetcher.hostsWithConnections)
         metrics.queue(await queue.figures())
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
