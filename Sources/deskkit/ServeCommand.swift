@@ -16,8 +16,11 @@ struct ServeCommand: AsyncParsableCommand {
             afterwards) and GET /health are open; POST /v1/preview ({"text"} or {"url"}), POST /v1/decode \
             (JSON lines of envelopes) and GET /metrics (Prometheus) need Authorization: Bearer KEY, one of \
             --api-keys (better given as DESKKIT_API_KEYS, which other users cannot read in the process list). \
-            Settings come from flags, then the environment (flags take their value as --port 8080 or \
-            --port=8080):
+            Settings come from flags, then the environment, then --config FILE (a JSON object keyed by \
+            each variable without its DESKKIT_ or SENDBIRD_ prefix, in lower case: {"port": 8080, \
+            "fetch_timeout": "10s", "api_keys": ["…"], "oembed": false}). Flags take their value as \
+            --port 8080 or --port=8080; durations are written 500ms, 10s, 5m, 12h or 1d (a bare number is \
+            seconds):
             \(ServerConfiguration.flagHelp)
             Variables without a flag:
             \(ServerConfiguration.settings.filter { $0.flag == nil }.map { "  \($0.variable): \($0.meaning)" }.joined(separator: "\n"))
@@ -40,15 +43,23 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
     var handBack: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A settings file: a JSON object keyed like the flags (port, store, api_keys, fetch_timeout…), under the environment and the flags.",
+            valueName: "file"))
+    var config: String?
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
     func run() async throws {
         let configuration: ServerConfiguration
         do {
+            let file = try config.map { path throws(ConfigurationError) in try SettingsFile(contentsOf: path) }
             configuration = try ServerConfiguration.resolve(
                 flags: try ServerConfiguration.flags(from: settingFlags),
-                environment: ProcessInfo.processInfo.environment)
+                environment: ProcessInfo.processInfo.environment, file: file)
         } catch {
             throw Failure(description: "bad configuration: \(error)", exitStatus: .usage)
         }

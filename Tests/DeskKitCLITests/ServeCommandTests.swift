@@ -36,6 +36,14 @@ struct ServeCommandTests {
         for flag in ["--job-lease \"0\"", "--store-timeout \"x\"", "--retry-horizon \"1y\"", "--store"] {
             #expect(flags.stderr.contains(flag), "\(flag): \(flags.stderr)")
         }
+        // A settings file's problems are named by the file and the key.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-\(UUID().uuidString).json")
+        try Data(#"{"port": 70000, "wrokers": 2}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let badFile = try CLI.run(["serve", "--config", file.path], environment: ["SENDBIRD_API_TOKEN": "t"])
+        #expect(badFile.status == 64)
+        #expect(badFile.stderr.contains("\(file.path): port \"70000\" is not a whole number"), "\(badFile.stderr)")
+        #expect(badFile.stderr.contains("\(file.path): wrokers is not a setting of deskkit serve"))
     }
 
     /// `deskkit serve`'s flags come from the settings table (`ServerConfiguration.settings`): every flag it

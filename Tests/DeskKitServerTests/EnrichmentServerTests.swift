@@ -647,3 +647,57 @@ struct DurationTextTests {
         }
     }
 }
+
+@Suite("Settings file")
+struct SettingsFileTests {
+    static let environment = ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"]
+
+    /// Keys named like the flags; flags over the environment over the file.
+    @Test func theFileIsTheLowestLayer() throws {
+        let file = try SettingsFile(
+            parsing: Array(
+                #"""
+                {"port": 9090, "workers": 8, "store": "memory", "fetch_timeout": "3s", "oembed": false,
+                 "api_keys": ["key-one-0123456789abc", "key-two-0123456789abc"], "api_token": "from-the-file",
+                 "shutdown_grace": "1500ms", "max_body_bytes": null}
+                """#.utf8), path: "deskkit.json")
+        let c = try ServerConfiguration.resolve(
+            flags: ["DESKKIT_WORKERS": "2"], environment: Self.environment.merging(["DESKKIT_PORT": "9191"]) { $1 },
+            file: file)
+        #expect(c.port == 9191, "the environment over the file")
+        #expect(c.queue.workers == 2, "a flag over the file")
+        #expect(c.store == .memory && c.fetch.totalTimeout == 3 && !c.previews.oEmbed)
+        #expect(c.apiKeys.count == 2 && c.queue.shutdownGrace == .milliseconds(1500))
+        #expect(c.apiToken == "t", "the environment's token over the file's")
+        #expect(c.maxBodyBytes == 256 * 1024, "null leaves the default")
+        let tokenOnlyInFile = try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a"], file: file)
+        #expect(tokenOnlyInFile.apiToken == "from-the-file")
+        #expect(!tokenOnlyInFile.description.contains("from-the-file"), "a secret is never printed")
+        #expect(ServerConfiguration.setting("DESKKIT_FETCH_TIMEOUT")?.key == "fetch_timeout")
+        #expect(ServerConfiguration.setting("SENDBIRD_API_TOKEN")?.key == "api_token")
+    }
+
+    /// Every problem at once, each named by the file and its key.
+    @Test func problemsNameTheFileAndTheKey() throws {
+        func problems(_ json: String) -> String {
+            do {
+                let file = try SettingsFile(parsing: Array(json.utf8), path: "d.json")
+                _ = try ServerConfiguration.resolve(environment: Self.environment, file: file)
+                return ""
+            } catch { return error.description }
+        }
+        #expect(
+            problems(#"{"prot": 8080, "workers": 1.5, "api_keys": [1]}"#)
+                == "d.json: prot is not a setting of deskkit serve; "
+                + "d.json: workers is not a string, a whole number, true or false, or a list of strings; "
+                + "d.json: api_keys is a list of something else than strings")
+        #expect(problems(#"{"port": 70000}"#) == #"d.json: port "70000" is not a whole number in 0...65535"#)
+        #expect(problems(#"{"fetch_timeout": "soon"}"#).hasPrefix(#"d.json: fetch_timeout "soon" is not a duration"#))
+        #expect(problems(#"[1, 2]"#) == "d.json is not a JSON object of settings")
+        #expect(problems(#"{"port": "#).hasPrefix("d.json is not JSON: "))
+        #expect(
+            problems(String(repeating: " ", count: SettingsFile.maxBytes + 1))
+                == "d.json is over 1048576 bytes: not a settings file")
+        #expect(throws: ConfigurationError.self) { try SettingsFile(contentsOf: "/no/such/deskkit.json") }
+    }
+}

@@ -54,22 +54,25 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// Builds the configuration from `flags` (keyed by variable, values as text, as ``flags(from:)`` reads
-    /// them) over `environment`, through ``settings``. Throws a ``ConfigurationError`` that names every
-    /// setting at fault and what is wrong with it — by its flag (``ServerSetting/flag``) when the value came
-    /// from one.
+    /// them) over `environment` over `file`, through ``settings``. Throws a ``ConfigurationError`` that
+    /// names every setting at fault and what is wrong with it — by its flag (``ServerSetting/flag``) when
+    /// the value came from one, by the file and its key when from the file.
     public static func resolve(
-        flags: [String: String] = [:], environment: [String: String]
+        flags: [String: String] = [:], environment: [String: String], file: SettingsFile? = nil
     ) throws(ConfigurationError) -> ServerConfiguration {
-        var problems: [ConfigurationError.Problem] = []
+        var problems: [ConfigurationError.Problem] = file?.problems ?? []
         var failed: Set<String> = []  // the variables at fault
         var c = ServerConfiguration(apiToken: "", apiBase: "")
         c.store = .default
         for setting in settings {
-            // A flag given replaces the variable, even empty (which reads as not set).
-            let fromFlag = flags[setting.variable] != nil
-            let text = (flags[setting.variable] ?? environment[setting.variable]).flatMap { $0.isEmpty ? nil : $0 }
+            // A flag given replaces the variable, even empty (which reads as not set); a variable, the file.
+            let given = flags[setting.variable] ?? environment[setting.variable]
+            let text = (given ?? file?.values[setting.variable]).flatMap { $0.isEmpty ? nil : $0 }
             if let problem = setting.read(text, &c) {
-                let name = fromFlag ? setting.flag ?? setting.variable : setting.variable
+                let name =
+                    if flags[setting.variable] != nil {
+                        setting.flag ?? setting.variable
+                    } else if given == nil, let file { "\(file.path): \(setting.key)" } else { setting.variable }
                 problems.append(.init(setting: name, problem: problem))
                 failed.insert(setting.variable)
             }

@@ -12,6 +12,12 @@ public struct ServerSetting: Sendable {
     public let variable: String
     /// The `deskkit serve` flag that overrides the variable (`--port`), if there is one.
     public let flag: String?
+    /// The setting's key in a ``SettingsFile``: the variable without its `DESKKIT_` or `SENDBIRD_` prefix,
+    /// in lower case (`port`, `fetch_timeout`, `api_keys`, `api_token`, `oembed`).
+    public var key: String {
+        let name = variable.split(separator: "_", maxSplits: 1).last.map(String.init) ?? variable
+        return name.lowercased()
+    }
     /// For a flag that takes no value (`--allow-private`, `--no-oembed`), the value it gives the
     /// variable (`1`, `0`); nil for a flag followed by its value (`--port 8080` or `--port=8080`).
     public let flagSets: String?
