@@ -16,12 +16,13 @@ struct JobsCommand: AsyncParsableCommand {
         @Option(
             name: .long,
             help:
-                "The store: sqlite:PATH or postgres://USER@HOST/DATABASE (DESKKIT_STORE; default sqlite:deskkit-state.sqlite)."
+                "The store: sqlite:PATH or postgres://USER@HOST/DATABASE (default: deskkit serve's, its variable's, else sqlite:deskkit-state.sqlite)."
         )
         var store: String?
 
         func open() async throws -> any JobStore {
-            let text = store ?? ProcessInfo.processInfo.environment["DESKKIT_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+            let text =
+                store ?? ServerConfiguration.environmentValue(of: "store", in: ProcessInfo.processInfo.environment)
             var location = StoreLocation.default
             if let text {
                 do { location = try StoreLocation(parsing: text) } catch {

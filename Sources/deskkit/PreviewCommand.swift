@@ -4,6 +4,7 @@ import ArgumentParser
 import DeskKitLinks
 import DeskKitModel
 import DeskKitPreview
+import DeskKitServer
 
 struct PreviewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,7 +40,8 @@ struct PreviewCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "The User-Agent sent (default: DESKKIT_USER_AGENT, else DeskKit and its version with a URL).")
+        help: "The User-Agent sent (default: deskkit serve's variable for it, else DeskKit and its version with a URL)."
+    )
     var userAgent: String?
 
     @Flag(
@@ -80,7 +82,10 @@ struct PreviewCommand: AsyncParsableCommand {
         configuration.connectTimeout = min(configuration.connectTimeout, timeout)
         configuration.maxBodyBytes = maxBytes
         configuration.allowPrivateAddresses = allowPrivate
-        if let agent = userAgent ?? ProcessInfo.processInfo.environment["DESKKIT_USER_AGENT"], !agent.isEmpty {
+        if let agent = userAgent
+            ?? ServerConfiguration.environmentValue(of: "user_agent", in: ProcessInfo.processInfo.environment),
+            !agent.isEmpty
+        {
             configuration.userAgent = agent
         }
         var service = PreviewService.Configuration()

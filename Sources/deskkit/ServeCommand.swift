@@ -15,15 +15,13 @@ struct ServeCommand: AsyncParsableCommand {
             Routes: POST /webhooks/sendbird (signed with x-sendbird-signature; answers at once, works \
             afterwards) and GET /health are open; POST /v1/preview ({"text"} or {"url"}), POST /v1/decode \
             (JSON lines of envelopes) and GET /metrics (Prometheus) need Authorization: Bearer KEY, one of \
-            --api-keys (better given as DESKKIT_API_KEYS, which other users cannot read in the process list). \
-            Settings come from flags, then the environment, then --config FILE (a JSON object keyed by \
-            each variable without its DESKKIT_ or SENDBIRD_ prefix, in lower case: {"port": 8080, \
-            "fetch_timeout": "10s", "api_keys": ["…"], "oembed": false}). Flags take their value as \
-            --port 8080 or --port=8080; durations are written 500ms, 10s, 5m, 12h or 1d (a bare number is \
-            seconds):
-            \(ServerConfiguration.flagHelp)
-            Variables without a flag:
-            \(ServerConfiguration.settings.filter { $0.flag == nil }.map { "  \($0.variable): \($0.meaning)" }.joined(separator: "\n"))
+            --api-keys (better given as its variable, which other users cannot read in the process list). \
+            Settings come from the options below, then the environment (each option's variable, named \
+            after it), then --config FILE (a JSON object keyed by each variable without its prefix, in \
+            lower case: {"port": 8080, "fetch_timeout": "10s", "api_keys": ["…"], "oembed": false}). Durations are written 500ms, 10s, 5m, 12h or 1d (a bare number is seconds). \
+            The API token is SENDBIRD_API_TOKEN (or api_token in the file), never an option, so that other \
+            users cannot read it in the process list.
+
             Jobs are kept in a SQLite file (--store, default sqlite:deskkit-state.sqlite) or, for several \
             instances, in PostgreSQL (--store postgres://USER:PASSWORD@HOST:PORT/DATABASE, which also shares \
             the preview cache): a webhook is answered 200 once its job is committed, and a restart goes on \
@@ -35,9 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    /// The settings' flags, read through the settings table (``ServerConfiguration/flags(from:)``), where
-    /// each is named once; listed in the discussion above.
-    @Argument(parsing: .allUnrecognized, help: .hidden) var settingFlags: [String] = []
+    @OptionGroup(title: "Settings") var settings: ServeSettings
 
     @Option(
         name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
@@ -58,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             let file = try config.map { path throws(ConfigurationError) in try SettingsFile(contentsOf: path) }
             configuration = try ServerConfiguration.resolve(
-                flags: try ServerConfiguration.flags(from: settingFlags),
+                flags: settings.given,
                 environment: ProcessInfo.processInfo.environment, file: file)
         } catch {
             throw Failure(description: "bad configuration: \(error)", exitStatus: .usage)

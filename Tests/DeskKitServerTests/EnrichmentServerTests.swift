@@ -447,25 +447,6 @@ struct EnrichmentServerTests {
 
     // MARK: Configuration and logs
 
-    /// The flags are read through the settings table: a value after the flag or after `=`, a switch alone;
-    /// every flag at fault named at once.
-    @Test func flagsAreReadThroughTheSettingsTable() throws {
-        let flags = try ServerConfiguration.flags(
-            from: ["--port", "9000", "--store=memory", "--no-oembed", "--allow-private", "--api-base=http://x/?a=b"])
-        #expect(
-            flags == [
-                "DESKKIT_PORT": "9000", "DESKKIT_STORE": "memory", "DESKKIT_OEMBED": "0", "DESKKIT_ALLOW_PRIVATE": "1",
-                "DESKKIT_API_BASE": "http://x/?a=b",
-            ])
-        let error = #expect(throws: ConfigurationError.self) {
-            try ServerConfiguration.flags(from: ["--prot", "1", "--allow-private=1", "--workers"])
-        }
-        #expect(
-            error?.description
-                == "--prot is not an option of deskkit serve; 1 is not an option of deskkit serve; "
-                + "--allow-private takes no value; --workers needs a value")
-    }
-
     @Test func variablesNoSettingReadsAreNamed() {
         let environment = ["DESKKIT_API_ATTEMPTS": "4", "DESKKIT_PORT": "1", "DESKKIT_WROKERS": "2", "HOME": "/root"]
         #expect(ServerConfiguration.unknownVariables(in: environment) == ["DESKKIT_API_ATTEMPTS", "DESKKIT_WROKERS"])
@@ -546,7 +527,7 @@ struct EnrichmentServerTests {
         #expect(defaults.previews.refusalTTL == .seconds(600) && defaults.queue.challengeRetry.retries == 3)
         #expect(defaults.queue.challengeRetry.window == .seconds(3600))
         let walls = try ServerConfiguration.resolve(
-            flags: ServerConfiguration.flags(from: ["--refusal-ttl", "120", "--challenge-retries=1"]),
+            flags: ["DESKKIT_REFUSAL_TTL": "120", "DESKKIT_CHALLENGE_RETRIES": "1"],
             environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_CHALLENGE_RETRY_WINDOW": "600"])
         #expect(walls.previews.refusalTTL == .seconds(120) && walls.queue.challengeRetry.minimumDelay == .seconds(120))
         #expect(walls.queue.challengeRetry.retries == 1 && walls.queue.challengeRetry.window == .seconds(600))

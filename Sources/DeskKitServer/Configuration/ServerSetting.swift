@@ -196,7 +196,8 @@ extension ServerConfiguration {
         ) { $0.memory.capacity = $1 },
         .integer("DESKKIT_WORKERS", "--workers", "jobs at once (default 32)", 1...4096) { $0.queue.workers = $1 },
         .integer(
-            "DESKKIT_DEDUP_CAPACITY", nil, "with --store memory: ended jobs remembered as duplicates (default 100000)",
+            "DESKKIT_DEDUP_CAPACITY", "--dedup-capacity",
+            "with --store memory: ended jobs remembered as duplicates (default 100000)",
             0...100_000_000
         ) { $0.memory.remembered = $1 },
         .seconds(
@@ -236,37 +237,16 @@ extension ServerConfiguration {
         settings.first { $0.variable == variable }
     }
 
-    /// Reads `deskkit serve`'s setting flags (`--port 8080`, `--port=8080`, `--allow-private`) through
-    /// ``settings``, as ``resolve(flags:environment:)`` takes them: variable → text. A flag no
-    /// setting has, or one without its value, is a ``ConfigurationError`` (all of them at once).
-    public static func flags(from arguments: [String]) throws(ConfigurationError) -> [String: String] {
-        var flags: [String: String] = [:]
-        var problems: [ConfigurationError.Problem] = []
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            let (name, inline) =
-                argument.firstIndex(of: "=").map {
-                    (String(argument[..<$0]), String(argument[argument.index(after: $0)...]))
-                }
-                ?? (argument, nil)
-            guard let setting = settings.first(where: { $0.flag == name }) else {
-                problems.append(.init(setting: argument, problem: "is not an option of deskkit serve"))
-                continue
-            }
-            if let value = setting.flagSets {
-                guard inline == nil else {
-                    problems.append(.init(setting: name, problem: "takes no value"))
-                    continue
-                }
-                flags[setting.variable] = value
-            } else if let value = inline ?? rest.popFirst() {
-                flags[setting.variable] = value
-            } else {
-                problems.append(.init(setting: name, problem: "needs a value"))
-            }
-        }
-        guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
-        return flags
+    /// The text `environment` gives the setting whose ``ServerSetting/key`` is `key`, unless it is empty: for
+    /// the commands that share a setting of `deskkit serve` (`deskkit jobs` its store, `deskkit preview` its
+    /// User-Agent).
+    public static func environmentValue(of key: String, in environment: [String: String]) -> String? {
+        setting(key: key).flatMap { environment[$0.variable] }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The setting whose ``ServerSetting/key`` is `key` (`fetch_timeout`).
+    public static func setting(key: String) -> ServerSetting? {
+        settings.first { $0.key == key }
     }
 
     /// The variables of `environment` named like a setting (`DESKKIT_…`) that no setting reads — a typo, or
@@ -275,17 +255,5 @@ extension ServerConfiguration {
     public static func unknownVariables(in environment: [String: String]) -> [String] {
         let known = Set(settings.map(\.variable))
         return environment.keys.filter { $0.hasPrefix("DESKKIT_") && !known.contains($0) }.sorted()
-    }
-
-    /// The setting flags as `deskkit serve --help` lists them: the flag (with `<value>` when it takes one),
-    /// then what it means and its variable (with the value a switch stands for: `DESKKIT_OEMBED=0`).
-    public static var flagHelp: String {
-        settings.compactMap { setting in
-            setting.flag.map { flag in
-                let usage = setting.flagSets == nil ? "\(flag) <value>" : flag
-                return
-                    "  \(usage.padding(toLength: max(26, usage.count + 2), withPad: " ", startingAt: 0))\(setting.meaning) (\(setting.variable)\(setting.flagSets.map { "=\($0)" } ?? ""))"
-            }
-        }.joined(separator: "\n")
     }
 }

@@ -55,7 +55,7 @@ public struct SettingsFile: Sendable, Hashable {
         var problems: [ConfigurationError.Problem] = []
         for member in object.members {
             let name = "\(path): \(member.key)"
-            guard let setting = ServerConfiguration.settings.first(where: { $0.key == member.key }) else {
+            guard let setting = ServerConfiguration.setting(key: member.key) else {
                 problems.append(.init(setting: name, problem: "is not a setting of deskkit serve"))
                 continue
             }
