@@ -114,7 +114,7 @@ struct JobsCommand: AsyncParsableCommand {
         )
         @OptionGroup var options: StoreOptions
 
-        @Option(name: .long, help: "An age: 90s, 30m, 12h or 7d.", transform: JobsCommand.duration)
+        @Option(name: .long, help: "An age: 90s, 30m, 12h or 7d.", transform: Duration.argument)
         var doneBefore: Duration
 
         func run() async throws {
@@ -123,14 +123,6 @@ struct JobsCommand: AsyncParsableCommand {
             await store.close()
             print("\(count) done job\(count == 1 ? "" : "s") purged")
         }
-    }
-
-    /// `90s`, `30m`, `12h`, `7d` (a bare number is seconds), read by ``DurationText``.
-    static func duration(_ text: String) throws -> Duration {
-        guard let duration = DurationText.parse(text) else {
-            throw ValidationError("\"\(text.prefix(20))\" is not a duration like \(DurationText.examples)")
-        }
-        return duration
     }
 }
 

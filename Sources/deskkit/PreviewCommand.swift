@@ -27,8 +27,13 @@ struct PreviewCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Write data as base64 instead of raw JSON.")
     var base64 = false
 
-    @Option(name: .long, help: "Seconds the whole fetch may take.")
-    var timeout: Double = 10
+    @Option(
+        name: [.customLong("fetch-timeout"), .customLong("timeout")],
+        help: ArgumentHelp(
+            "How long the whole fetch may take, as deskkit serve's --fetch-timeout: 500ms, 10s, 1m (a bare number is seconds; --timeout is the same).",
+            valueName: "duration"),
+        transform: Duration.argument)
+    var fetchTimeout: Duration = .seconds(10)
 
     @Option(name: .long, help: "Body bytes read at most.")
     var maxBytes: Int = 2_000_000
@@ -69,7 +74,7 @@ struct PreviewCommand: AsyncParsableCommand {
     var html: String?
 
     func validate() throws {
-        if timeout <= 0 { throw ValidationError("--timeout must be positive") }
+        if fetchTimeout <= .zero { throw ValidationError("--fetch-timeout must be positive") }
         if maxBytes <= 0 { throw ValidationError("--max-bytes must be positive") }
         if let userAgent, !FetchConfiguration.isValidUserAgent(userAgent) {
             throw ValidationError("--user-agent must be 1 to 512 printable ASCII characters")
@@ -78,8 +83,8 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = FetchConfiguration()
-        configuration.totalTimeout = timeout
-        configuration.connectTimeout = min(configuration.connectTimeout, timeout)
+        configuration.totalTimeout = fetchTimeout / .seconds(1)
+        configuration.connectTimeout = min(configuration.connectTimeout, configuration.totalTimeout)
         configuration.maxBodyBytes = maxBytes
         configuration.allowPrivateAddresses = allowPrivate
         if let agent = userAgent
