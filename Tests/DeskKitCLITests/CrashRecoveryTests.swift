@@ -75,6 +75,17 @@ struct CrashRecoveryTests {
         return (body, signature.map { String(format: "%02x", $0) }.joined())
     }
 
+    /// Posts ``webhook(id:link:)`` to the server on `port`; its status and body.
+    static func sendWebhook(id: Int, link: String, to port: Int) async throws -> (Int, String) {
+        let (body, signature) = webhook(id: id, link: link)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/webhooks/sendbird")!)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue(signature, forHTTPHeaderField: "x-sendbird-signature")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
     @Test(arguments: ["sqlite", "postgres"])
     func everyAcceptedWebhookIsUpdatedAfterACrash(_ backend: String) async throws {
         try await HeavyTests.oneAtATime { try await crash(backend) }
@@ -104,14 +115,9 @@ struct CrashRecoveryTests {
         // without a preview); on a loaded machine the 40 webhooks can take longer than the default 10 s.
         let (first, port) = try Self.serve(arguments + ["--fetch-timeout", "600"], in: directory)
         for id in 1...n {
-            let (body, signature) = Self.webhook(id: id, link: "\(server.baseURL)/order/\(id)")
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/webhooks/sendbird")!)
-            request.httpMethod = "POST"
-            request.httpBody = body
-            request.setValue(signature, forHTTPHeaderField: "x-sendbird-signature")
-            let (data, response) = try await URLSession.shared.data(for: request)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
-            #expect(String(decoding: data, as: UTF8.self).contains("queued"))
+            let (status, answer) = try await Self.sendWebhook(id: id, link: "\(server.baseURL)/order/\(id)", to: port)
+            #expect(status == 200)
+            #expect(answer.contains("queued"))
         }
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()

@@ -36,13 +36,9 @@ struct PromptShutdownTests {
         defer { if process.isRunning { process.terminate() } }
         let base = "http://127.0.0.1:\(port)"
         for id in 1...3 {
-            let (body, signature) = CrashRecoveryTests.webhook(id: id, link: "\(server.baseURL)/order/\(id)")
-            var request = URLRequest(url: URL(string: "\(base)/webhooks/sendbird")!)
-            request.httpMethod = "POST"
-            request.httpBody = body
-            request.setValue(signature, forHTTPHeaderField: "x-sendbird-signature")
-            let (_, response) = try await URLSession.shared.data(for: request)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            let (status, _) = try await CrashRecoveryTests.sendWebhook(
+                id: id, link: "\(server.baseURL)/order/\(id)", to: port)
+            #expect(status == 200)
         }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 40
