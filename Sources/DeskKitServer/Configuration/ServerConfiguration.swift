@@ -22,7 +22,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var apiBase: String
     /// The largest webhook body read (`DESKKIT_MAX_BODY_BYTES`); larger ones get 413. Default 256 KiB.
     public var maxBodyBytes = 256 * 1024
-    /// Where jobs are kept. ``resolve(flags:environment:)`` defaults to
+    /// Where jobs are kept. ``resolve(flags:environment:file:)`` defaults to
     /// `StoreLocation.default` (a SQLite file), as `deskkit serve` does; this initialiser to memory.
     public var store = StoreLocation.memory
     /// Workers, leases, retries, dedup window and shutdown grace of the one queue, whatever the store.
@@ -53,7 +53,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         try await store.open(timeout: storeTimeout, memory: memory, logger: logger)
     }
 
-    /// Builds the configuration from `flags` (keyed by variable, values as text, as ``flags(from:)`` reads
+    /// Builds the configuration from `flags` (keyed by variable, values as text, as `deskkit serve` reads
     /// them) over `environment` over `file`, through ``settings``. Throws a ``ConfigurationError`` that
     /// names every setting at fault and what is wrong with it — by its flag (``ServerSetting/flag``) when
     /// the value came from one, by the file and its key when from the file.

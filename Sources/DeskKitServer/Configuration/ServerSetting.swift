@@ -4,9 +4,9 @@ import DeskKitPreview
 /// overrides it, what it means, and how its text is read into a ``ServerConfiguration``.
 ///
 /// ``ServerConfiguration/settings`` is the one table of them, where each name is written once:
-/// ``ServerConfiguration/flags(from:)`` reads `deskkit serve`'s flags through it,
-/// ``ServerConfiguration/resolve(flags:environment:)`` the environment and the flags, `deskkit
-/// serve --help` lists it, and a problem is named by the flag or the variable it lists.
+/// ``ServerConfiguration/resolve(flags:environment:file:)`` reads the flags, the environment and a
+/// ``SettingsFile`` through it, `deskkit serve` takes its options' help from it, and a problem is named by
+/// the flag, the variable or the file's key it lists.
 public struct ServerSetting: Sendable {
     /// The environment variable (`DESKKIT_PORT`).
     public let variable: String
