@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The server's one queue of enrichment work, over any `JobStore` (as swift-jobs' `JobQueue` over its
 /// drivers): a webhook's job is committed before the webhook is answered, workers claim due jobs with a
@@ -57,17 +58,26 @@ public actor JobQueue: Service {
     private let grace: ShutdownGrace
     private let metrics: ServerMetrics
     private let logger: Logger
-    private var tasks: [Int64: (claim: StoredJob, task: Task<Void, Never>)] = [:]
+    /// The claims of the jobs running, each a child task of ``run()``'s task group.
+    private var running: [Int64: StoredJob] = [:]
     /// Jobs whose end is being written: a renewal that no longer finds them running lost nothing.
     private var ending: Set<Int64> = []
     private var closed = false
+    /// Set by a graceful shutdown (or a cancellation) of ``run()``, from any thread: the dispatcher closes
+    /// the queue when it wakes.
+    private let stopRequested = StopRequest()
     /// When the shutdown grace ends, once closed.
     private var graceEnd: ContinuousClock.Instant?
     /// Admissions in the current second and in the one before, for ``Configuration/deferEnrichmentAbove``.
     private var admissionsNow = 0, admissionsBefore = 0
     private var second = ContinuousClock.now
-    private var woken = false
-    private var sleeper: CheckedContinuation<Void, Never>?
+    /// Wakes the dispatcher: a job admitted or ended, a timer, a shutdown. At most one wake-up waits.
+    private let wakeups: AsyncStream<Void>
+    private let waker: AsyncStream<Void>.Continuation
+    /// The earliest timer child of ``run()`` due to wake the dispatcher, and those asked for since (a retry
+    /// due sooner than the next poll), which the dispatcher starts.
+    private var timerDue: ContinuousClock.Instant?
+    private var alarms: [ContinuousClock.Instant] = []
 
     /// A queue over `store` whose workers run `work` on each job claimed.
     ///
@@ -93,12 +103,13 @@ public actor JobQueue: Service {
         self.logger = logger
         self.handBack = handBack
         self.work = work
+        (wakeups, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Commits `job` unless it is a duplicate, the store is full or unavailable, or the queue is closed.
     /// The webhook is answered 200 only for ``JobAdmission/accepted`` and ``JobAdmission/duplicate``.
     public func submit(_ job: EnrichmentJob) async -> JobAdmission {
-        guard !closed else { return .closed }
+        guard !closed, !stopRequested.isSet else { return .closed }
         do {
             guard try await store.admit(job, now: Date(), dedupWindow: configuration.dedupWindow) else {
                 return .duplicate
@@ -112,7 +123,7 @@ public actor JobQueue: Service {
         }
         countAdmission()
         // Only a free worker needs the dispatcher now; a busy one's end wakes it.
-        if tasks.count < workersNow { wake() }
+        if running.count < workersNow { wake() }
         return .accepted
     }
 
@@ -144,9 +155,9 @@ public actor JobQueue: Service {
     public func figures() async -> QueueFigures {
         do {
             let states = try await store.counts()
-            return QueueFigures(depth: states[.queued] ?? 0, running: tasks.count, states: states, storeError: nil)
+            return QueueFigures(depth: states[.queued] ?? 0, running: running.count, states: states, storeError: nil)
         } catch {
-            return QueueFigures(depth: 0, running: tasks.count, states: nil, storeError: error.description)
+            return QueueFigures(depth: 0, running: running.count, states: nil, storeError: error.description)
         }
     }
 
@@ -154,7 +165,8 @@ public actor JobQueue: Service {
 
     /// Takes back what a previous process left claimed (when the store is this server's alone), then
     /// claims due jobs while workers are free and renews the leases of those running, until graceful
-    /// shutdown (or cancellation).
+    /// shutdown (or cancellation). The workers, the lease renewals and the timers are child tasks of one
+    /// task group: when it returns, nothing of the queue runs.
     public func run() async throws {
         do {
             let recovered = try await store.recoverAbandoned(now: Date())
@@ -164,19 +176,26 @@ public actor JobQueue: Service {
         } catch {
             logger.error("cannot take back abandoned jobs", metadata: ["error": .string(error.description)])
         }
-        let heartbeat = Task { await self.renewLeases() }
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await dispatch()
-            } onGracefulShutdown: { [grace] in
-                grace.begin()
-                Task { await self.close() }
-            }
-        } onCancel: {
-            Task { await self.close() }
+        let (grace, stopRequested, waker) = (grace, stopRequested, waker)
+        let stop: @Sendable () -> Void = {
+            stopRequested.set()
+            waker.yield()
         }
-        await drain()
-        heartbeat.cancel()
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.renewLeases() }
+            await withTaskCancellationHandler {
+                await withGracefulShutdownHandler {
+                    await dispatch(&group)
+                } onGracefulShutdown: {
+                    grace.begin()
+                    stop()
+                }
+            } onCancel: {
+                stop()
+            }
+            await drain(&group)
+            group.cancelAll()  // the lease renewals and the timers
+        }
         if !store.isDurable { await handBackLeftovers() }
     }
 
@@ -200,14 +219,14 @@ public actor JobQueue: Service {
     private func renewLeases() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: configuration.heartbeat)
-            let running = tasks.values.map(\.claim)
+            let running = Array(self.running.values)
             guard !running.isEmpty, !Task.isCancelled else { continue }
             let now = Date()
             do {
                 let renewed = try await store.renew(
                     running, until: now.addingTimeInterval(configuration.lease / .seconds(1)))
                 for claim in running
-                where !renewed.contains(claim.job.messageID) && tasks[claim.job.messageID] != nil
+                where !renewed.contains(claim.job.messageID) && self.running[claim.job.messageID] != nil
                     && !ending.contains(claim.job.messageID)
                 {
                     logger.warning(
@@ -221,23 +240,24 @@ public actor JobQueue: Service {
         }
     }
 
-    private func dispatch() async {
+    private func dispatch(_ group: inout DiscardingTaskGroup) async {
         var lastPurge = ContinuousClock.now
         var storeDown = false
-        while true {
+        while !Task.isCancelled {  // cancelled: a hard stop, the workers are cancelled with it
+            if stopRequested.isSet { close() }
             if closed {
                 // A store that does not outlive the process: its queued jobs are worked on during the grace.
                 guard !store.isDurable, let end = graceEnd, ContinuousClock.now < end else { return }
             }
-            let free = workersNow - tasks.count
+            let free = workersNow - running.count
             if free > 0 {
                 do {
                     let jobs = try await store.claim(limit: free, now: Date(), lease: configuration.lease)
                     if storeDown { logger.notice("the job store answers again") }
                     storeDown = false
-                    for job in jobs { start(job) }
+                    for job in jobs { start(job, in: &group) }
                     if jobs.count == free { continue }  // there may be more
-                    if closed && tasks.isEmpty { return }  // nothing due is left
+                    if closed && running.isEmpty { return }  // nothing due is left
                 } catch {
                     if !storeDown { logger.error("cannot claim jobs", metadata: ["error": .string(error.description)]) }
                     storeDown = true
@@ -249,21 +269,20 @@ public actor JobQueue: Service {
                     doneBefore: Date().addingTimeInterval(-(configuration.dedupWindow / .seconds(1))))
                 if let done, done > 0 { logger.debug("purged done jobs", metadata: ["count": "\(done)"]) }
             }
-            var nap = configuration.pollInterval
-            if closed, let end = graceEnd { nap = min(nap, end - .now) }
-            await sleep(upTo: nap)
+            var until = ContinuousClock.now + configuration.pollInterval
+            if closed, let end = graceEnd { until = min(until, end) }
+            await nap(until: until, in: &group)
         }
     }
 
-    private func start(_ claimed: StoredJob) {
-        let id = claimed.job.messageID
-        tasks[id] = (
-            claimed,
-            Task {
-                let outcome = await work(claimed.job)
-                await settle(claimed, outcome)
-            }
-        )
+    /// Runs `claimed` in a child task of the group.
+    private func start(_ claimed: StoredJob, in group: inout DiscardingTaskGroup) {
+        running[claimed.job.messageID] = claimed
+        let work = self.work
+        group.addTask {
+            let outcome = await work(claimed.job)
+            await self.settle(claimed, outcome)
+        }
     }
 
     /// Records how a job ended, frees its worker, wakes the dispatcher.
@@ -273,7 +292,7 @@ public actor JobQueue: Service {
         ending.insert(id)
         await Task { await record(claimed, outcome) }.value
         ending.remove(id)
-        tasks[id] = nil
+        running[id] = nil
         wake()
     }
 
@@ -332,37 +351,35 @@ public actor JobQueue: Service {
 
     // MARK: Waking and stopping
 
-    private func wake() {
-        if let sleeper {
-            self.sleeper = nil
-            sleeper.resume()
-        } else {
-            woken = true
-        }
-    }
+    private func wake() { waker.yield() }
 
     /// Wakes the dispatcher after `delay` when that is sooner than its next poll: a retry due soon is
     /// claimed when it is due.
     private func wake(after delay: Duration) {
         guard delay < configuration.pollInterval else { return }
-        Task {
-            try? await Task.sleep(for: delay)
-            self.wake()
-        }
+        alarms.append(.now + delay)
+        wake()
     }
 
-    private func sleep(upTo interval: Duration) async {
-        if woken {
-            woken = false
-            return
+    /// Waits for a wake-up, at the latest at `until` (or at an alarm before it): a timer child of the group
+    /// wakes the dispatcher then, unless one due no later is already set.
+    private func nap(until: ContinuousClock.Instant, in group: inout DiscardingTaskGroup) async {
+        for due in alarms + [until] where timerDue.map({ due < $0 }) ?? true {
+            timerDue = due
+            let waker = self.waker
+            group.addTask {
+                do { try await Task.sleep(until: due) } catch { return }
+                await self.timerFired(due)
+                waker.yield()
+            }
         }
-        let timer = Task {
-            try? await Task.sleep(for: interval)
-            self.wake()
-        }
-        await withCheckedContinuation { sleeper = $0 }
-        woken = false
-        timer.cancel()
+        alarms = []
+        var next = wakeups.makeAsyncIterator()
+        _ = await next.next()
+    }
+
+    private func timerFired(_ due: ContinuousClock.Instant) {
+        if timerDue == due { timerDue = nil }
     }
 
     /// Stops taking new jobs and starts the grace; running jobs go on until ``run()`` drains them.
@@ -373,17 +390,24 @@ public actor JobQueue: Service {
         wake()
     }
 
-    /// Waits for running jobs until the grace ends, then cancels them (they put themselves back in the store).
-    private func drain() async {
-        let running = tasks.values.map(\.task)
-        guard !running.isEmpty else { return }
-        let end = graceEnd ?? .now
-        let timer = Task {
-            try await Task.sleep(until: end)
-            for task in running { task.cancel() }
+    /// Waits for running jobs until the grace ends, then cancels them (they put themselves back in the
+    /// store).
+    private func drain(_ group: inout DiscardingTaskGroup) async {
+        let end = graceEnd ?? grace.begin()
+        while !running.isEmpty {
+            guard ContinuousClock.now < end, !Task.isCancelled else {
+                group.cancelAll()
+                break
+            }
+            await nap(until: end, in: &group)
         }
-        for task in running { await task.value }
-        timer.cancel()
         if store.isDurable { logger.info("stopped; unfinished jobs stay in the store") }
     }
+}
+
+/// A stop asked for from a graceful-shutdown or cancellation handler, which may run on any thread.
+private final class StopRequest: Sendable {
+    private let requested = Mutex(false)
+    var isSet: Bool { requested.withLock { $0 } }
+    func set() { requested.withLock { $0 = true } }
 }
