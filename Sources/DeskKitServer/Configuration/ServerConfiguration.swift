@@ -22,9 +22,9 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var apiBase: String
     /// The largest webhook body read (`DESKKIT_MAX_BODY_BYTES`); larger ones get 413. Default 256 KiB.
     public var maxBodyBytes = 256 * 1024
-    /// Where jobs are kept. ``resolve(flags:environment:file:)`` defaults to
-    /// `StoreLocation.default` (a SQLite file), as `deskkit serve` does; this initialiser to memory.
-    public var store = StoreLocation.memory
+    /// Where jobs are kept. Default `StoreLocation.default`, a SQLite file in the working directory: the
+    /// one default of `deskkit serve`, `deskkit jobs` and this initialiser.
+    public var store = StoreLocation.default
     /// Workers, leases, retries, dedup window and shutdown grace of the one queue, whatever the store.
     public var queue = JobQueue.Configuration()
     /// The size of the memory store (`--store memory`): unfinished jobs at most, ended ones remembered.
@@ -63,7 +63,6 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         var problems: [ConfigurationError.Problem] = file?.problems ?? []
         var failed: Set<String> = []  // the variables at fault
         var c = ServerConfiguration(apiToken: "", apiBase: "")
-        c.store = .default
         for setting in settings {
             // A flag given replaces the variable, even empty (which reads as not set); a variable, the file.
             let given = flags[setting.variable] ?? environment[setting.variable]
