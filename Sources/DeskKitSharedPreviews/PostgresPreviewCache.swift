@@ -41,8 +41,8 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
 
     /// Listens for the answers other instances store, on one connection of the store's pool, until
     /// graceful shutdown or cancellation; a lost connection is opened again after a second.
-    public func run() async throws {
-        try await cancelWhenGracefulShutdown { [self] in
+    public func run() async {
+        await cancelWhenGracefulShutdown { [self] in
             while !Task.isCancelled {
                 do {
                     try await client.withConnection { connection in

@@ -92,7 +92,7 @@ struct PostgresPreviewCacheTests {
         let b = try await PostgresJobStore.open(location)
         let listener = PostgresPreviewCache(sharing: a)
         let writer = PostgresPreviewCache(sharing: b)
-        let listening = Task { try await listener.run() }
+        let listening = Task { await listener.run() }
         let ready = ContinuousClock.now + .seconds(30)
         while !listener.isListening, ContinuousClock.now < ready { try await Task.sleep(for: .milliseconds(20)) }
         #expect(listener.isListening)
