@@ -134,12 +134,16 @@ public final class PageServer: Sendable {
         private func respond(context: ChannelHandlerContext, _ response: Response) {
             var headers = HTTPHeaders(response.headers)
             if case .silent = response.body { return }
-            switch response.body {
-            case .bytes(let b): headers.replaceOrAdd(name: "Content-Length", value: "\(b.count)")
-            default: headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
-            }
+            // Only a body sent whole can leave its connection open.
             let close: Bool
-            if case .bytes = response.body { close = !keepAlive } else { close = true }
+            switch response.body {
+            case .bytes(let b):
+                headers.replaceOrAdd(name: "Content-Length", value: "\(b.count)")
+                close = !keepAlive
+            default:
+                headers.replaceOrAdd(name: "Transfer-Encoding", value: "chunked")
+                close = true
+            }
             if close { headers.replaceOrAdd(name: "Connection", value: "close") }
             let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: response.status), headers: headers)
             context.write(wrapOutboundOut(.head(head)), promise: nil)

@@ -26,8 +26,13 @@ public protocol SharedPreviewCache: Sendable {
 }
 
 extension SharedPreviewCache {
-    /// Pauses 100 ms, or `limit` if shorter: for a cache that is not told of answers.
+    /// Pauses (``pauseBeforeLookingAgain(upTo:)``): for a cache that is not told of answers.
     public func waitForAnswer(to url: String, upTo limit: Duration) async {
+        await pauseBeforeLookingAgain(upTo: limit)
+    }
+
+    /// The wait of a cache not told of answers (or not listening now): 100 ms, or `limit` if shorter.
+    package func pauseBeforeLookingAgain(upTo limit: Duration) async {
         try? await Task.sleep(for: min(limit, .milliseconds(100)))
     }
 }

@@ -65,13 +65,9 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     public var waiting: Int { waiters.withLock { $0.byPayload.values.reduce(0) { $0 + $1.count } } }
 
     private func setListening(_ on: Bool) {
-        let woken = waiters.withLock { w in
-            w.listening = on
-            // Those waiting for a notice no connection will bring look again now.
-            defer { if !on { w.byPayload = [:] } }
-            return on ? [] : w.byPayload.values.flatMap(\.values)
-        }
-        for waiter in woken { waiter.finish() }
+        waiters.withLock { $0.listening = on }
+        // Those waiting for a notice no connection will bring look again now.
+        if !on { wake("") }
     }
 
     /// Wakes those waiting for `payload`'s answer (everyone for an empty payload).
@@ -101,10 +97,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
             w.byPayload[payload, default: [:]][w.next] = continuation
             return w.next
         }
-        guard let id else {
-            try? await Task.sleep(for: min(limit, .milliseconds(100)))
-            return
-        }
+        guard let id else { return await pauseBeforeLookingAgain(upTo: limit) }
         defer {
             waiters.withLock { w in
                 w.byPayload[payload]?[id] = nil
