@@ -59,10 +59,9 @@ struct ServeSettings: ParsableArguments {
 }
 
 extension ArgumentHelp {
-    /// The help of the setting whose key is `key`: what it means and its variable, with the value a switch
-    /// stands for (the oEmbed switch's `=0`).
+    /// The help of the setting whose key is `key`: what it means, its variable (with the value a switch stands
+    /// for: the oEmbed switch's `=0`) and its default.
     static func setting(_ key: String) -> ArgumentHelp {
-        guard let setting = ServerConfiguration.setting(key: key) else { return ArgumentHelp("") }
-        return ArgumentHelp("\(setting.meaning) (\(setting.variable)\(setting.flagSets.map { "=\($0)" } ?? ""))")
+        ArgumentHelp(ServerConfiguration.setting(key: key)?.help ?? "")
     }
 }

@@ -46,6 +46,26 @@ struct ServeCommandTests {
         #expect(badFile.stderr.contains("\(file.path): wrokers is not a setting of deskkit serve"))
     }
 
+    /// swift-configuration reads the settings: with `CONFIG_ACCESS_LOG_FILE` set, every lookup is written there,
+    /// with the source that answered it, and the secrets (the token, the keys, the store) are redacted.
+    @Test func settingsLookupsAreLoggedWithTheirSecretsRedacted() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-access-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let token = "token-nobody-may-read-42"
+        let r = try CLI.run(
+            ["serve", "--workers", "3", "--store", "postgres://deskkit:pass-word-77@127.0.0.1:1/db", "--port", "x"],
+            environment: [
+                "SENDBIRD_API_TOKEN": token, "SENDBIRD_APP_ID": "app", "CONFIG_ACCESS_LOG_FILE": log.path,
+                "DESKKIT_API_KEYS": "key-nobody-may-read-0042",
+            ])
+        #expect(r.status == 64 && r.stderr.contains("--port \"x\" is not a whole number"))
+        let lines = try String(contentsOf: log, encoding: .utf8)
+        #expect(lines.contains("workers -> \"3\" - provided by InMemoryProvider[flags]"), "\(lines)")
+        #expect(lines.contains("api_token -> \"<REDACTED>\""), "\(lines)")
+        #expect(lines.contains("store -> \"<REDACTED>\""))
+        for secret in [token, "pass-word-77", "key-nobody-may-read-0042"] { #expect(!lines.contains(secret)) }
+    }
+
     /// `deskkit serve`'s options are its settings (`ServerConfiguration.settings`): every setting's flag is
     /// an option listed with its meaning and variable by swift-argument-parser, no help line starts at column
     /// 0 among them, every option reaches its setting (a bad value is named by its flag), and an unknown
@@ -59,10 +79,17 @@ struct ServeCommandTests {
                 #expect(options.contains("  \(flag)"), "\(flag) is an option")
                 // A switch with the value it stands for: `--no-oembed` … (DESKKIT_OEMBED=0).
                 let value = setting.flagSets.map { "=\($0)" } ?? ""
-                #expect(options.contains("(\(setting.variable)\(value))"), "\(setting.variable) listed")
+                #expect(options.contains("(\(setting.variable)\(value)"), "\(setting.variable) listed")
             } else {
                 #expect(help.contains(setting.variable), "\(setting.variable) named")
             }
+        }
+        // Each default as the configuration has it, written as a setting is.
+        for shown in [
+            "DESKKIT_FETCH_TIMEOUT; default 10s", "DESKKIT_REFUSAL_TTL; default 10m", "DESKKIT_PORT; default 8080",
+        ] {
+            #expect(
+                options.replacingOccurrences(of: "\n                          ", with: " ").contains(shown), "\(shown)")
         }
         let lines = options.split(separator: "\n").prefix { !$0.hasPrefix("OPTIONS") && !$0.isEmpty }
         #expect(lines.count > 20 && lines.allSatisfy { $0.hasPrefix("  ") }, "laid out by swift-argument-parser")

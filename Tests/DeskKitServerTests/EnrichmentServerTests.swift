@@ -501,7 +501,7 @@ struct EnrichmentServerTests {
                 "DESKKIT_FETCH_TIMEOUT") == true)
         #expect(
             problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_FETCH_TIMEOUT": "10 s"])
-                == #"DESKKIT_FETCH_TIMEOUT "10 s" is not a duration from 1s to 600s (like 500ms, 10s, 5m, 12h or 7d)"#)
+                == #"DESKKIT_FETCH_TIMEOUT "10 s" is not a duration from 1s to 10m (like 500ms, 10s, 5m, 12h or 7d)"#)
         #expect(
             problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_FETCH_TIMEOUT": "11m"])?.hasPrefix(
                 #"DESKKIT_FETCH_TIMEOUT "11m" is not a duration"#) == true)
@@ -624,6 +624,13 @@ struct DurationTextTests {
         #expect(DurationText.parse("5m") == .seconds(300) && DurationText.parse("12h") == .seconds(43200))
         #expect(DurationText.parse("7d") == .seconds(7 * 86400))
         #expect(DurationText.parse("1.5s") == .milliseconds(1500) && DurationText.parse("2.5") == .milliseconds(2500))
+        // Written back in the largest unit that divides it, and read again as it was.
+        for (duration, text) in [
+            (Duration.seconds(600), "10m"), (.seconds(20), "20s"), (.seconds(86400), "1d"), (.seconds(7200), "2h"),
+            (.milliseconds(1500), "1500ms"), (.zero, "0s"), (.seconds(90), "90s"),
+        ] {
+            #expect(DurationText.format(duration) == text && DurationText.parse(text) == duration, "\(text)")
+        }
         for bad in ["", "s", "ms", "-5s", ".5", "5.", "1.2.3", "5 m", "5y", "5M", "10sec", "99999999999999d", "1e3"] {
             #expect(DurationText.parse(bad) == nil, "\(bad)")
         }
@@ -652,6 +659,12 @@ struct SettingsFileTests {
         #expect(c.apiKeys.count == 2 && c.queue.shutdownGrace == .milliseconds(1500))
         #expect(c.apiToken == "t", "the environment's token over the file's")
         #expect(c.maxBodyBytes == 256 * 1024, "null leaves the default")
+        // A number written as text, a switch as yes/no, a duration as a bare number of seconds.
+        let loose = try ServerConfiguration.resolve(
+            environment: Self.environment,
+            file: SettingsFile(
+                parsing: Array(#"{"workers": "8", "image_probe": "no", "job_lease": 45}"#.utf8), path: "l.json"))
+        #expect(loose.queue.workers == 8 && !loose.previews.probeImages && loose.queue.lease == .seconds(45))
         let tokenOnlyInFile = try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a"], file: file)
         #expect(tokenOnlyInFile.apiToken == "from-the-file")
         #expect(!tokenOnlyInFile.description.contains("from-the-file"), "a secret is never printed")
@@ -674,6 +687,9 @@ struct SettingsFileTests {
                 + "d.json: workers is not a string, a whole number, true or false, or a list of strings; "
                 + "d.json: api_keys is a list of something else than strings")
         #expect(problems(#"{"port": 70000}"#) == #"d.json: port "70000" is not a whole number in 0...65535"#)
+        #expect(
+            problems(#"{"port": "eighty", "oembed": "maybe"}"#)
+                == #"d.json: port "eighty" is not a whole number in 0...65535; d.json: oembed "maybe" is not 1 or 0"#)
         #expect(problems(#"{"fetch_timeout": "soon"}"#).hasPrefix(#"d.json: fetch_timeout "soon" is not a duration"#))
         #expect(problems(#"[1, 2]"#) == "d.json is not a JSON object of settings")
         #expect(problems(#"{"port": "#).hasPrefix("d.json is not JSON: "))

@@ -28,4 +28,18 @@ public enum DurationText {
         guard seconds <= 100 * 365 * 86400 else { return nil }
         return .nanoseconds(Int64((seconds * 1e9).rounded()))
     }
+
+    /// `duration` as a setting writes it, in the largest unit that divides it (`10m`, `1h`, `1d`, `1500ms`),
+    /// for help and problems: ``parse(_:)`` reads it back to the millisecond.
+    public static func format(_ duration: Duration) -> String {
+        let milliseconds = duration / .milliseconds(1)
+        guard milliseconds.rounded() == milliseconds, milliseconds.truncatingRemainder(dividingBy: 1000) == 0 else {
+            return "\(Int64(milliseconds.rounded()))ms"
+        }
+        let seconds = Int64(milliseconds / 1000)
+        for (unit, size) in [("d", Int64(86400)), ("h", 3600), ("m", 60)] where seconds != 0 && seconds % size == 0 {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
+    }
 }

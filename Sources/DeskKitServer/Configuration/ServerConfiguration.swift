@@ -54,27 +54,40 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// Builds the configuration from `flags` (keyed by variable, values as text, as `deskkit serve` reads
-    /// them) over `environment` over `file`, through ``settings``. Throws a ``ConfigurationError`` that
-    /// names every setting at fault and what is wrong with it — by its flag (``ServerSetting/flag``) when
-    /// the value came from one, by the file and its key when from the file.
+    /// them) over `environment` over `file`, through ``settings``, with one swift-configuration `ConfigReader`
+    /// over the three. An empty text is not set. Throws a ``ConfigurationError`` that names every setting at
+    /// fault and what is wrong with it — by its flag (``ServerSetting/flag``) when the value came from one,
+    /// by its variable from the environment, by the file and its key from the file.
     public static func resolve(
         flags: [String: String] = [:], environment: [String: String], file: SettingsFile? = nil
     ) throws(ConfigurationError) -> ServerConfiguration {
         var problems: [ConfigurationError.Problem] = file?.problems ?? []
         var failed: Set<String> = []  // the variables at fault
         var c = ServerConfiguration(apiToken: "", apiBase: "")
+        let sources = SettingSources(flags: flags, environment: environment, file: file)
         for setting in settings {
-            // A flag given replaces the variable, even empty (which reads as not set); a variable, the file.
-            let given = flags[setting.variable] ?? environment[setting.variable]
-            let text = (given ?? file?.values[setting.variable]).flatMap { $0.isEmpty ? nil : $0 }
-            if let problem = setting.read(text, &c) {
-                let name =
-                    if flags[setting.variable] != nil {
-                        setting.flag ?? setting.variable
-                    } else if given == nil, let file { "\(file.path): \(setting.key)" } else { setting.variable }
-                problems.append(.init(setting: name, problem: problem))
-                failed.insert(setting.variable)
+            let problem: (String, SettingSources.Origin)?
+            switch sources.lookUp(setting) {
+            case .absent:
+                problem = setting.required.map { ($0, .environment) }
+            case .unreadable(let text, let origin):
+                problem = (setting.problem(reading: text), origin)
+            case .value(let value, let origin):
+                if !setting.admits(value) {
+                    problem = (setting.problem(reading: sources.text(of: setting, in: origin)), origin)
+                } else {
+                    problem = setting.apply(value, &c).map { ($0, origin) }
+                }
             }
+            guard let (text, origin) = problem else { continue }
+            let name =
+                switch origin {
+                case .flag: setting.flag ?? setting.variable
+                case .environment: setting.variable
+                case .file: "\(file?.path ?? ""): \(setting.key)"
+                }
+            problems.append(.init(setting: name, problem: text))
+            failed.insert(setting.variable)
         }
         // The API base follows from the application id unless it is given.
         if c.apiBase.isEmpty && !failed.contains("DESKKIT_API_BASE") {

@@ -10,8 +10,10 @@ import Foundation
 /// ```
 ///
 /// A value is a string, a whole number, `true`/`false` (a switch's `1`/`0`) or a list of strings (joined
-/// with commas: `api_keys`); it is then read as the setting's flag or variable is. Flags override the
-/// environment, the environment the file. A key no setting has, or a value of another type, is a problem
+/// with commas: `api_keys`); it is then read as the setting's flag or variable is: the file is the lowest of
+/// the three providers of the swift-configuration `ConfigReader` that
+/// ``ServerConfiguration/resolve(flags:environment:file:)`` reads through. Flags override the environment, the
+/// environment the file. A key no setting has, or a value of another type, is a problem
 /// of the ``ConfigurationError`` that ``ServerConfiguration/resolve(flags:environment:file:)`` throws,
 /// named by the file and the key.
 public struct SettingsFile: Sendable, Hashable {
