@@ -52,14 +52,25 @@ public protocol JobStore: Sendable {
     /// Closes the store's connections.
     func close() async
 
-    /// Whether the jobs outlive the process (a database) — else the queue finishes what it can at shutdown
-    /// and hands the rest back. True unless a store says otherwise.
-    var isDurable: Bool { get }
+    /// During a server's shutdown grace, claims (as ``claim(limit:now:lease:)`` does) the due jobs that would
+    /// be lost if they waited for the next start: a store that ends with the process (``MemoryJobStore``)
+    /// hands them out, so that the grace finishes what it can. A store that keeps its jobs hands out none:
+    /// the default.
+    func claimBeforeStop(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob]
+
+    /// Once a server has stopped, the unfinished jobs that end with the process, in the order a claim hands
+    /// them out, for the queue to hand back. A store that keeps its jobs returns none: the default.
+    func jobsLostAtExit() async -> [EnrichmentJob]
 }
 
 extension JobStore {
-    /// True: a store keeps its jobs unless it says otherwise.
-    public var isDurable: Bool { true }
+    /// None: the jobs stay in the store for the next start.
+    public func claimBeforeStop(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob] {
+        []
+    }
+
+    /// None: the jobs stay in the store for the next start.
+    public func jobsLostAtExit() async -> [EnrichmentJob] { [] }
 }
 
 extension [StoredJob] {

@@ -3,8 +3,8 @@ import Foundation
 import HeapModule
 
 /// Jobs in process memory, behind the same contract as the databases (`--store memory`): for tests and
-/// one-off runs. Nothing outlives the process (``isDurable`` is false): at a graceful shutdown the queue
-/// finishes what it can within its grace and hands the rest back.
+/// one-off runs. Nothing outlives the process: at a graceful shutdown the queue finishes what it can within
+/// its grace (``claimBeforeStop(limit:now:lease:)``) and hands the rest back (``jobsLostAtExit()``).
 ///
 /// Bounded: at most ``Configuration/capacity`` jobs not ended (an admission beyond is refused with
 /// ``JobStoreError/Kind/full``, and the webhook answered 503), and at most ``Configuration/remembered``
@@ -41,8 +41,6 @@ public actor MemoryJobStore: JobStore {
 
     /// Capacity and memory of ended jobs.
     public nonisolated let configuration: Configuration
-    /// False: the jobs end with the process.
-    public nonisolated var isDurable: Bool { false }
     private var jobs: [Int64: Entry] = [:]
     private var due = Heap<Moment>()
     private var leases = Heap<Moment>()
@@ -90,6 +88,16 @@ public actor MemoryJobStore: JobStore {
             if isCurrent(first, .queued) { claimed.append(take(first.id, now: now, lease: lease)) }
         }
         return claimed.inClaimOrder()
+    }
+
+    /// As ``claim(limit:now:lease:)``: the jobs end with the process, so the grace works on them.
+    public func claimBeforeStop(limit: Int, now: Date, lease: Duration) -> [StoredJob] {
+        claim(limit: limit, now: now, lease: lease)
+    }
+
+    /// The queued jobs (those cut short at the grace's end were put back, due then), in claim order.
+    public func jobsLostAtExit() -> [EnrichmentJob] {
+        jobs.values.lazy.map(\.stored).filter { $0.state == .queued }.inClaimOrder().map(\.job)
     }
 
     public func renew(_ claims: [StoredJob], until: Date) -> Set<Int64> {

@@ -75,6 +75,25 @@ struct JobStoreContractTests {
         }
     }
 
+    /// What differs between stores at a server's stop is the stores' own: the memory store, whose jobs end
+    /// with the process, hands out its due jobs during the grace and its unfinished ones after; a database
+    /// keeps both for the next start.
+    @Test(arguments: Backend.allCases)
+    func atAStopOnlyJobsThatEndWithTheProcessAreHandedOut(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
+            let t0 = Date(timeIntervalSince1970: 1_500_000)
+            for id in 1...3 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
+            let before = try await store.claimBeforeStop(limit: 1, now: t0, lease: .seconds(30))
+            let lost = await store.jobsLostAtExit().map(\.messageID)
+            if backend == .memory {
+                #expect(before.map(\.job.messageID) == [1] && lost == [2, 3])
+            } else {
+                #expect(before.isEmpty && lost.isEmpty)
+                #expect(try await store.counts()[.queued] == 3, "kept for the next start")
+            }
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func aDoneJobIsADuplicateWithinTheWindowOnly(_ backend: Backend) async throws {
         try await Self.withStore(backend) { store, _ in

@@ -196,14 +196,17 @@ public actor JobQueue: Service {
             await drain(&group)
             group.cancelAll()  // the lease renewals and the timers
         }
-        if !store.isDurable { await handBackLeftovers() }
+        await handBackLostJobs()
     }
 
-    /// Hands back what a store that does not outlive the process still holds: queued jobs first, then the
-    /// ones cut short (they were put back, due at shutdown).
-    private func handBackLeftovers() async {
-        let left = ((try? await store.list(state: .queued, limit: .max)) ?? []).inClaimOrder().map(\.job)
-        guard !left.isEmpty else { return }
+    /// Hands back the unfinished jobs that end with the process (``JobStore/jobsLostAtExit()``: the memory
+    /// store's; a database keeps them for the next start).
+    private func handBackLostJobs() async {
+        let left = await store.jobsLostAtExit()
+        guard !left.isEmpty else {
+            logger.info("stopped; unfinished jobs stay in the store")
+            return
+        }
         metrics.job(.handedBack, count: left.count)
         for job in left {
             logger.error(
@@ -245,14 +248,16 @@ public actor JobQueue: Service {
         var storeDown = false
         while !Task.isCancelled {  // cancelled: a hard stop, the workers are cancelled with it
             if stopRequested.isSet { close() }
-            if closed {
-                // A store that does not outlive the process: its queued jobs are worked on during the grace.
-                guard !store.isDurable, let end = graceEnd, ContinuousClock.now < end else { return }
-            }
+            // Closed, until the grace ends, only jobs that would be lost are claimed (the memory store's).
+            if closed, (graceEnd.map { ContinuousClock.now >= $0 } ?? true) { return }
             let free = workersNow - running.count
             if free > 0 {
                 do {
-                    let jobs = try await store.claim(limit: free, now: Date(), lease: configuration.lease)
+                    let (now, lease) = (Date(), configuration.lease)
+                    let jobs =
+                        try await closed
+                        ? store.claimBeforeStop(limit: free, now: now, lease: lease)
+                        : store.claim(limit: free, now: now, lease: lease)
                     if storeDown { logger.notice("the job store answers again") }
                     storeDown = false
                     for job in jobs { start(job, in: &group) }
@@ -401,7 +406,6 @@ public actor JobQueue: Service {
             }
             await nap(until: end, in: &group)
         }
-        if store.isDurable { logger.info("stopped; unfinished jobs stay in the store") }
     }
 }
 
