@@ -38,12 +38,17 @@ public struct LinkDetector: Sendable {
         /// autolinks do; the domain still needs two well-formed labels. Default off: a typo such as
         /// `ann@example.con` or a handle such as `@user@host` is not an address.
         public var anyEmailDomain: Bool
+        /// Link only what is written with a scheme — `http://`, `https://`, `ftp://`, `mailto:` (and, with
+        /// ``anyScheme``, any scheme) — as twitter-text and the Rust `linkify` crate do by default: no `www.`
+        /// or bare domains, no `//host` links, no `localhost:PORT`, no e-mail address without `mailto:`.
+        /// Default off. It overrides ``bareDomains``, ``protocolRelative``, ``ipHosts`` and ``localhost``.
+        public var requireScheme: Bool
 
         /// Options; each default is what chat text needs (see each property).
         public init(
             bareDomains: Bool = true, emails: Bool = true, ipHosts: Bool = false, anyScheme: Bool = false,
             strictHosts: Bool = false, protocolRelative: Bool = true, pipesInPaths: Bool = false,
-            localhost: Bool = false, anyEmailDomain: Bool = false
+            localhost: Bool = false, anyEmailDomain: Bool = false, requireScheme: Bool = false
         ) {
             self.bareDomains = bareDomains
             self.emails = emails
@@ -54,6 +59,7 @@ public struct LinkDetector: Sendable {
             self.pipesInPaths = pipesInPaths
             self.localhost = localhost
             self.anyEmailDomain = anyEmailDomain
+            self.requireScheme = requireScheme
         }
 
         /// The defaults: bare domains, e-mail addresses and `//host` links found, the rest off.

@@ -36,9 +36,12 @@ struct LinkScanner {
             i = p + 1
             let link: RawLink?
             switch b[p] {
-            case UInt8(ascii: ":"): link = schemeLink(colon: p) ?? (options.localhost ? localhostLink(colon: p) : nil)
-            case UInt8(ascii: "/"): link = slashLink(at: p)
-            case UInt8(ascii: "."): link = bareLink(dot: p)
+            case UInt8(ascii: ":"):
+                link =
+                    schemeLink(colon: p)
+                    ?? (options.localhost && !options.requireScheme ? localhostLink(colon: p) : nil)
+            case UInt8(ascii: "/"): link = options.requireScheme ? nil : slashLink(at: p)
+            case UInt8(ascii: "."): link = options.requireScheme ? nil : bareLink(dot: p)
             default: link = options.emails ? emailLink(at: p) : nil
             }
             if let link {
@@ -271,6 +274,7 @@ struct LinkScanner {
         } else if s >= 5, s - 5 >= lastEnd, lowercasedASCII(s - 5..<s) == "xmpp:" {
             scheme = 4
         }
+        guard scheme > 0 || !options.requireScheme else { return nil }
         start -= scheme > 0 ? scheme + 1 : 0
         if start > 0 {
             let (c, _) = b.scalar(before: start)

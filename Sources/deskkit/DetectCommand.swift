@@ -50,6 +50,13 @@ struct DetectCommand: ParsableCommand {
     @Flag(name: .long, help: "Link e-mail addresses whose domain has no known top-level domain (two labels at least).")
     var anyEmailDomain = false
 
+    @Flag(
+        name: .long,
+        help:
+            "Link only what is written with a scheme (http:, https:, ftp:, mailto:, and --any-scheme's): no www., bare domains, //host links or bare e-mail addresses."
+    )
+    var requireScheme = false
+
     @OptionGroup var lineOptions: LineOptions
     @OptionGroup var threadOptions: ThreadOptions
 
@@ -67,7 +74,7 @@ struct DetectCommand: ParsableCommand {
             options: .init(
                 bareDomains: !noBareDomains, emails: !noEmails, ipHosts: ipHosts, anyScheme: anyScheme,
                 strictHosts: strictHosts, protocolRelative: !noProtocolRelative, pipesInPaths: pipesInPaths,
-                localhost: localhost, anyEmailDomain: anyEmailDomain))
+                localhost: localhost, anyEmailDomain: anyEmailDomain, requireScheme: requireScheme))
     }
 
     func run() throws {

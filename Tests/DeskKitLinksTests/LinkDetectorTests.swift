@@ -139,6 +139,25 @@ struct LinkOptionTests {
         #expect(!texts(text).contains("ssh://host.example.com/x"))
     }
 
+    /// Only what is written with a scheme: no `www.`, bare domains, `//host`, `localhost:PORT` or address
+    /// without `mailto:` — whatever the other options say.
+    @Test func requireSchemeLinksOnlyWhatIsWrittenWithAScheme() {
+        let options = LinkDetector.Options(ipHosts: true, localhost: true, requireScheme: true)
+        #expect(texts(text, options) == ["https://a.example.net"])
+        let mixed =
+            "see //cdn.example.com/a, localhost:8080, HTTP://Example.com/x, mailto:ann@example.com?subject=hi, "
+            + "ftp://files.example.net/x.zip and www.example.biz or www.foo-bar.com"
+        #expect(
+            texts(mixed, options) == [
+                "HTTP://Example.com/x", "mailto:ann@example.com?subject=hi", "ftp://files.example.net/x.zip",
+            ])
+        var any = options
+        any.anyScheme = true
+        #expect(texts("ssh://host.example.com/x and example.com", any) == ["ssh://host.example.com/x"])
+        let links = LinkDetector(options: options).links(in: "mailto:ann@example.com")
+        #expect(links.map(\.kind) == [.email] && links.map(\.href) == ["mailto:ann@example.com"])
+    }
+
     @Test func strictHostsNeedAKnownTLD() {
         #expect(
             texts("http://intranet/wiki http://localhost:8080") == ["http://intranet/wiki", "http://localhost:8080"])

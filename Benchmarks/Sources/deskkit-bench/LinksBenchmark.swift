@@ -1,6 +1,8 @@
 import DeskKitInvariants
+import DeskKitJSON
 import DeskKitLinks
 import DeskKitModel
+import Foundation
 
 /// Link detection over chat messages (about one link in four messages), link-free text, and hostile text.
 enum LinksBenchmark {
@@ -43,10 +45,24 @@ enum LinksBenchmark {
         measure("10 MB of a.a.a.", [String(repeating: "a.", count: 5_000_000)], detector)
     }
 
-    static func measure(_ name: String, _ texts: [String], _ detector: LinkDetector) {
+    /// Detection over the `text` of every JSON line of the file at `path` (`{"text": "…"}`, as
+    /// `../shared/tools/peers/make_chat_corpus.py` writes them and the Rust peer's `speed` reads them): MB/s of
+    /// text, in-process, one thread, warm, the best of five passes — with `--require-scheme`, in that mode.
+    static func run(file path: String, requireScheme: Bool, passes: Int) {
+        guard let data = FileManager.default.contents(atPath: path) else { fatalError("cannot read \(path)") }
+        let texts = data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            (try? JSONValue.parse(Array(line)))?["text"]?.stringValue
+        }
+        var options = LinkDetector.Options()
+        options.requireScheme = requireScheme
+        measure("\(path) (\(texts.count) texts)", texts, LinkDetector(options: options), passes: passes)
+    }
+
+    static func measure(_ name: String, _ texts: [String], _ detector: LinkDetector, passes: Int = 5) {
         let bytes = texts.reduce(0) { $0 + $1.utf8.count }
         var count = 0
-        let s = bestSeconds(of: 5) {
+        for t in texts { count += detector.links(in: t).count }  // warm
+        let s = bestSeconds(of: passes) {
             count = 0
             for t in texts { count += detector.links(in: t).count }
         }

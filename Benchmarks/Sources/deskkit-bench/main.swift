@@ -5,6 +5,8 @@ import DeskKitModel
 
 /// Benchmarks for DeskKit. Each prints what it measured; none asserts a figure. Run from the repository root:
 ///   deskkit-bench links [chat]            link detection over chat messages and hostile texts
+///   deskkit-bench links --file F [--require-scheme] [--passes N]
+///                                         link detection over the texts of F's JSON lines, in MB/s of text
 ///   deskkit-bench extract [DIR] [--each]  metadata extraction over Corpus/html/real, and synthetic OG pages;
 ///                                         --each: time of every page, slowest first
 ///   deskkit-bench previews                previews of distinct pages from a loopback server, cached, memory
@@ -21,7 +23,15 @@ if which == "messages-file", let path = args.dropFirst().first {
     fputs(text, file)
     fclose(file)
 }
-if which == "links" || which == "all" { LinksBenchmark.run(only: args.dropFirst().first) }
+if which == "links", let at = args.firstIndex(of: "--file"), args.index(after: at) < args.endIndex {
+    let passes = args.firstIndex(of: "--passes").flatMap {
+        args.index(after: $0) < args.endIndex ? Int(args[args.index(after: $0)]) : nil
+    }
+    LinksBenchmark.run(
+        file: args[args.index(after: at)], requireScheme: args.contains("--require-scheme"), passes: passes ?? 5)
+} else if which == "links" || which == "all" {
+    LinksBenchmark.run(only: args.dropFirst().first)
+}
 if which == "extract" || which == "all" {
     let each = args.contains("--each")
     ExtractBenchmark.run(directory: args.dropFirst().first { $0 != "--each" } ?? "Corpus/html/real", each: each)
