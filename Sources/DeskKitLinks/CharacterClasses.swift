@@ -66,9 +66,24 @@ enum CharClass {
         (0x1F3FB...0x1F3FF).contains(c) || (0xE0020...0xE007F).contains(c)
     }
 
+    /// Letters of the scripts chat text is most often in, whose Unicode properties need no look-up (a
+    /// look-up in the standard library's tables costs more than the rest of a scalar's handling): Latin
+    /// letters with diacritics, Cyrillic letters, kana, CJK ideographs and Hangul syllables — letters, no
+    /// mark among them.
+    @inline(__always) static func isCommonLetter(_ c: UInt32) -> Bool {
+        switch c {
+        case 0xD7, 0xF7: return false
+        case 0xC0...0x24F, 0x400...0x481, 0x48A...0x52F, 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FFF,
+            0xAC00...0xD7A3:
+            return true
+        default: return false
+        }
+    }
+
     /// A scalar that extends the grapheme cluster before it: a combining mark (the kana voicing marks
     /// U+3099 and U+309A among them), a joiner, a variation selector, an emoji modifier or tag.
     static func extendsGrapheme(_ c: UInt32) -> Bool {
+        if isCommonLetter(c) { return false }
         if isJoiner(c) || isEmojiExtender(c) { return true }
         guard c != invalidScalar, let s = Unicode.Scalar(c) else { return false }
         return s.properties.generalCategory.isMark
@@ -85,6 +100,7 @@ enum CharClass {
     /// link never ends inside a grapheme cluster (`🧑🏽‍💻`, `🏴󠁧󠁢󠁳󠁣󠁴󠁿`). Not white space, punctuation, math
     /// symbols, controls or other format characters.
     static func isHostScalar(_ c: UInt32) -> Bool {
+        if isCommonLetter(c) { return true }
         if c == invalidScalar { return false }
         if isJoiner(c) || isEmojiExtender(c) { return true }
         // CJK and full-width punctuation.
@@ -119,6 +135,7 @@ enum CharClass {
     /// A letter or digit of any script.
     static func isWordScalar(_ c: UInt32) -> Bool {
         if c < 0x80 { return isASCIIAlnum(c) || c == 0x5F }
+        if isCommonLetter(c) { return true }
         guard c != invalidScalar, let s = Unicode.Scalar(c) else { return false }
         return s.properties.isAlphabetic || s.properties.numericType != nil
     }

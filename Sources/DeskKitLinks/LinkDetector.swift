@@ -72,27 +72,40 @@ public struct LinkDetector: Sendable {
     /// A detector with `options`. Detectors are values and cheap to make; share or copy them freely.
     public init(options: Options = .default) { self.options = options }
 
-    /// The links in `text`, in order.
+    /// The links in `text`, in order. Each keeps `text` (shared, not copied) and makes its strings when they
+    /// are read.
     public func links(in text: String) -> [Link] {
-        var text = text
-        return text.withUTF8 { links(utf8: $0) }
+        var bytes = text
+        return bytes.withUTF8 { bytes in
+            found(in: bytes, wellFormed: true) { raw, range, utf16Range in
+                Link(found: raw, in: text, range: range, utf16Range: utf16Range)
+            }
+        }
     }
 
     /// The links in UTF-8 bytes, in order. Bytes that are not UTF-8 separate words like white space.
     public func links(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Link] {
+        found(in: bytes, wellFormed: false) { raw, range, utf16Range in
+            let (href, asciiHref) = raw.hrefs(bytes)
+            return Link(
+                text: raw.text(bytes), href: href, asciiHref: asciiHref, kind: raw.kind, range: range,
+                utf16Range: utf16Range, utf8Range: raw.range)
+        }
+    }
+
+    /// The links in `bytes`, each made by `make` from its parts and its ranges in scalars and UTF-16 units.
+    private func found(
+        in bytes: UnsafeBufferPointer<UInt8>, wellFormed: Bool, _ make: (RawLink, Range<Int>, Range<Int>) -> Link
+    ) -> [Link] {
         guard bytes.count > 0 else { return [] }
         var scanner = LinkScanner(bytes: bytes, options: options)
         scanner.scan()
         guard !scanner.found.isEmpty else { return [] }
-        var offsets = OffsetCounter(bytes: bytes)
+        var offsets = OffsetCounter(bytes: bytes, wellFormed: wellFormed)
         return scanner.found.map { raw in
             let start = offsets.advance(to: raw.range.lowerBound)
             let end = offsets.advance(to: raw.range.upperBound)
-            let (href, asciiHref) = raw.hrefs(bytes)
-            return Link(
-                text: String(decoding: UnsafeBufferPointer(rebasing: bytes[raw.range]), as: UTF8.self), href: href,
-                asciiHref: asciiHref, kind: raw.kind, range: start.scalars..<end.scalars,
-                utf16Range: start.utf16..<end.utf16, utf8Range: raw.range)
+            return make(raw, start.scalars..<end.scalars, start.utf16..<end.utf16)
         }
     }
 }
@@ -100,15 +113,43 @@ public struct LinkDetector: Sendable {
 /// Turns byte offsets into scalar and UTF-16 offsets, walking forward only (so all links cost one pass).
 struct OffsetCounter {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The bytes are well-formed UTF-8 (a `String`'s): they are counted eight at a time.
+    let wellFormed: Bool
     var byte = 0
     var scalars = 0
     var utf16 = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, wellFormed: Bool) {
+        self.bytes = bytes
+        self.wellFormed = wellFormed
+    }
 
     /// Counts up to `target`, a scalar boundary. An ill-formed byte counts as one U+FFFD, as
     /// `String(decoding:as:)` reads it.
     mutating func advance(to target: Int) -> (scalars: Int, utf16: Int) {
+        if wellFormed {
+            // In well-formed UTF-8, every byte but a continuation byte (10xxxxxx) starts a scalar, and a
+            // scalar of four bytes (11110xxx first) is two UTF-16 units.
+            let base = UnsafeRawPointer(bytes.baseAddress!)
+            let high: UInt64 = 0x8080_8080_8080_8080
+            while byte + 8 <= target {
+                let w = base.loadUnaligned(fromByteOffset: byte, as: UInt64.self)
+                let continuation = (w & ~(w << 1) & high).nonzeroBitCount
+                let fourByte = (w & (w << 1) & (w << 2) & (w << 3) & high).nonzeroBitCount
+                scalars += 8 - continuation
+                utf16 += 8 - continuation + fourByte
+                byte += 8
+            }
+            while byte < target {  // the rest byte by byte: the blocks may have stopped inside a scalar
+                let c = bytes[byte]
+                if c & 0xC0 != 0x80 {
+                    scalars += 1
+                    utf16 += c >= 0xF0 ? 2 : 1
+                }
+                byte += 1
+            }
+            return (scalars, utf16)
+        }
         while byte < target {
             let length = max(1, UTF8Validation.sequenceLength(bytes, at: byte))
             scalars += 1

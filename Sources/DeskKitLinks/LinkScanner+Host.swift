@@ -126,6 +126,8 @@ extension LinkScanner {
     /// The label itself when it is a TLD, or its longest TLD prefix when what follows the prefix is
     /// non-ASCII text (`example.comだよね`): CJK text runs on from domains without a space.
     func tldMatch(_ label: Range<Int>) -> Range<Int>? {
+        // An ASCII label is a TLD or is none; only a label with other scripts glued on may begin with one.
+        if b[label].allSatisfy({ $0 < 0x80 }) { return TLDTable.shared.contains(b, label) ? label : nil }
         if TopLevelDomains.all.contains(lowercased(label)) { return label }
         var ends: [Int] = []
         var i = label.lowerBound

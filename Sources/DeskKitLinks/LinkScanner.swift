@@ -52,25 +52,21 @@ struct LinkScanner {
         }
     }
 
-    /// The next `:`, `.`, `@` or `/` at or after `from`, eight bytes at a time.
+    /// The next `:`, `.`, `@` or `/` at or after `from`, sixteen bytes at a time (vector compares: text
+    /// without a candidate costs a few instructions a block).
     @inline(__always) func nextCandidate(from: Int) -> Int? {
         var i = from
         let base = UnsafeRawPointer(b.baseAddress!)
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= n {
-            let w = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            let colon = w ^ (ones &* 0x3A), dot = w ^ (ones &* 0x2E), at = w ^ (ones &* 0x40),
-                slash = w ^ (ones &* 0x2F)
-            let mask =
-                ((colon &- ones) & ~colon | (dot &- ones) & ~dot | (at &- ones) & ~at | (slash &- ones) & ~slash) & high
-            if mask != 0 {
-                let j = i + mask.trailingZeroBitCount >> 3
-                if Self.isCandidate(b[j]) { return j }
-                i = j + 1
-            } else {
-                i += 8
+        let one = SIMD16<UInt8>(repeating: 1), slash = SIMD16<UInt8>(repeating: 0x2F)
+        let colon = SIMD16<UInt8>(repeating: 0x3A), at = SIMD16<UInt8>(repeating: 0x40)
+        while i + 16 <= n {
+            let v = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            // `.` (2E) and `/` (2F) differ in their last bit only.
+            let hit = ((v | one) .== slash) .| (v .== colon) .| (v .== at)
+            if any(hit) {
+                for j in i..<i + 16 where Self.isCandidate(b[j]) { return j }
             }
+            i += 16
         }
         while i < n {
             if Self.isCandidate(b[i]) { return i }

@@ -2,6 +2,11 @@ import DeskKitJSON
 import DeskKitURL
 
 extension RawLink {
+    /// The link as written in `b`.
+    func text(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
+    }
+
     /// ``Link/href`` and ``Link/asciiHref``: the scheme (or the prefix to add), the host lowercased
     /// (and in punycode for the ASCII form, where every other non-ASCII character is percent-encoded as
     /// UTF-8), the rest as written.

@@ -1,0 +1,59 @@
+/// The ASCII top-level domains (``TopLevelDomains/all``, punycode forms included) as an open-addressing
+/// hash table over their bytes, so that a label of the text is looked up where it lies, lowercased as it
+/// is hashed, without making a `String` of it.
+struct TLDTable: Sendable {
+    static let shared = TLDTable(TopLevelDomains.all)
+
+    /// Every name's bytes, one after another (the first byte is unused: offset 0 marks an empty slot).
+    private let names: [UInt8]
+    /// Each slot: a name's offset in `names` shifted left 8 bits, and its length; 0 when empty.
+    private let slots: [UInt32]
+    private let mask: Int
+
+    init(_ all: Set<String>) {
+        let ascii = all.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.sorted()
+        var size = 1
+        while size < ascii.count * 3 { size <<= 1 }
+        var names: [UInt8] = [0]
+        var slots = [UInt32](repeating: 0, count: size)
+        for name in ascii {
+            let bytes = Array(name.utf8)
+            var i = bytes.withUnsafeBufferPointer { Self.hash($0, 0..<$0.count) } & (size - 1)
+            while slots[i] != 0 { i = (i + 1) & (size - 1) }
+            slots[i] = UInt32(names.count) << 8 | UInt32(bytes.count)
+            names.append(contentsOf: bytes)
+        }
+        self.names = names
+        self.slots = slots
+        mask = size - 1
+    }
+
+    /// Whether the ASCII bytes `b[r]`, lowercased, are a top-level domain.
+    func contains(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        guard r.count > 0, r.count <= 63 else { return false }
+        var i = Self.hash(b, r) & mask
+        while true {
+            let slot = slots[i]
+            if slot == 0 { return false }
+            if Int(slot & 0xFF) == r.count {
+                let offset = Int(slot >> 8)
+                var equal = true
+                for k in 0..<r.count where names[offset + k] != Self.lower(b[r.lowerBound + k]) {
+                    equal = false
+                    break
+                }
+                if equal { return true }
+            }
+            i = (i + 1) & mask
+        }
+    }
+
+    @inline(__always) private static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
+
+    /// FNV-1a over the lowercased bytes.
+    @inline(__always) private static func hash(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int {
+        var h: UInt32 = 2_166_136_261
+        for i in r { h = (h ^ UInt32(lower(b[i]))) &* 16_777_619 }
+        return Int(h)
+    }
+}

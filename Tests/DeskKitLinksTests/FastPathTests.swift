@@ -1,0 +1,46 @@
+import Testing
+
+@testable import DeskKitLinks
+
+/// The scanner's shortcuts give what the slow ways give: the common letters need no property look-up, the
+/// TLD table answers as the set of names does, the offsets counted eight bytes at a time are the scalars'.
+@Suite("Fast paths")
+struct FastPathTests {
+    @Test func commonLettersAreLettersAndNoMarks() {
+        for c in UInt32(0x80)...0xFFFF where CharClass.isCommonLetter(c) {
+            let properties = Unicode.Scalar(c)!.properties
+            #expect(properties.isAlphabetic, "U+\(String(c, radix: 16))")
+            #expect(!properties.generalCategory.isMark, "U+\(String(c, radix: 16))")
+        }
+    }
+
+    @Test func theTLDTableAnswersAsTheSet() {
+        let names = TopLevelDomains.all.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        let misses = ["co", "comm", "examplecom", "c", "", "xn--", "verylongnamethatisnotatld", "localhost"]
+        for name in names.map({ $0.uppercased() }) + names + misses {
+            let bytes = Array(name.utf8)
+            let found = bytes.withUnsafeBufferPointer { TLDTable.shared.contains($0, 0..<$0.count) }
+            #expect(found == TopLevelDomains.all.contains(name.lowercased()), "\(name)")
+        }
+    }
+
+    @Test func offsetsOfWellFormedTextAreCountedByBlocks() {
+        let text = "a😀bé中\u{301}x" + String(repeating: "Ωz😀", count: 9) + "🇫🇷 end"
+        var copy = text
+        copy.withUTF8 { bytes in
+            var fast = OffsetCounter(bytes: bytes, wellFormed: true)
+            var slow = OffsetCounter(bytes: bytes, wellFormed: false)
+            var index = text.unicodeScalars.startIndex
+            for target in 0...bytes.count where target == bytes.count || bytes[target] & 0xC0 != 0x80 {
+                let prefix = text.unicodeScalars[text.unicodeScalars.startIndex..<index]
+                let expected = (prefix.count, prefix.reduce(0) { $0 + UTF16.width($1) })
+                let got = fast.advance(to: target)
+                #expect(got == expected && slow.advance(to: target) == expected, "at byte \(target)")
+                if index < text.unicodeScalars.endIndex { text.unicodeScalars.formIndex(after: &index) }
+            }
+            // In one stride, over blocks that end inside scalars.
+            var once = OffsetCounter(bytes: bytes, wellFormed: true)
+            #expect(once.advance(to: bytes.count) == (text.unicodeScalars.count, text.utf16.count))
+        }
+    }
+}
