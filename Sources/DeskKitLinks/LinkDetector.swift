@@ -124,6 +124,12 @@ struct OffsetCounter {
         self.wellFormed = wellFormed
     }
 
+    /// How many bytes of `x` have their high bit set, when no other bit is: one multiply sums the bytes'
+    /// ones into the top byte (a population count without the POPCNT instruction of newer CPUs).
+    @inline(__always) static func countHighBits(_ x: UInt64) -> Int {
+        Int(((x >> 7) &* 0x0101_0101_0101_0101) >> 56)
+    }
+
     /// Counts up to `target`, a scalar boundary. An ill-formed byte counts as one U+FFFD, as
     /// `String(decoding:as:)` reads it.
     mutating func advance(to target: Int) -> (scalars: Int, utf16: Int) {
@@ -134,8 +140,8 @@ struct OffsetCounter {
             let high: UInt64 = 0x8080_8080_8080_8080
             while byte + 8 <= target {
                 let w = base.loadUnaligned(fromByteOffset: byte, as: UInt64.self)
-                let continuation = (w & ~(w << 1) & high).nonzeroBitCount
-                let fourByte = (w & (w << 1) & (w << 2) & (w << 3) & high).nonzeroBitCount
+                let continuation = Self.countHighBits(w & ~(w << 1) & high)
+                let fourByte = Self.countHighBits(w & (w << 1) & (w << 2) & (w << 3) & high)
                 scalars += 8 - continuation
                 utf16 += 8 - continuation + fourByte
                 byte += 8
