@@ -102,7 +102,7 @@ extension LinkScanner {
         {
             return nil
         }
-        let localhost = labels.count == 1 && labels[0].count == 9 && lowercasedASCII(labels[0]) == "localhost"
+        let localhost = labels.count == 1 && isLowercased(labels[0], "localhost")
         switch mode {
         case .scheme:
             break
@@ -158,7 +158,7 @@ extension LinkScanner {
             if c & 0xC0 != 0x80 { scalars += 1 }
         }
         if scalars > 63 { return false }
-        if !ascii, label.count >= 4, lowercasedASCII(label.lowerBound..<label.lowerBound + 4) == "xn--" { return false }
+        if !ascii, label.count >= 4, isLowercased(label.lowerBound..<label.lowerBound + 4, "xn--") { return false }
         return !(underscore && index >= count - (registrable ? 2 : 1))
     }
 
@@ -166,7 +166,7 @@ extension LinkScanner {
     /// real domain of an e-mail address has it.
     func reservedDashes(_ label: Range<Int>) -> Bool {
         label.count >= 4 && b[label.lowerBound + 2] == 0x2D && b[label.lowerBound + 3] == 0x2D
-            && lowercasedASCII(label.lowerBound..<label.lowerBound + 2) != "xn"
+            && !isLowercased(label.lowerBound..<label.lowerBound + 2, "xn")
     }
 
     func isIPv4(_ labels: UnsafeBufferPointer<Range<Int>>) -> Bool {

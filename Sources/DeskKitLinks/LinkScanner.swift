@@ -95,12 +95,11 @@ struct LinkScanner {
         while s > lastEnd, p - s < 32, Self.isSchemeByte(b[s - 1]) { s -= 1 }
         while s < p, !CharClass.isASCIIAlnum(UInt32(b[s])) || CharClass.isASCIIDigit(UInt32(b[s])) { s += 1 }
         guard s < p else { return nil }
-        let scheme = lowercasedASCII(s..<p)
-        let web = scheme == "http" || scheme == "https" || scheme == "ftp"
-        if !web, slashes, let suffix = ["https", "http", "ftp"].first(where: { scheme.hasSuffix($0) }) {
+        let web = isWebScheme(s..<p)
+        if !web, slashes, let length = [5, 4, 3].first(where: { p - $0 > s && isWebScheme(p - $0..<p) }) {
             // `xxxhttp://`: letters glued before a web scheme are the word's, not the scheme's; with any
             // scheme allowed, `git+https://` is one scheme.
-            let at = p - suffix.utf8.count
+            let at = p - length
             if CharClass.isASCIIAlnum(UInt32(b[at - 1])) || !options.anyScheme {
                 return webLink(scheme: at..<p, glued: CharClass.isASCIIAlnum(UInt32(b[at - 1])))
             }
@@ -111,7 +110,7 @@ struct LinkScanner {
         }
         if slashes, let link = webLink(scheme: s..<p, glued: false) { return link }
         // Addresses after `mailto:` and `xmpp:` are found at their `@`.
-        return scheme == "mailto" || scheme == "xmpp" ? nil : opaqueLink(scheme: s..<p)
+        return isLowercased(s..<p, "mailto") || isLowercased(s..<p, "xmpp") ? nil : opaqueLink(scheme: s..<p)
     }
 
     /// The authority and path of `scheme://…` (`glued`: the scheme follows letters of a word).
@@ -265,9 +264,9 @@ struct LinkScanner {
         guard s < p else { return nil }
         var start = s
         var scheme = 0  // the length of `mailto` or `xmpp` written before the address
-        if s >= 7, s - 7 >= lastEnd, lowercasedASCII(s - 7..<s) == "mailto:" {
+        if s >= 7, s - 7 >= lastEnd, isLowercased(s - 7..<s, "mailto:") {
             scheme = 6
-        } else if s >= 5, s - 5 >= lastEnd, lowercasedASCII(s - 5..<s) == "xmpp:" {
+        } else if s >= 5, s - 5 >= lastEnd, isLowercased(s - 5..<s, "xmpp:") {
             scheme = 4
         }
         guard scheme > 0 || !options.requireScheme else { return nil }
@@ -296,7 +295,7 @@ struct LinkScanner {
     /// `localhost:PORT`, with an optional path, found at its colon (``LinkDetector/Options/localhost``).
     mutating func localhostLink(colon p: Int) -> RawLink? {
         let s = p - 9
-        guard s >= lastEnd, p + 1 < n, CharClass.isASCIIDigit(UInt32(b[p + 1])), lowercasedASCII(s..<p) == "localhost"
+        guard s >= lastEnd, p + 1 < n, CharClass.isASCIIDigit(UInt32(b[p + 1])), isLowercased(s..<p, "localhost")
         else { return nil }
         if s > 0 {
             let (c, _) = b.scalar(before: s)
@@ -354,6 +353,23 @@ struct LinkScanner {
 
     // MARK: Helpers
 
+    /// Whether the bytes `b[r]`, ASCII letters lowercased, are `word` (lowercase ASCII): a comparison in
+    /// place, without a string.
+    @inline(__always) func isLowercased(_ r: Range<Int>, _ word: StaticString) -> Bool {
+        guard r.count == word.utf8CodeUnitCount else { return false }
+        let w = word.utf8Start
+        for k in 0..<r.count {
+            let c = b[r.lowerBound + k]
+            if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != w[k] { return false }
+        }
+        return true
+    }
+
+    /// Whether `b[r]` is `http`, `https` or `ftp`, in any case.
+    @inline(__always) func isWebScheme(_ r: Range<Int>) -> Bool {
+        isLowercased(r, "http") || isLowercased(r, "https") || isLowercased(r, "ftp")
+    }
+
     func lowercasedASCII(_ r: Range<Int>) -> String {
         String(unsafeUninitializedCapacity: r.count) { out in
             var k = 0
@@ -387,7 +403,7 @@ struct LinkScanner {
         return TopLevelDomains.all.contains(lowercasedASCII(dot + 1..<user.upperBound))
     }
 
-    func isTCo(_ host: Range<Int>) -> Bool { host.count == 4 && lowercasedASCII(host) == "t.co" }
+    func isTCo(_ host: Range<Int>) -> Bool { isLowercased(host, "t.co") }
 
     /// t.co short links are `https://t.co/` and an alphanumeric slug of at most 40 characters.
     func tcoEnd(host: Range<Int>, end: Int) -> Int? {
