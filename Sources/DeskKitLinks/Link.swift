@@ -14,19 +14,34 @@ public struct Link: Sendable, Hashable {
 
     /// The link exactly as written in the text.
     public var text: String {
-        get { given?.text ?? found.map { f in f.withBytes { f.raw.text($0) } } ?? "" }
+        get {
+            switch storage {
+            case .given(let strings): strings.text
+            case .found(let f): f.withBytes { f.raw.text($0) }
+            }
+        }
         set { give { $0.text = newValue } }
     }
     /// The normalised address: `https://` added to bare domains and `//` links, `mailto:` to e-mail
     /// addresses, scheme and ASCII host letters lowercased; IDN hosts stay readable.
     public var href: String {
-        get { given?.href ?? found.map { f in f.withBytes { f.raw.hrefs($0).0 } } ?? "" }
+        get {
+            switch storage {
+            case .given(let strings): strings.href
+            case .found(let f): f.withBytes { f.raw.hrefs($0).0 }
+            }
+        }
         set { give { $0.href = newValue } }
     }
     /// ``href`` in ASCII, for clients and servers that need it: IDN host labels in punycode (`xn--…`), every
     /// other non-ASCII character percent-encoded as UTF-8 (`/caf%C3%A9`), as a browser sends it.
     public var asciiHref: String {
-        get { given?.asciiHref ?? found.map { f in f.withBytes { f.raw.hrefs($0).1 } } ?? "" }
+        get {
+            switch storage {
+            case .given(let strings): strings.asciiHref
+            case .found(let f): f.withBytes { f.raw.hrefs($0).1 }
+            }
+        }
         set { give { $0.asciiHref = newValue } }
     }
     /// A web URL or an e-mail address.
@@ -58,15 +73,20 @@ public struct Link: Sendable, Hashable {
         }
     }
 
-    private var given: Strings?
-    private var found: Found?
+    /// The strings, or where to make them from.
+    private enum Storage: Sendable {
+        case given(Strings)
+        case found(Found)
+    }
+
+    private var storage: Storage
 
     /// A link found in a text, with its ranges in each unit.
     public init(
         text: String, href: String, asciiHref: String, kind: Kind, range: Range<Int>, utf16Range: Range<Int>,
         utf8Range: Range<Int>
     ) {
-        self.given = Strings(text: text, href: href, asciiHref: asciiHref)
+        self.storage = .given(Strings(text: text, href: href, asciiHref: asciiHref))
         self.kind = kind
         self.range = range
         self.utf16Range = utf16Range
@@ -75,7 +95,7 @@ public struct Link: Sendable, Hashable {
 
     /// A link `raw` of `source`, whose strings are made when read.
     init(found raw: RawLink, in source: String, range: Range<Int>, utf16Range: Range<Int>) {
-        self.found = Found(source: source, raw: raw)
+        self.storage = .found(Found(source: source, raw: raw))
         self.kind = raw.kind
         self.range = range
         self.utf16Range = utf16Range
@@ -84,10 +104,13 @@ public struct Link: Sendable, Hashable {
 
     /// Makes the strings (keeping the ones not changed) and changes one.
     private mutating func give(_ change: (inout Strings) -> Void) {
-        var strings = given ?? Strings(text: text, href: href, asciiHref: asciiHref)
+        var strings: Strings
+        switch storage {
+        case .given(let given): strings = given
+        case .found: strings = Strings(text: text, href: href, asciiHref: asciiHref)
+        }
         change(&strings)
-        given = strings
-        found = nil
+        storage = .given(strings)
     }
 
     public static func == (a: Link, b: Link) -> Bool {

@@ -75,12 +75,15 @@ public struct LinkDetector: Sendable {
     /// The links in `text`, in order. Each keeps `text` (shared, not copied) and makes its strings when they
     /// are read.
     public func links(in text: String) -> [Link] {
-        var bytes = text
-        return bytes.withUTF8 { bytes in
+        func find(_ bytes: UnsafeBufferPointer<UInt8>) -> [Link] {
             found(in: bytes, wellFormed: true) { raw, range, utf16Range in
                 Link(found: raw, in: text, range: range, utf16Range: utf16Range)
             }
         }
+        // A native string's bytes in place; another (bridged) made contiguous first.
+        if let links = text.utf8.withContiguousStorageIfAvailable(find) { return links }
+        var copy = text
+        return copy.withUTF8(find)
     }
 
     /// The links in UTF-8 bytes, in order. Bytes that are not UTF-8 separate words like white space.
@@ -99,14 +102,14 @@ public struct LinkDetector: Sendable {
     ) -> [Link] {
         guard bytes.count > 0 else { return [] }
         var scanner = LinkScanner(bytes: bytes, options: options)
-        scanner.scan()
-        guard !scanner.found.isEmpty else { return [] }
         var offsets = OffsetCounter(bytes: bytes, wellFormed: wellFormed)
-        return scanner.found.map { raw in
+        var links: [Link] = []
+        scanner.scan { raw in
             let start = offsets.advance(to: raw.range.lowerBound)
             let end = offsets.advance(to: raw.range.upperBound)
-            return make(raw, start.scalars..<end.scalars, start.utf16..<end.utf16)
+            links.append(make(raw, start.scalars..<end.scalars, start.utf16..<end.utf16))
         }
+        return links
     }
 }
 

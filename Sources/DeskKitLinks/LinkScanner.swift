@@ -18,7 +18,6 @@ struct LinkScanner {
     let b: UnsafeBufferPointer<UInt8>
     let n: Int
     let options: LinkDetector.Options
-    var found: [RawLink] = []
     /// Links never overlap: nothing before this byte can start one.
     var lastEnd = 0
     /// Dots before this byte belong to a run of host characters already judged.
@@ -30,7 +29,8 @@ struct LinkScanner {
         self.options = options
     }
 
-    mutating func scan() {
+    /// Finds the links, in order, giving each to `found` as it is found.
+    mutating func scan(_ found: (RawLink) -> Void) {
         var i = 0
         while let p = nextCandidate(from: i) {
             i = p + 1
@@ -45,7 +45,7 @@ struct LinkScanner {
             default: link = options.emails ? emailLink(at: p) : nil
             }
             if let link {
-                found.append(link)
+                found(link)
                 lastEnd = link.range.upperBound
                 i = max(i, lastEnd)
             }

@@ -43,4 +43,20 @@ struct FastPathTests {
             #expect(once.advance(to: bytes.count) == (text.unicodeScalars.count, text.utf16.count))
         }
     }
+
+    /// A found link makes its strings when read, equals the link made with them, and keeps the others when
+    /// one is set.
+    @Test func aFoundLinkIsTheLinkItsStringsMake() {
+        var found = LinkDetector().links(in: "über Bücher.de/café und MAILTO:Ann@Example.com")
+        #expect(found.map(\.text) == ["Bücher.de/café", "MAILTO:Ann@Example.com"])
+        #expect(found.map(\.href) == ["https://bücher.de/café", "mailto:Ann@example.com"])
+        #expect(found[0].asciiHref == "https://xn--bcher-kva.de/caf%C3%A9")
+        let given = Link(
+            text: found[0].text, href: found[0].href, asciiHref: found[0].asciiHref, kind: .url,
+            range: found[0].range, utf16Range: found[0].utf16Range, utf8Range: found[0].utf8Range)
+        #expect(found[0] == given && found[0].hashValue == given.hashValue)
+        found[0].href = "https://example.com/"
+        #expect(found[0].text == "Bücher.de/café" && found[0].href == "https://example.com/")
+        #expect(found[0].asciiHref == "https://xn--bcher-kva.de/caf%C3%A9" && found[0] != given)
+    }
 }
