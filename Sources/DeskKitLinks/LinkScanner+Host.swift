@@ -47,6 +47,21 @@ extension LinkScanner {
         var labelStart = start
         var cjk: Bool?
         while i < n, count < storage.count - 1 {
+            // A run of ASCII letters, digits, `-` and `_`, byte by byte — unless it follows CJK in a host whose
+            // scripts split it (`東京abc`), where the scalar-by-scalar loop finds where the label ends.
+            if b[i] < 0x80, b[i] != 0x2E, !(splitScripts && cjk == true) {
+                var sawAlnum = false
+                while i < n, b[i] < 0x80, Self.isHostScalar(UInt32(b[i])) {
+                    sawAlnum = sawAlnum || b[i] != 0x2D && b[i] != 0x5F
+                    i += 1
+                }
+                if splitScripts, sawAlnum {
+                    if cjk == true { break }
+                    cjk = false
+                }
+                guard i < n, b[i] >= 0x80 || b[i] == 0x2E else { break }
+                continue
+            }
             let (c, len) = b.scalar(at: i)
             if c == 0x2E {
                 if i == labelStart { break }

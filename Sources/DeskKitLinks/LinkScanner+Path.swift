@@ -115,6 +115,10 @@ extension LinkScanner {
     /// link, and quotes without their pair.
     /// Never below `floor`.
     func trimmed(start: Int, end: Int, floor: Int) -> Int {
+        // Most links end with a letter, a digit or `/`, which nothing below trims: no count is needed.
+        guard end > floor else { return end }
+        let last = b[end - 1]
+        if last >= 0x80 || CharClass.isASCIIAlnum(UInt32(last)) || last == UInt8(ascii: "/") { return end }
         // The scan ended at any closer without its opener, so these counts are never negative.
         var paren = 0, bracket = 0, brace = 0, single = 0, double = 0
         for c in b[start..<end] {
