@@ -19,6 +19,6 @@ speed=$(BUILD=.build/rust-linkify-peer bash "$shared/rust/build.sh" | tail -1)
 swift build -c release --package-path Benchmarks --product deskkit-bench >&2
 for _ in $(seq "$rounds"); do
     Benchmarks/.build/release/deskkit-bench links --file "$work/chat.jsonl"
-    "$speed" < "$work/chat.jsonl"
+    "$speed" < "$work/chat.jsonl" 2>&1  # it prints its figure on standard error
 done
 Benchmarks/.build/release/deskkit-bench links --file "$work/chat.jsonl" --require-scheme
