@@ -59,4 +59,24 @@ struct FastPathTests {
         #expect(found[0].text == "Bücher.de/café" && found[0].href == "https://example.com/")
         #expect(found[0].asciiHref == "https://xn--bcher-kva.de/caf%C3%A9" && found[0] != given)
     }
+
+    /// The block scan's edges: a link whose trigger falls on every place around the 16-byte blocks, after
+    /// 4-byte scalars, at the very end; a megabyte without a trigger, and one of dots.
+    @Test func triggersAtEveryPlaceOfABlock() {
+        for pad in 0..<40 {
+            for filler in ["x", "😀", "ж"] {
+                let prefix = String(repeating: filler, count: pad)
+                let text = prefix + " example.com/a and https://example.org"
+                let links = LinkDetector().links(in: text)
+                #expect(links.map(\.text) == ["example.com/a", "https://example.org"], "\(filler) × \(pad)")
+                #expect(links.first?.range.lowerBound == prefix.unicodeScalars.count + 1)
+                #expect(links.first?.utf16Range.lowerBound == prefix.utf16.count + 1)
+                #expect(links.last?.utf8Range.upperBound == text.utf8.count, "a link at the very end")
+            }
+        }
+        let plain = String(repeating: "no trigger here 😀 ", count: 50_000)
+        #expect(LinkDetector().links(in: plain).isEmpty)
+        #expect(LinkDetector().links(in: String(repeating: ".", count: 1 << 20)).isEmpty)
+        #expect(LinkDetector().links(in: plain + "mail ann@example.com").map(\.text) == ["ann@example.com"])
+    }
 }
