@@ -20,7 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
             after it), then --config FILE (a JSON object keyed by each variable without its prefix, in \
             lower case: {"port": 8080, "fetch_timeout": "10s", "api_keys": ["…"], "oembed": false}). Durations are written 500ms, 10s, 5m, 12h or 1d (a bare number is seconds). \
             The API token is SENDBIRD_API_TOKEN (or api_token in the file), never an option, so that other \
-            users cannot read it in the process list. With CONFIG_ACCESS_LOG_FILE=PATH, every setting's             lookup and the source that gave it are written to PATH, the secrets redacted.
+            users cannot read it in the process list. With CONFIG_ACCESS_LOG_FILE=PATH, every \
+            setting's lookup and the source that gave it are written to PATH, the secrets redacted.
 
             Jobs are kept in a SQLite file (--store, default sqlite:deskkit-state.sqlite) or, for several \
             instances, in PostgreSQL (--store postgres://USER:PASSWORD@HOST:PORT/DATABASE, which also shares \
