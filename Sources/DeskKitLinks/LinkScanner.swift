@@ -400,7 +400,7 @@ struct LinkScanner {
         var user = r
         if let colon = b[r].firstIndex(of: UInt8(ascii: ":")) { user = r.lowerBound..<colon }
         guard let dot = b[user].lastIndex(of: UInt8(ascii: ".")), dot + 1 < user.upperBound else { return false }
-        return TopLevelDomains.all.contains(lowercasedASCII(dot + 1..<user.upperBound))
+        return TLDTable.shared.contains(b, dot + 1..<user.upperBound)  // userinfo bytes are ASCII
     }
 
     func isTCo(_ host: Range<Int>) -> Bool { isLowercased(host, "t.co") }

@@ -87,9 +87,9 @@ struct PreviewCommand: AsyncParsableCommand {
         configuration.connectTimeout = min(configuration.connectTimeout, configuration.totalTimeout)
         configuration.maxBodyBytes = maxBytes
         configuration.allowPrivateAddresses = allowPrivate
+        // An empty variable is none (`environmentValue`), and --user-agent is checked in `validate()`.
         if let agent = userAgent
-            ?? ServerConfiguration.environmentValue(of: "user_agent", in: ProcessInfo.processInfo.environment),
-            !agent.isEmpty
+            ?? ServerConfiguration.environmentValue(of: "user_agent", in: ProcessInfo.processInfo.environment)
         {
             configuration.userAgent = agent
         }

@@ -83,7 +83,7 @@ struct SettingSources {
             let content: ConfigContent =
                 switch setting.kind {
                 case .wholeNumber: Int(text).map { .int($0) } ?? .string(text)
-                case .onOff: OnOff(text).map { .bool($0) } ?? .string(text)
+                case .onOff: onOff(text).map { .bool($0) } ?? .string(text)
                 case .text, .duration: .string(text)
                 }
             values[AbsoluteConfigKey([setting.key])] = ConfigValue(content, isSecret: setting.isSecret)
@@ -92,7 +92,7 @@ struct SettingSources {
     }
 
     /// `1`, `true`, `yes` or `0`, `false`, `no`, in any case: what the environment provider reads as a Bool.
-    private static func OnOff(_ text: String) -> Bool? {
+    private static func onOff(_ text: String) -> Bool? {
         switch text.lowercased() {
         case "1", "true", "yes": true
         case "0", "false", "no": false
