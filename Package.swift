@@ -53,7 +53,19 @@ let package = Package(
         .target(name: "DeskKitURL"),
         .target(name: "DeskKitLinks", dependencies: ["DeskKitJSON", "DeskKitURL"]),
         // Conversations and preview cards rendered as escaped, script-free HTML, for web widgets (no I/O).
-        .target(name: "DeskKitCards", dependencies: ["DeskKitModel", "DeskKitLinks"]),
+        // Its interface in the languages of Strings/*.json, with ICU's plural rules, numbers and times.
+        .target(
+            name: "DeskKitCards", dependencies: ["DeskKitJSON", "DeskKitModel", "DeskKitLinks", "CICUFormat"],
+            resources: [
+                .embedInCode("Strings/en.json"), .embedInCode("Strings/zh-Hans.json"), .embedInCode("Strings/ru.json"),
+                .embedInCode("Strings/ja.json"), .embedInCode("Strings/ko.json"), .embedInCode("Strings/es.json"),
+                .embedInCode("Strings/de.json"), .embedInCode("Strings/ar.json"),
+            ]),
+        // ICU (apt `libicu-dev`, the one libxml2 links): plural rules, number and date formats, likely subtags.
+        .target(
+            name: "CICUFormat",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]
+        ),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
