@@ -52,14 +52,21 @@ public struct ConversationPage: Sendable {
     public var title: String
     /// The conversation, in order.
     public var entries: [Entry]
+    /// The language of the page's interface — headings, buttons, notes, times, the reply bar — and of its
+    /// `<html lang dir>`. The messages and cards keep their own words, each element `dir="auto"`.
+    public var language: InterfaceLanguage
     /// The picture to carry in the page itself for the URL a preview names, as a `data:` URL (the demo's
     /// pictures, whose server is gone when the page is read); nil links to the URL.
     public var inlineImage: @Sendable (String) -> String?
 
-    /// A page titled `title` showing `entries`.
-    public init(title: String, entries: [Entry], inlineImage: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    /// A page titled `title` showing `entries`, its interface in `language`.
+    public init(
+        title: String, entries: [Entry], language: InterfaceLanguage = .english,
+        inlineImage: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) {
         self.title = title
         self.entries = entries
+        self.language = language
         self.inlineImage = inlineImage
     }
 
@@ -71,11 +78,13 @@ public struct ConversationPage: Sendable {
     /// The page: both views, every text escaped. Well-formed XML too.
     public func render() -> String {
         var html = HTMLText()
-        html.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>")
+        html.raw(
+            "<!DOCTYPE html>\n<html lang=\"\(language.tag)\" dir=\"\(language.direction)\"><head><meta charset=\"utf-8\"/>"
+        )
         html.raw("<meta http-equiv=\"Content-Security-Policy\" content=\"\(Self.contentSecurityPolicy)\"/>")
         html.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>")
         html.text(title)
-        html.raw("</title><style>\(Self.styleSheet)</style></head>\n<body><h1>")
+        html.raw("</title><style>\(Self.styleSheet)</style></head>\n<body><h1 dir=\"auto\">")
         html.text(title)
         html.raw("</h1>\n<div class=\"views\">\n")
         // The customer is the sender of the first user message; the other senders are agents.
@@ -87,21 +96,25 @@ public struct ConversationPage: Sendable {
 
     private func view(for audience: Audience, customerID: String?, into html: inout HTMLText) {
         let name = audience == .customer ? "customer" : "agent"
-        html.raw("<section class=\"view\" id=\"\(name)\"><h2>What the \(name) sees</h2>\n<ol class=\"chat\">\n")
+        html.raw("<section class=\"view\" id=\"\(name)\"><h2>")
+        html.text(language.text(audience == .customer ? .customerView : .agentView))
+        html.raw("</h2>\n<ol class=\"chat\">\n")
         var closed = false
         for entry in entries {
             let message = entry.message
             if message.closesTicket { closed = true }
             guard message.isVisible(to: audience) else {
                 if message.closesTicket {
-                    html.raw("<li class=\"notice closed\">The ticket is closed; the reply bar is hidden.</li>\n")
+                    html.raw("<li class=\"notice closed\">")
+                    html.text(language.text(.ticketClosed))
+                    html.raw("</li>\n")
                 }
                 continue
             }
             item(entry, for: audience, customerID: customerID, into: &html)
         }
         html.raw("</ol>\n<footer class=\"reply\">")
-        html.raw(closed ? "This ticket is closed." : "Write a message…")
+        html.text(language.text(closed ? .replyClosed : .replyOpen))
         html.raw("</footer></section>\n")
     }
 
@@ -110,14 +123,14 @@ public struct ConversationPage: Sendable {
         let kind = message.content.kind.rawValue
         switch message.content {
         case .systemMessage(let system):
-            html.raw("<li class=\"system\" data-kind=\"\(kind)\">⚙ ")
+            html.raw("<li class=\"system\" data-kind=\"\(kind)\">⚙ <span dir=\"auto\">")
             html.text(message.text ?? "")
-            html.raw(" <span class=\"facts\">")
-            html.text(Self.facts(of: system).joined(separator: " · "))
+            html.raw("</span> <span class=\"facts\">")
+            html.text(Self.facts(of: system, language: language).joined(separator: " · "))
             html.raw("</span></li>\n")
             return
         case .notification:
-            html.raw("<li class=\"notice\" data-kind=\"\(kind)\">")
+            html.raw("<li class=\"notice\" data-kind=\"\(kind)\" dir=\"auto\">")
             html.text(message.text ?? "")
             html.raw("</li>\n")
             return
@@ -126,19 +139,26 @@ public struct ConversationPage: Sendable {
         }
         let mine = (audience == .customer) == (entry.senderID != nil && entry.senderID == customerID)
         let side = message.messageType == .admin ? "admin" : mine ? "mine" : "theirs"
-        html.raw("<li class=\"message \(side)\" data-kind=\"\(kind)\"><div class=\"meta\"><span class=\"who\">")
-        html.text(message.messageType == .admin ? "Support" : entry.senderName ?? entry.senderID ?? "someone")
+        html.raw(
+            "<li class=\"message \(side)\" data-kind=\"\(kind)\"><div class=\"meta\"><span class=\"who\" dir=\"auto\">")
+        html.text(
+            message.messageType == .admin
+                ? language.text(.support) : entry.senderName ?? entry.senderID ?? language.text(.someone))
         html.raw("</span>")
         if let created = message.createdAt {
-            html.raw(" <span class=\"time\">\(Self.clockTime(created))</span>")
+            html.raw(" <span class=\"time\" title=\"")
+            html.text(language.dateTime(created))
+            html.raw("\">")
+            html.text(language.time(created))
+            html.raw("</span>")
         }
-        html.raw("</div><div class=\"bubble\">")
+        html.raw("</div><div class=\"bubble\" dir=\"auto\">")
         linkedText(message.text ?? "", into: &html)
         html.raw("</div>")
         var previews = entry.previews[...]
         switch message.content {
         case .urlPreview(let preview):
-            CardHTML.write(preview, inlineImage: inlineImage, into: &html)
+            CardHTML.write(preview, language: language, inlineImage: inlineImage, into: &html)
             previews = previews.dropFirst()
         case .closureInquiry(let inquiry):
             closure(inquiry, into: &html)
@@ -147,24 +167,23 @@ public struct ConversationPage: Sendable {
         case .botAnswers(let bot):
             answers(bot, into: &html)
         case .unknown(let unknown) where audience == .agent:
-            html.raw("<div class=\"note\">a payload of another type: ")
-            html.text(unknown.type ?? "no type")
+            html.raw("<div class=\"note\" dir=\"auto\">")
+            html.text(language.text(.otherPayload, ["type": unknown.type ?? language.text(.noType)]))
             html.raw("</div>")
         case .malformed(let malformed) where audience == .agent:
-            html.raw("<div class=\"note\">malformed data: ")
-            html.text(malformed.reason.message)
+            html.raw("<div class=\"note\" dir=\"auto\">")
+            html.text(language.text(.malformed, ["reason": malformed.reason.message]))
             html.raw("</div>")
         default:
             break
         }
         for linked in previews {
             if let found = linked.preview {
-                CardHTML.write(found, inlineImage: inlineImage, into: &html)
+                CardHTML.write(found, language: language, inlineImage: inlineImage, into: &html)
             } else if audience == .agent {
-                html.raw("<div class=\"note\">no preview for ")
-                html.text(linked.link)
-                html.raw(": ")
-                html.text(linked.failure ?? "none found")
+                html.raw("<div class=\"note\" dir=\"auto\">")
+                let reason = linked.failure ?? language.text(.noneFound)
+                html.text(language.text(.noPreview, ["link": linked.link, "reason": reason]))
                 html.raw("</div>")
             }
         }
@@ -189,16 +208,20 @@ public struct ConversationPage: Sendable {
 
     private func closure(_ inquiry: ClosureInquiry, into html: inout HTMLText) {
         html.raw("<div class=\"inquiry\">")
-        for (label, state) in [("Yes, close it", ClosureInquiry.State.confirmed), ("No, keep it open", .declined)] {
+        for (label, state) in [
+            (InterfaceString.inquiryClose, ClosureInquiry.State.confirmed), (.inquiryKeepOpen, .declined),
+        ] {
             let chosen = inquiry.state == state ? " chosen" : ""
             let disabled = inquiry.awaitsAnswer ? "" : " disabled=\"disabled\""
-            html.raw("<button type=\"button\" class=\"answer\(chosen)\"\(disabled)>\(label)</button>")
+            html.raw("<button type=\"button\" class=\"answer\(chosen)\"\(disabled)>")
+            html.text(language.text(label))
+            html.raw("</button>")
         }
         html.raw("<span class=\"state\">")
         switch inquiry.state {
-        case .waiting: html.raw("Waiting for the customer's answer")
-        case .confirmed: html.raw("✔ The customer agreed to close the ticket")
-        case .declined: html.raw("The customer wants the ticket open")
+        case .waiting: html.text(language.text(.inquiryWaiting))
+        case .confirmed: html.text(language.text(.inquiryConfirmed))
+        case .declined: html.text(language.text(.inquiryDeclined))
         default: html.text(inquiry.state.rawValue)
         }
         html.raw("</span></div>")
@@ -206,11 +229,13 @@ public struct ConversationPage: Sendable {
 
     private func satisfaction(_ csat: CustomerSatisfaction, into html: inout HTMLText) {
         let score = Int(min(5, max(0, csat.score ?? 0)))
-        html.raw("<div class=\"csat\"><span class=\"stars\" aria-label=\"\(score) of 5\">")
+        html.raw("<div class=\"csat\"><span class=\"stars\" role=\"img\" aria-label=\"")
+        html.text(language.text(.ratingStars, count: score))
+        html.raw("\">")
         html.raw(String(repeating: "★", count: score) + String(repeating: "☆", count: 5 - score))
         html.raw("</span>")
         if let comment = csat.comment, !comment.isEmpty {
-            html.raw("<q>")
+            html.raw("<q dir=\"auto\">")
             html.text(comment)
             html.raw("</q>")
         }
@@ -220,7 +245,7 @@ public struct ConversationPage: Sendable {
     private func answers(_ bot: BotAnswers, into html: inout HTMLText) {
         html.raw("<ul class=\"faq\">")
         for result in bot.results {
-            html.raw("<li>")
+            html.raw("<li dir=\"auto\">")
             if let url = result.url, URLSafety.isSafe(url) {
                 html.raw("<a href=\"")
                 html.text(url)
@@ -240,13 +265,16 @@ public struct ConversationPage: Sendable {
         html.raw("</ul>")
     }
 
-    /// What a system message says about its ticket: the kind, the ticket's number, status and agent.
-    public static func facts(of system: SystemMessage) -> [String] {
+    /// What a system message says about its ticket: the kind, the ticket's number, status and agent, the
+    /// words around them in `language` (the kind and status as Desk names them).
+    public static func facts(of system: SystemMessage, language: InterfaceLanguage = .english) -> [String] {
         var facts = [system.kind.rawValue]
         if let ticket = system.ticket {
-            facts.append("ticket #\(ticket.id.map(String.init) ?? "?")")
+            facts.append(language.text(.ticketNumber, ["id": ticket.id.map(String.init) ?? "?"]))
             if let status = ticket.status2 ?? ticket.status { facts.append(status) }
-            if let agent = ticket.recentAssignment?.agent?.displayName { facts.append("agent \(agent)") }
+            if let agent = ticket.recentAssignment?.agent?.displayName {
+                facts.append(language.text(.ticketAgent, ["name": agent]))
+            }
         }
         return facts
     }

@@ -21,7 +21,7 @@ extension ConversationPage {
         .answer{border:1px solid #2563eb;background:#fff;color:#2563eb;border-radius:16px;padding:4px 12px;font:inherit}\
         .answer.chosen{background:#2563eb;color:#fff}.answer:disabled:not(.chosen){opacity:.45}\
         .state{font-size:13px;color:#57606a;width:100%}.stars{font-size:22px;color:#f59e0b}\
-        .faq{flex-direction:column;align-items:flex-start;padding-left:18px}\
+        .faq{flex-direction:column;align-items:flex-start;padding-inline-start:18px}\
         .system,.notice{align-self:center;text-align:center;font-size:13px;color:#57606a;max-width:90%}\
         .system{background:#f6f8fa;border:1px dashed #d0d7de;border-radius:8px;padding:4px 8px}\
         .facts{display:block;font-size:11px}.closed{color:#1a7f37}\

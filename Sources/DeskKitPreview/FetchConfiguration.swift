@@ -40,8 +40,9 @@ public struct FetchConfiguration: Sendable {
     /// How many bytes an oEmbed answer may have (more is refused as too large, and the card is the page's own).
     /// Default 128 KiB.
     public var maxOEmbedBytes = 128 * 1024
-    /// The `Accept-Language` sent.
-    public var acceptLanguage = "en;q=1.0, *;q=0.5"
+    /// The `Accept-Language` sent (`--accept-language`, `DESKKIT_ACCEPT_LANGUAGE`), unless a request asks for
+    /// its own language. Default ``AcceptLanguage/default``: English, then any language.
+    public var acceptLanguage: AcceptLanguage = .default
     /// How long a host's kept-alive connections (and the client that holds them) stay open without a fetch.
     /// Default 2 s: a burst of pages of one site (a message's links, a redirect chain, a backlog drained
     /// after an outage) shares connections. A longer one keeps more memory while new hosts pour in: a client

@@ -199,7 +199,7 @@ public struct PageFetcher: Sendable {
         var request = HTTPClientRequest(url: url.requestString)
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         request.headers.add(name: "Accept", value: accept)
-        request.headers.add(name: "Accept-Language", value: configuration.acceptLanguage)
+        request.headers.add(name: "Accept-Language", value: configuration.acceptLanguage.header)
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         let response = try await client.execute(
             request, timeout: .seconds(Int64(configuration.totalTimeout.rounded(.up))))

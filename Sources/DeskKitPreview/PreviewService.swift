@@ -116,25 +116,27 @@ public actor PreviewService {
     }
 
     /// Previews of the first ``Configuration/maxLinksPerMessage`` web links of `text`, fetched concurrently,
-    /// in the order of the links.
-    public func previews(for text: String) async -> [LinkPreview] {
+    /// in the order of the links; `language` asks the pages for a language other than the fetcher's
+    /// (``FetchConfiguration/acceptLanguage``).
+    public func previews(for text: String, language: AcceptLanguage? = nil) async -> [LinkPreview] {
         let links = linksToPreview(in: text)
-        return zip(links, await cards(of: links.map(\.href))).map { link, card in
+        return zip(links, await cards(of: links.map(\.href), language: language)).map { link, card in
             LinkPreview(link: link, result: card.map(\.preview), details: try? card.get().details)
         }
     }
 
     /// The previews of `urls` (links already found, as ``linksToPreview(in:)`` finds them), fetched
-    /// concurrently, in the order of `urls`.
-    public func previews(of urls: [String]) async -> [Result<URLPreview, FetchError>] {
-        await cards(of: urls).map { $0.map(\.preview) }
+    /// concurrently, in the order of `urls`, in `language` when one is given.
+    public func previews(of urls: [String], language: AcceptLanguage? = nil) async -> [Result<URLPreview, FetchError>] {
+        await cards(of: urls, language: language).map { $0.map(\.preview) }
     }
 
-    /// The cards of `urls`, with their details, fetched concurrently, in the order of `urls`.
-    public func cards(of urls: [String]) async -> [Result<PreviewCard, FetchError>] {
+    /// The cards of `urls`, with their details, fetched concurrently, in the order of `urls`, in `language`
+    /// when one is given.
+    public func cards(of urls: [String], language: AcceptLanguage? = nil) async -> [Result<PreviewCard, FetchError>] {
         await withTaskGroup(of: (Int, Result<PreviewCard, FetchError>).self) { group in
             for (i, url) in urls.enumerated() {
-                group.addTask { (i, await self.card(for: url)) }
+                group.addTask { (i, await self.card(for: url, language: language)) }
             }
             var out: [(Int, Result<PreviewCard, FetchError>)] = []
             for await item in group { out.append(item) }
@@ -142,14 +144,19 @@ public actor PreviewService {
         }
     }
 
-    /// The preview of one URL (``card(for:)`` without its details).
-    public func preview(for url: String) async -> Result<URLPreview, FetchError> {
-        await card(for: url).map(\.preview)
+    /// The preview of one URL (``card(for:language:)`` without its details).
+    public func preview(for url: String, language: AcceptLanguage? = nil) async -> Result<URLPreview, FetchError> {
+        await card(for: url, language: language).map(\.preview)
     }
 
     /// The card of one URL: from the cache (this service's, then the shared one), from a fetch already under
-    /// way for it, or fetched now.
-    public func card(for url: String) async -> Result<PreviewCard, FetchError> {
+    /// way for it, or fetched now. `language` asks the page for a language other than the fetcher's
+    /// (``FetchConfiguration/acceptLanguage``); the caches keep a card for each URL and language.
+    public func card(for url: String, language: AcceptLanguage? = nil) async -> Result<PreviewCard, FetchError> {
+        let language = language ?? fetcher.configuration.acceptLanguage
+        // The key of the caches and of the fetches under way: the URL, and the language when it is not the
+        // fetcher's own (a URL holds no space, so the two cannot run together).
+        let url = language == fetcher.configuration.acceptLanguage ? url : url + " " + language.header
         statistics.requests += 1
         let now = ContinuousClock.now
         if let cached = cache.value(for: url, now: now) {
@@ -162,7 +169,7 @@ public actor PreviewService {
             task = running.task
             inFlight[url]?.waiters += 1
         } else {
-            task = Task { await self.fetchOnce(url) }
+            task = Task { await self.fetchOnce(url, language: language) }
             inFlight[url] = (task, 1)
         }
         let result = await withTaskCancellationHandler {
@@ -218,32 +225,33 @@ public actor PreviewService {
 
     /// Fetches `url` unless the shared cache has its answer or another service is fetching it (then waits
     /// for that answer, up to the fetch lease). A shared cache that fails is passed by.
-    private func fetchOnce(_ url: String) async -> Result<PreviewCard, FetchError> {
-        guard let sharedCache else { return await fetchLimited(url) }
+    private func fetchOnce(_ key: String, language: AcceptLanguage) async -> Result<PreviewCard, FetchError> {
+        let url = String(key.prefix { $0 != " " })
+        guard let sharedCache else { return await fetchLimited(url, language: language) }
         let lease = configuration.sharedFetchLease ?? .seconds(fetcher.configuration.totalTimeout + 2)
         let giveUp = ContinuousClock.now + lease + .seconds(1)
         while !Task.isCancelled, ContinuousClock.now < giveUp {
-            guard let lookup = try? await sharedCache.lookup(url, now: Date(), fetchLease: lease) else { break }
+            guard let lookup = try? await sharedCache.lookup(key, now: Date(), fetchLease: lease) else { break }
             switch lookup {
             case .cached(let result):
                 statistics.sharedCacheHits += 1
                 return result
             case .fetch:
-                let result = await fetchLimited(url)
+                let result = await fetchLimited(url, language: language)
                 if !Task.isCancelled {
-                    try? await sharedCache.store(result, for: url, ttl: ttl(of: result), now: Date())
+                    try? await sharedCache.store(result, for: key, ttl: ttl(of: result), now: Date())
                 }
                 return result
             case .fetchingElsewhere:
                 // Until the cache tells of the answer, and never more than a second between looks: a notice
                 // missed (a listener reconnecting) or a fetcher that died costs little.
-                await sharedCache.waitForAnswer(to: url, upTo: min(.seconds(1), giveUp - .now))
+                await sharedCache.waitForAnswer(to: key, upTo: min(.seconds(1), giveUp - .now))
             }
         }
-        return await fetchLimited(url)
+        return await fetchLimited(url, language: language)
     }
 
-    private func fetchLimited(_ url: String) async -> Result<PreviewCard, FetchError> {
+    private func fetchLimited(_ url: String, language: AcceptLanguage) async -> Result<PreviewCard, FetchError> {
         // Parsed once: for the per-host limit and for the fetch.
         let parsed = Result { () throws(FetchError) in try WebURL(url) }
         let hostName = (try? parsed.get())?.host ?? url
@@ -256,6 +264,8 @@ public actor PreviewService {
             return .failure(PageFetcher.map(error))
         }
         statistics.fetches += 1
+        var fetcher = self.fetcher
+        fetcher.configuration.acceptLanguage = language
         let builder = CardBuilder(
             fetcher: fetcher, oEmbedProviders: configuration.oEmbed ? configuration.oEmbedProviders : nil,
             probeImages: configuration.probeImages)

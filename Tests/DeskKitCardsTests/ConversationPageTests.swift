@@ -3,6 +3,7 @@ import DeskKitInvariants
 import DeskKitModel
 import DeskKitTestSupport
 import Foundation
+import FoundationXML
 import Testing
 
 /// Conversation pages and cards read back with an XML parser: the page is well-formed XML, so a payload that
@@ -75,6 +76,44 @@ struct ConversationPageTests {
             #expect(!html.contains(text), "never written as markup: \(text)")
             #expect(try page.document.nodes(forXPath: "//text()").contains { $0.stringValue?.contains(text) == true })
         }
+        try page.expectNothingActive()
+    }
+
+    /// The demo conversation and hostile messages in every language with a table: the interface speaks it
+    /// (`<html lang dir>`, headings, reply bar, buttons, rating), every text of a message or a page keeps its own
+    /// direction, and the page stays well-formed and inert.
+    @Test(arguments: InterfaceLanguage.available)
+    func everyLanguageGivesTheSameInertPageInItsOwnWords(language: InterfaceLanguage) throws {
+        var sources = demoConversation
+        for text in HostileText.all {
+            let quoted = JSONValue.string(text).jsonString
+            sources.append(#"{"type":"MESG","message":\#(quoted),"user":{"user_id":"u","nickname":\#(quoted)}}"#)
+        }
+        let entries = sources.map {
+            let user = (try? JSONValue.parse($0))?["user"]
+            return ConversationPage.Entry(
+                message: DeskMessage(json: $0), senderID: user?["user_id"]?.stringValue,
+                senderName: user?["nickname"]?.stringValue)
+        }
+        let html = ConversationPage(title: HostileText.all[0], entries: entries, language: language).render()
+        let page = try Page(html)
+        let root = try #require(page.document.rootElement())
+        #expect(root.attribute(forName: "lang")?.stringValue == language.tag)
+        #expect(root.attribute(forName: "dir")?.stringValue == (language.isRightToLeft ? "rtl" : "ltr"))
+        #expect(try page.view("customer").text("h2") == language.text(.customerView))
+        #expect(try page.view("agent").text("h2") == language.text(.agentView))
+        #expect(try page.view("customer").text("footer") == language.text(.replyClosed))
+        #expect(try page.view("customer").text(".//li[@class='notice closed']") == language.text(.ticketClosed))
+        #expect(try root.all("//button").map { $0.stringValue }.contains(language.text(.inquiryClose)))
+        #expect(try root.text("//span[@class='stars']/@aria-label") == language.text(.ratingStars, count: 5))
+        #expect(try root.text("//span[@class='time']") == language.time(1_700_000_005_000))
+        // What a message or a page says keeps its own direction.
+        let texts = try root.all("//div[@class='bubble'] | //span[@class='who'] | //span[@class='title'] | //q")
+        #expect(texts.count > 10)
+        for node in texts {
+            #expect((node as? XMLElement)?.attribute(forName: "dir")?.stringValue == "auto", "\(node)")
+        }
+        for text in HostileText.all { #expect(!html.contains(text), "never written as markup: \(text)") }
         try page.expectNothingActive()
     }
 }

@@ -1,0 +1,76 @@
+import DeskKitPageServer
+import DeskKitPreview
+import Synchronization
+import Testing
+
+/// The language a page is asked for: the `Accept-Language` value checked, sent on every fetch, and a card
+/// kept for each URL and language.
+@Suite("Accept-Language")
+struct AcceptLanguageTests {
+    @Test func aTagMeansThatLanguageFirstAndAListIsKeptAsWritten() throws {
+        #expect(AcceptLanguage.default.header == "en, *;q=0.5")
+        #expect(try AcceptLanguage("ru").header == "ru, *;q=0.5")
+        #expect(try AcceptLanguage(" zh-Hans ").header == "zh-Hans, *;q=0.5")
+        #expect(try AcceptLanguage("de-CH-1996").header == "de-CH-1996, *;q=0.5")
+        #expect(try AcceptLanguage("ru-RU,ru;q=0.9, en;Q=0.8").header == "ru-RU, ru;q=0.9, en;q=0.8")
+        #expect(try AcceptLanguage("*").header == "*")
+        #expect(try AcceptLanguage("en;q=1.000").header == "en;q=1.000")
+    }
+
+    @Test func aValueThatIsNoLanguageListIsRefusedSayingWhy() {
+        let refused: [(String, String)] = [
+            ("", "is empty"),
+            ("ru\r\nX-Evil: 1", #""ru\r\nX-Evil: 1""#),
+            ("english please", #""english please""#),
+            ("toolongtag", #""toolongtag""#),
+            ("ru-", #""ru-""#),
+            ("1ru", #""1ru""#),
+            ("en;q=2", "weight"),
+            ("en;q=0.1234", "weight"),
+            ("en;level=1", "weight"),
+            ("en;q=0.5;q=0.4", "more than one weight"),
+            ("ru,,en", #""""#),
+            (Array(repeating: "en", count: 33).joined(separator: ","), "more than 32 languages"),
+            (String(repeating: "a", count: 513), "longer than 512 bytes"),
+        ]
+        for (text, reason) in refused {
+            #expect(throws: AcceptLanguage.Problem.self, "\(text)") { try AcceptLanguage(text) }
+            do {
+                _ = try AcceptLanguage(text)
+            } catch {
+                #expect(error.description.hasPrefix("the language ") && error.description.contains(reason), "\(error)")
+            }
+        }
+    }
+
+    /// A shop that serves Russian and English: the default asks for English, a Russian customer's request
+    /// for Russian; each card is cached apart, and asked again neither is fetched again.
+    @Test func eachLanguageGetsItsOwnCardAndCacheEntry() async throws {
+        let seen = Mutex<[String]>([])
+        let server = try await PageServer.start(host: "127.0.0.2") { _, headers in
+            let language = headers.first { $0.0.lowercased() == "accept-language" }?.1 ?? ""
+            seen.withLock { $0.append(language) }
+            let title = language.hasPrefix("ru") ? "Магазин" : "The shop"
+            return .html("<html><head><title>\(title)</title></head><body><p>…</p></body></html>")
+        }
+        defer { Task { try? await server.stop() } }
+        var configuration = FetchConfiguration()
+        configuration.allowedAddresses = [.v4(0x7F00_0002)]
+        configuration.allowedPorts = [server.port]
+        var serviceConfiguration = PreviewService.Configuration()
+        serviceConfiguration.probeImages = false
+        serviceConfiguration.oEmbed = false
+        let service = PreviewService(
+            fetcher: PageFetcher(configuration: configuration), configuration: serviceConfiguration)
+        let url = server.baseURL + "/shop"
+        let russian = try AcceptLanguage("ru")
+        #expect(try await service.preview(for: url).get().title == "The shop")
+        #expect(try await service.preview(for: url, language: russian).get().title == "Магазин")
+        #expect(try await service.preview(for: url, language: .default).get().title == "The shop")
+        #expect(try await service.previews(for: "see \(url)", language: russian)[0].result.get().title == "Магазин")
+        #expect(seen.withLock { $0 } == ["en, *;q=0.5", "ru, *;q=0.5"])
+        let statistics = await service.statistics
+        #expect(statistics.fetches == 2 && statistics.cacheHits == 2)
+        #expect(await service.cachedCount == 2)
+    }
+}
