@@ -90,6 +90,8 @@ let package = Package(
             name: "DeskKitPreview",
             dependencies: [
                 "DeskKitModel", "DeskKitURL", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy",
+                // The language of a file's card (`Image (PNG), 3 KB`), the one its page was asked in.
+                "DeskKitCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -199,8 +201,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitCardsTests",
-            dependencies: ["DeskKitCards", "DeskKitModel", "DeskKitInvariants", "DeskKitTestSupport"]
+            dependencies: ["DeskKitCards", "DeskKitModel", "DeskKitInvariants", "DeskKitTestSupport", "CPNG"]
         ),
+        // libpng, for the screenshots the right-to-left card test reads.
+        .systemLibrary(name: "CPNG", path: "Tests/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .testTarget(
             name: "DeskKitMetadataTests",
             dependencies: ["DeskKitMetadata", "DeskKitURL", "DeskKitFetchPolicy"],
@@ -209,7 +213,7 @@ let package = Package(
         .testTarget(
             name: "DeskKitPreviewTests",
             dependencies: [
-                "DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants",
+                "DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants", "DeskKitCards",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),

@@ -135,14 +135,18 @@ public struct InterfaceLanguage: Sendable, Hashable, CustomStringConvertible {
         Self.icu { deskkit_format_number(tag, value, Int32(maxFractionDigits), $0, $1) } ?? "\(value)"
     }
 
-    /// A file's size as the language writes it: bytes under a kilobyte (plural forms), then KB, MB and GB of
-    /// 1,000 (one decimal under ten: `2.5 MB`, `2,5 МБ`).
+    /// A file's size as the language writes it, in powers of 1,000 as file managers show them: bytes under a
+    /// kilobyte (plural forms), whole kilobytes, then megabytes and gigabytes to a tenth (`980 bytes`, `12 KB`,
+    /// `2.4 MB`; `2,4 МБ` in Russian).
     public func fileSize(_ bytes: Int64) -> String {
-        if bytes < 1000 { return text(.bytes, count: Int(bytes)) }
-        let units: [(InterfaceString, Double)] = [(.kilobytes, 1e3), (.megabytes, 1e6), (.gigabytes, 1e9)]
-        let (unit, scale) = units.last { Double(bytes) >= $0.1 } ?? units[0]
-        let value = Double(bytes) / scale
-        return Self.fill(text(unit), [("count", number(value, maxFractionDigits: value < 10 ? 1 : 0))])
+        let (unit, value, decimals): (InterfaceString, Double, Int)
+        switch bytes {
+        case ..<1000: return text(.bytes, count: Int(bytes))
+        case ..<1_000_000: (unit, value, decimals) = (.kilobytes, Double((bytes + 500) / 1000), 0)
+        case ..<1_000_000_000: (unit, value, decimals) = (.megabytes, Double(bytes / 100_000) / 10, 1)
+        default: (unit, value, decimals) = (.gigabytes, Double(bytes / 100_000_000) / 10, 1)
+        }
+        return Self.fill(text(unit), [("count", number(value, maxFractionDigits: decimals))])
     }
 
     /// The time of day of `milliseconds` since 1970 in the language's clock (`2:05 PM`, `14:05`), in

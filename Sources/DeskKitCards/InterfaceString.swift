@@ -27,6 +27,8 @@ public struct InterfaceString: Sendable, Hashable, CustomStringConvertible {
     public static let support = Self("sender.support")
     /// A sender without a name or id.
     public static let someone = Self("sender.someone")
+    /// The reader, as the sender of the message `deskkit preview --html` shows.
+    public static let you = Self("sender.you")
     /// A payload of a type DeskKit does not know (`{type}`), said to the agent.
     public static let otherPayload = Self("note.otherPayload")
     /// Such a payload without a `type`.
@@ -61,12 +63,20 @@ public struct InterfaceString: Sendable, Hashable, CustomStringConvertible {
     public static let megabytes = Self("file.megabytes")
     /// A size in gigabytes (`{count}`).
     public static let gigabytes = Self("file.gigabytes")
+    /// A card of a direct link to a picture: its kind (`{type}`: `PNG`).
+    public static let imageFile = Self("media.image")
+    /// A card of a direct link to a video (`{type}`: `MP4`).
+    public static let videoFile = Self("media.video")
+    /// A card of a direct link to a sound (`{type}`: `MPEG`).
+    public static let audioFile = Self("media.audio")
     /// A file message's attachment without a name.
     public static let attachment = Self("file.attachment")
     /// A card's heading in a terminal when it has no site name and no title.
     public static let link = Self("card.link")
     /// A card's heading in a terminal for a picture.
     public static let image = Self("card.image")
+    /// The title of the page `deskkit preview --html` writes (`{link}`).
+    public static let previewTitle = Self("preview.title")
     /// `deskkit demo`'s progress (`{index}`, `{total}`, `{server}`).
     public static let demoEnriching = Self("demo.enriching")
     /// `deskkit demo`'s summary: messages enriched (`{count}`): plural forms.
@@ -78,10 +88,11 @@ public struct InterfaceString: Sendable, Hashable, CustomStringConvertible {
 
     /// Every interface string; every table has each of them (a test checks).
     public static let all: [InterfaceString] = [
-        .customerView, .agentView, .replyOpen, .replyClosed, .ticketClosed, .support, .someone, .otherPayload,
+        .customerView, .agentView, .replyOpen, .replyClosed, .ticketClosed, .support, .someone, .you, .otherPayload,
         .noType, .malformed, .noPreview, .noneFound, .inquiryClose, .inquiryKeepOpen, .inquiryWaiting,
         .inquiryConfirmed, .inquiryDeclined, .ratingStars, .ticketNumber, .ticketAgent, .bytes, .kilobytes,
-        .megabytes, .gigabytes, .attachment, .link, .image, .demoEnriching, .demoEnriched, .demoFetched,
+        .megabytes, .gigabytes, .imageFile, .videoFile, .audioFile, .attachment, .link, .image, .previewTitle,
+        .demoEnriching, .demoEnriched, .demoFetched,
         .demoFailed,
     ]
 }

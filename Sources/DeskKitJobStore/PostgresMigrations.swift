@@ -50,6 +50,8 @@ enum PostgresMigrations {
         ["ALTER TABLE deskkit_jobs ADD COLUMN links text"],
         // A cached card's details (image size and type, oEmbed, sources) as JSON; NULL for older rows.
         ["ALTER TABLE deskkit_previews ADD COLUMN details text"],
+        // The language the pages are asked for; NULL: the server's.
+        ["ALTER TABLE deskkit_jobs ADD COLUMN language text"],
     ]
 
     /// The schema version this code writes.

@@ -1,3 +1,4 @@
+import DeskKitCards
 import DeskKitMetadata
 
 /// What a response says of a file that is not a page — an image, a PDF, a video or a sound — read from its
@@ -28,30 +29,25 @@ public struct MediaInfo: Sendable, Hashable {
             || mediaType == "application/pdf"
     }
 
-    /// The card's description: the kind of file and its size (`PDF, 2.4 MB`).
-    public var summary: String {
+    /// The card's description in English: the kind of file and its size (`PDF, 2.4 MB`).
+    public var summary: String { summary(in: .english) }
+
+    /// The card's description in `language`: the kind of file, an image's pixel size and the file's size
+    /// (`Image (PNG), 600×315, 3 KB`; `Изображение (PNG), 600×315, 3 КБ`).
+    public func summary(in language: InterfaceLanguage) -> String {
         let kind: String
+        let subtype = String(mediaType.drop { $0 != "/" }.dropFirst()).uppercased()
         switch mediaType {
         case "application/pdf": kind = "PDF"
-        case let t where t.hasPrefix("image/"): kind = "Image (\(t.dropFirst(6).uppercased()))"
-        case let t where t.hasPrefix("video/"): kind = "Video (\(t.dropFirst(6).uppercased()))"
-        case let t where t.hasPrefix("audio/"): kind = "Audio (\(t.dropFirst(6).uppercased()))"
+        case let t where t.hasPrefix("image/"): kind = language.text(.imageFile, ["type": subtype])
+        case let t where t.hasPrefix("video/"): kind = language.text(.videoFile, ["type": subtype])
+        case let t where t.hasPrefix("audio/"): kind = language.text(.audioFile, ["type": subtype])
         default: kind = mediaType
         }
         var parts = [kind]
         if let image, let width = image.width, let height = image.height { parts.append("\(width)×\(height)") }
-        if let contentLength { parts.append(Self.size(contentLength)) }
+        if let contentLength { parts.append(language.fileSize(Int64(contentLength))) }
         return parts.joined(separator: ", ")
-    }
-
-    /// `980 bytes`, `12 KB`, `2.4 MB`, `1.1 GB` (powers of 1,000, as file managers show them).
-    static func size(_ bytes: Int) -> String {
-        switch bytes {
-        case ..<1000: return "\(bytes) bytes"
-        case ..<1_000_000: return "\((bytes + 500) / 1000) KB"
-        case ..<1_000_000_000: return "\(Double(bytes / 100_000) / 10) MB"
-        default: return "\(Double(bytes / 100_000_000) / 10) GB"
-        }
     }
 
     /// The file name of a `Content-Disposition` value: `filename*=UTF-8''…` (RFC 6266, percent-decoded) over

@@ -25,7 +25,10 @@ struct DemoCommand: AsyncParsableCommand {
             valueName: "FILE"))
     var html: String?
 
+    @OptionGroup var interface: InterfaceLanguageOption
+
     func run() async throws {
+        let language = interface.language
         let server = try await PageServer.start { path in Self.serve(path) }
         defer { Task { try? await server.stop() } }
 
@@ -47,7 +50,11 @@ struct DemoCommand: AsyncParsableCommand {
             entries[$0].message.messageType == .user && entries[$0].message.content == .plain
         }
         for (n, i) in candidates.enumerated() {
-            if tty { err.write("\r\u{1B}[Kenriching message \(n + 1)/\(candidates.count) via \(server.baseURL) …") }
+            if tty {
+                let progress = language.text(
+                    .demoEnriching, ["index": "\(n + 1)", "total": "\(candidates.count)", "server": server.baseURL])
+                err.write("\r\u{1B}[K" + progress)
+            }
             let text = entries[i].message.text ?? ""
             let found = await service.previews(for: text)
             entries[i].previews = found.map(ConversationPage.LinkCard.init)
@@ -61,13 +68,17 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let stats = await service.statistics
         let enriched = entries.filter { !$0.previews.isEmpty }.count
-        err.write(
-            "\(tty ? "\r\u{1B}[K" : "")enriched \(enriched) messages: \(stats.fetches) pages fetched from \(server.baseURL), \(stats.failures.values.reduce(0, +)) failed\n"
-        )
+        let summary = [
+            language.text(.demoEnriched, count: enriched),
+            language.text(.demoFetched, count: stats.fetches, ["server": server.baseURL]),
+            language.text(.demoFailed, count: stats.failures.values.reduce(0, +)),
+        ]
+        err.write((tty ? "\r\u{1B}[K" : "") + summary.joined(separator: ", ") + "\n")
 
         if let html {
             // The server is gone when the page is read: its pictures travel inside the page.
-            var page = ConversationPage(title: "Acme support: order #1138 is late", entries: entries)
+            var page = ConversationPage(
+                title: "Acme support: order #1138 is late", entries: entries, language: language)
             let base = server.baseURL
             page.inlineImage = { url in
                 guard url.hasPrefix(base), let file = DemoFiles.file(at: String(url.dropFirst(base.count))),
@@ -79,17 +90,18 @@ struct DemoCommand: AsyncParsableCommand {
             return
         }
         var out = Output.stdout()
+        let card = Card(language: language)
         for audience in [Audience.customer, .agent] {
             out.line("")
-            out.line(
-                "══ What the \(audience == .customer ? "customer" : "agent") sees " + String(repeating: "═", count: 44))
+            let heading = language.text(audience == .customer ? .customerView : .agentView)
+            out.line("══ \(heading) " + String(repeating: "═", count: max(4, 60 - heading.count)))
             for entry in entries {
                 guard entry.message.isVisible(to: audience) else {
                     // Hidden from the customer, but the client learns that the ticket is closed.
-                    if entry.message.closesTicket { out.line("           ✔ ticket closed — the reply bar is hidden") }
+                    if entry.message.closesTicket { out.line("           ✔ " + language.text(.ticketClosed)) }
                     continue
                 }
-                for line in Card.render(entry.message, sender: entry.senderName, previews: entry.previews) {
+                for line in card.render(entry.message, sender: entry.senderName, previews: entry.previews) {
                     out.line(line)
                 }
             }

@@ -73,6 +73,16 @@ struct PreviewCommand: AsyncParsableCommand {
             valueName: "FILE"))
     var html: String?
 
+    @OptionGroup var interface: InterfaceLanguageOption
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The languages asked of the page: a tag (ru: Russian, then any) or an Accept-Language list (default: deskkit serve's variable for it, else en, *;q=0.5).",
+            valueName: "languages"),
+        transform: AcceptLanguage.argument)
+    var acceptLanguage: AcceptLanguage?
+
     func validate() throws {
         if fetchTimeout <= .zero { throw ValidationError("--fetch-timeout must be positive") }
         if maxBytes <= 0 { throw ValidationError("--max-bytes must be positive") }
@@ -92,6 +102,13 @@ struct PreviewCommand: AsyncParsableCommand {
             ?? ServerConfiguration.environmentValue(of: "user_agent", in: ProcessInfo.processInfo.environment)
         {
             configuration.userAgent = agent
+        }
+        if let languages = acceptLanguage {
+            configuration.acceptLanguage = languages
+        } else if let variable = ServerConfiguration.environmentValue(
+            of: "accept_language", in: ProcessInfo.processInfo.environment)
+        {
+            configuration.acceptLanguage = try AcceptLanguage.argument(variable)
         }
         var service = PreviewService.Configuration()
         service.probeImages = !noImageProbe
@@ -139,8 +156,11 @@ struct PreviewCommand: AsyncParsableCommand {
                 "data": .string(DeskPayload.encode(.urlPreview(preview))),
             ]
         }
-        var entry = ConversationPage.Entry(message: DeskMessage(json: envelope), senderID: "you", senderName: "You")
+        let language = interface.language
+        var entry = ConversationPage.Entry(
+            message: DeskMessage(json: envelope), senderID: "you", senderName: language.text(.you))
         if let link { entry.previews = [ConversationPage.LinkCard(LinkPreview(link: link, result: result))] }
-        try ConversationPage(title: "Preview of \(urlOrText)", entries: [entry]).write(to: path)
+        let title = language.text(.previewTitle, ["link": urlOrText])
+        try ConversationPage(title: title, entries: [entry], language: language).write(to: path)
     }
 }

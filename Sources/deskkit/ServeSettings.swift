@@ -17,6 +17,7 @@ struct ServeSettings: ParsableArguments {
     @Flag(name: .customLong("no-oembed"), help: .setting("oembed")) var noOEmbed = false
     @Flag(name: .customLong("no-image-probe"), help: .setting("image_probe")) var noImageProbe = false
     @Option(name: .customLong("user-agent"), help: .setting("user_agent")) var userAgent: String?
+    @Option(name: .customLong("accept-language"), help: .setting("accept_language")) var acceptLanguage: String?
     @Option(name: .customLong("fetch-timeout"), help: .setting("fetch_timeout")) var fetchTimeout: String?
     @Option(name: .customLong("refusal-ttl"), help: .setting("refusal_ttl")) var refusalTTL: String?
     @Option(name: .customLong("challenge-retries"), help: .setting("challenge_retries")) var challengeRetries: String?
@@ -40,6 +41,7 @@ struct ServeSettings: ParsableArguments {
         let options: [(key: String, value: String?)] = [
             ("app_id", appID), ("api_base", apiBase), ("api_keys", apiKeys), ("rate_limit", rateLimit),
             ("rate_burst", rateBurst), ("host", host), ("port", port), ("user_agent", userAgent),
+            ("accept_language", acceptLanguage),
             ("fetch_timeout", fetchTimeout), ("refusal_ttl", refusalTTL), ("challenge_retries", challengeRetries),
             ("challenge_retry_window", challengeRetryWindow), ("max_body_bytes", maxBodyBytes),
             ("queue_capacity", queueCapacity), ("workers", workers), ("dedup_capacity", dedupCapacity),

@@ -116,9 +116,30 @@ struct PreviewCommandTests {
         #expect(customerView.contains("返品・交換について"), "the Shift_JIS page decoded")
         #expect(customerView.contains("What happens when a parcel is lost? — Acme Help Centre"))
         #expect(!customerView.contains("automatically assigned"), "system messages are hidden from customers")
-        #expect(customerView.contains("ticket closed"), "but the client learns the ticket is closed")
+        #expect(customerView.contains("The ticket is closed"), "but the client learns the ticket is closed")
         #expect(agentView.contains("automatically assigned to Cindy"))
         #expect(agentView.contains("★★★★★"))
         #expect(r.stderr.contains("0 failed"))
+    }
+
+    /// `--lang`: the demo's interface — headings, notes, the rating, the file card's kind and size, the summary's
+    /// plural forms — in Russian; the conversation keeps its words.
+    @Test func demoSpeaksTheLanguageAskedFor() throws {
+        let r = try CLI.run(["demo", "--lang", "ru"])
+        #expect(r.status == 0)
+        for words in [
+            "Что видит клиент", "Что видит агент", "Обращение закрыто, поле ответа скрыто.", "5 звёзд из 5",
+            "Клиент согласился закрыть обращение", "Parcel 1138: delayed at the Riverside depot",
+        ] {
+            #expect(r.stdout.contains(words), "\(words)")
+        }
+        #expect(!r.stdout.contains("What the customer sees"))
+        #expect(r.stderr.contains("обработано 2 сообщения") && r.stderr.contains("ошибок: 0"), "\(r.stderr)")
+        let unknown = try CLI.run(["demo", "--lang", "fr"])
+        #expect(unknown.status == 0 && unknown.stdout.contains("What the customer sees"))
+        #expect(unknown.stderr.contains(#"no interface in "fr"; English is used"#))
+        let page = try CLI.run(["demo", "--lang", "ar", "--html", "-"])
+        #expect(page.status == 0)
+        #expect(page.stdout.contains(#"<html lang="ar" dir="rtl">"#) && page.stdout.contains("ما يراه العميل"))
     }
 }

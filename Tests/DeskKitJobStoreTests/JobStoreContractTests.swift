@@ -239,6 +239,22 @@ struct JobStoreContractTests {
         }
     }
 
+    /// The language a job's pages are asked for is kept with it, and a job without one has none.
+    @Test(arguments: Backend.allCases)
+    func aJobKeepsItsLanguage(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
+            let t0 = Date(timeIntervalSince1970: 4_500_000)
+            var job = Self.job(1)
+            job.language = "ru, *;q=0.5"
+            #expect(try await store.admit(job, now: t0, dedupWindow: .seconds(60)))
+            #expect(try await store.admit(Self.job(2), now: t0, dedupWindow: .seconds(60)))
+            let claimed = try await store.claim(limit: 10, now: t0, lease: .seconds(30))
+            #expect(claimed.first { $0.job.messageID == 1 }?.job.language == "ru, *;q=0.5")
+            #expect(claimed.first { $0.job.messageID == 2 }?.job.language == nil)
+            #expect(job.json["language"] == "ru, *;q=0.5" && Self.job(2).json["language"] == nil)
+        }
+    }
+
     /// A store written by the version before links (schema 1) opens: migrated in place, its jobs kept, and
     /// claimed without links (the worker then finds them in the text).
     @Test(arguments: Backend.databases)
@@ -266,7 +282,7 @@ struct JobStoreContractTests {
                 try await Self.expectMigrated(store, job, t0)
                 await store.close()
                 let check = try await SQLiteConnection.open(storage: .file(path: path))
-                #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 2)
+                #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 3)
                 try await check.close()
             }
         case .memory: break
@@ -280,6 +296,7 @@ struct JobStoreContractTests {
                 location.database,
                 """
                 ALTER TABLE deskkit_jobs DROP COLUMN links; ALTER TABLE deskkit_previews DROP COLUMN details;
+                ALTER TABLE deskkit_jobs DROP COLUMN language;
                 DELETE FROM deskkit_schema WHERE version >= 2;
                 INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at)
                 VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, to_timestamp(\(t0)), to_timestamp(\(t0)), to_timestamp(\(t0)))
@@ -287,7 +304,7 @@ struct JobStoreContractTests {
             let store = try await PostgresJobStore.open(location)
             try await Self.expectMigrated(store, job, t0)
             await store.close()
-            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "3")
+            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "4")
         }
     }
 
@@ -314,7 +331,7 @@ struct JobStoreContractTests {
                 _ = try await newer.query("PRAGMA user_version = 99")
                 try await newer.close()
             case .postgres(let p):
-                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "3")
+                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "4")
                 try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
             case .memory: break
             }

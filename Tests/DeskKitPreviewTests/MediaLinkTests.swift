@@ -1,3 +1,4 @@
+import DeskKitCards
 import DeskKitMetadata
 import DeskKitPageServer
 @testable import DeskKitPreview
@@ -185,9 +186,22 @@ struct MediaLinkTests {
     }
 
     @Test func sizesReadAsFileManagersShowThem() {
-        #expect(MediaInfo.size(980) == "980 bytes")
-        #expect(MediaInfo.size(12_345) == "12 KB")
-        #expect(MediaInfo.size(2_400_000) == "2.4 MB")
-        #expect(MediaInfo.size(1_100_000_000) == "1.1 GB")
+        let english = InterfaceLanguage.english
+        #expect(english.fileSize(980) == "980 bytes")
+        #expect(english.fileSize(12_345) == "12 KB")
+        #expect(english.fileSize(2_400_000) == "2.4 MB")
+        #expect(english.fileSize(1_100_000_000) == "1.1 GB")
+    }
+
+    /// A file's card speaks the language its page was asked in: the kind of file and its size.
+    @Test func aFilesCardIsDescribedInTheLanguageAskedFor() {
+        let png = MediaInfo(
+            mediaType: "image/png", fileName: "map.png", contentLength: 3_141,
+            image: ImageInfo(format: .png, width: 600, height: 315))
+        #expect(png.summary == "Image (PNG), 600×315, 3 KB")
+        #expect(png.summary(in: InterfaceLanguage("ru")) == "Изображение (PNG), 600×315, 3 КБ")
+        #expect(png.summary(in: InterfaceLanguage("zh-CN")) == "图片（PNG）, 600×315, 3 KB")
+        let pdf = MediaInfo(mediaType: "application/pdf", fileName: nil, contentLength: 2_450_000)
+        #expect(pdf.summary(in: InterfaceLanguage("de")) == "PDF, 2,4 MB")
     }
 }

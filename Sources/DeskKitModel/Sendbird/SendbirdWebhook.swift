@@ -14,6 +14,10 @@ public struct SendbirdWebhook: Sendable, Hashable {
     public var channelURL: String?
     /// The message of a message event: `payload` with the top-level `type`.
     public var message: DeskMessage?
+    /// The language the sender reads, as the client app keeps it in the user's metadata:
+    /// `sender.metadata.language` (a tag such as `ru`, or an `Accept-Language` list). The enrichment server
+    /// asks the message's pages for it.
+    public var senderLanguage: String?
 
     /// The category of a new message.
     public static let messageSend = "group_channel:message_send"
@@ -28,13 +32,14 @@ public struct SendbirdWebhook: Sendable, Hashable {
     /// A webhook from its parts.
     public init(
         category: String, appID: String? = nil, senderID: String? = nil, channelURL: String? = nil,
-        message: DeskMessage? = nil
+        message: DeskMessage? = nil, senderLanguage: String? = nil
     ) {
         self.category = category
         self.appID = appID
         self.senderID = senderID
         self.channelURL = channelURL
         self.message = message
+        self.senderLanguage = senderLanguage
     }
 
     /// Reads a webhook body. Nil, with the problems, when it is not a webhook: not a JSON object, no
@@ -44,9 +49,13 @@ public struct SendbirdWebhook: Sendable, Hashable {
     {
         OtherSystemsDecoding.decode(json, options: options) { o, reader in
             guard let category = reader.string(o, "category", required: true) else { return nil }
+            let sender = reader.object(o, "sender")
             var webhook = SendbirdWebhook(
                 category: category, appID: reader.identifier(o, "app_id"),
-                senderID: reader.object(o, "sender").flatMap { reader.identifier($0, "user_id") })
+                senderID: sender.flatMap { reader.identifier($0, "user_id") },
+                senderLanguage: sender.flatMap { reader.object($0, "metadata") }.flatMap {
+                    reader.string($0, "language")
+                })
             guard webhook.isMessageEvent else { return webhook }
             let type = reader.string(o, "type")
             let channel = reader.object(o, "channel", required: true)

@@ -223,6 +223,16 @@ extension ServerConfiguration {
             c.fetch.userAgent = text
             return nil
         },
+        .text(
+            "DESKKIT_ACCEPT_LANGUAGE", "--accept-language",
+            "languages asked of pages: a tag (ru: Russian first, then any) or an Accept-Language list; a /v1/preview request's \"language\" and a webhook sender's language come before it",
+            default: defaults.fetch.acceptLanguage.header
+        ) { text, c in
+            do throws(AcceptLanguage.Problem) { c.fetch.acceptLanguage = try AcceptLanguage(text) } catch {
+                return error.reason
+            }
+            return nil
+        },
         .duration(
             "DESKKIT_FETCH_TIMEOUT", "--fetch-timeout",
             "how long a page fetch may take, redirects and body included", .seconds(1) ... .seconds(600),

@@ -11,9 +11,11 @@ struct PreviewRoute: Sendable {
     /// The shutdown grace: a request still fetching when it ends is answered 503.
     let grace: ShutdownGrace
 
-    /// `{"text": …}` (previews of its links) or `{"url": …}` (one preview) → `{"previews": [{"link",
-    /// "url", "data", "payload", "details", "error"}]}`; `data` is the `SENDBIRD_DESK_URL_PREVIEW` data string,
-    /// `details` ``PreviewDetails`` (the image's size and type, the oEmbed answer's kind and provider…).
+    /// `{"text": …}` (previews of its links) or `{"url": …}` (one preview), and optionally `"language"` (a tag
+    /// such as `ru`, or an `Accept-Language` list: the pages are asked for it instead of the server's
+    /// `--accept-language`) → `{"previews": [{"link", "url", "data", "payload", "details", "error"}]}`; `data`
+    /// is the `SENDBIRD_DESK_URL_PREVIEW` data string, `details` ``PreviewDetails`` (the image's size and type,
+    /// the oEmbed answer's kind and provider…).
     func handle(_ request: Request) async throws(RequestProblem) -> Response {
         var request = request
         guard let body = try? await request.collectBody(upTo: Self.maxRequestBytes) else {
@@ -23,12 +25,25 @@ struct PreviewRoute: Sendable {
         guard case .success(.object(let object)) = parsed else {
             throw RequestProblem(.badRequest, "the body is not a JSON object")
         }
+        var language: AcceptLanguage?
+        switch object["language"] {
+        case nil, .null?: break
+        case .string(let text)?:
+            do throws(AcceptLanguage.Problem) { language = try AcceptLanguage(text) } catch {
+                throw RequestProblem(.unprocessableContent, "\"language\": \(error)")
+            }
+        default: throw RequestProblem(.unprocessableContent, "\"language\" is not a string")
+        }
         let work: @Sendable () async -> [(String, String, Result<PreviewCard, FetchError>)]
         if case .string(let url)? = object["url"] {
-            work = { [(url, url, await previews.card(for: url))] }
+            work = { [language] in [(url, url, await previews.card(for: url, language: language))] }
         } else if case .string(let text)? = object["text"] {
             let links = previews.linksToPreview(in: text)
-            work = { zip(links, await previews.cards(of: links.map(\.href))).map { ($0.text, $0.href, $1) } }
+            work = { [language] in
+                zip(links, await previews.cards(of: links.map(\.href), language: language)).map {
+                    ($0.text, $0.href, $1)
+                }
+            }
         } else {
             throw RequestProblem(.badRequest, "the body names neither \"text\" nor \"url\" (a string)")
         }

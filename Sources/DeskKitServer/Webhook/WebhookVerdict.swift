@@ -39,7 +39,8 @@ public enum WebhookVerdict: Sendable, Hashable {
     /// Decides for `webhook`. Only `group_channel:message_send` of user messages (`MESG`) with a link that
     /// `previews` would preview (`PreviewService.linksToPreview(in:)`: an e-mail address is not one) is
     /// enriched: never an update (DeskKit's own update fires one: no loops), never a message that already
-    /// carries a URL preview.
+    /// carries a URL preview. The job asks the pages for the sender's language
+    /// (``SendbirdWebhook/senderLanguage``) when the webhook tells it.
     public static func decide(_ webhook: SendbirdWebhook, previews: PreviewService) -> WebhookVerdict {
         guard webhook.category == SendbirdWebhook.messageSend else { return .ignore(.category(webhook.category)) }
         guard let message = webhook.message, let channelURL = webhook.channelURL, let id = message.messageID else {
@@ -51,7 +52,12 @@ public enum WebhookVerdict: Sendable, Hashable {
         guard let text = message.text, case let links = previews.linksToPreview(in: text), !links.isEmpty else {
             return .ignore(.noLinks)
         }
-        // The links go with the job: the worker does not look for them again.
-        return .enrich(EnrichmentJob(channelURL: channelURL, messageID: id, text: text, links: links.map(\.href)))
+        // The links go with the job: the worker does not look for them again. So does the sender's language,
+        // when it is one (a value that is no language leaves the server's).
+        let language = webhook.senderLanguage.flatMap { try? AcceptLanguage($0) }
+        return .enrich(
+            EnrichmentJob(
+                channelURL: channelURL, messageID: id, text: text, links: links.map(\.href),
+                language: language?.header))
     }
 }
