@@ -142,4 +142,30 @@ struct PreviewCommandTests {
         #expect(page.status == 0)
         #expect(page.stdout.contains(#"<html lang="ar" dir="rtl">"#) && page.stdout.contains("ما يراه العميل"))
     }
+
+    /// `--accept-language` (or serve's variable for it): the page is asked for that language; `--lang` the
+    /// page `--html` writes speaks it; a value that is no language list is refused before any fetch.
+    @Test func previewAsksForALanguageAndWritesItsPageInOne() async throws {
+        let server = try await PageServer.start { _, headers in
+            let asked = headers.first { $0.0.lowercased() == "accept-language" }?.1 ?? ""
+            return .html(asked.hasPrefix("ru") ? "<title>Магазин</title>" : "<title>The shop</title>")
+        }
+        defer { Task { try? await server.stop() } }
+        let url = server.baseURL + "/shop"
+        func title(_ r: CLI.Result) throws -> String? {
+            let message = try CLI.json(try #require(r.lines.first))
+            let data = try #require(message["data"] as? String)
+            return ((try CLI.json(data))["body"] as? [String: Any])?["title"] as? String
+        }
+        #expect(try title(try CLI.run(["preview", "--allow-private", url])) == "The shop")
+        #expect(try title(try CLI.run(["preview", "--allow-private", "--accept-language", "ru", url])) == "Магазин")
+        let variable = try CLI.run(
+            ["preview", "--allow-private", url], environment: ["DESKKIT_ACCEPT_LANGUAGE": "ru-RU, en;q=0.5"])
+        #expect(try title(variable) == "Магазин")
+        let bad = try CLI.run(["preview", "--allow-private", "--accept-language", "english please", url])
+        #expect(bad.status == 64 && bad.stderr.contains(#"--accept-language: the language has "english please""#))
+        let page = try CLI.run(["preview", "--allow-private", "--lang", "zh-CN", "--html", "-", url])
+        #expect(page.stdout.contains(#"<html lang="zh-Hans" dir="ltr">"#), "\(page.stdout.prefix(300))")
+        #expect(page.stdout.contains("的预览") && page.stdout.contains("客户看到的内容"))
+    }
 }
