@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · HTML cards ·
+// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · ICU formats and HTML cards in the reader's language ·
 // libxml2 shim · what may be fetched (no I/O) · page metadata extraction and refusals · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",

@@ -14,7 +14,8 @@ struct DemoCommand: AsyncParsableCommand {
             (its links point at that server), previews every link with the safe fetcher — which lets only the \
             demo server's own address past its guard — turns the messages into SENDBIRD_DESK_URL_PREVIEW rich \
             messages, and prints what the customer sees and what the agent sees. The pages and the conversation \
-            are compiled into deskkit, so it runs from any directory.
+            are compiled into deskkit, so it runs from any directory. With --lang, the interface speaks that \
+            language and the pages are asked for it (the conversation keeps its words).
             """
     )
 
@@ -35,6 +36,8 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = FetchConfiguration()
         configuration.allowedAddresses = [.v4(0x7F00_0001)]
         configuration.allowedPorts = [server.port]
+        // The pages are asked for the interface's language, as a customer's would be.
+        configuration.acceptLanguage = (try? AcceptLanguage(language.tag)) ?? .default
         let service = PreviewService(fetcher: PageFetcher(configuration: configuration))
 
         let sources = DemoFiles.conversation.map { $0.replacingOccurrences(of: "{{base}}", with: server.baseURL) }

@@ -130,6 +130,7 @@ struct PreviewCommandTests {
         for words in [
             "Что видит клиент", "Что видит агент", "Обращение закрыто, поле ответа скрыто.", "5 звёзд из 5",
             "Клиент согласился закрыть обращение", "Parcel 1138: delayed at the Riverside depot",
+            "Изображение (PNG), 600×315, 3 КБ",
         ] {
             #expect(r.stdout.contains(words), "\(words)")
         }

@@ -43,6 +43,27 @@ struct AcceptLanguageTests {
         }
     }
 
+    /// Any text at all: refused, or a value that holds no control character (it cannot split the header),
+    /// reads back as itself, and is no longer than the limit.
+    @Test func anyTextIsRefusedOrAValueThatReadsBackAsItself() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = [
+            "ru", "en", "zh-Hans", "*", ",", ";", "q=", "0.5", "1", " ", "\t", "-", "\r\n", "é", "x", ";q=0.9",
+        ]
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            guard let value = try? AcceptLanguage(text) else { continue }
+            accepted += 1
+            #expect(value.header.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "\(text)")
+            #expect(value.header.utf8.count <= AcceptLanguage.maxBytes + 8)
+            #expect(try AcceptLanguage(value.header) == value, "\(text) → \(value)")
+        }
+        #expect(accepted > 100, "the generator makes valid lists too")
+    }
+
     /// A shop that serves Russian and English: the default asks for English, a Russian customer's request
     /// for Russian; each card is cached apart, and asked again neither is fetched again.
     @Test func eachLanguageGetsItsOwnCardAndCacheEntry() async throws {
