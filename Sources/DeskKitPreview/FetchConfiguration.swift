@@ -41,7 +41,7 @@ public struct FetchConfiguration: Sendable {
     /// Default 128 KiB.
     public var maxOEmbedBytes = 128 * 1024
     /// The `Accept-Language` sent (`--accept-language`, `DESKKIT_ACCEPT_LANGUAGE`), unless a request asks for
-    /// its own language. Default ``AcceptLanguage/default``: English, then any language.
+    /// its own language. Default `AcceptLanguage.default`: English, then any language.
     public var acceptLanguage: AcceptLanguage = .default
     /// How long a host's kept-alive connections (and the client that holds them) stay open without a fetch.
     /// Default 2 s: a burst of pages of one site (a message's links, a redirect chain, a backlog drained

@@ -40,7 +40,7 @@ public enum WebhookVerdict: Sendable, Hashable {
     /// `previews` would preview (`PreviewService.linksToPreview(in:)`: an e-mail address is not one) is
     /// enriched: never an update (DeskKit's own update fires one: no loops), never a message that already
     /// carries a URL preview. The job asks the pages for the sender's language
-    /// (``SendbirdWebhook/senderLanguage``) when the webhook tells it.
+    /// (`SendbirdWebhook.senderLanguage`) when the webhook tells it.
     public static func decide(_ webhook: SendbirdWebhook, previews: PreviewService) -> WebhookVerdict {
         guard webhook.category == SendbirdWebhook.messageSend else { return .ignore(.category(webhook.category)) }
         guard let message = webhook.message, let channelURL = webhook.channelURL, let id = message.messageID else {
