@@ -150,7 +150,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
-            ]
+            ],
+            // The routes' contract, served at /openapi.yaml and /openapi.json.
+            resources: [.embedInCode("openapi.json")]
         ),
         // The properties every entry point keeps on any input: run by the libFuzzer targets in `Fuzz/`
         // and by the corpus replay in the tests; and the QA mutator (`deskkit mutate`).

@@ -124,6 +124,9 @@ public struct EnrichmentServer: Sendable {
             )
             .post { request, _ in try await webhook.handle(request) }
         router.get("/health") { _, _ in await health.handle() }
+        let contract = OpenAPIRoute()
+        router.get("/openapi.yaml") { _, _ in contract.handle(as: "application/yaml") }
+        router.get("/openapi.json") { _, _ in contract.handle(as: "application/json") }
         let preview = PreviewRoute(previews: previews, metrics: metrics, grace: grace)
         let decode = DecodeRoute()
         router.group("/v1")

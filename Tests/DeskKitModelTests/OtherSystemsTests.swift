@@ -148,4 +148,23 @@ struct SendbirdWebhookOneParseTests {
         }
         #expect(compared > 1_000)
     }
+
+    /// The sender's language is a hint in its metadata: a string is taken, anything else is no language and
+    /// no problem of the webhook's.
+    @Test func aSendersLanguageIsTakenFromItsMetadataAndNeverFailsTheWebhook() throws {
+        func read(_ metadata: String) throws -> SendbirdWebhook {
+            let body = #"""
+                {"category": "group_channel:message_send", "type": "MESG", "sender": {"user_id": "u", "metadata": \#(metadata)},
+                 "payload": {"message_id": 1, "message": "hi"}, "channel": {"channel_url": "c"}}
+                """#
+            let (webhook, problems) = SendbirdWebhook.decode(Array(body.utf8))
+            #expect(problems.isEmpty, "\(metadata): \(problems)")
+            return try #require(webhook)
+        }
+        #expect(try read(#"{"language": "ru"}"#).senderLanguage == "ru")
+        #expect(try read(#"{"language": "pt-BR, en;q=0.5", "plan": "gold"}"#).senderLanguage == "pt-BR, en;q=0.5")
+        for other in ["{}", #"{"language": 7}"#, #"{"language": null}"#, #""ru""#, "[]", "null"] {
+            #expect(try read(other).senderLanguage == nil, "\(other)")
+        }
+    }
 }

@@ -25,6 +25,15 @@ enum OtherSystemsDecoding {
 }
 
 extension FieldReader {
+    /// The string at `o.outer.inner` when there is one, and nil for anything else, without a problem: for a
+    /// hint a client may set as it likes (a sender's metadata), whose absence changes nothing.
+    func hint(_ o: JSONFields, _ outer: StaticString, _ inner: StaticString) -> String? {
+        guard let v = o[outer], o.tape.kind(v) == .object else { return nil }
+        let object = o.child(v)
+        guard let s = object[inner], object.tape.kind(s) == .string else { return nil }
+        return object.tape.string(at: s)
+    }
+
     /// An id written as a string or as a number, kept as text.
     mutating func identifier(_ o: JSONFields, _ key: StaticString, required: Bool = false) -> String? {
         if let v = o[key], o.tape.kind(v) == .number { return o.tape.numberText(at: v) }

@@ -16,7 +16,8 @@ public struct SendbirdWebhook: Sendable, Hashable {
     public var message: DeskMessage?
     /// The language the sender reads, as the client app keeps it in the user's metadata:
     /// `sender.metadata.language` (a tag such as `ru`, or an `Accept-Language` list). The enrichment server
-    /// asks the message's pages for it.
+    /// asks the message's pages for it. Metadata that holds no such string (none, or a number) is no language,
+    /// and no problem of the webhook's.
     public var senderLanguage: String?
 
     /// The category of a new message.
@@ -53,9 +54,7 @@ public struct SendbirdWebhook: Sendable, Hashable {
             var webhook = SendbirdWebhook(
                 category: category, appID: reader.identifier(o, "app_id"),
                 senderID: sender.flatMap { reader.identifier($0, "user_id") },
-                senderLanguage: sender.flatMap { reader.object($0, "metadata") }.flatMap {
-                    reader.string($0, "language")
-                })
+                senderLanguage: sender.flatMap { reader.hint($0, "metadata", "language") })
             guard webhook.isMessageEvent else { return webhook }
             let type = reader.string(o, "type")
             let channel = reader.object(o, "channel", required: true)

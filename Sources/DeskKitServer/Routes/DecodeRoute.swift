@@ -9,6 +9,7 @@ struct DecodeRoute: Sendable {
 
     /// JSON lines of envelopes → one line each, as `deskkit decode --messages` prints them.
     func handle(_ request: Request) async throws(RequestProblem) -> Response {
+        try ContentTypeCheck.jsonLines.check(request)
         var request = request
         guard let body = try? await request.collectBody(upTo: Self.maxRequestBytes) else {
             throw RequestProblem(.contentTooLarge, "the body is over \(Self.maxRequestBytes) bytes")

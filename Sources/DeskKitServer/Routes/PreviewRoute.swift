@@ -17,6 +17,7 @@ struct PreviewRoute: Sendable {
     /// is the `SENDBIRD_DESK_URL_PREVIEW` data string, `details` ``PreviewDetails`` (the image's size and type,
     /// the oEmbed answer's kind and provider…).
     func handle(_ request: Request) async throws(RequestProblem) -> Response {
+        try ContentTypeCheck.json.check(request)
         var request = request
         guard let body = try? await request.collectBody(upTo: Self.maxRequestBytes) else {
             throw RequestProblem(.contentTooLarge, "the body is over \(Self.maxRequestBytes) bytes")

@@ -12,6 +12,10 @@ struct SignatureCheck: RouterMiddleware {
     let metrics: ServerMetrics
     let logger: Logger
 
+    /// The `WWW-Authenticate` of a refusal (RFC 9110 requires one with every 401): the header that carries the
+    /// body's signature.
+    static let challenge = #"Sendbird-Signature realm="deskkit", header="x-sendbird-signature""#
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
@@ -26,7 +30,8 @@ struct SignatureCheck: RouterMiddleware {
             logger.warning(
                 "webhook with a missing or wrong signature", metadata: ["signature_present": "\(signature != nil)"])
             throw RequestProblem(
-                .unauthorized, signature == nil ? "no \(WebhookSignature.headerName) header" : "wrong signature")
+                .unauthorized, signature == nil ? "no \(WebhookSignature.headerName) header" : "wrong signature",
+                headers: [.wwwAuthenticate: Self.challenge])
         }
         return try await next(request, context)
     }

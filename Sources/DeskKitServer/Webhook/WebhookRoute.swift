@@ -12,6 +12,7 @@ struct WebhookRoute: Sendable {
     let logger: Logger
 
     func handle(_ request: Request) async throws(RequestProblem) -> Response {
+        try ContentTypeCheck.json.check(request)
         var request = request
         // Read and checked by the signature check: here it is in memory.
         guard let body = try? await request.collectBody(upTo: .max) else {

@@ -1,0 +1,132 @@
+import DeskKitModel
+import DeskKitServer
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The OpenAPI document (`Sources/DeskKitServer/openapi.json`) and the routes agree: the server serves the
+/// document, every route it has is in it, and each answer the tests can draw from a route — success, every
+/// refusal — has a status, a content type and a body the document gives that operation. schemathesis fuzzes
+/// the same agreement against a running `deskkit serve` (Scripts/api-fuzz.sh, in CI).
+@Suite("OpenAPI contract")
+struct OpenAPIContractTests {
+    /// One request and the operation it goes to.
+    struct Call {
+        var method: HTTPRequest.Method
+        var path: String
+        var headers: HTTPFields = [:]
+        var body: String?
+    }
+
+    static let key = EnrichmentServerTests.apiKey
+    static let json: HTTPFields = [.authorization: "Bearer \(key)", .contentType: "application/json"]
+
+    static func signed(_ body: String, as contentType: String = "application/json") -> HTTPFields {
+        [
+            .contentType: contentType,
+            .init("x-sendbird-signature")!: WebhookSignature.sign(Array(body.utf8), token: EnrichmentServerTests.token),
+        ]
+    }
+
+    /// Requests meant to draw every answer the document lists, but 429 and 503 (the access and shutdown
+    /// tests draw those).
+    static let calls: [Call] = {
+        let webhook = #"{"category": "group_channel:channel_create"}"#
+        let message =
+            #"{"category": "group_channel:message_send", "payload": {"message_id": 1, "message": "no link"}, "channel": {"channel_url": "c"}}"#
+        return [
+            Call(method: .get, path: "/health"),
+            Call(method: .get, path: "/openapi.yaml"),
+            Call(method: .get, path: "/openapi.json"),
+            Call(method: .get, path: "/metrics", headers: [.authorization: "Bearer \(key)"]),
+            Call(method: .get, path: "/metrics"),
+            Call(method: .post, path: "/webhooks/sendbird", headers: signed(webhook), body: webhook),
+            Call(method: .post, path: "/webhooks/sendbird", headers: signed(message), body: message),
+            Call(method: .post, path: "/webhooks/sendbird", headers: signed("[1]"), body: "[1]"),
+            Call(method: .post, path: "/webhooks/sendbird", headers: [.contentType: "application/json"], body: webhook),
+            Call(
+                method: .post, path: "/webhooks/sendbird",
+                headers: signed(webhook, as: "text/plain"), body: webhook),
+            Call(
+                method: .post, path: "/webhooks/sendbird", headers: signed(""),
+                body: String(repeating: " ", count: 300_000)),
+            Call(method: .post, path: "/v1/preview", headers: json, body: #"{"text": "no link here"}"#),
+            Call(method: .post, path: "/v1/preview", headers: json, body: #"{"url": 1}"#),
+            Call(method: .post, path: "/v1/preview", headers: json, body: #"{"text": "x", "language": "x y"}"#),
+            Call(method: .post, path: "/v1/preview", body: #"{"text": "x"}"#),
+            Call(
+                method: .post, path: "/v1/preview",
+                headers: [.authorization: "Bearer \(key)", .contentType: "text/html"],
+                body: "{}"),
+            Call(
+                method: .post, path: "/v1/preview", headers: json,
+                body: #"{"text": ""# + String(repeating: "a", count: 70_000) + #""}"#),
+            Call(
+                method: .post, path: "/v1/decode",
+                headers: [.authorization: "Bearer \(key)", .contentType: "application/x-ndjson"],
+                body: #"{"type": "MESG", "message": "hi"}"# + "\nnot json\n"),
+            Call(method: .post, path: "/v1/decode", body: "{}"),
+            Call(
+                method: .post, path: "/v1/decode",
+                headers: [.authorization: "Bearer \(key)", .contentType: "image/png"],
+                body: "{}"),
+        ]
+    }()
+
+    @Test func everyAnswerIsOneTheDocumentGivesItsOperation() async throws {
+        var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
+        configuration.apiKeys = try APIKeys(parsing: Self.key)
+        let server = EnrichmentServer(
+            configuration: configuration, store: MemoryJobStore(configuration: configuration.memory),
+            logger: Logger(label: "test"))
+        try await server.makeApplication().test(.router) { client in
+            let document = try await client.execute(uri: "/openapi.json", method: .get) { response in
+                #expect(response.headers[.contentType] == "application/json")
+                return try JSONValue.parse(String(buffer: response.body))
+            }
+            #expect(document["openapi"] == "3.1.0")
+            let paths = try #require(document["paths"]?.objectValue)
+            // Every route of the server is documented (and the document names no other).
+            let documented = Set(
+                paths.members.flatMap { path in
+                    (path.value.objectValue?.members ?? []).map { "\($0.key.uppercased()) \(path.key)" }
+                })
+            #expect(documented == Set(Self.calls.map { "\($0.method) \($0.path)" }))
+            var drawn: Set<String> = []
+            for call in Self.calls {
+                let operation = try #require(paths[call.path]?[call.method.rawValue.lowercased()], "\(call.path)")
+                try await client.execute(
+                    uri: call.path, method: call.method, headers: call.headers,
+                    body: call.body.map { ByteBuffer(string: $0) }
+                ) { response in
+                    let status = String(response.status.code)
+                    drawn.insert("\(call.method) \(call.path) \(status)")
+                    let answer = operation["responses"]?[status]
+                    #expect(answer != nil, "\(call.method) \(call.path) answered \(status), which is not documented")
+                    let contentType = response.headers[.contentType]?.prefix { $0 != ";" }.description
+                    let media = answer?["content"]?.objectValue?.members.map(\.key) ?? []
+                    #expect(
+                        contentType.map(media.contains) ?? media.isEmpty,
+                        "\(call.method) \(call.path) \(status): \(contentType ?? "no body"), documented \(media)")
+                    if contentType == "application/json", media.contains("application/json"),
+                        case let schema = answer?["content"]?["application/json"]?["schema"]?["$ref"]?.stringValue,
+                        schema == "#/components/schemas/Problem"
+                    {
+                        #expect((try? JSONValue.parse(String(buffer: response.body)))?["error"]?.stringValue != nil)
+                    }
+                    if status == "401" { #expect(response.headers[.wwwAuthenticate] != nil) }
+                }
+            }
+            // Each refusal the document promises was drawn at least once here (429 and 503 elsewhere).
+            for expected in [
+                "POST /v1/preview 400", "POST /v1/preview 401", "POST /v1/preview 413", "POST /v1/preview 415",
+                "POST /v1/preview 422", "POST /webhooks/sendbird 400", "POST /webhooks/sendbird 401",
+                "POST /webhooks/sendbird 413", "POST /webhooks/sendbird 415", "POST /v1/decode 415",
+                "GET /metrics 401",
+            ] {
+                #expect(drawn.contains(expected), "\(expected) was not drawn: \(drawn.sorted())")
+            }
+        }
+    }
+}
