@@ -72,6 +72,9 @@ struct JSONTests {
         Bad(text: #""\udc00\ud800""#, code: .invalidEscape, offset: 1),
         Bad(text: #""\u12G4""#, code: .invalidEscape, offset: 1),
         Bad(text: "\"a\u{01}\"", code: .controlCharacter, offset: 2),
+        // Right after a run of other scripts' characters (validated apart from the ASCII block scan).
+        Bad(text: "\"Привет\u{01}\"", code: .controlCharacter, offset: 13),
+        Bad(text: "\"日本\u{1F}\"", code: .controlCharacter, offset: 7),
         Bad(text: #""abc"#, code: .unexpectedEnd, offset: 0),
         Bad(text: "tru", code: .unexpectedEnd, offset: 3),
         Bad(text: "nul1", code: .unexpectedCharacter, offset: 3),

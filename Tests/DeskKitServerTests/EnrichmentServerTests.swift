@@ -68,8 +68,18 @@ struct EnrichmentServerTests {
         let server = EnrichmentServer(
             configuration: configuration, store: store ?? MemoryJobStore(configuration: configuration.memory),
             logger: logger, handBack: handBack)
+        try await Self.test(server, fake, pages) { client in try await body(client, fake, pages, server) }
+        return fake
+    }
+
+    /// Runs `body` against `server`'s routes, then stops the fake Platform API and the page server, whatever
+    /// `body` did.
+    static func test(
+        _ server: EnrichmentServer, _ fake: FakeSendbird, _ pages: PageServer,
+        _ body: @Sendable (TestClientProtocol) async throws -> Void
+    ) async throws {
         do {
-            try await server.makeApplication().test(.router) { client in try await body(client, fake, pages, server) }
+            try await server.makeApplication().test(.router, body)
         } catch {
             await fake.stop()
             try? await pages.stop()
@@ -77,7 +87,6 @@ struct EnrichmentServerTests {
         }
         await fake.stop()
         try await pages.stop()
-        return fake
     }
 
     static func webhook(

@@ -34,15 +34,7 @@ struct LanguageTests {
         let server = EnrichmentServer(
             configuration: configuration, store: MemoryJobStore(configuration: configuration.memory),
             logger: Logger(label: "test"))
-        do {
-            try await server.makeApplication().test(.router) { client in try await body(client, fake, pages) }
-        } catch {
-            await fake.stop()
-            try? await pages.stop()
-            throw error
-        }
-        await fake.stop()
-        try await pages.stop()
+        try await EnrichmentServerTests.test(server, fake, pages) { client in try await body(client, fake, pages) }
     }
 
     static func preview(_ client: TestClientProtocol, _ json: String) async throws -> (HTTPResponse.Status, JSONValue) {

@@ -48,6 +48,10 @@ struct OpenAPIContractTests {
             Call(
                 method: .post, path: "/webhooks/sendbird",
                 headers: signed(webhook, as: "text/plain"), body: webhook),
+            // curl's -d and URLRequest send this type when told none: read as JSON.
+            Call(
+                method: .post, path: "/webhooks/sendbird",
+                headers: signed(webhook, as: "application/x-www-form-urlencoded"), body: webhook),
             Call(
                 method: .post, path: "/webhooks/sendbird", headers: signed(""),
                 body: String(repeating: " ", count: 300_000)),

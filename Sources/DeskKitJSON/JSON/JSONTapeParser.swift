@@ -310,14 +310,43 @@ private struct TapeBuilder {
                 try escapedString(quote: quote, start: start, at: i)
                 return
             } else {
+                // A control byte is an error here; a non-ASCII one starts a run. Text in other scripts comes in
+                // runs (a word, a sentence): validate the run here rather than going back to the block scan
+                // for every character.
                 i &+= try sequenceLength(at: i)
-                // Text in other scripts comes in runs (a word, a sentence): validate the run here rather than
-                // going back to the block scan for every character.
-                while i < end, base[i] >= 0x80 { i &+= try sequenceLength(at: i) }
+                i = try nonASCIIRun(base, from: i, to: end)
             }
         }
         index = i
         throw error(.unexpectedEnd, "a string is not closed", at: quote)
+    }
+
+    /// The end of the run of non-ASCII characters at `i` (a byte below 0x80 or the end), each validated. The
+    /// sequences of most scripts — two bytes led by C2…DF (Cyrillic, Greek, Arabic, Hebrew) and three led by
+    /// E1…EC or EE…EF (CJK, kana, Hangul, Thai, Devanagari) — are checked here by their lead and continuation
+    /// bits alone (Unicode Table 3-7 holds no other limit for them); the rest (E0, ED, four bytes, and whatever
+    /// is ill-formed) goes to ``sequenceLength(at:)``, which names the problem.
+    @inline(__always) mutating func nonASCIIRun(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int)
+        throws(JSONSyntaxError) -> Int
+    {
+        var i = start
+        while i < end {
+            let b0 = base[i]
+            if b0 < 0x80 { break }
+            if b0 &- 0xE1 < 0x0C || b0 >= 0xEE && b0 <= 0xEF {
+                if i &+ 2 < end, base[i &+ 1] & 0xC0 == 0x80, base[i &+ 2] & 0xC0 == 0x80 {
+                    i &+= 3
+                    continue
+                }
+            } else if b0 &- 0xC2 < 0x1E {
+                if i &+ 1 < end, base[i &+ 1] & 0xC0 == 0x80 {
+                    i &+= 2
+                    continue
+                }
+            }
+            i &+= try sequenceLength(at: i)
+        }
+        return i
     }
 
     /// The length of the character at `i` in a string, neither a quote nor a backslash: 1 for ASCII, the

@@ -1,7 +1,9 @@
 import Hummingbird
 
 /// What a route reads its body as: a request that declares another media type is refused with 415 before its
-/// body is read; one that declares none is read as the route's (curl's `-d` aside, clients that send JSON say so).
+/// body is read. One that declares none is read as the route's, and so is one declared
+/// `application/x-www-form-urlencoded`: the type curl's `-d` and Foundation's `URLRequest` give a body when
+/// their caller names none, which clients posting JSON leave as it is.
 struct ContentTypeCheck: Sendable {
     /// The media types taken, lowercased, without parameters (`application/json`).
     let accepted: Set<String>
@@ -18,7 +20,9 @@ struct ContentTypeCheck: Sendable {
     func check(_ request: Request) throws(RequestProblem) {
         guard let declared = request.headers[.contentType] else { return }
         let type = String(declared.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }).lowercased()
-        if accepted.contains(type) || (structuredJSON && type.hasPrefix("application/") && type.hasSuffix("+json")) {
+        if accepted.contains(type) || type == "application/x-www-form-urlencoded"
+            || (structuredJSON && type.hasPrefix("application/") && type.hasSuffix("+json"))
+        {
             return
         }
         throw RequestProblem(
