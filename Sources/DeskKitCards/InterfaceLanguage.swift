@@ -50,13 +50,16 @@ public struct InterfaceLanguage: Sendable, Hashable, CustomStringConvertible {
         for range in ranges {
             if let exact = available.first(where: { $0.tag.lowercased() == range.tag.lowercased() }) { return exact }
             guard let wanted = languageAndScript(range.tag) else { continue }
-            if let match = available.first(where: { languageAndScript($0.tag) == wanted }) { return match }
+            if let match = availableScripts.first(where: { $0.script == wanted }) { return match.language }
         }
         return nil
     }
 
+    /// Each available language with its language and script (`zh-Hans`, `ru-Cyrl`), worked out once.
+    private static let availableScripts = available.map { (language: $0, script: languageAndScript($0.tag)) }
+
     /// The language's name in itself (`Русский`, `简体中文`).
-    public var name: String { table.name }
+    public var name: String { table?.name ?? tag }
 
     public var description: String { tag }
 
@@ -91,10 +94,11 @@ public struct InterfaceLanguage: Sendable, Hashable, CustomStringConvertible {
 
     /// The entry of `string` in this table, else in English's.
     private func entry(_ string: InterfaceString) -> StringsTable.Entry {
-        table.entries[string.key] ?? Self.english.table.entries[string.key] ?? .text(string.key)
+        table?.entries[string.key] ?? Self.english.table?.entries[string.key] ?? .text(string.key)
     }
 
-    private var table: StringsTable { StringsTable.compiledIn[tag] ?? StringsTable.compiledIn["en"]! }
+    /// This language's table, else English's (a language is made only for a table that was read).
+    private var table: StringsTable? { StringsTable.compiledIn[tag] ?? StringsTable.compiledIn["en"] }
 
     /// `template` with each `{name}` of `values` replaced, in one pass: a value is never read as a template
     /// (a link holding `{reason}` stays as it is).

@@ -154,35 +154,41 @@ public actor PreviewService {
     /// (``FetchConfiguration/acceptLanguage``); the caches keep a card for each URL and language.
     public func card(for url: String, language: AcceptLanguage? = nil) async -> Result<PreviewCard, FetchError> {
         let language = language ?? fetcher.configuration.acceptLanguage
-        // The key of the caches and of the fetches under way: the URL, and the language when it is not the
-        // fetcher's own (a URL holds no space, so the two cannot run together).
-        let url = language == fetcher.configuration.acceptLanguage ? url : url + " " + language.header
+        let key = Self.cacheKey(url, language == fetcher.configuration.acceptLanguage ? nil : language)
         statistics.requests += 1
         let now = ContinuousClock.now
-        if let cached = cache.value(for: url, now: now) {
+        if let cached = cache.value(for: key, now: now) {
             statistics.cacheHits += 1
             return cached
         }
         let task: Task<Result<PreviewCard, FetchError>, Never>
-        if let running = inFlight[url] {
+        if let running = inFlight[key] {
             statistics.sharedFetches += 1
             task = running.task
-            inFlight[url]?.waiters += 1
+            inFlight[key]?.waiters += 1
         } else {
-            task = Task { await self.fetchOnce(url, language: language) }
-            inFlight[url] = (task, 1)
+            task = Task { await self.fetchOnce(url, key: key, language: language) }
+            inFlight[key] = (task, 1)
         }
         let result = await withTaskCancellationHandler {
             await task.value
         } onCancel: {
-            Task { await self.stopWaiting(for: url, task) }
+            Task { await self.stopWaiting(for: key, task) }
         }
-        if inFlight[url]?.task == task { inFlight[url] = nil }
+        if inFlight[key]?.task == task { inFlight[key] = nil }
         // A cancelled fetch says nothing about the page: it is not remembered.
         guard !task.isCancelled else { return result }
         if case .failure(let e) = result { statistics.failures[e.kind, default: 0] += 1 }
-        cache.insert(result, for: url, ttl: ttl(of: result), now: .now)
+        cache.insert(result, for: key, ttl: ttl(of: result), now: .now)
         return result
+    }
+
+    /// The key of the caches and of the fetches under way: the URL (its spaces as `%20`), then — for a language
+    /// other than the fetcher's — a space and the language's `Accept-Language` value. The first space ends the
+    /// URL, so no URL written with spaces can stand for another URL in another language.
+    static func cacheKey(_ url: String, _ language: AcceptLanguage?) -> String {
+        let url = url.contains(" ") ? url.replacing(" ", with: "%20") : url
+        return language.map { url + " " + $0.header } ?? url
     }
 
     /// How long `result` is cached: a card ``Configuration/successTTL``, a refusal
@@ -195,12 +201,12 @@ public actor PreviewService {
     }
 
     /// A caller of ``preview(for:)`` was cancelled: the last one to go cancels the fetch.
-    private func stopWaiting(for url: String, _ task: Task<Result<PreviewCard, FetchError>, Never>) {
-        guard let running = inFlight[url], running.task == task else { return }
+    private func stopWaiting(for key: String, _ task: Task<Result<PreviewCard, FetchError>, Never>) {
+        guard let running = inFlight[key], running.task == task else { return }
         if running.waiters > 1 {
-            inFlight[url]?.waiters -= 1
+            inFlight[key]?.waiters -= 1
         } else {
-            inFlight[url] = nil
+            inFlight[key] = nil
             task.cancel()
         }
     }
@@ -225,8 +231,9 @@ public actor PreviewService {
 
     /// Fetches `url` unless the shared cache has its answer or another service is fetching it (then waits
     /// for that answer, up to the fetch lease). A shared cache that fails is passed by.
-    private func fetchOnce(_ key: String, language: AcceptLanguage) async -> Result<PreviewCard, FetchError> {
-        let url = String(key.prefix { $0 != " " })
+    private func fetchOnce(_ url: String, key: String, language: AcceptLanguage) async -> Result<
+        PreviewCard, FetchError
+    > {
         guard let sharedCache else { return await fetchLimited(url, language: language) }
         let lease = configuration.sharedFetchLease ?? .seconds(fetcher.configuration.totalTimeout + 2)
         let giveUp = ContinuousClock.now + lease + .seconds(1)

@@ -11,8 +11,9 @@ import Foundation
 /// another service is fetching it and asks again when ``waitForAnswer(to:upTo:)`` returns. If that service dies, its right runs out with the
 /// lease. A cache that cannot be reached throws, and the service fetches the page as if it had none.
 ///
-/// The `url` of each call is the cache's key: the URL, or — for a card asked in a language other than the
-/// fetcher's (``PreviewService/card(for:language:)``) — the URL, a space and the `Accept-Language` value.
+/// The `url` of each call is the cache's key: the URL (a space in it as `%20`), and — for a card asked in a
+/// language other than the fetcher's (``PreviewService/card(for:language:)``) — a space and the
+/// `Accept-Language` value after it.
 public protocol SharedPreviewCache: Sendable {
     /// What the cache holds for `url` at `now`; when it holds nothing fresh and nobody is fetching it,
     /// the caller is granted the fetch until `now + fetchLease`.

@@ -1,5 +1,5 @@
 import DeskKitPageServer
-import DeskKitPreview
+@testable import DeskKitPreview
 import Synchronization
 import Testing
 
@@ -62,6 +62,16 @@ struct AcceptLanguageTests {
             #expect(try AcceptLanguage(value.header) == value, "\(text) → \(value)")
         }
         #expect(accepted > 100, "the generator makes valid lists too")
+    }
+
+    /// A URL written with spaces never stands for another URL asked in another language.
+    @Test func aCacheKeyNamesOneURLInOneLanguage() throws {
+        let russian = try AcceptLanguage("ru")
+        #expect(PreviewService.cacheKey("https://a.test/", nil) == "https://a.test/")
+        #expect(PreviewService.cacheKey("https://a.test/", russian) == "https://a.test/ ru, *;q=0.5")
+        #expect(
+            PreviewService.cacheKey("https://a.test/ ru, *;q=0.5", nil)
+                != PreviewService.cacheKey("https://a.test/", russian))
     }
 
     /// A shop that serves Russian and English: the default asks for English, a Russian customer's request
