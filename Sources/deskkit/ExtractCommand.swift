@@ -4,6 +4,10 @@ import DeskKitModel
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 struct ExtractCommand: ParsableCommand {

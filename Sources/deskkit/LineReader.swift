@@ -5,6 +5,11 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+/// The system's `read(2)`, by a name apart from the readers' own (at file scope `read` is the C call).
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
 import ArgumentParser
 import DeskKitModel
 
@@ -238,7 +243,7 @@ struct LineReader {
     /// Reads once from `fd` into `buffer` (again after EINTR); 0 at the end of the input.
     private static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            let n = systemRead(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
             if errno != EINTR { throw InputError.readFailed(String(cString: strerror(errno))) }
         }

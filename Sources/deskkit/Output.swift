@@ -5,6 +5,9 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+
+/// The system's `write(2)`, by a name apart from `Output.write`'s (at file scope `write` is the C call).
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, bytes, count) }
 import DeskKitModel
 
 /// Buffered writing to standard output or standard error.
@@ -58,12 +61,12 @@ struct Output {
     private func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { exit(0) }
                 let reason = String(cString: strerror(errno))
-                _ = "deskkit: cannot write: \(reason)\n".withCString { Glibc.write(2, $0, strlen($0)) }
+                _ = "deskkit: cannot write: \(reason)\n".withCString { systemWrite(2, $0, strlen($0)) }
                 exit(74)
             }
             offset += n

@@ -7,6 +7,10 @@ import NIOHTTPCompression
 import NIOSSL
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 import Testing
 

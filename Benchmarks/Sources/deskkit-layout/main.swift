@@ -1,5 +1,9 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 // deskkit-layout: checks that decoded messages are built in place (see LayoutCheck); exit status 1 if not.
