@@ -75,20 +75,31 @@ int32_t deskkit_format_number(const char *locale, double number, int32_t maxFrac
     return utf8(text, length, out, capacity);
 }
 
-int32_t deskkit_format_date(const char *locale, double millis, const char *skeleton, const char *zone, char *out, int32_t capacity) {
+int32_t deskkit_date_pattern(const char *locale, const char *skeleton, char *out, int32_t capacity) {
     char id[ULOC_FULLNAME_CAPACITY];
     if (!locale_id(locale, id, sizeof id)) return -1;
     UErrorCode status = U_ZERO_ERROR;
-    UChar uskeleton[64], uzone[64], pattern[UNITS], text[UNITS];
+    UChar uskeleton[64], pattern[UNITS];
     u_strFromUTF8(uskeleton, 64, NULL, skeleton, -1, &status);
-    u_strFromUTF8(uzone, 64, NULL, zone, -1, &status);
     if (U_FAILURE(status)) return -1;
     UDateTimePatternGenerator *generator = udatpg_open(id, &status);
     if (U_FAILURE(status)) return -1;
-    int32_t patternLength = udatpg_getBestPattern(generator, uskeleton, -1, pattern, UNITS, &status);
+    int32_t length = udatpg_getBestPattern(generator, uskeleton, -1, pattern, UNITS, &status);
     udatpg_close(generator);
     if (U_FAILURE(status)) return -1;
-    UDateFormat *format = udat_open(UDAT_PATTERN, UDAT_PATTERN, id, uzone, -1, pattern, patternLength, &status);
+    return utf8(pattern, length, out, capacity);
+}
+
+int32_t deskkit_format_date(const char *locale, double millis, const char *pattern, const char *zone, char *out, int32_t capacity) {
+    char id[ULOC_FULLNAME_CAPACITY];
+    if (!locale_id(locale, id, sizeof id)) return -1;
+    UErrorCode status = U_ZERO_ERROR;
+    UChar upattern[UNITS], uzone[64], text[UNITS];
+    int32_t patternLength = 0;
+    u_strFromUTF8(upattern, UNITS, &patternLength, pattern, -1, &status);
+    u_strFromUTF8(uzone, 64, NULL, zone, -1, &status);
+    if (U_FAILURE(status)) return -1;
+    UDateFormat *format = udat_open(UDAT_PATTERN, UDAT_PATTERN, id, uzone, -1, upattern, patternLength, &status);
     if (U_FAILURE(status)) return -1;
     int32_t length = udat_format(format, millis, text, UNITS, NULL, &status);
     udat_close(format);

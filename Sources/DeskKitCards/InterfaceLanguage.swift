@@ -1,4 +1,5 @@
 import CICUFormat
+import Synchronization
 
 /// A language of the interface DeskKitCards and `deskkit demo` write: its strings table, and ICU's plural
 /// rules, numbers, times and direction for it.
@@ -166,8 +167,22 @@ public struct InterfaceLanguage: Sendable, Hashable, CustomStringConvertible {
     }
 
     private func date(_ milliseconds: Int64, skeleton: String, timeZone: String) -> String {
-        Self.icu { deskkit_format_date(tag, Double(milliseconds), skeleton, timeZone, $0, $1) } ?? "\(milliseconds)"
+        guard let pattern = datePattern(skeleton) else { return "\(milliseconds)" }
+        return Self.icu { deskkit_format_date(tag, Double(milliseconds), pattern, timeZone, $0, $1) }
+            ?? "\(milliseconds)"
     }
+
+    /// The language's pattern for a date-time skeleton, worked out once (ICU loads the locale's pattern data
+    /// for it: about a millisecond, where a date written with the pattern takes a fraction of that).
+    private func datePattern(_ skeleton: String) -> String? {
+        let key = tag + " " + skeleton
+        if let known = Self.datePatterns.withLock({ $0[key] }) { return known }
+        let pattern = Self.icu { deskkit_date_pattern(tag, skeleton, $0, $1) }
+        if let pattern { Self.datePatterns.withLock { $0[key] = pattern } }
+        return pattern
+    }
+
+    private static let datePatterns = Mutex<[String: String]>([:])
 
     // MARK: ICU
 

@@ -17,9 +17,14 @@ int32_t deskkit_plural_categories(const char *locale, char *out, int32_t capacit
 /// `number` as `locale` writes it (digits, grouping, decimal sign), with at most `maxFractionDigits`.
 int32_t deskkit_format_number(const char *locale, double number, int32_t maxFractionDigits, char *out, int32_t capacity);
 
-/// `millis` (since 1970, UTC) in `locale`'s form for the date-time skeleton `skeleton` (`jmm`: hours and
-/// minutes in the locale's clock; `yMMMdjmm`: a date and time) in the time zone `zone` (an Olson ID or `UTC`).
-int32_t deskkit_format_date(const char *locale, double millis, const char *skeleton, const char *zone, char *out, int32_t capacity);
+/// `locale`'s date-time pattern for the skeleton `skeleton` (`jmm`: hours and minutes in the locale's clock,
+/// `h:mm a` in English, `HH:mm` in Russian; `yMMMdjmm`: a date and time). Slow (it loads the locale's pattern
+/// data): callers keep what it gives.
+int32_t deskkit_date_pattern(const char *locale, const char *skeleton, char *out, int32_t capacity);
+
+/// `millis` (since 1970, UTC) written with the date-time `pattern` (from `deskkit_date_pattern`) in `locale`,
+/// in the time zone `zone` (an Olson ID or `UTC`).
+int32_t deskkit_format_date(const char *locale, double millis, const char *pattern, const char *zone, char *out, int32_t capacity);
 
 /// The language and script of `tag` with ICU's likely subtags filled in, as a BCP 47 tag (`zh-TW` →
 /// `zh-Hant`, `zh` → `zh-Hans`, `ru-RU` → `ru-Cyrl`).
