@@ -49,15 +49,19 @@ public struct InterfaceLanguage: Sendable, Hashable, CustomStringConvertible {
             return (tag, weight, index)
         }.sorted { $0.weight != $1.weight ? $0.weight > $1.weight : $0.index < $1.index }
         for range in ranges {
-            if let exact = available.first(where: { $0.tag.lowercased() == range.tag.lowercased() }) { return exact }
+            let asked = range.tag.lowercased()
+            if let exact = tables.first(where: { $0.lowercasedTag == asked }) { return exact.language }
             guard let wanted = languageAndScript(range.tag) else { continue }
-            if let match = availableScripts.first(where: { $0.script == wanted }) { return match.language }
+            if let match = tables.first(where: { $0.script == wanted }) { return match.language }
         }
         return nil
     }
 
-    /// Each available language with its language and script (`zh-Hans`, `ru-Cyrl`), worked out once.
-    private static let availableScripts = available.map { (language: $0, script: languageAndScript($0.tag)) }
+    /// Each available language with its tag lowercased and its language and script (`zh-Hans`, `ru-Cyrl`),
+    /// worked out once.
+    private static let tables = available.map {
+        (language: $0, lowercasedTag: $0.tag.lowercased(), script: languageAndScript($0.tag))
+    }
 
     /// The language's name in itself (`Русский`, `简体中文`).
     public var name: String { table?.name ?? tag }

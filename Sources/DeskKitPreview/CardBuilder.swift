@@ -28,8 +28,7 @@ struct CardBuilder: Sendable {
         var card: PreviewCard
         switch page {
         case .success(let p):
-            card = Self.card(
-                of: p, link: link, language: InterfaceLanguage(fetcher.configuration.acceptLanguage.header))
+            card = Self.card(of: p, link: link, askedIn: fetcher.configuration.acceptLanguage)
         case .failure(let error):
             // The page is refused or gone, but its provider describes it: the card is the provider's.
             guard case .document(let document)? = oEmbed, document.title != nil || document.authorName != nil else {
@@ -91,8 +90,8 @@ struct CardBuilder: Sendable {
 
     /// The card of a fetched page or file, with the sources of its fields. Its `url` is the link as written,
     /// not the page's og:url: a page must not be able to point its card somewhere else. A file's card is
-    /// described in `language` (the first of the languages its page was asked in that has a table).
-    static func card(of page: FetchedPage, link: String, language: InterfaceLanguage = .english) -> PreviewCard {
+    /// described in the first of the languages it was asked in (`askedIn`) that has an interface table.
+    static func card(of page: FetchedPage, link: String, askedIn languages: AcceptLanguage = .default) -> PreviewCard {
         var details = PreviewDetails()
         guard let m = page.metadata else {
             // A file: its name, what it is and its size; an image is its own picture.
@@ -105,7 +104,8 @@ struct CardBuilder: Sendable {
             details.imageType = media?.image?.format
             let preview = URLPreview(
                 url: link, siteName: nil, title: media?.fileName ?? MediaInfo.fileName(url: page.finalURL),
-                description: media?.summary(in: language), image: page.isImage ? page.finalURL : nil)
+                description: media?.summary(in: InterfaceLanguage(languages.header)),
+                image: page.isImage ? page.finalURL : nil)
             details.sources.title = preview.title.map { _ in .file }
             details.sources.description = preview.description.map { _ in .file }
             details.sources.image = preview.image.map { _ in .file }

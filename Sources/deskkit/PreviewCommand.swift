@@ -108,7 +108,9 @@ struct PreviewCommand: AsyncParsableCommand {
         } else if let variable = ServerConfiguration.environmentValue(
             of: "accept_language", in: ProcessInfo.processInfo.environment)
         {
-            configuration.acceptLanguage = try AcceptLanguage.argument(variable)
+            do throws(AcceptLanguage.Problem) { configuration.acceptLanguage = try AcceptLanguage(variable) } catch {
+                throw ValidationError("DESKKIT_ACCEPT_LANGUAGE: \(error)")
+            }
         }
         var service = PreviewService.Configuration()
         service.probeImages = !noImageProbe

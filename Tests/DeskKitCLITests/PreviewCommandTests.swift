@@ -165,6 +165,12 @@ struct PreviewCommandTests {
         #expect(try title(variable) == "Магазин")
         let bad = try CLI.run(["preview", "--allow-private", "--accept-language", "english please", url])
         #expect(bad.status == 64 && bad.stderr.contains(#"--accept-language: the language has "english please""#))
+        let badVariable = try CLI.run(
+            ["preview", "--allow-private", url], environment: ["DESKKIT_ACCEPT_LANGUAGE": "english please"])
+        #expect(
+            badVariable.status == 64
+                && badVariable.stderr.contains(#"DESKKIT_ACCEPT_LANGUAGE: the language has "english please""#),
+            "\(badVariable.stderr)")
         let page = try CLI.run(["preview", "--allow-private", "--lang", "zh-CN", "--html", "-", url])
         #expect(page.stdout.contains(#"<html lang="zh-Hans" dir="ltr">"#), "\(page.stdout.prefix(300))")
         #expect(page.stdout.contains("的预览") && page.stdout.contains("客户看到的内容"))
