@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · ICU formats and HTML cards in the reader's language ·
@@ -40,6 +40,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
+        // Spans (the API every library uses) and, for `deskkit serve`, their OTLP/HTTP exporter (no gRPC).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.0.0", traits: ["OTLPHTTP"]),
         // `swift package generate-documentation`: the DocC catalogues in Sources/*/Documentation.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -100,6 +103,8 @@ let package = Package(
                 // Their error types, to classify fetch failures: TLS, decompression.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                // A span for each fetch, hop, oEmbed answer, image probe and extraction.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         // A loopback web server for the demo and the tests.
@@ -150,6 +155,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             // The routes' contract, served at /openapi.yaml and /openapi.json.
             resources: [.embedInCode("openapi.json")]
@@ -176,6 +182,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // `serve` exports its spans over OTLP when the OTEL_* variables ask for it.
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             exclude: ["Demo/README.md"],
             // The demo's conversation, pages and pictures, compiled in: `deskkit demo` runs from anywhere.
@@ -256,6 +265,8 @@ let package = Package(
             dependencies: [
                 "deskkit", "DeskKitPageServer", "DeskKitServer", "DeskKitTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // A real OTLP/HTTP collector for the traces `serve` exports.
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
     ],

@@ -130,17 +130,18 @@ public final class PostgresJobStore: JobStore {
         // An array of optional text does not bind: no links are written as '' and stored as NULL.
         let links = rows.map { $0.job.storedLinks ?? "" }
         let languages = rows.map { $0.job.language ?? "" }
+        let traces = rows.map { $0.job.storedTraceContext ?? "" }
         let stamps = rows.map(\.now)
         let cutoff = rows.map(\.cutoff).min()!
         let result = try await client.query(
             """
-            INSERT INTO deskkit_jobs (message_id, channel_url, text, links, language, state, attempts, accepted_at, next_attempt_at, updated_at)
-            SELECT id, channel, text, NULLIF(links, ''), NULLIF(language, ''), 'queued', 0, at, at, at
-            FROM unnest(\(ids)::bigint[], \(channels)::text[], \(texts)::text[], \(links)::text[], \(languages)::text[], \(stamps)::timestamptz[])
-                AS r(id, channel, text, links, language, at)
+            INSERT INTO deskkit_jobs (message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, updated_at)
+            SELECT id, channel, text, NULLIF(links, ''), NULLIF(language, ''), NULLIF(trace, ''), 'queued', 0, at, at, at
+            FROM unnest(\(ids)::bigint[], \(channels)::text[], \(texts)::text[], \(links)::text[], \(languages)::text[], \(traces)::text[], \(stamps)::timestamptz[])
+                AS r(id, channel, text, links, language, trace, at)
             ORDER BY id
             ON CONFLICT (message_id) DO UPDATE SET channel_url = excluded.channel_url, text = excluded.text,
-                links = excluded.links, language = excluded.language,
+                links = excluded.links, language = excluded.language, trace_context = excluded.trace_context,
                 state = 'queued', attempts = 0, accepted_at = excluded.accepted_at,
                 next_attempt_at = excluded.next_attempt_at, lease_until = NULL, updated_at = excluded.updated_at,
                 last_error = NULL
@@ -296,21 +297,22 @@ public final class PostgresJobStore: JobStore {
     // MARK: Helpers
 
     static let columns =
-        "message_id, channel_url, text, links, language, state, attempts, accepted_at, next_attempt_at, last_error"
+        "message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, last_error"
 
     private func jobs(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
         try await perform(durable: durable) { client in
             var out: [StoredJob] = []
             let rows = try await client.query(query)
-            for try await (id, channel, text, links, language, state, attempts, accepted, next, error) in rows.decode(
-                (Int64, String, String, String?, String?, String, Int32, Date, Date, String?).self)
+            for try await (id, channel, text, links, language, trace, state, attempts, accepted, next, error)
+                in rows.decode(
+                    (Int64, String, String, String?, String?, String?, String, Int32, Date, Date, String?).self)
             {
                 guard let state = JobState(rawValue: state) else { continue }
                 out.append(
                     StoredJob(
                         job: EnrichmentJob(
                             channelURL: channel, messageID: id, text: text, links: EnrichmentJob.links(stored: links),
-                            language: language),
+                            language: language, traceContext: EnrichmentJob.traceContext(stored: trace)),
                         state: state,
                         attempts: Int(attempts),
                         acceptedAt: accepted, nextAttemptAt: next, lastError: error))

@@ -52,6 +52,8 @@ enum PostgresMigrations {
         ["ALTER TABLE deskkit_previews ADD COLUMN details text"],
         // The language the pages are asked for; NULL: the server's.
         ["ALTER TABLE deskkit_jobs ADD COLUMN language text"],
+        // The trace the job continues (`EnrichmentJob.storedTraceContext`); NULL: none.
+        ["ALTER TABLE deskkit_jobs ADD COLUMN trace_context text"],
     ]
 
     /// The schema version this code writes.

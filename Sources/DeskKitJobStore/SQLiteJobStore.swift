@@ -15,9 +15,9 @@ public actor SQLiteJobStore: JobStore {
     private let admissions: GroupCommit<Admission, Bool>
 
     /// The schema version this code writes (`PRAGMA user_version`): 1 the jobs, 2 their links, 3 their
-    /// language.
-    static let schemaVersion = 3
-    /// Rows per insert statement (8 values each, well under SQLite's 32,766 variables).
+    /// language, 4 their trace context.
+    static let schemaVersion = 4
+    /// Rows per insert statement (9 values each, well under SQLite's 32,766 variables).
     static let rowsPerInsert = 500
 
     private init(path: String, connection: SQLiteConnection) {
@@ -115,6 +115,10 @@ public actor SQLiteJobStore: JobStore {
             // The language the pages are asked for; NULL: the server's.
             _ = try await connection.query("ALTER TABLE jobs ADD COLUMN language TEXT")
         }
+        if version < 4 {
+            // The trace the job continues (`EnrichmentJob.storedTraceContext`); NULL: none.
+            _ = try await connection.query("ALTER TABLE jobs ADD COLUMN trace_context TEXT")
+        }
         _ = try await connection.query("PRAGMA user_version = \(schemaVersion)")
         _ = try await connection.query("COMMIT")
         if version < schemaVersion {
@@ -134,23 +138,23 @@ public actor SQLiteJobStore: JobStore {
     /// admitted before the dedup window (then it is queued afresh).
     private static func insert(_ rows: [Admission], into connection: SQLiteConnection) async throws -> Set<Int64> {
         var binds: [SQLiteData] = []
-        binds.reserveCapacity(rows.count * 8 + 1)
+        binds.reserveCapacity(rows.count * 9 + 1)
         var values: [String] = []
         for row in rows {
             let now = SQLiteData.float(row.now.timeIntervalSince1970)
-            values.append("(?, ?, ?, ?, ?, 'queued', 0, ?, ?, NULL, ?, NULL)")
+            values.append("(?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, NULL, ?, NULL)")
             binds += [
                 .integer(Int(row.job.messageID)), .text(row.job.channelURL), .text(row.job.text),
                 row.job.storedLinks.map(SQLiteData.text) ?? .null, row.job.language.map(SQLiteData.text) ?? .null,
-                now, now, now,
+                row.job.storedTraceContext.map(SQLiteData.text) ?? .null, now, now, now,
             ]
         }
         binds.append(.float(rows.map(\.cutoff).min()!.timeIntervalSince1970))
         let sql = """
-            INSERT INTO jobs (message_id, channel_url, text, links, language, state, attempts, accepted_at, next_attempt_at, lease_until, updated_at, last_error)
+            INSERT INTO jobs (message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, lease_until, updated_at, last_error)
             VALUES \(values.joined(separator: ", "))
             ON CONFLICT (message_id) DO UPDATE SET channel_url = excluded.channel_url, text = excluded.text,
-                links = excluded.links, language = excluded.language,
+                links = excluded.links, language = excluded.language, trace_context = excluded.trace_context,
                 state = 'queued', attempts = 0, accepted_at = excluded.accepted_at,
                 next_attempt_at = excluded.next_attempt_at, lease_until = NULL, updated_at = excluded.updated_at,
                 last_error = NULL
@@ -314,7 +318,8 @@ public actor SQLiteJobStore: JobStore {
             job: EnrichmentJob(
                 channelURL: channel, messageID: Int64(id), text: text,
                 links: EnrichmentJob.links(stored: row.column("links")?.string),
-                language: row.column("language")?.string),
+                language: row.column("language")?.string,
+                traceContext: EnrichmentJob.traceContext(stored: row.column("trace_context")?.string)),
             state: state,
             attempts: row.column("attempts")?.integer ?? 0,
             acceptedAt: Date(timeIntervalSince1970: row.column("accepted_at")?.double ?? 0),

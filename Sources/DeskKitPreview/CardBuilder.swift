@@ -2,6 +2,7 @@ import DeskKitCards
 import DeskKitFetchPolicy
 import DeskKitMetadata
 import DeskKitModel
+import Tracing
 
 /// Builds the card of one link: the page (or the file) through the fetcher, its oEmbed answer merged in, its
 /// image probed. Every request goes through the same guard and limits as the page.
@@ -59,6 +60,17 @@ struct CardBuilder: Sendable {
 
     /// The oEmbed answer at `url`, or why there is none.
     private func answer(_ url: String, format: OEmbedDocument.Format) async -> Answer {
+        await traced("oembed") { span in
+            if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(url) }
+            let answer = await fetchAnswer(url, format: format)
+            if case .failed(let why) = answer {
+                span.setStatus(.init(code: .error, message: why))
+            }
+            return answer
+        }
+    }
+
+    private func fetchAnswer(_ url: String, format: OEmbedDocument.Format) async -> Answer {
         let accept =
             format == .json
             ? "application/json+oembed, application/json;q=0.9, */*;q=0.1"
@@ -132,6 +144,16 @@ struct CardBuilder: Sendable {
     /// that cannot be fetched now (a time-out, a refusal) stays, unprobed, and the details say why.
     func probeImage(of card: inout PreviewCard) async {
         guard let image = card.preview.image, !image.isEmpty else { return }
+        card = await traced("probe image") { span in
+            if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(image) }
+            var card = card
+            await probe(image, into: &card)
+            if let dropped = card.details.imageDropped { span.setStatus(.init(code: .error, message: dropped)) }
+            return card
+        }
+    }
+
+    private func probe(_ image: String, into card: inout PreviewCard) async {
         do {
             let probed = try await fetcher.fetch(image)
             if let info = probed.media?.image {

@@ -110,6 +110,9 @@ final class ConnectionPools: Sendable {
             timeout: .init(connect: .milliseconds(Int64(key.connectTimeout * 1000))),
             decompression: .enabled(limit: .size(key.maxDecompressedBytes)))
         configuration.connectionPool.retryConnectionEstablishment = false
+        // AsyncHTTPClient would send the bootstrapped tracer's `traceparent` to every page: a third party must
+        // not learn the trace (the fetcher records its own spans).
+        configuration.tracing.tracer = nil
         // Its kept-alive connections close when the client would be shut down for idleness.
         let idle = key.idleTimeout.components
         configuration.connectionPool.idleTimeout = .nanoseconds(

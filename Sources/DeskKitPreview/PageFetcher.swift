@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
+import Tracing
 
 /// What a fetch brought back.
 public struct FetchedPage: Sendable {
@@ -81,9 +82,12 @@ public struct PageFetcher: Sendable {
 
     /// Fetches a URL already parsed (and so already known to be one a request can be made of).
     package func fetch(_ url: WebURL) async throws(FetchError) -> FetchedPage {
-        try await withTotalTimeout {
-            try await follow(url, accept: Self.pageAccept) { response, final in
-                try await readPage(response, url: final, requested: url)
+        try await traced("fetch") { span throws(FetchError) in
+            if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(url.requestString) }
+            return try await withTotalTimeout {
+                try await follow(url, accept: Self.pageAccept) { response, final in
+                    try await readPage(response, url: final, requested: url)
+                }
             }
         }
     }
@@ -167,13 +171,24 @@ public struct PageFetcher: Sendable {
         var url = start
         var redirects = 0
         while true {
-            let address = try await address(for: url)
-            // Pages of one host share its connections; another address checked is another client.
-            let outcome = try await pools.withClient(
-                host: url.asciiHost, address: IPAddress(host: url.host) == nil ? address : nil,
-                configuration: configuration
-            ) { client in
-                try await exchange(client, url, accept: accept, read: read)
+            // A client span for each hop (OpenTelemetry's HTTP conventions); no trace header goes to the host.
+            let outcome = try await traced("GET", ofKind: .client) { span in
+                if span.isRecording {
+                    span.attributes["http.request.method"] = "GET"
+                    span.attributes["url.full"] = SpanURL.redacted(url.requestString)
+                    span.attributes["server.address"] = url.host
+                    span.attributes["server.port"] = url.port
+                    if redirects > 0 { span.attributes["http.request.resend_count"] = redirects }
+                }
+                let address = try await address(for: url)
+                if span.isRecording { span.attributes["network.peer.address"] = address.description }
+                // Pages of one host share its connections; another address checked is another client.
+                return try await pools.withClient(
+                    host: url.asciiHost, address: IPAddress(host: url.host) == nil ? address : nil,
+                    configuration: configuration
+                ) { client in
+                    try await exchange(client, url, accept: accept, span: span, read: read)
+                }
             }
             switch outcome {
             case .done(let value): return value
@@ -193,7 +208,7 @@ public struct PageFetcher: Sendable {
     }
 
     private func exchange<T>(
-        _ client: HTTPClient, _ url: WebURL, accept: String,
+        _ client: HTTPClient, _ url: WebURL, accept: String, span: any Span,
         read: (HTTPClientResponse, WebURL) async throws -> T
     ) async throws -> Outcome<T> {
         var request = HTTPClientRequest(url: url.requestString)
@@ -209,6 +224,7 @@ public struct PageFetcher: Sendable {
                 .tooLarge, "response headers of \(headerBytes) bytes, over \(configuration.maxHeaderBytes)")
         }
         let status = Int(response.status.code)
+        span.attributes["http.response.status_code"] = status
         if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
             return .redirect(location)
         }
@@ -270,16 +286,25 @@ public struct PageFetcher: Sendable {
     private func parse(_ body: HTTPClientResponse.Body, url: WebURL, contentType: String?, maxBytes: Int)
         async throws -> (PageMetadata, Int)
     {
-        let parser = HTMLMetadataParser(
-            pageURL: url.requestString, contentType: contentType, limits: configuration.extraction)
-        var read = 0
-        for try await buffer in body {
-            let take = min(buffer.readableBytes, maxBytes - read)
-            read += take
-            let done = buffer.withUnsafeReadableBytes { parser.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(take))) }
-            if done || read >= maxBytes { break }
+        try await traced("extract metadata") { span in
+            let parser = HTMLMetadataParser(
+                pageURL: url.requestString, contentType: contentType, limits: configuration.extraction)
+            var read = 0
+            for try await buffer in body {
+                let take = min(buffer.readableBytes, maxBytes - read)
+                read += take
+                let done = buffer.withUnsafeReadableBytes {
+                    parser.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(take)))
+                }
+                if done || read >= maxBytes { break }
+            }
+            let metadata = parser.finish()
+            if span.isRecording {
+                span.attributes["deskkit.extract.bytes"] = read
+                span.attributes["deskkit.extract.charset"] = metadata.charset.name
+            }
+            return (metadata, read)
         }
-        return (parser.finish(), read)
     }
 
     /// A body read whole, up to `maxBytes`.

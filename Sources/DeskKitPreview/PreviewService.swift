@@ -2,6 +2,7 @@ import DeskKitLinks
 import DeskKitMetadata
 import DeskKitModel
 import Foundation
+import Tracing
 
 /// The preview of one link of a message.
 public struct LinkPreview: Sendable {
@@ -153,20 +154,36 @@ public actor PreviewService {
     /// way for it, or fetched now. `language` asks the page for a language other than the fetcher's
     /// (``FetchConfiguration/acceptLanguage``); the caches keep a card for each URL and language.
     public func card(for url: String, language: AcceptLanguage? = nil) async -> Result<PreviewCard, FetchError> {
+        await traced("preview") { span in
+            if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(url) }
+            let result = await card(for: url, language: language, span: span)
+            if case .failure(let error) = result { span.record(error) }
+            return result
+        }
+    }
+
+    /// ``card(for:language:)`` in `span`, which learns where the card came from (`deskkit.preview.source`:
+    /// `cache`, `in_flight` or `fetch`).
+    private func card(for url: String, language: AcceptLanguage?, span: any Span) async -> Result<
+        PreviewCard, FetchError
+    > {
         let language = language ?? fetcher.configuration.acceptLanguage
         let key = Self.cacheKey(url, language == fetcher.configuration.acceptLanguage ? nil : language)
         statistics.requests += 1
         let now = ContinuousClock.now
         if let cached = cache.value(for: key, now: now) {
             statistics.cacheHits += 1
+            span.attributes["deskkit.preview.source"] = "cache"
             return cached
         }
         let task: Task<Result<PreviewCard, FetchError>, Never>
         if let running = inFlight[key] {
             statistics.sharedFetches += 1
+            span.attributes["deskkit.preview.source"] = "in_flight"
             task = running.task
             inFlight[key]?.waiters += 1
         } else {
+            span.attributes["deskkit.preview.source"] = "fetch"
             task = Task { await self.fetchOnce(url, key: key, language: language) }
             inFlight[key] = (task, 1)
         }

@@ -100,15 +100,20 @@ public struct EnrichmentServer: Sendable {
     /// Runs the application until SIGTERM or SIGINT, then stops within the shutdown grace
     /// (``JobQueue/Configuration/shutdownGrace``): requests and jobs still running when it ends are cut
     /// (503 with `Retry-After`; jobs back in the store), and whatever still holds on is cancelled 2 seconds
-    /// later.
-    public func run(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) async throws {
+    /// later. `services` (a telemetry exporter) start before the application and stop after it.
+    public func run(
+        beside services: [any Service] = [], onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+    ) async throws {
         var group = ServiceGroupConfiguration(
-            services: [makeApplication(onServerRunning: onServerRunning)],
+            services: services + [makeApplication(onServerRunning: onServerRunning)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         group.maximumGracefulShutdownDuration = configuration.queue.shutdownGrace + .seconds(2)
         try await ServiceGroup(configuration: group).run()
     }
+
+    /// Query parameters a span never holds the value of, should a caller put a secret in the URL.
+    static let secretQueryParameters: Set<String> = ["key", "api_key", "token", "access_token", "signature"]
 
     /// The routes: the webhook (signed) and the balancer's health check are open; the work routes need an
     /// API key and keep to its rate; the metrics need a key.
@@ -116,7 +121,11 @@ public struct EnrichmentServer: Sendable {
         let router = Router()
         router.middlewares.add(RequestCounter(metrics: metrics))
         let webhook = WebhookRoute(queue: queue, previews: previews, metrics: metrics, logger: logger)
+        // The work routes are traced (a server span each, OpenTelemetry's HTTP conventions): /v1/* continues
+        // a caller's `traceparent`; health checks, metrics and the document are not.
+        let tracing = TracingMiddleware<BasicRequestContext>(redactingQueryParameters: Self.secretQueryParameters)
         router.group("/webhooks/sendbird")
+            .add(middleware: tracing)
             .add(
                 middleware: SignatureCheck(
                     token: configuration.apiToken, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics,
@@ -130,6 +139,7 @@ public struct EnrichmentServer: Sendable {
         let preview = PreviewRoute(previews: previews, metrics: metrics, grace: grace)
         let decode = DecodeRoute()
         router.group("/v1")
+            .add(middleware: tracing)
             .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: limiter))
             .post("preview") { request, _ in try await preview.handle(request) }
             .post("decode") { request, _ in try await decode.handle(request) }

@@ -6,6 +6,7 @@ import DeskKitSharedPreviews
 import Foundation
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,7 +64,15 @@ struct ServeCommand: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level \(logLevel) is not a level")
         }
-        var logger = Logger(label: "deskkit.server")
+        let tracing: (service: any Service, logMetadata: Logger.MetadataProvider)?
+        do {
+            tracing = try ServeTracing.bootstrap(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw Failure(description: "bad OTEL_* tracing settings: \(error)", exitStatus: .usage)
+        }
+        var logger =
+            tracing.map { Logger(label: "deskkit.server", metadataProvider: $0.logMetadata) }
+            ?? Logger(label: "deskkit.server")
         logger.logLevel = level
         let handBackPath = handBack
         let log = logger
@@ -106,9 +115,11 @@ struct ServeCommand: AsyncParsableCommand {
             log.warning("not a setting of deskkit serve, ignored", metadata: ["variable": .string(variable)])
         }
         do {
-            try await server.run(onServerRunning: { channel in
-                log.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
-            })
+            try await server.run(
+                beside: tracing.map { [$0.service] } ?? [],
+                onServerRunning: { channel in
+                    log.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
+                })
             await jobStore.close()
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EACCES {
             let why =

@@ -1,9 +1,11 @@
 import AsyncHTTPClient
 import DeskKitModel
+import DeskKitPreview
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import Tracing
 
 /// The part of Sendbird's Platform API the server uses: updating a message.
 public struct PlatformAPIClient: Sendable {
@@ -37,7 +39,22 @@ public struct PlatformAPIClient: Sendable {
     /// `PUT {base}/v3/group_channels/{channel_url}/messages/{message_id}` with `message` as the body: one
     /// attempt. A failure says whether it is worth another later (429, 5xx, transport errors, with the
     /// server's `Retry-After`); the ``JobQueue`` makes that attempt, by its ``RetryPolicy``.
+    ///
+    /// The call is a span (`update message`), and the Platform API is told the trace (W3C `traceparent`):
+    /// by AsyncHTTPClient's own client span when `httpClient` traces, else by this span.
     public func updateMessage(channelURL: String, messageID: Int64, with message: OutgoingMessage)
+        async throws(PlatformAPIError)
+    {
+        try await traced("update message") { span throws(PlatformAPIError) in
+            if span.isRecording {
+                span.attributes["deskkit.message_id"] = "\(messageID)"
+                span.attributes["server.address"] = SpanURL.redacted(baseURL)
+            }
+            try await put(channelURL: channelURL, messageID: messageID, message: message, span: span)
+        }
+    }
+
+    private func put(channelURL: String, messageID: Int64, message: OutgoingMessage, span: any Span)
         async throws(PlatformAPIError)
     {
         let path = "/v3/group_channels/\(Self.pathSegment(channelURL))/messages/\(messageID)"
@@ -49,6 +66,7 @@ public struct PlatformAPIClient: Sendable {
         request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) })
+        if httpClient.tracer == nil { TraceFields.inject(into: &request.headers) }
         let log = ["channel_url": Logger.MetadataValue.string(channelURL), "message_id": "\(messageID)"]
 
         var status: Int?
@@ -57,6 +75,7 @@ public struct PlatformAPIClient: Sendable {
         do {
             let response = try await httpClient.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
             status = Int(response.status.code)
+            span.attributes["http.response.status_code"] = status
             // The answer is read for the log only: a large or broken one does not fail the call.
             let body = try? await response.body.collect(upTo: 1 << 20)
             detail = body.map { String(decoding: $0.readableBytesView.prefix(300), as: UTF8.self) } ?? ""

@@ -23,3 +23,25 @@ public enum JobOutcome: Sendable, Hashable {
     /// Cancelled (shutdown) before the message was updated.
     case cancelled
 }
+
+extension JobOutcome {
+    /// The outcome's name in a span (`deskkit.job.outcome`): the finish's name, or `retryable`, `permanent`,
+    /// `challenged`, `cancelled`.
+    var name: String {
+        switch self {
+        case .finished(let finish): finish.rawValue
+        case .retryable: "retryable"
+        case .permanent: "permanent"
+        case .challenged: "challenged"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// Whether the message was not updated because the Platform API failed.
+    var isFailure: Bool {
+        switch self {
+        case .retryable, .permanent: true
+        case .finished, .challenged, .cancelled: false
+        }
+    }
+}

@@ -1,7 +1,9 @@
+import DeskKitPreview
 import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
+import Tracing
 
 /// The server's one queue of enrichment work, over any `JobStore` (as swift-jobs' `JobQueue` over its
 /// drivers): a webhook's job is committed before the webhook is answered, workers claim due jobs with a
@@ -108,7 +110,22 @@ public actor JobQueue: Service {
 
     /// Commits `job` unless it is a duplicate, the store is full or unavailable, or the queue is closed.
     /// The webhook is answered 200 only for ``JobAdmission/accepted`` and ``JobAdmission/duplicate``.
+    ///
+    /// A job without a ``EnrichmentJob/traceContext`` is given the current trace's (the webhook request's
+    /// span), so that its runs continue that trace; the admission is a span of its own (`admit job`).
     public func submit(_ job: EnrichmentJob) async -> JobAdmission {
+        var job = job
+        if job.traceContext.isEmpty { job.traceContext = TraceFields.fields() }
+        return await traced("admit job") { span in
+            span.attributes["deskkit.message_id"] = "\(job.messageID)"
+            let admission = await admit(job)
+            span.attributes["deskkit.job.admission"] = admission.rawValue
+            if admission == .unavailable { span.setStatus(.init(code: .error, message: "the store cannot commit")) }
+            return admission
+        }
+    }
+
+    private func admit(_ job: EnrichmentJob) async -> JobAdmission {
         guard !closed, !stopRequested.isSet else { return .closed }
         do {
             guard try await store.admit(job, now: Date(), dedupWindow: configuration.dedupWindow) else {
@@ -285,7 +302,17 @@ public actor JobQueue: Service {
         running[claimed.job.messageID] = claimed
         let work = self.work
         group.addTask {
-            let outcome = await work(claimed.job)
+            // A consumer span in the trace of the webhook that made the job, whichever process claimed it.
+            let outcome = await traced(
+                "run job", ofKind: .consumer, context: TraceFields.context(from: claimed.job.traceContext)
+            ) { span in
+                span.attributes["deskkit.message_id"] = "\(claimed.job.messageID)"
+                span.attributes["deskkit.job.attempt"] = claimed.attempts
+                let outcome = await work(claimed.job)
+                span.attributes["deskkit.job.outcome"] = outcome.name
+                if outcome.isFailure { span.setStatus(.init(code: .error, message: outcome.name)) }
+                return outcome
+            }
             await self.settle(claimed, outcome)
         }
     }

@@ -1,0 +1,299 @@
+import DeskKitPageServer
+import DeskKitTestSupport
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `deskkit serve` with the standard `OTEL_*` variables: its spans reach a real OTLP/HTTP collector on
+/// 127.0.0.1, one trace from the webhook to the Platform API's PUT; `/v1/preview` continues a caller's
+/// `traceparent`; the Platform API is told the trace and no page is; log lines name their span. Without the
+/// variables, nothing is exported and no trace header goes anywhere.
+@Suite("deskkit serve traces")
+struct TracingTests {
+    /// An OTLP/HTTP collector that keeps every span posted to `/v1/traces` as JSON.
+    final class Collector: Sendable {
+        struct Span: Sendable {
+            var traceID: String
+            var spanID: String
+            var parentID: String
+            var name: String
+            var kind: Int
+            var attributes: [String: String]
+            var isError: Bool
+        }
+
+        let spans = Mutex<[Span]>([])
+        let posts = Atomic<Int>(0)
+
+        /// Starts it; its base URL.
+        func start() async throws -> (String, Task<Void, Error>) {
+            let router = Router()
+            router.post("/v1/traces") { request, _ -> Response in
+                var request = request
+                let body = try await request.collectBody(upTo: 16 << 20)
+                self.posts.add(1, ordering: .relaxed)
+                self.keep(Data(body.readableBytesView))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: .init(byteBuffer: ByteBuffer(string: "{}")))
+            }
+            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+            var logger = Logger(label: "collector")
+            logger.logLevel = .critical
+            let app = Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+            let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+            var ports = stream.makeAsyncIterator()
+            return ("http://127.0.0.1:\(await ports.next() ?? 0)", task)
+        }
+
+        /// OTLP/JSON: `resourceSpans[].scopeSpans[].spans[]`; ids hex, or base64 as protobuf's JSON writes bytes.
+        private func keep(_ body: Data) {
+            guard let root = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return }
+            var found: [Span] = []
+            for resource in root["resourceSpans"] as? [[String: Any]] ?? [] {
+                for scope in resource["scopeSpans"] as? [[String: Any]] ?? [] {
+                    for span in scope["spans"] as? [[String: Any]] ?? [] {
+                        var attributes: [String: String] = [:]
+                        for attribute in span["attributes"] as? [[String: Any]] ?? [] {
+                            guard let key = attribute["key"] as? String,
+                                let value = (attribute["value"] as? [String: Any])?.values.first
+                            else { continue }
+                            attributes[key] = "\(value)"
+                        }
+                        let status = span["status"] as? [String: Any]
+                        found.append(
+                            Span(
+                                traceID: Self.hex(span["traceId"]), spanID: Self.hex(span["spanId"]),
+                                parentID: Self.hex(span["parentSpanId"]), name: span["name"] as? String ?? "",
+                                kind: span["kind"] as? Int ?? 0, attributes: attributes,
+                                isError: (status?["code"] as? Int) == 2))
+                    }
+                }
+            }
+            spans.withLock { $0 += found }
+        }
+
+        private static func hex(_ value: Any?) -> String {
+            guard let text = value as? String, !text.isEmpty else { return "" }
+            if text.count == 32 || text.count == 16, text.allSatisfy(\.isHexDigit) { return text.lowercased() }
+            guard let bytes = Data(base64Encoded: text) else { return text }
+            return bytes.map { String(format: "%02x", $0) }.joined()
+        }
+
+        /// Waits until a span named `name` arrived (at most 20 s).
+        func waitFor(_ name: String) async throws -> [Span] {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                let now = spans.withLock { $0 }
+                if now.contains(where: { $0.name == name }) { return now }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return spans.withLock { $0 }
+        }
+    }
+
+    /// The headers each request to the page server came with, by path.
+    final class Requests: Sendable {
+        let seen = Mutex<[(path: String, headers: [String: String])]>([])
+        func record(_ path: String, _ headers: [(String, String)]) {
+            seen.withLock {
+                $0.append(
+                    (path, Dictionary(headers.map { ($0.0.lowercased(), $0.1) }, uniquingKeysWith: { a, _ in a })))
+            }
+        }
+        var all: [(path: String, headers: [String: String])] { seen.withLock { $0 } }
+    }
+
+    /// A shop: `/r` redirects to `/order`, whose page points to its picture and its oEmbed answer (the
+    /// query holds a token); `/v3/…` is the Platform API.
+    static func startSite(_ requests: Requests) async throws -> PageServer {
+        let png = try Array(
+            Data(contentsOf: CLI.repositoryRoot.appendingPathComponent("Sources/deskkit/Demo/parcel-map.png")))
+        return try await PageServer.start { path, headers in
+            requests.record(path, headers)
+            if path.hasPrefix("/v3/") { return .init(status: 200, body: .bytes(Array("{}".utf8))) }
+            if path == "/r" { return .redirect("/order") }
+            if path == "/map.png" { return .init(headers: [("Content-Type", "image/png")], body: .bytes(png)) }
+            if path.hasPrefix("/oembed") {
+                return .init(
+                    headers: [("Content-Type", "application/json")],
+                    body: .bytes(Array(#"{"version":"1.0","type":"rich","provider_name":"Parcel Shop"}"#.utf8)))
+            }
+            return .html(
+                """
+                <html><head><title>Order 1138 — on its way</title>
+                <meta property="og:title" content="Order 1138 — on its way">
+                <meta property="og:description" content="Your parcel left the depot this morning and arrives tomorrow.">
+                <meta property="og:image" content="/map.png">
+                <link rel="alternate" type="application/json+oembed" href="/oembed?url=order&amp;token=s3cret">
+                </head><body><h1>Order 1138</h1><p>Your parcel left the depot this morning.</p></body></html>
+                """)
+        }
+    }
+
+    static func post(_ url: String, body: Data, headers: [String: String]) async throws -> Int {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    /// Runs `deskkit serve` on `site` with `environment` added, sends one webhook and one `/v1/preview`
+    /// (with a caller's `traceparent`), waits for the PUT; the server's log.
+    static func exercise(site: PageServer, requests: Requests, environment: [String: String]) async throws -> String {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = [
+            "serve", "--port", "0", "--allow-private", "--store", "memory", "--api-base", site.baseURL,
+            "--log-level", "info",
+        ]
+        process.environment = ["SENDBIRD_API_TOKEN": CrashRecoveryTests.token, "DESKKIT_API_KEYS": Self.apiKey]
+            .merging(environment) { $1 }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        let log = CrashRecoveryTests.Log()
+        try process.run()
+        // Only the server writes to the pipe: its end is read to the last line after it stops.
+        try err.fileHandleForWriting.close()
+        defer { if process.isRunning { process.terminate() } }
+        var port = 0
+        let deadline = ContinuousClock.now + .seconds(30)
+        while port == 0, ContinuousClock.now < deadline {
+            let data = err.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            log.append(data)
+            let text = log.text.withLock { $0 }
+            if let line = text.split(separator: "\n").first(where: {
+                $0.contains("listening") && $0.contains("address=")
+            }),
+                let value = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?
+                    .split(separator: ":").last.flatMap({ Int($0) })
+            {
+                port = value
+            }
+        }
+        try #require(port != 0, "no listening line: \(log.text.withLock { $0 })")
+        err.fileHandleForReading.readabilityHandler = { log.append($0.availableData) }
+
+        let (body, signature) = CrashRecoveryTests.webhook(id: 77, link: "\(site.baseURL)/r")
+        #expect(
+            try await post(
+                "http://127.0.0.1:\(port)/webhooks/sendbird", body: body,
+                headers: ["x-sendbird-signature": signature]) == 200)
+        let until = ContinuousClock.now + .seconds(20)
+        while !requests.all.contains(where: { $0.path.hasPrefix("/v3/") }), ContinuousClock.now < until {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(
+            try await post(
+                "http://127.0.0.1:\(port)/v1/preview", body: Data(#"{"url":"\#(site.baseURL)/order?page=2"}"#.utf8),
+                headers: ["Authorization": "Bearer \(Self.apiKey)", "traceparent": Self.callerParent]) == 200)
+        // The last spans are exported when the server stops.
+        process.interrupt()
+        process.waitUntilExit()
+        err.fileHandleForReading.readabilityHandler = nil
+        log.append(err.fileHandleForReading.readDataToEndOfFile())
+        return log.text.withLock { $0 }
+    }
+
+    static let apiKey = "tracing-test-key-0123456789"
+    static let callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+    static let callerSpan = "00f067aa0ba902b7"
+    static let callerParent = "00-\(callerTrace)-\(callerSpan)-01"
+
+    @Test func oneTraceFromWebhookToPut() async throws {
+        try await HeavyTests.oneAtATime {
+            let collector = Collector()
+            let (endpoint, collectorTask) = try await collector.start()
+            defer { collectorTask.cancel() }
+            let requests = Requests()
+            let site = try await Self.startSite(requests)
+            defer { Task { try? await site.stop() } }
+            let log = try await Self.exercise(
+                site: site, requests: requests,
+                environment: [
+                    "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                    "OTEL_BSP_SCHEDULE_DELAY": "100",
+                ])
+            let spans = try await collector.waitFor("update message")
+            let names = Set(spans.map(\.name))
+
+            // One trace from the webhook's server span to the PUT.
+            let webhook = try #require(spans.first { $0.name == "/webhooks/sendbird" }, "spans: \(names.sorted())")
+            #expect(webhook.kind == 2, "a server span")
+            #expect(webhook.attributes["http.response.status_code"] == "200")
+            let trace = spans.filter { $0.traceID == webhook.traceID }
+            for name in [
+                "admit job", "run job", "preview", "fetch", "GET", "extract metadata", "oembed", "probe image",
+                "update message",
+            ] {
+                #expect(trace.contains { $0.name == name }, "\(name) in the webhook's trace; spans: \(names.sorted())")
+            }
+            let byID = Dictionary(trace.map { ($0.spanID, $0) }, uniquingKeysWith: { a, _ in a })
+            let run = try #require(trace.first { $0.name == "run job" })
+            #expect(run.kind == 5, "a consumer span")
+            #expect(byID[run.parentID] != nil, "the job's run hangs under the webhook's trace, across the store")
+            #expect(run.attributes["deskkit.job.outcome"] == "updated")
+            // Every span but the webhook's has its parent in the trace.
+            for span in trace where span.spanID != webhook.spanID {
+                #expect(byID[span.parentID] != nil, "\(span.name)'s parent is in the trace")
+            }
+            // The redirect is a hop of its own; each hop a client span.
+            let hops = trace.filter { $0.name == "GET" }
+            #expect(hops.allSatisfy { $0.kind == 3 }, "\(hops)")
+            #expect(hops.contains { $0.attributes["http.response.status_code"] == "302" })
+            #expect(hops.contains { $0.attributes["http.request.resend_count"] == "1" })
+            // No query secret in any span.
+            let oembed = try #require(trace.first { $0.name == "oembed" })
+            #expect(oembed.attributes["url.full"]?.hasSuffix("/oembed?url=REDACTED&token=REDACTED") == true)
+            #expect(!spans.contains { $0.attributes.values.contains { $0.contains("s3cret") } })
+
+            // The Platform API is told the trace; no page is.
+            let puts = requests.all.filter { $0.path.hasPrefix("/v3/") }
+            #expect(puts.count == 1)
+            let parent = try #require(puts.first?.headers["traceparent"], "the PUT carries traceparent")
+            #expect(parent.split(separator: "-")[1] == webhook.traceID)
+            for request in requests.all where !request.path.hasPrefix("/v3/") {
+                #expect(request.headers["traceparent"] == nil, "\(request.path) got no traceparent")
+                #expect(request.headers["tracestate"] == nil)
+            }
+
+            // /v1/preview continues the caller's trace.
+            let preview = try #require(spans.first { $0.name == "/v1/preview" })
+            #expect(preview.traceID == Self.callerTrace)
+            #expect(preview.parentID == Self.callerSpan)
+            #expect(spans.contains { $0.traceID == Self.callerTrace && $0.name == "fetch" })
+
+            // A log line written in a span names it.
+            let enriched = try #require(log.split(separator: "\n").first { $0.contains("message enriched") }, "\(log)")
+            #expect(enriched.contains("trace_id=\(webhook.traceID)"))
+            #expect(enriched.contains("span_id="))
+        }
+    }
+
+    @Test func withoutTheVariablesNothingIsTraced() async throws {
+        try await HeavyTests.oneAtATime {
+            let requests = Requests()
+            let site = try await Self.startSite(requests)
+            defer { Task { try? await site.stop() } }
+            let log = try await Self.exercise(site: site, requests: requests, environment: [:])
+            #expect(requests.all.contains { $0.path.hasPrefix("/v3/") }, "the message was updated: \(log)")
+            for request in requests.all {
+                #expect(request.headers["traceparent"] == nil, "\(request.path) got no traceparent")
+            }
+            #expect(!log.contains("trace_id="))
+        }
+    }
+}
