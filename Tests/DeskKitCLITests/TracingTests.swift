@@ -283,6 +283,25 @@ struct TracingTests {
         }
     }
 
+    /// An exporter deskkit does not have is refused at start, named; `none` and `OTEL_SDK_DISABLED` turn tracing off.
+    @Test func anExporterOtherThanOTLPIsRefused() throws {
+        // A store that cannot open: a run that gets past tracing stops there.
+        let arguments = ["serve", "--port", "0", "--store", "sqlite:/nonexistent-deskkit-dir/state.sqlite"]
+        let console = try CLI.run(
+            arguments,
+            environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app", "OTEL_TRACES_EXPORTER": "console"])
+        #expect(console.status == 64)
+        #expect(console.stderr.contains("OTEL_TRACES_EXPORTER=console"), "\(console.stderr)")
+        for off in [
+            ["OTEL_TRACES_EXPORTER": "none"], ["OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "console"],
+        ] {
+            let result = try CLI.run(
+                arguments, environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"].merging(off) { $1 })
+            #expect(result.stderr.contains("cannot open the job store"), "\(off): \(result.stderr)")
+            #expect(!result.stderr.contains("swift-otel"), "\(off): no tracer bootstrapped")
+        }
+    }
+
     @Test func withoutTheVariablesNothingIsTraced() async throws {
         try await HeavyTests.oneAtATime {
             let requests = Requests()

@@ -255,6 +255,38 @@ struct JobStoreContractTests {
         }
     }
 
+    /// The trace a job continues is kept with it, field by field, and a job without one has none.
+    @Test(arguments: Backend.allCases)
+    func aJobKeepsItsTraceContext(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, location in
+            let t0 = Date(timeIntervalSince1970: 4_600_000)
+            var job = Self.job(1)
+            job.traceContext = [
+                "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+                "tracestate": "vendor=a:b, other=c",
+            ]
+            #expect(try await store.admit(job, now: t0, dedupWindow: .seconds(60)))
+            #expect(try await store.admit(Self.job(2), now: t0, dedupWindow: .seconds(60)))
+            let claimed = try await store.claim(limit: 10, now: t0, lease: .seconds(30))
+            #expect(claimed.first { $0.job.messageID == 1 }?.job == job)
+            #expect(claimed.first { $0.job.messageID == 2 }?.job.traceContext == [:])
+            if backend != .memory {
+                let other = try await Self.open(location, as: store)
+                #expect(
+                    try await other.list(state: .running, limit: 10).first { $0.job.messageID == 1 }?.job.traceContext
+                        == job.traceContext)
+                await other.close()
+            }
+        }
+        // The stored form reads back what it wrote, and skips a line that is no field.
+        let fields = ["b": "2: two", "a": "1"]
+        let stored = EnrichmentJob(channelURL: "c", messageID: 1, text: "", traceContext: fields).storedTraceContext
+        #expect(stored == "a: 1\nb: 2: two")
+        #expect(EnrichmentJob.traceContext(stored: stored) == fields)
+        #expect(EnrichmentJob.traceContext(stored: "no field\na: 1") == ["a": "1"])
+        #expect(EnrichmentJob.traceContext(stored: nil) == [:])
+    }
+
     /// A store written by the version before links (schema 1) opens: migrated in place, its jobs kept, and
     /// claimed without links (the worker then finds them in the text).
     @Test(arguments: Backend.databases)
@@ -282,7 +314,7 @@ struct JobStoreContractTests {
                 try await Self.expectMigrated(store, job, t0)
                 await store.close()
                 let check = try await SQLiteConnection.open(storage: .file(path: path))
-                #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 3)
+                #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 4)
                 try await check.close()
             }
         case .memory: break
@@ -296,7 +328,7 @@ struct JobStoreContractTests {
                 location.database,
                 """
                 ALTER TABLE deskkit_jobs DROP COLUMN links; ALTER TABLE deskkit_previews DROP COLUMN details;
-                ALTER TABLE deskkit_jobs DROP COLUMN language;
+                ALTER TABLE deskkit_jobs DROP COLUMN language; ALTER TABLE deskkit_jobs DROP COLUMN trace_context;
                 DELETE FROM deskkit_schema WHERE version >= 2;
                 INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at)
                 VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, to_timestamp(\(t0)), to_timestamp(\(t0)), to_timestamp(\(t0)))
@@ -304,7 +336,7 @@ struct JobStoreContractTests {
             let store = try await PostgresJobStore.open(location)
             try await Self.expectMigrated(store, job, t0)
             await store.close()
-            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "4")
+            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "5")
         }
     }
 
@@ -331,7 +363,7 @@ struct JobStoreContractTests {
                 _ = try await newer.query("PRAGMA user_version = 99")
                 try await newer.close()
             case .postgres(let p):
-                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "4")
+                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "5")
                 try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
             case .memory: break
             }
