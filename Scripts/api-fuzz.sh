@@ -3,7 +3,8 @@
 # schemathesis: every operation, checked for not_a_server_error, status_code_conformance,
 # content_type_conformance and response_schema_conformance. Whatever it finds is fixed in the server, not in
 # the document. Webhook bodies are signed with the server's token (Scripts/api_fuzz_hooks.py), so the fuzzer
-# reaches the webhook route itself, not only its signature check.
+# reaches the webhook route itself, not only its signature check. The server runs with traces on (exported to
+# a sink in the namespace), so the fuzzed `traceparent` and `tracestate` headers meet the real propagator.
 #
 #   Scripts/api-fuzz.sh [MAX_TIME_SECONDS]      (default 120)
 #
@@ -33,10 +34,22 @@ export EXAMPLES=${EXAMPLES:-60}
     ip link set lo up
     key=fuzz-key-0123456789abcdef
     port=18080
+    # Traces on, so the fuzzed traceparent and tracestate headers meet the real propagator: exported to a sink
+    # that takes every OTLP/HTTP post and keeps nothing.
+    python3 -c "
+import http.server as s
+class Sink(s.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get(\"Content-Length\") or 0))
+        self.send_response(200); self.send_header(\"Content-Length\", \"0\"); self.end_headers()
+    def log_message(self, *args): pass
+s.HTTPServer((\"127.0.0.1\", 4318), Sink).serve_forever()" &
+    sink=$!
+    OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_SWIFT_LOG_LEVEL=warning \
     SENDBIRD_API_TOKEN=$DESKKIT_FUZZ_TOKEN DESKKIT_API_KEYS=$key "$DESKKIT" serve --port $port --store memory \
         --api-base http://127.0.0.1:9 --rate-limit 0 --fetch-timeout 2s --log-level warning 2> "$work/serve.log" &
     server=$!
-    trap "kill $server 2>/dev/null; wait $server 2>/dev/null || true" EXIT
+    trap "kill $server $sink 2>/dev/null; wait $server 2>/dev/null || true" EXIT
     for _ in $(seq 100); do
         curl -sf "http://127.0.0.1:$port/health" > /dev/null && break
         sleep 0.2
