@@ -32,6 +32,11 @@ struct ServeCommand: AsyncParsableCommand {
             work within the grace period; unfinished jobs stay in the store. With --store memory, queued jobs \
             are worked on during the grace too, and what is left is handed back (logged, and written to \
             --hand-back as JSON lines).
+
+            Traces: with OTEL_EXPORTER_OTLP_ENDPOINT=URL (or OTEL_TRACES_EXPORTER=otlp), spans from each \
+            webhook to its Platform API call are exported over OTLP/HTTP; the other standard OTEL_* \
+            variables (OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER…) apply. Off \
+            otherwise.
             """
     )
 
