@@ -11,7 +11,9 @@
 # 10) has a link — only those are jobs, committed to the store (LINK_EVERY=1: every request is a commit).
 # Pages and the Platform API are Scripts/fake-sendbird.py. Prints wrk's figures with latency percentiles,
 # the server's resident memory every 30 s, the webhook and job counters, and how fast the accepted jobs
-# were enriched (from the first request until the store has none queued or running).
+# were enriched (from the first request until the store has none queued or running). TRACES=1: the server
+# exports its spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT) to a sink that counts and drops them — the
+# cost of tracing; the sink's count is printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
@@ -84,6 +86,28 @@ case $store in
   *) store_option=$store ;;
 esac
 python3 Scripts/fake-sendbird.py $fake_port &
+if [ "${TRACES:-0}" = 1 ]; then
+    sink_port=18184
+    python3 -c '
+import http.server as s, sys, threading
+posted = [0, 0]
+lock = threading.Lock()
+class Sink(s.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        self.rfile.read(n)
+        with lock:
+            posted[0] += 1
+            posted[1] += n
+        self.send_response(200); self.send_header("Content-Length", "0"); self.end_headers()
+    def do_GET(self):
+        body = ("%d posts, %d bytes" % tuple(posted)).encode()
+        self.send_response(200); self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+    def log_message(self, *args): pass
+s.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Sink).serve_forever()' $sink_port &
+    export OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$sink_port OTEL_SWIFT_LOG_LEVEL=warning
+fi
 DESKKIT_API_KEYS=$api_key DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
     DESKKIT_ALLOW_PRIVATE=1 "$deskkit" serve --log-level warning &
 server=$!
@@ -114,3 +138,4 @@ if [ "$store" != memory ]; then
         "$settled" "$finished" "$started"
 fi
 curl -s -H "Authorization: Bearer $api_key" http://127.0.0.1:$server_port/metrics | grep -E '^deskkit_(webhooks|jobs)_total|^deskkit_store_jobs'
+if [ "${TRACES:-0}" = 1 ]; then echo "OTLP sink: $(curl -s http://127.0.0.1:$sink_port/)"; fi
