@@ -117,7 +117,8 @@ public struct EnrichmentServer: Sendable {
     static let secretQueryParameters: Set<String> = ["key", "api_key", "token", "access_token", "signature"]
 
     /// The routes: the webhook (signed) and the balancer's health check are open; the work routes need an
-    /// API key and keep to its rate; the metrics need a key.
+    /// API key and keep to its rate; the metrics need a key. The webhook and `/v1/*` get a server span each
+    /// when a tracer is bootstrapped (`InstrumentationSystem.bootstrap`) before the router is made.
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.middlewares.add(RequestCounter(metrics: metrics))
