@@ -11,6 +11,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             case notAnImage = "not_an_image", httpStatus = "http_status", tls, dns, connection
             case challenge, consentWall = "consent_wall", loginWall = "login_wall", errorPage = "error_page"
             case parkedDomain = "parked_domain", emptyShell = "empty_shell"
+            case cancelled
         }
         private let code: Code
         private init(_ code: Code) { self.code = code }
@@ -50,6 +51,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let dns = Kind(.dns)
         /// The connection was refused, reset or broken, or the response did not parse as HTTP.
         public static let connection = Kind(.connection)
+        /// The caller stopped waiting (a server shutting down, a request gone): the fetch says nothing about
+        /// the page, and is not cached. A time limit that runs out is ``timeout``.
+        public static let cancelled = Kind(.cancelled)
 
         // The refusals: the fetch worked, but what came back is not the page the link points to.
 
@@ -138,7 +142,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         FetchError(.blockedAddress, "\(what) is \(rule)")
     }
     package static func dns(_ host: String, _ why: String) -> FetchError { FetchError(.dns, "\(host): \(why)") }
-    package static func timeout(_ phase: String, _ seconds: Double) -> FetchError {
-        FetchError(.timeout, "\(phase) took longer than \(seconds) s")
+    package static func timeout(_ phase: String, _ limit: Duration) -> FetchError {
+        FetchError(.timeout, "\(phase) took longer than \(limit / .seconds(1)) s")
     }
 }

@@ -17,7 +17,7 @@ final class ConnectionPools: Sendable {
     struct Key: Hashable {
         var host: String
         var address: IPAddress?
-        var connectTimeout: Double
+        var connectTimeout: Duration
         var maxDecompressedBytes: Int
         var idleTimeout: Duration
     }
@@ -107,16 +107,14 @@ final class ConnectionPools: Sendable {
     private static func clientConfiguration(_ key: Key) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .milliseconds(Int64(key.connectTimeout * 1000))),
+            timeout: .init(connect: .nanoseconds(key.connectTimeout.nanoseconds)),
             decompression: .enabled(limit: .size(key.maxDecompressedBytes)))
         configuration.connectionPool.retryConnectionEstablishment = false
         // AsyncHTTPClient would send the bootstrapped tracer's `traceparent` to every page: a third party must
         // not learn the trace (the fetcher records its own spans).
         configuration.tracing.tracer = nil
         // Its kept-alive connections close when the client would be shut down for idleness.
-        let idle = key.idleTimeout.components
-        configuration.connectionPool.idleTimeout = .nanoseconds(
-            idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+        configuration.connectionPool.idleTimeout = .nanoseconds(key.idleTimeout.nanoseconds)
         if let address = key.address { configuration.dnsOverride = [key.host: address.description] }
         return configuration
     }

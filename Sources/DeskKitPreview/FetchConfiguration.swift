@@ -4,10 +4,10 @@ import DeskKitModel
 /// The limits and identity of preview fetches. Every limit has a default and a test.
 public struct FetchConfiguration: Sendable {
     /// Time to open a connection. Default 5 s.
-    public var connectTimeout: Double = 5
+    public var connectTimeout: Duration = .seconds(5)
     /// Time for the whole fetch, redirects and body included: a server that drips bytes cannot hold it
     /// longer. Default 10 s.
-    public var totalTimeout: Double = 10
+    public var totalTimeout: Duration = .seconds(10)
     /// Body bytes read at most (after decompression). Default 2 MB.
     public var maxBodyBytes: Int = 2_000_000
     /// Response header bytes accepted at most. Default 64 KiB.

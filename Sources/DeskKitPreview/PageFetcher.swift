@@ -104,7 +104,8 @@ public struct PageFetcher: Sendable {
         }
     }
 
-    /// Runs `work` within ``FetchConfiguration/totalTimeout``, its errors mapped onto ``FetchError``.
+    /// Runs `work` within ``FetchConfiguration/totalTimeout``, its errors mapped onto ``FetchError``: the limit
+    /// running out is ``FetchError/Kind/timeout``, the caller cancelling ``FetchError/Kind/cancelled``.
     private func withTotalTimeout<T: Sendable>(_ work: @escaping @Sendable () async throws -> T)
         async throws(FetchError)
         -> T
@@ -117,7 +118,7 @@ public struct PageFetcher: Sendable {
                 }
             }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(total * 1e9))
+                try? await Task.sleep(for: total)
                 return Task.isCancelled ? nil : .failure(.timeout("the whole request", total))
             }
             var first: Result<T, FetchError>?
@@ -128,7 +129,7 @@ public struct PageFetcher: Sendable {
                 }
             }
             group.cancelAll()
-            return first ?? .failure(.timeout("the whole request", total))
+            return first ?? .failure(FetchError(.cancelled, "the caller stopped waiting"))
         }
         return try result.get()
     }
@@ -217,7 +218,7 @@ public struct PageFetcher: Sendable {
         request.headers.add(name: "Accept-Language", value: configuration.acceptLanguage.header)
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         let response = try await client.execute(
-            request, timeout: .seconds(Int64(configuration.totalTimeout.rounded(.up))))
+            request, timeout: .nanoseconds(configuration.totalTimeout.nanoseconds))
         let headerBytes = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         guard headerBytes <= configuration.maxHeaderBytes else {
             throw FetchError(
@@ -354,6 +355,7 @@ public struct PageFetcher: Sendable {
             switch e {
             case .connectTimeout: return FetchError(.timeout, "connecting took too long")
             case .deadlineExceeded, .readTimeout: return FetchError(.timeout, "the response took too long")
+            case .cancelled: return FetchError(.cancelled, "the caller stopped waiting")
             case .remoteConnectionClosed: return FetchError(.connection, "the server closed the connection")
             default: return FetchError(.connection, "\(e)")
             }
@@ -371,7 +373,7 @@ public struct PageFetcher: Sendable {
         default:
             break
         }
-        if error is CancellationError { return FetchError(.timeout, "cancelled") }
+        if error is CancellationError { return FetchError(.cancelled, "the caller stopped waiting") }
         if let e = error as? IOError, e.errnoCode == ECONNREFUSED {
             return FetchError(.connection, "connection refused")
         }

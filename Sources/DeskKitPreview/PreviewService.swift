@@ -252,7 +252,7 @@ public actor PreviewService {
         PreviewCard, FetchError
     > {
         guard let sharedCache else { return await fetchLimited(url, language: language) }
-        let lease = configuration.sharedFetchLease ?? .seconds(fetcher.configuration.totalTimeout + 2)
+        let lease = configuration.sharedFetchLease ?? fetcher.configuration.totalTimeout + .seconds(2)
         let giveUp = ContinuousClock.now + lease + .seconds(1)
         while !Task.isCancelled, ContinuousClock.now < giveUp {
             guard let lookup = try? await sharedCache.lookup(key, now: Date(), fetchLease: lease) else { break }

@@ -93,7 +93,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = FetchConfiguration()
-        configuration.totalTimeout = fetchTimeout / .seconds(1)
+        configuration.totalTimeout = fetchTimeout
         configuration.connectTimeout = min(configuration.connectTimeout, configuration.totalTimeout)
         configuration.maxBodyBytes = maxBytes
         configuration.allowPrivateAddresses = allowPrivate

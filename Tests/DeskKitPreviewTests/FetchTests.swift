@@ -92,7 +92,7 @@ enum TestServer {
         var c = FetchConfiguration()
         c.allowedAddresses = [address]
         c.allowedPorts = [server.port, 80]
-        c.totalTimeout = 5
+        c.totalTimeout = .seconds(5)
         return c
     }
 }
@@ -189,7 +189,7 @@ struct FetchTests {
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
         var c = TestServer.configuration(server)
-        c.totalTimeout = 30
+        c.totalTimeout = .seconds(30)
         let fetcher = PageFetcher(configuration: c)
         await expectFailure(.tls) { () async throws(FetchError) in
             try await fetcher.fetch(server.baseURL.replacingOccurrences(of: "http://", with: "https://") + "/page")
@@ -205,18 +205,31 @@ struct FetchTests {
         defer { Task { try? await server.stop() } }
         var c = TestServer.configuration(server)
         c.maxBodyBytes = 100_000
-        c.totalTimeout = 30  // the store tests' three servers can starve this one for seconds
+        c.totalTimeout = .seconds(30)  // the store tests' three servers can starve this one for seconds
         let fetcher = PageFetcher(configuration: c)
         // The total timeout, alone on its fetcher: the other checks keep the default, so that a busy machine
         // (the whole suite runs at once) does not turn them into timeouts.
         var short = c
-        short.totalTimeout = 1
+        short.totalTimeout = .seconds(1)
         let clock = ContinuousClock()
         let start = clock.now
         await expectFailure(.timeout) { () async throws(FetchError) in
             try await PageFetcher(configuration: short).fetch(server.baseURL + "/drip")
         }
         #expect(clock.now - start < .seconds(15), "a slow-drip server (about 40 s of page) cannot hold the request")
+        // A caller that stops waiting cancels the fetch: that is `cancelled`, not a time-out, and it ends at once.
+        let cancelledAt = clock.now
+        let waiting = Task { () async -> FetchError? in
+            do throws(FetchError) {
+                _ = try await fetcher.fetch(server.baseURL + "/drip")
+                return nil
+            } catch { return error }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        waiting.cancel()
+        let cancelled = await waiting.value
+        #expect(cancelled?.kind == .cancelled, "\(String(describing: cancelled))")
+        #expect(clock.now - cancelledAt < .seconds(10), "the 30 s limit did not have to run out")
         await expectFailure(.tooLarge) { () async throws(FetchError) in
             try await fetcher.fetch(server.baseURL + "/endless")
         }
@@ -247,7 +260,7 @@ struct FetchTests {
         var c = FetchConfiguration()
         c.allowedAddresses = [.v4(0x7F00_0003)]
         c.allowedPorts = [9]
-        c.connectTimeout = 1
+        c.connectTimeout = .seconds(1)
         await expectFailure(.connection) { () async throws(FetchError) in
             try await PageFetcher(configuration: c).fetch("http://127.0.0.3:9/")
         }
@@ -355,8 +368,8 @@ struct ConnectTimeoutTests {
         var c = FetchConfiguration()
         c.allowedAddresses = [.v4(0x7F00_0004)]
         c.allowedPorts = [listener.port]
-        c.connectTimeout = 1
-        c.totalTimeout = 120
+        c.connectTimeout = .seconds(1)
+        c.totalTimeout = .seconds(120)
         let clock = ContinuousClock()
         let start = clock.now
         await expectFailure(.timeout) { () async throws(FetchError) in

@@ -66,7 +66,7 @@ struct MediaLinkTests {
 
     static func fetcher(_ server: PageServer) -> PageFetcher {
         var c = TestServer.configuration(server)
-        c.totalTimeout = 10
+        c.totalTimeout = .seconds(10)
         return PageFetcher(configuration: c)
     }
 

@@ -103,7 +103,7 @@ struct OEmbedTests {
             .init(providerName: "Birds", schemes: [base + "/*/status/*"], url: base + "/birds/oembed"),
         ])
         var fetch = TestServer.configuration(site.server)
-        fetch.totalTimeout = 10
+        fetch.totalTimeout = .seconds(10)
         return PreviewService(fetcher: PageFetcher(configuration: fetch), configuration: configuration)
     }
 

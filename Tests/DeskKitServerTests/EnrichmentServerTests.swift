@@ -472,16 +472,16 @@ struct EnrichmentServerTests {
         #expect(c.port == 9000)
         #expect(c.queue.workers == 4)
         #expect(c.storeTimeout == .seconds(30))
-        #expect(c.fetch.totalTimeout == 3)
+        #expect(c.fetch.totalTimeout == .seconds(3))
         // Durations with their units; a bare number is seconds.
         let units = try ServerConfiguration.resolve(
             flags: ["DESKKIT_FETCH_TIMEOUT": "10s", "DESKKIT_SHUTDOWN_GRACE": "1500ms", "DESKKIT_RETRY_HORIZON": "2d"],
             environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_REFUSAL_TTL": "5m"])
-        #expect(units.fetch.totalTimeout == 10 && units.queue.shutdownGrace == .milliseconds(1500))
+        #expect(units.fetch.totalTimeout == .seconds(10) && units.queue.shutdownGrace == .milliseconds(1500))
         #expect(units.queue.retry.horizon == .seconds(2 * 86400) && units.previews.refusalTTL == .seconds(300))
         let defaults = try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t"])
         #expect(defaults.storeTimeout == .seconds(5))
-        #expect(defaults.fetch.totalTimeout == 10)
+        #expect(defaults.fetch.totalTimeout == .seconds(10))
         #expect(c.apiBase == "https://api-abc-123.sendbird.com")
         #expect(!c.description.contains("s3cr3t-T0k3n"))
         func problem(_ env: [String: String]) -> String? {
@@ -665,7 +665,7 @@ struct SettingsFileTests {
             file: file)
         #expect(c.port == 9191, "the environment over the file")
         #expect(c.queue.workers == 2, "a flag over the file")
-        #expect(c.store == .memory && c.fetch.totalTimeout == 3 && !c.previews.oEmbed)
+        #expect(c.store == .memory && c.fetch.totalTimeout == .seconds(3) && !c.previews.oEmbed)
         #expect(c.apiKeys.count == 2 && c.queue.shutdownGrace == .milliseconds(1500))
         #expect(c.apiToken == "t", "the environment's token over the file's")
         #expect(c.maxBodyBytes == 256 * 1024, "null leaves the default")

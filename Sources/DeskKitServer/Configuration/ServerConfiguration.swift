@@ -109,7 +109,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
             + "max body \(maxBodyBytes) B, workers \(queue.workers), "
             + "store \(store) (timeout \(storeTimeout)\(store == .memory ? ", capacity \(memory.capacity), remembered \(memory.remembered)" : "")), "
             + "retry horizon \(queue.retry.horizon), job lease \(queue.lease) (renewed every \(queue.heartbeat)), "
-            + "fetch timeout \(fetch.totalTimeout) s, shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
+            + "fetch timeout \(fetch.totalTimeout), shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
     }
 }
 

@@ -236,8 +236,8 @@ extension ServerConfiguration {
         .duration(
             "DESKKIT_FETCH_TIMEOUT", "--fetch-timeout",
             "how long a page fetch may take, redirects and body included", .seconds(1) ... .seconds(600),
-            { .seconds($0.fetch.totalTimeout) }
-        ) { $0.fetch.totalTimeout = $1 / .seconds(1) },
+            { $0.fetch.totalTimeout }
+        ) { $0.fetch.totalTimeout = $1 },
         .duration(
             "DESKKIT_REFUSAL_TTL", "--refusal-ttl",
             "how long a refused page (a bot check, a login or consent wall, an error page, a parked domain, an app shell) is remembered before it is fetched again",

@@ -115,10 +115,3 @@ public struct PlatformAPIClient: Sendable {
         }
     }
 }
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (s, atto) = components
-        return s * 1_000_000_000 + atto / 1_000_000_000
-    }
-}
