@@ -46,10 +46,7 @@ public struct PlatformAPIClient: Sendable {
         async throws(PlatformAPIError)
     {
         try await traced("update message") { span throws(PlatformAPIError) in
-            if span.isRecording {
-                span.attributes["deskkit.message_id"] = "\(messageID)"
-                span.attributes["server.address"] = SpanURL.redacted(baseURL)
-            }
+            span.attributes["deskkit.message_id"] = "\(messageID)"
             try await put(channelURL: channelURL, messageID: messageID, message: message, span: span)
         }
     }
@@ -58,6 +55,10 @@ public struct PlatformAPIClient: Sendable {
         async throws(PlatformAPIError)
     {
         let path = "/v3/group_channels/\(Self.pathSegment(channelURL))/messages/\(messageID)"
+        if span.isRecording {
+            span.attributes["http.request.method"] = "PUT"
+            span.attributes["url.full"] = SpanURL.redacted(baseURL + path)
+        }
         var writer = JSONWriter()
         writer.write(message.json)
         var request = HTTPClientRequest(url: baseURL + path)

@@ -111,7 +111,7 @@ public actor JobQueue: Service {
     /// Commits `job` unless it is a duplicate, the store is full or unavailable, or the queue is closed.
     /// The webhook is answered 200 only for ``JobAdmission/accepted`` and ``JobAdmission/duplicate``.
     ///
-    /// A job without a ``EnrichmentJob/traceContext`` is given the current trace's (the webhook request's
+    /// A job without a `EnrichmentJob.traceContext` is given the current trace's (the webhook request's
     /// span), so that its runs continue that trace; the admission is a span of its own (`admit job`).
     public func submit(_ job: EnrichmentJob) async -> JobAdmission {
         var job = job

@@ -5,10 +5,10 @@ import Tracing
 /// A trace's propagation fields (W3C `traceparent` and `tracestate`, or whatever the bootstrapped
 /// instrument propagates) written into and read from what carries them across a store or to another service.
 enum TraceFields {
-    /// The fields of `context` (by default the current one), as ``EnrichmentJob/traceContext`` keeps them;
-    /// empty when no tracer is bootstrapped.
-    static func fields(of context: ServiceContext? = .current) -> [String: String] {
-        guard let context else { return [:] }
+    /// The fields of the current context, as ``EnrichmentJob/traceContext`` keeps them; empty when no tracer
+    /// is bootstrapped.
+    static func fields() -> [String: String] {
+        guard let context = ServiceContext.current else { return [:] }
         var fields: [String: String] = [:]
         InstrumentationSystem.instrument.inject(context, into: &fields, using: DictionaryCarrier())
         return fields
