@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "DeskKitServerTests",
             dependencies: [
-                "DeskKitServer", "DeskKitPageServer", "DeskKitTestSupport",
+                "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

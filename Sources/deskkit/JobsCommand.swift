@@ -1,3 +1,4 @@
+import DeskKitJobStore
 import ArgumentParser
 import DeskKitModel
 import DeskKitServer

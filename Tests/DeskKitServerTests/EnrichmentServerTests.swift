@@ -1,3 +1,4 @@
+import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview

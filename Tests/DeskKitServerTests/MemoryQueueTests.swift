@@ -1,3 +1,4 @@
+import DeskKitJobStore
 import DeskKitServer
 import Logging
 import ServiceLifecycle

@@ -1,3 +1,4 @@
+import DeskKitJobStore
 import DeskKitPreview
 
 /// One setting of the server, declared once: its key in a ``SettingsFile`` and in swift-configuration, the

@@ -1,3 +1,4 @@
+import DeskKitJobStore
 import DeskKitPreview
 import Foundation
 import Logging
