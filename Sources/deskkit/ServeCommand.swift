@@ -1,5 +1,5 @@
-import DeskKitJobStore
 import ArgumentParser
+import DeskKitJobStore
 import DeskKitModel
 import DeskKitPreview
 import DeskKitServer
