@@ -1,4 +1,5 @@
 import DeskKitFetchPolicy
+import DeskKitURL
 import Tracing
 
 /// Runs `work` in a span named `operation` (swift-distributed-tracing, with the tracer the process
@@ -34,33 +35,24 @@ extension Span {
 /// and no fragment (OpenTelemetry's HTTP conventions for `url.full`: a link's query may carry a token).
 package enum SpanURL {
     /// `url` without credentials, query values or fragment: `https://user:pw@host/p?token=abc#x` is
-    /// `https://host/p?token=REDACTED`.
+    /// `https://host/p?token=REDACTED`. Split by `URLResolution` and on the bytes of `@`, `&` and `=`, so a
+    /// delimiter followed by a combining mark (`=\u{301}`) still counts.
     package static func redacted(_ url: String) -> String {
-        var rest = Substring(url)
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        var query: Substring?
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
-        }
+        let parts = URLResolution.split(Substring(url))
         var out = ""
-        if let scheme = rest.range(of: "://") {
-            out += rest[..<scheme.upperBound]
-            var authority = rest[scheme.upperBound...]
-            let pathStart = authority.firstIndex(of: "/") ?? authority.endIndex
-            let path = authority[pathStart...]
-            authority = authority[..<pathStart]
-            if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-            out += authority
-            out += path
-        } else {
-            out += rest
+        if let scheme = parts.scheme { out += scheme + ":" }
+        if let authority = parts.authority {
+            let bytes = authority.utf8
+            out += "//"
+            out +=
+                bytes.lastIndex(of: UInt8(ascii: "@")).map { Substring(bytes[bytes.index(after: $0)...]) } ?? authority
         }
-        if let query {
+        out += parts.path
+        if let query = parts.query {
             out += "?"
-            out += query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
-                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-                return pair[..<equals] + "=REDACTED"
+            out += query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair in
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return String(Substring(pair)) }
+                return String(Substring(pair[..<equals])) + "=REDACTED"
             }.joined(separator: "&")
         }
         return out

@@ -14,6 +14,8 @@ struct SpanURLTests {
         ("http://example.com/p?=v&&k=", "http://example.com/p?=REDACTED&&k=REDACTED"),
         ("http://example.com/a@b/c", "http://example.com/a@b/c"),
         ("/relative?key=secret", "/relative?key=REDACTED"),
+        // A delimiter followed by a combining mark is one Character with it, and still a delimiter.
+        ("https://u@\u{301}h/p?k=\u{301}s3cret&a\u{301}=b#\u{64B}x", "https://\u{301}h/p?k=REDACTED&a\u{301}=REDACTED"),
         ("", ""),
     ])
     func redacted(_ url: String, _ expected: String) {
