@@ -34,12 +34,14 @@ struct CrashRecoveryTests {
         return (process, port)
     }
 
-    /// ``serve(_:in:)``, and the server's log.
-    static func serveLogged(_ arguments: [String], in directory: URL) throws -> (Process, Int, Log) {
+    /// ``serve(_:in:)`` with `environment` added to the token, and the server's log.
+    static func serveLogged(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws
+        -> (Process, Int, Log)
+    {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["serve", "--port", "0", "--allow-private", "--log-level", "info"] + arguments
-        process.environment = ["SENDBIRD_API_TOKEN": token]
+        process.environment = ["SENDBIRD_API_TOKEN": token].merging(environment) { $1 }
         process.currentDirectoryURL = directory
         let err = Pipe()
         process.standardError = err

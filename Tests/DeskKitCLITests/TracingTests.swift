@@ -139,72 +139,32 @@ struct TracingTests {
         }
     }
 
-    static func post(_ url: String, body: Data, headers: [String: String]) async throws -> Int {
-        var request = URLRequest(url: URL(string: url)!)
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
-    }
-
     /// Runs `deskkit serve` on `site` with `environment` added, sends one webhook and one `/v1/preview`
     /// (with a caller's `traceparent`), waits for the PUT; the server's log.
     static func exercise(site: PageServer, requests: Requests, environment: [String: String]) async throws -> String {
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = [
-            "serve", "--port", "0", "--allow-private", "--store", "memory", "--api-base", site.baseURL,
-            "--log-level", "info",
-        ]
-        process.environment = ["SENDBIRD_API_TOKEN": CrashRecoveryTests.token, "DESKKIT_API_KEYS": Self.apiKey]
-            .merging(environment) { $1 }
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        let log = CrashRecoveryTests.Log()
-        try process.run()
-        // Only the server writes to the pipe: its end is read to the last line after it stops.
-        try err.fileHandleForWriting.close()
+        let (process, port, log) = try CrashRecoveryTests.serveLogged(
+            ["--store", "memory", "--api-base", site.baseURL], in: FileManager.default.temporaryDirectory,
+            environment: ["DESKKIT_API_KEYS": Self.apiKey].merging(environment) { $1 })
         defer { if process.isRunning { process.terminate() } }
-        var port = 0
-        let deadline = ContinuousClock.now + .seconds(30)
-        while port == 0, ContinuousClock.now < deadline {
-            let data = err.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            log.append(data)
-            let text = log.text.withLock { $0 }
-            if let line = text.split(separator: "\n").first(where: {
-                $0.contains("listening") && $0.contains("address=")
-            }),
-                let value = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?
-                    .split(separator: ":").last.flatMap({ Int($0) })
-            {
-                port = value
-            }
-        }
-        try #require(port != 0, "no listening line: \(log.text.withLock { $0 })")
-        err.fileHandleForReading.readabilityHandler = { log.append($0.availableData) }
 
-        let (body, signature) = CrashRecoveryTests.webhook(id: 77, link: "\(site.baseURL)/r")
-        #expect(
-            try await post(
-                "http://127.0.0.1:\(port)/webhooks/sendbird", body: body,
-                headers: ["x-sendbird-signature": signature]) == 200)
+        let (status, _) = try await CrashRecoveryTests.sendWebhook(id: 77, link: "\(site.baseURL)/r", to: port)
+        #expect(status == 200)
         let until = ContinuousClock.now + .seconds(20)
         while !requests.all.contains(where: { $0.path.hasPrefix("/v3/") }), ContinuousClock.now < until {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(
-            try await post(
-                "http://127.0.0.1:\(port)/v1/preview", body: Data(#"{"url":"\#(site.baseURL)/order?page=2"}"#.utf8),
-                headers: ["Authorization": "Bearer \(Self.apiKey)", "traceparent": Self.callerParent]) == 200)
-        // The last spans are exported when the server stops.
+        var preview = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/preview")!)
+        preview.httpMethod = "POST"
+        preview.httpBody = Data(#"{"url":"\#(site.baseURL)/order?page=2"}"#.utf8)
+        preview.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        preview.setValue("Bearer \(Self.apiKey)", forHTTPHeaderField: "Authorization")
+        preview.setValue(Self.callerParent, forHTTPHeaderField: "traceparent")
+        let (_, answer) = try await URLSession.shared.data(for: preview)
+        #expect((answer as? HTTPURLResponse)?.statusCode == 200)
+        // The last spans are exported when the server stops; its last lines reach the log soon after.
         process.interrupt()
         process.waitUntilExit()
-        err.fileHandleForReading.readabilityHandler = nil
-        log.append(err.fileHandleForReading.readDataToEndOfFile())
+        try await Task.sleep(for: .milliseconds(200))
         return log.text.withLock { $0 }
     }
 
