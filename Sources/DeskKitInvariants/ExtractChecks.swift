@@ -27,7 +27,7 @@ enum ExtractChecks {
         while offset < page.count {
             let size = Int(random.next() % 64) == 0 ? Int(random.next() % 4096) : Int(random.next() % 300)
             let end = min(page.count, offset + max(1, size))
-            if parser.feed(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: page[offset..<end]))) { break }
+            if parser.feed(UnsafeBufferPointer(rebasing: page[offset..<end])) { break }
             offset = end
         }
         var chunked = parser.finish()

@@ -1,5 +1,3 @@
-import CLibXML2
-
 /// What the SAX callbacks gather from a page, raw, with the caps of ``ExtractionLimits``.
 final class Collector {
     /// A `<meta>` tag with content, its names read once: every pass over the metas looks at them.
@@ -124,13 +122,9 @@ final class Collector {
     @exclusivity(unchecked) var sawH1 = false
     @exclusivity(unchecked) var headDone = false
     @exclusivity(unchecked) var captures: [Capture] = []
-    /// Set when the parser has what it needs: parsing stops at that very event, however the page was
-    /// cut into chunks.
-    @exclusivity(unchecked) var done = false {
-        didSet { if done, let context { xmlStopParser(context) } }
-    }
-    /// The parser driving this collector.
-    @exclusivity(unchecked) var context: htmlParserCtxtPtr?
+    /// Set when the parser has what it needs: the run stops at that very event (``PushParse``), however
+    /// the page was cut into chunks.
+    @exclusivity(unchecked) var done = false
 
     init(limits: ExtractionLimits) { self.limits = limits }
 
@@ -337,17 +331,14 @@ final class Collector {
 
     // MARK: Tags
 
-    /// The first charset a `<meta>` of the head declares (`charset`, or `http-equiv="Content-Type"`'s
-    /// parameter), for a parser whose encoding was only a guess: the HTML standard's "change the encoding".
-    @exclusivity(unchecked) private(set) var declaredCharset: String?
+    /// The first encoding a `<meta>` of the head declares (``MetaCharset``), for a parser whose encoding was
+    /// only a guess: the HTML standard's "change the encoding".
+    @exclusivity(unchecked) private(set) var declaredEncoding: WebEncoding?
 
     private func meta(_ attribute: StartTagAttributes) {
-        if declaredCharset == nil, !headDone {
-            if let charset = attribute["charset"] {
-                declaredCharset = charset
-            } else if attribute["http-equiv"]?.lowercased() == "content-type", let content = attribute["content"] {
-                declaredCharset = CharsetSniffer.charsetParameter(content)
-            }
+        if declaredEncoding == nil, !headDone {
+            declaredEncoding = MetaCharset.declared(
+                charset: attribute["charset"], httpEquiv: attribute["http-equiv"], content: attribute["content"])
         }
         guard metas.count < limits.maxMetaTags, let content = attribute["content"] ?? attribute["value"] else { return }
         metas.append(
@@ -404,9 +395,9 @@ final class Collector {
     private func endOfHead() {
         guard !headDone else { return }
         headDone = true
-        needTitle = !headTitle
-        needDescription = !headDescription
-        needImage = !headImage
+        needTitle = !headFills(.title)
+        needDescription = !headFills(.description)
+        needImage = !headFills(.image)
         checkBodyNeeds()
     }
 
@@ -435,39 +426,19 @@ final class Collector {
     /// How much of the body had been read when there was a title and a description.
     @exclusivity(unchecked) private var textInHandAt: Int?
 
-    private func hasMeta(_ test: (Meta) -> Bool) -> Bool { metas.contains { $0.content?.isEmpty == false && test($0) } }
-
-    var headTitle: Bool {
-        if let t = texts[.title], !TextCleaning.isBlank(t) { return true }
-        return hasMeta { m in
-            Self.key(m, in: Self.titleKeys) || m.name == "title" || m.itemprop == "name"
+    /// Whether the head gave `field` a value: a `<meta>` of ``CardField``'s table, or `<title>`.
+    func headFills(_ field: CardField) -> Bool {
+        if field == .title, let t = texts[.title], !TextCleaning.isBlank(t) { return true }
+        let tags = field.previewTags
+        return metas.contains { m in
+            guard m.content?.isEmpty == false else { return false }
+            return m.properties.contains(where: tags.contains) || m.name.map(tags.contains) == true
+                || (m.name != nil && m.name == field.metaName) || m.itemprop.map(field.itemprops.contains) == true
         }
-    }
-
-    var headDescription: Bool {
-        hasMeta { m in
-            Self.key(m, in: Self.descriptionKeys) || m.name == "description"
-                || m.itemprop == "description"
-        }
-    }
-
-    var headImage: Bool {
-        hasMeta { m in Self.key(m, in: Self.imageKeys) || m.itemprop == "image" }
     }
 
     /// The classes that mark a post's title in blog themes.
     private static let postTitleClasses: [StaticString] = ["post-title", "entry-title"]
-    private static let titleKeys: Set = ["og:title", "twitter:title"]
-    private static let descriptionKeys: Set = ["og:description", "twitter:description"]
-    private static let imageKeys: Set = [
-        "og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src",
-    ]
-
-    static func key(_ m: Meta, in keys: Set<String>) -> Bool {
-        if m.properties.contains(where: keys.contains) { return true }
-        if let n = m.name, keys.contains(n) { return true }
-        return false
-    }
 
     /// The names of a `property=` value, lowercased: RDFa allows several, separated by white space.
     static func keys(_ property: String) -> [String] {

@@ -52,29 +52,30 @@ enum MetadataResolution {
         let ld = jsonLD(c.jsonLD, limits: limits)
         m.jsonLD = ld
 
+        // Each field: its preview tags (``CardField``), the document's title for a title, its plain
+        // `<meta name>`, its itemprops, JSON-LD, then the body's fallbacks.
+        func plainMeta(_ field: CardField) -> String? { field.metaName.flatMap { named[$0] } }
+        func itemprop(_ field: CardField) -> String? { first(m.itemprops, field.itemprops) }
         m.title =
             [
-                first(m.openGraph, "og:title"), first(m.twitter, "twitter:title"), c.texts[.title], named["title"],
-                first(m.itemprops, "name", "headline"), first(ld, "headline", "name"), c.texts[.postTitle],
-                c.texts[.h1],
+                m.taggedValue(.title), c.texts[.title], plainMeta(.title), itemprop(.title),
+                first(ld, "headline", "name"),
+                c.texts[.postTitle], c.texts[.h1],
             ].lazy.compactMap { text($0, limits.maxTitleLength) }.first
         m.description =
             [
-                first(m.openGraph, "og:description"), first(m.twitter, "twitter:description"), named["description"],
-                first(m.itemprops, "description"), first(ld, "description"), c.texts[.descriptionID],
-                c.texts[.pAfterH1],
-                c.texts[.firstP],
+                m.taggedValue(.description), plainMeta(.description), itemprop(.description), first(ld, "description"),
+                c.texts[.descriptionID], c.texts[.pAfterH1], c.texts[.firstP],
             ].lazy.compactMap { text($0, limits.maxDescriptionLength) }.first
             ?? TextCleaning.cleanAtWord(c.texts[.bodyText], limit: limits.maxDescriptionLength)
             ?? [c.texts[.shortPAfterH1], c.texts[.shortP]].lazy.compactMap { text($0, limits.maxDescriptionLength) }
             .first
+        // OpenGraph's images are structured (an image's secure URL before its URL); then the other tags.
         let ogImage = m.images.lazy.compactMap { $0.secureURL ?? $0.url }.first
         m.image =
             ogImage
-            ?? [
-                first(m.twitter, "twitter:image", "twitter:image:src"), first(m.itemprops, "image"), first(ld, "image"),
-                c.imageAfterH1, c.firstImage,
-            ].lazy.compactMap { url($0) }.first
+            ?? [m.taggedValue(.image), itemprop(.image), first(ld, "image"), c.imageAfterH1, c.firstImage].lazy
+            .compactMap { url($0) }.first
         m.canonicalURL = url(c.canonical)
         m.oEmbed =
             url(c.oEmbedJSON).map { .init(url: $0, format: .json) }
@@ -192,7 +193,7 @@ enum MetadataResolution {
     ) -> String? {
         // Each candidate is computed only when those before it gave nothing.
         let candidates: [() -> String?] = [
-            { first(m.openGraph, "og:site_name") }, { m.applicationName }, { named["apple-mobile-web-app-title"] },
+            { m.taggedValue(.siteName) }, { m.applicationName }, { named["apple-mobile-web-app-title"] },
             { named["al:ios:app_name"] ?? named["al:android:app_name"] },
             { first(m.twitter, "twitter:app:name:iphone", "twitter:app:name:googleplay", "twitter:app:name:ipad") },
             { named["publisher"].flatMap { URLResolution.split(Substring($0)).scheme == nil ? $0 : nil } },
@@ -205,7 +206,9 @@ enum MetadataResolution {
     }
 
     /// The value of the first property named by one of `keys`, in the order of `keys`.
-    static func first(_ list: [PageMetadata.Property], _ keys: String...) -> String? {
+    static func first(_ list: [PageMetadata.Property], _ keys: String...) -> String? { first(list, keys) }
+
+    static func first(_ list: [PageMetadata.Property], _ keys: [String]) -> String? {
         for key in keys { if let p = list.first(where: { $0.key == key }) { return p.value } }
         return nil
     }

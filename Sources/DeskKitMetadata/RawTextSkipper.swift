@@ -228,12 +228,3 @@ struct RawTextSkipper {
         isNameStart(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-")
     }
 }
-
-extension CharsetDecision {
-    /// Whether every ASCII character is its own byte and no other character uses those bytes, so the
-    /// page's markup can be found in its bytes (true of UTF-8, windows-125x, ISO-8859, EUC, Shift_JIS,
-    /// GBK, Big5; not of UTF-16 or ISO-2022-JP).
-    var isASCIICompatible: Bool {
-        !name.hasPrefix("UTF-16") && !name.hasPrefix("UTF-32") && !name.hasPrefix("ISO-2022")
-    }
-}

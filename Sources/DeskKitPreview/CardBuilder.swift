@@ -92,12 +92,10 @@ struct CardBuilder: Sendable {
         }
     }
 
-    /// Whether a page's own preview tags leave a card field to an oEmbed answer: no og: or twitter: title,
-    /// image or site name.
+    /// Whether a page's own preview tags leave a card field to an oEmbed answer: no title, image or site
+    /// name from them (``CardField``'s table).
     static func leavesFieldsToFill(_ m: PageMetadata) -> Bool {
-        PreviewCard.tagged(m, "og:title", "twitter:title") == nil
-            || PreviewCard.tagged(m, "og:image", "twitter:image") == nil
-            || PreviewCard.tagged(m, "og:site_name") == nil
+        !m.isTagged(.title) || !m.isTagged(.image) || !m.isTagged(.siteName)
     }
 
     /// The card of a fetched page or file, with the sources of its fields. Its `url` is the link as written,
@@ -127,12 +125,10 @@ struct CardBuilder: Sendable {
         func source(_ value: String?, tagged: Bool) -> PreviewDetails.Source? {
             value == nil ? nil : tagged ? .page : .pageFallback
         }
-        details.sources.title = source(m.title, tagged: PreviewCard.tagged(m, "og:title", "twitter:title") != nil)
-        details.sources.description = source(
-            m.description, tagged: PreviewCard.tagged(m, "og:description", "twitter:description") != nil)
-        details.sources.image = source(
-            m.image, tagged: !m.images.isEmpty || PreviewCard.tagged(m, "twitter:image", "twitter:image:src") != nil)
-        details.sources.siteName = source(m.siteName, tagged: PreviewCard.tagged(m, "og:site_name") != nil)
+        details.sources.title = source(m.title, tagged: m.isTagged(.title))
+        details.sources.description = source(m.description, tagged: m.isTagged(.description))
+        details.sources.image = source(m.image, tagged: !m.images.isEmpty || m.isTagged(.image))
+        details.sources.siteName = source(m.siteName, tagged: m.isTagged(.siteName))
         return PreviewCard(
             preview: URLPreview(
                 url: link, siteName: m.siteName, title: m.title, description: m.description, image: m.image),

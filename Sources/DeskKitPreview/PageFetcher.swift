@@ -294,9 +294,7 @@ public struct PageFetcher: Sendable {
             for try await buffer in body {
                 let take = min(buffer.readableBytes, maxBytes - read)
                 read += take
-                let done = buffer.withUnsafeReadableBytes {
-                    parser.feed(UnsafeRawBufferPointer(rebasing: $0.prefix(take)))
-                }
+                let done = parser.feed(buffer.readableBytesView.prefix(take))
                 if done || read >= maxBytes { break }
             }
             let metadata = parser.finish()

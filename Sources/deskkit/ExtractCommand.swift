@@ -84,7 +84,7 @@ struct ExtractCommand: ParsableCommand {
     private static func extract(_ path: String, pageURL: String?, contentType: String?) throws -> PageMetadata {
         let parser = HTMLMetadataParser(pageURL: pageURL, contentType: contentType)
         var reader = try LineReader(path: path)
-        try reader.forEachChunk { parser.feed(UnsafeRawBufferPointer($0)) }
+        try reader.forEachChunk { parser.feed($0) }
         return parser.finish()
     }
 }

@@ -40,12 +40,4 @@ extension PreviewCard {
         details.providerName = answer.providerName
         details.authorName = answer.authorName
     }
-
-    /// The first value of `keys` among the page's OpenGraph and Twitter properties.
-    static func tagged(_ m: PageMetadata, _ keys: String...) -> String? {
-        for key in keys {
-            if let p = (m.openGraph + m.twitter).first(where: { $0.key == key && !$0.value.isEmpty }) { return p.value }
-        }
-        return nil
-    }
 }

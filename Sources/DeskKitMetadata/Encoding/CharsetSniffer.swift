@@ -7,44 +7,6 @@
 #endif
 import DeskKitJSON
 
-/// The character encoding a page was read with, and how it was chosen.
-public struct CharsetDecision: Sendable, Hashable {
-    /// Where the decision came from, strongest first.
-    public enum Source: String, Sendable, Hashable {
-        /// A byte order mark.
-        case byteOrderMark = "bom"
-        /// The HTTP `Content-Type` charset parameter.
-        case httpHeader = "http"
-        /// `<meta charset>` or `<meta http-equiv="Content-Type">`, anywhere in the head.
-        case meta
-        /// Nothing declared; the bytes are valid UTF-8.
-        case detectedUTF8 = "detected-utf-8"
-        /// A declaration said otherwise, but the bytes are valid UTF-8 with multi-byte characters: pages
-        /// that lie about their charset are common, valid UTF-8 by accident is not.
-        case utf8OverDeclaration = "utf-8-over-declaration"
-        /// No declaration fits the bytes (none was made, or the bytes contradict it) and they are not UTF-8:
-        /// uchardet named the encoding, and the bytes are valid in it.
-        case detected
-        /// No declaration fits, the bytes are not UTF-8 and the detector found nothing: windows-1252.
-        case fallback
-    }
-
-    /// The encoding's name as libxml2/iconv know it (`UTF-8`, `SHIFT_JIS`, `WINDOWS-1251`, …).
-    public var name: String
-    /// Why this encoding was chosen.
-    public var source: Source
-    /// What the page or server declared, when that was overruled (the first declaration the bytes
-    /// contradicted).
-    public var declared: String?
-
-    /// A decision for `name`, made by `source`, over `declared` when a declaration was overruled.
-    public init(name: String, source: Source, declared: String? = nil) {
-        self.name = name
-        self.source = source
-        self.declared = declared
-    }
-}
-
 enum CharsetSniffer {
     /// How much of the page is looked at for a `<meta>` declaration (the whole head up to this size).
     static let prescanLimit = 64 * 1024
@@ -103,10 +65,10 @@ enum CharsetSniffer {
         }
         let sample = UnsafeBufferPointer(rebasing: bytes[0..<window(bytes)])
         var declarations: [(name: String, source: CharsetDecision.Source)] = []
-        if let label = contentType.flatMap(charsetParameter), let name = canonicalName(label) {
+        if let label = contentType.flatMap(charsetParameter), let name = declaredName(label) {
             declarations.append((name, .httpHeader))
         }
-        if let label = metaCharset(sample), let name = canonicalName(label) { declarations.append((name, .meta)) }
+        if let encoding = metaCharset(sample) { declarations.append((encoding.name, .meta)) }
         let utf8 = UTF8Evidence(sample)
         var overruled: String?
         for (name, source) in declarations {
@@ -194,61 +156,52 @@ enum CharsetSniffer {
         return nil
     }
 
-    /// The libxml2/iconv name for a charset label, following the WHATWG Encoding Standard's aliases
-    /// (latin1 and ascii are windows-1252, gb2312 is GBK, shift_jis is Windows-31J…). Nil when unknown.
-    static func canonicalName(_ label: String) -> String? {
-        let l = label.trimmingCharacters(in: " \t\"'").lowercased()
-        switch l {
-        case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8": return "UTF-8"
-        case "utf-16", "utf-16le", "utf-16be", "unicode", "ucs-2":
-            return "UTF-8"  // a UTF-16 label without a BOM is UTF-8 (WHATWG)
-        case "iso-8859-1", "latin1", "l1", "ascii", "us-ascii", "iso8859-1", "iso_8859-1", "cp1252", "windows-1252",
-            "x-cp1252":
-            return "WINDOWS-1252"
-        case "shift_jis", "shift-jis", "sjis", "x-sjis", "ms_kanji", "csshiftjis", "windows-31j", "cp932", "ms932":
-            return "CP932"
-        case "euc-jp", "eucjp", "x-euc-jp", "cseucpkdfmtjapanese": return "EUC-JP"
-        case "iso-2022-jp", "csiso2022jp": return "ISO-2022-JP"
-        case "gb2312", "gbk", "x-gbk", "cp936", "chinese", "csgb2312", "gb_2312-80", "iso-ir-58": return "GBK"
-        case "gb18030": return "GB18030"
-        case "big5", "big5-hkscs", "x-x-big5", "cn-big5", "csbig5": return "BIG5-HKSCS"
-        case "euc-kr", "ks_c_5601-1987", "windows-949", "cp949", "korean", "csksc56011987", "uhc": return "CP949"
-        case "koi8-r", "koi8", "cskoi8r", "koi": return "KOI8-R"
-        case "koi8-u", "koi8-ru": return "KOI8-U"
-        case "tis-620", "iso-8859-11", "windows-874", "dos-874": return "CP874"
-        default:
-            if l.hasPrefix("windows-125"), l.count == 12 { return l.uppercased() }
-            if l.hasPrefix("cp125"), l.count == 6 { return "WINDOWS-" + l.dropFirst(2) }
-            if l.hasPrefix("iso-8859-") || l.hasPrefix("iso8859-") {
-                let n = l.split(separator: "-").last.map(String.init) ?? ""
-                if let v = Int(n), (2...16).contains(v) { return "ISO-8859-\(v)" }
-            }
-            return nil
-        }
+    /// The name of the encoding a declaration's label names (``WebEncoding``): the standard's labels only,
+    /// and a UTF-16 label read as UTF-8 (a page with no byte order mark that reached here is no UTF-16).
+    static func declaredName(_ label: String) -> String? {
+        guard let encoding = WebEncoding.labelled(label) else { return nil }
+        return encoding.kind == .utf16 ? "UTF-8" : encoding.name
     }
 
-    /// Looks for `<meta charset>` or `<meta http-equiv="content-type" content="…charset=…">` up to the
-    /// end of the head (past WHATWG's first 1024 bytes: real pages declare later), skipping comments.
-    static func metaCharset(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+    /// The HTML standard's prescan for a `<meta>` declaring the encoding, up to the end of the head (past
+    /// the standard's first 1024 bytes: real pages declare later): comments, other tags with their
+    /// attributes, and `<!…>`, `</…>`, `<?…>` are stepped over as the standard does, so a `<meta` inside
+    /// an attribute value or a comment declares nothing. Each `<meta>` is judged by ``MetaCharset``.
+    static func metaCharset(_ b: UnsafeBufferPointer<UInt8>) -> WebEncoding? {
         var i = 0
-        while i < b.count {
-            guard let lt = find(UInt8(ascii: "<"), in: b, from: i) else { return nil }
+        func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+        while let lt = find(UInt8(ascii: "<"), in: b, from: i) {
             i = lt + 1
             if startsWith(b, at: lt, "<!--") {
-                i = findSequence(Array("-->".utf8), in: b, from: lt + 4).map { $0 + 3 } ?? b.count
-                continue
-            }
-            if startsWith(b, at: lt, "</head") || startsWith(b, at: lt, "<body") { return nil }
-            guard startsWith(b, at: lt, "<meta"), lt + 5 < b.count, isSpace(b[lt + 5]) || b[lt + 5] == 0x2F else {
-                continue
-            }
-            let (attributes, end) = TagAttributes.parse(b, from: lt + 5)
-            i = end
-            if let charset = attributes["charset"], !charset.isEmpty { return charset }
-            if attributes["http-equiv"]?.lowercased() == "content-type", let content = attributes["content"],
-                let charset = charsetParameter("x;" + String(content.map { $0 == "," ? ";" : $0 }))
+                // `<!-->` closes itself: the `-->` may share the opening's dashes.
+                i = findSequence(Array("-->".utf8), in: b, from: lt + 2).map { $0 + 3 } ?? b.count
+            } else if startsWith(b, at: lt, "</head") || startsWith(b, at: lt, "<body") {
+                return nil
+            } else if startsWith(b, at: lt, "<meta"), lt + 5 < b.count, isSpace(b[lt + 5]) || b[lt + 5] == 0x2F {
+                var attributes = PrescanAttributes(b, from: lt + 5)
+                var seen: [String: String] = [:]
+                while let (name, value) = attributes.next() {
+                    if seen[name] == nil { seen[name] = value }  // the first of a name counts
+                }
+                i = attributes.position
+                if let encoding = MetaCharset.declared(
+                    charset: seen["charset"], httpEquiv: seen["http-equiv"], content: seen["content"])
+                {
+                    return encoding
+                }
+            } else if lt + 1 < b.count,
+                isLetter(b[lt + 1]) || (b[lt + 1] == 0x2F && lt + 2 < b.count && isLetter(b[lt + 2]))
             {
-                return charset
+                // Another tag: its name, then its attributes, read only to find where it ends.
+                var j = lt + 1
+                while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: ">") { j += 1 }
+                var attributes = PrescanAttributes(b, from: j)
+                while attributes.next() != nil {}
+                i = attributes.position
+            } else if lt + 1 < b.count,
+                b[lt + 1] == UInt8(ascii: "!") || b[lt + 1] == 0x2F || b[lt + 1] == UInt8(ascii: "?")
+            {
+                i = find(UInt8(ascii: ">"), in: b, from: lt + 1).map { $0 + 1 } ?? b.count
             }
         }
         return nil
@@ -282,51 +235,5 @@ enum CharsetSniffer {
 
     @inline(__always) static func isSpace(_ c: UInt8) -> Bool {
         c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C
-    }
-}
-
-/// A tolerant reader of the attributes of one tag, for the charset prescan.
-enum TagAttributes {
-    /// Attributes (names lowercased) from `i` to the closing `>`, and the index after it.
-    static func parse(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> ([String: String], Int) {
-        var out: [String: String] = [:]
-        var i = start
-        func skipSpace() { while i < b.count, CharsetSniffer.isSpace(b[i]) || b[i] == 0x2F { i += 1 } }
-        while true {
-            skipSpace()
-            guard i < b.count, b[i] != UInt8(ascii: ">") else { return (out, min(i + 1, b.count)) }
-            let nameStart = i
-            while i < b.count, !CharsetSniffer.isSpace(b[i]), b[i] != 0x3D, b[i] != 0x3E, b[i] != 0x2F { i += 1 }
-            let name = String(decoding: b[nameStart..<i], as: UTF8.self).lowercased()
-            while i < b.count, CharsetSniffer.isSpace(b[i]) { i += 1 }
-            var value = ""
-            if i < b.count, b[i] == 0x3D {
-                i += 1
-                while i < b.count, CharsetSniffer.isSpace(b[i]) { i += 1 }
-                if i < b.count, b[i] == 0x22 || b[i] == 0x27 {
-                    let quote = b[i]
-                    let valueStart = i + 1
-                    i = CharsetSniffer.find(quote, in: b, from: valueStart) ?? b.count
-                    value = String(decoding: b[valueStart..<i], as: UTF8.self)
-                    i = min(i + 1, b.count)
-                } else {
-                    let valueStart = i
-                    while i < b.count, !CharsetSniffer.isSpace(b[i]), b[i] != 0x3E { i += 1 }
-                    value = String(decoding: b[valueStart..<i], as: UTF8.self)
-                }
-            }
-            if !name.isEmpty, out[name] == nil { out[name] = value }
-            if i == nameStart { i += 1 }
-        }
-    }
-}
-
-extension StringProtocol {
-    /// The string without the characters of `set` at either end.
-    package func trimmingCharacters(in set: String) -> String {
-        var s = Substring(self)
-        while let f = s.first, set.contains(f) { s.removeFirst() }
-        while let l = s.last, set.contains(l) { s.removeLast() }
-        return String(s)
     }
 }

@@ -45,22 +45,19 @@ final class LegacyDecoder {
 
     /// A decoder for `name` (``CharsetDecision/name``); nil when iconv does not know it.
     init?(name: String) {
-        let iconvName =
-            switch name {
-            case "GBK": "GB18030"
-            case "SHIFT_JIS": "CP932"
-            case "EUC-KR", "UHC": "CP949"
-            case "BIG5": "BIG5-HKSCS"
-            default: name
-            }
+        let encoding = WebEncoding.named(name) ?? WebEncoding.detected(name)
+        let iconvName = encoding?.iconvName ?? name
         let converter = iconv_open("UTF-8", iconvName)
         guard let converter, converter != iconv_t(bitPattern: -1) else { return nil }
         self.name = name
         self.converter = converter
         patches = Self.patches[iconvName]
         kind =
-            CharsetDetection.isMultiByte(iconvName)
-            ? .multiByte : iconvName.hasPrefix("WINDOWS-") || iconvName == "CP874" ? .windowsCodePage : .other
+            switch encoding?.kind {
+            case .multiByte: .multiByte
+            case .windowsCodePage: .windowsCodePage
+            default: .other
+            }
         shiftJIS = iconvName == "CP932"
     }
 

@@ -24,7 +24,7 @@ enum CharsetDetection {
         guard let answer = uchardet_get_charset(detector) else { return nil }
         let label = String(cString: answer)
         guard !label.isEmpty else { return nil }
-        if let name = CharsetSniffer.canonicalName(label) { return name }
+        if let encoding = WebEncoding.detected(label) { return encoding.kind == .utf16 ? "UTF-8" : encoding.name }
         return isKnown(label) ? label.uppercased() : nil
     }
 
@@ -36,12 +36,9 @@ enum CharsetDetection {
         return true
     }
 
-    /// The encodings in which most byte sequences are invalid, so that text in another encoding shows
-    /// up as errors: a declaration of one of these can be contradicted by the bytes.
-    static func isMultiByte(_ name: String) -> Bool {
-        ["CP932", "SHIFT_JIS", "EUC-JP", "GBK", "GB18030", "BIG5", "BIG5-HKSCS", "CP949", "EUC-KR", "UHC"].contains(
-            name)
-    }
+    /// Whether `name` is an encoding in which most byte sequences are invalid, so that text in another
+    /// encoding shows up as errors: a declaration of one of these can be contradicted by the bytes.
+    static func isMultiByte(_ name: String) -> Bool { WebEncoding.named(name)?.kind == .multiByte }
 
     /// How well `bytes` read as text in `name`.
     enum Fit {
