@@ -51,6 +51,9 @@ let package = Package(
         // UTF-8 validation. What every module that reads text builds on.
         .target(name: "DeskKitJSON"),
         .target(name: "DeskKitModel", dependencies: ["DeskKitJSON"]),
+        // Time limits: the one deadline helper (answered at the deadline, the work cancelled) and `Duration`
+        // in the units SwiftNIO takes. What fetching and the stores bound their waits with.
+        .target(name: "DeskKitTime"),
         // URLs, pure Swift: RFC 3986 splitting and resolution, hosts, punycode. What fetching (the SSRF
         // guard), link detection and metadata all parse URLs with, in one place.
         .target(name: "DeskKitURL"),
@@ -92,7 +95,7 @@ let package = Package(
         .target(
             name: "DeskKitPreview",
             dependencies: [
-                "DeskKitModel", "DeskKitURL", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy",
+                "DeskKitModel", "DeskKitURL", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy", "DeskKitTime",
                 // The language of a file's card (`Image (PNG), 3 KB`), the one its page was asked in.
                 "DeskKitCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -121,7 +124,7 @@ let package = Package(
         .target(
             name: "DeskKitJobStore",
             dependencies: [
-                "DeskKitModel",
+                "DeskKitModel", "DeskKitTime",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
@@ -134,7 +137,7 @@ let package = Package(
         .target(
             name: "DeskKitSharedPreviews",
             dependencies: [
-                "DeskKitModel", "DeskKitPreview", "DeskKitJobStore",
+                "DeskKitModel", "DeskKitPreview", "DeskKitJobStore", "DeskKitTime",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -144,7 +147,7 @@ let package = Package(
         .target(
             name: "DeskKitServer",
             dependencies: [
-                "DeskKitModel", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore",
+                "DeskKitModel", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore", "DeskKitTime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import DeskKitTime
 import Foundation
 import Logging
 import NIOSSL

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import DeskKitFetchPolicy
+import DeskKitTime
 import NIOCore
 import Synchronization
 

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import DeskKitMetadata
+import DeskKitTime
 import DeskKitURL
 import NIOCore
 import NIOHTTP1
@@ -104,34 +105,20 @@ public struct PageFetcher: Sendable {
         }
     }
 
-    /// Runs `work` within ``FetchConfiguration/totalTimeout``, its errors mapped onto ``FetchError``: the limit
-    /// running out is ``FetchError/Kind/timeout``, the caller cancelling ``FetchError/Kind/cancelled``.
+    /// Runs `work` within ``FetchConfiguration/totalTimeout`` (the package's one deadline helper: answered at
+    /// the limit, the work cancelled), its errors mapped onto ``FetchError``: the limit running out is
+    /// ``FetchError/Kind/timeout``, the caller cancelling ``FetchError/Kind/cancelled``.
     private func withTotalTimeout<T: Sendable>(_ work: @escaping @Sendable () async throws -> T)
-        async throws(FetchError)
-        -> T
+        async throws(FetchError) -> T
     {
         let total = configuration.totalTimeout
-        let result: Result<T, FetchError> = await withTaskGroup(of: Result<T, FetchError>?.self) { group in
-            group.addTask {
-                do { return .success(try await work()) } catch let e as FetchError { return .failure(e) } catch {
-                    return .failure(Self.map(error))
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: total)
-                return Task.isCancelled ? nil : .failure(.timeout("the whole request", total))
-            }
-            var first: Result<T, FetchError>?
-            while let next = await group.next() {
-                if let next {
-                    first = next
-                    break
-                }
-            }
-            group.cancelAll()
-            return first ?? .failure(FetchError(.cancelled, "the caller stopped waiting"))
+        do {
+            return try await withDeadline(total, work)
+        } catch is DeadlineExceeded {
+            throw .timeout("the whole request", total)
+        } catch {
+            throw Self.map(error)
         }
-        return try result.get()
     }
 
     /// Checks the URL's port and every address of its host; returns the address to connect to.

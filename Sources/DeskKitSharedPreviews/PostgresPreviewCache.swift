@@ -1,6 +1,7 @@
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitPreview
+import DeskKitTime
 import Foundation
 import PostgresNIO
 import ServiceLifecycle

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import DeskKitModel
 import DeskKitPreview
+import DeskKitTime
 import Foundation
 import Logging
 import NIOCore

@@ -1,12 +1,13 @@
 import Synchronization
 
 /// An operation that took longer than its deadline.
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    var limit: Duration
-    var description: String { "no answer within \(limit)" }
+package struct DeadlineExceeded: Error, CustomStringConvertible {
+    package var limit: Duration
+    package var description: String { "no answer within \(limit)" }
 }
 
-/// Runs `body`, throwing ``DeadlineExceeded`` when it takes longer than `limit`. The caller is answered at
+/// Runs `body`, throwing ``DeadlineExceeded`` when it takes longer than `limit`: the one time limit of the
+/// package (a page fetch's total time, a store's and the shared cache's operations). The caller is answered at
 /// the deadline even if `body` does not stop when cancelled (a driver waiting on a socket): `body` is
 /// cancelled and left to end on its own. The timer ends with the answer: a call that is answered in time
 /// leaves no task asleep behind it.
@@ -50,6 +51,6 @@ private final class FirstAnswer<T: Sendable>: Sendable {
 }
 
 /// Waits for `task` to end, at most `limit`.
-func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async {
+package func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async {
     _ = try? await withDeadline(limit) { await task.value }
 }
