@@ -1,14 +1,35 @@
 import Logging
 
-/// Where `deskkit serve` and `deskkit jobs` keep jobs (`--store`, `DESKKIT_STORE`).
-public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
+/// Where `deskkit serve` and `deskkit jobs` keep jobs (`--store`, `DESKKIT_STORE`). A struct rather than an
+/// enum, so that a kind of store added later breaks no `switch`.
+public struct StoreLocation: Sendable, Hashable, CustomStringConvertible {
+    private enum Place: Hashable {
+        case memory
+        case sqlite(path: String)
+        case postgres(PostgresLocation)
+    }
+    private let place: Place
+    private init(place: Place) { self.place = place }
+
     /// In process memory (``MemoryJobStore``): lost when the process ends (tests, one-off runs);
     /// `--hand-back` writes what is left at a graceful shutdown.
-    case memory
+    public static let memory = StoreLocation(place: .memory)
     /// A SQLite file: survives crashes and restarts of one instance.
-    case sqlite(path: String)
+    public static func sqlite(path: String) -> StoreLocation { StoreLocation(place: .sqlite(path: path)) }
     /// A PostgreSQL database: shared by several instances behind a load balancer, with the preview cache.
-    case postgres(PostgresLocation)
+    public static func postgres(_ location: PostgresLocation) -> StoreLocation {
+        StoreLocation(place: .postgres(location))
+    }
+
+    /// The SQLite file's path, for a SQLite store.
+    public var sqlitePath: String? {
+        if case .sqlite(let path) = place { path } else { nil }
+    }
+
+    /// The database, for a PostgreSQL store.
+    public var postgres: PostgresLocation? {
+        if case .postgres(let location) = place { location } else { nil }
+    }
 
     /// `deskkit-state.sqlite` in the working directory: what `deskkit serve` uses when not told.
     public static let `default` = StoreLocation.sqlite(path: "deskkit-state.sqlite")
@@ -28,7 +49,7 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        switch self {
+        switch place {
         case .memory: "memory"
         case .sqlite(let path): "sqlite:\(path)"
         case .postgres(let location): location.description
@@ -44,7 +65,7 @@ extension StoreLocation {
         timeout: Duration = .seconds(5), memory: MemoryJobStore.Configuration = .init(),
         logger: Logger = Logger(label: "deskkit.store")
     ) async throws(JobStoreError) -> any JobStore {
-        switch self {
+        switch place {
         case .memory: return MemoryJobStore(configuration: memory)
         case .sqlite(let path): return try await SQLiteJobStore.open(path: path, logger: logger)
         case .postgres(let location):

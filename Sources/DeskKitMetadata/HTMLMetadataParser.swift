@@ -93,12 +93,7 @@ public final class HTMLMetadataParser {
     /// that start.
     private func begin(_ startOfPage: UnsafeBufferPointer<UInt8>) {
         let decision = CharsetSniffer.decide(startOfPage, contentType: contentType)
-        let guessed =
-            switch decision.source {
-            case .detectedUTF8, .detected, .fallback: true
-            case .byteOrderMark, .httpHeader, .meta, .utf8OverDeclaration: false
-            }
-        let run = PushParse(charset: decision, limits: limits, replaying: guessed)
+        let run = PushParse(charset: decision, limits: limits, replaying: decision.source.isGuess)
         state = .parsing(run)
         run.take(startOfPage)
     }

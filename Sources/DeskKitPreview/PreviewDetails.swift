@@ -53,15 +53,32 @@ public struct PreviewDetails: Sendable, Hashable {
     public var sources = Sources()
 
     /// Where a card field came from.
-    public enum Source: String, Sendable, Hashable {
+    public struct Source: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, CaseIterable { case page, pageFallback = "page_fallback", oEmbed = "oembed", file }
+        private let code: Code
+        private init(_ code: Code) { self.code = code }
+
+        /// The member named `rawValue`, or nil for a name this version does not know.
+        public init?(rawValue: String) {
+            guard let code = Code(rawValue: rawValue) else { return nil }
+            self.code = code
+        }
+
+        /// Its name, short and fixed: what the JSON and the metrics print.
+        public var rawValue: String { code.rawValue }
+        public var description: String { code.rawValue }
+
         /// The page's own preview tags (OpenGraph, Twitter cards).
-        case page
+        public static let page = Source(.page)
+
         /// The page's fallbacks (`<title>`, its text, its first picture, its host name…).
-        case pageFallback = "page_fallback"
+        public static let pageFallback = Source(.pageFallback)
+
         /// The oEmbed answer.
-        case oEmbed = "oembed"
+        public static let oEmbed = Source(.oEmbed)
+
         /// A linked file's headers (and an image's first bytes).
-        case file
+        public static let file = Source(.file)
     }
 
     /// The source of each card field that has a value.

@@ -256,8 +256,9 @@ public actor PreviewService {
         let giveUp = ContinuousClock.now + lease + .seconds(1)
         while !Task.isCancelled, ContinuousClock.now < giveUp {
             guard let lookup = try? await sharedCache.lookup(key, now: Date(), fetchLease: lease) else { break }
-            switch lookup {
-            case .cached(let result):
+            switch lookup.code {
+            case .cached:
+                guard let result = lookup.cached else { break }
                 statistics.sharedCacheHits += 1
                 return result
             case .fetch:

@@ -41,12 +41,21 @@ extension SharedPreviewCache {
     }
 }
 
-/// The answer of ``SharedPreviewCache/lookup(_:now:fetchLease:)``.
-public enum SharedPreviewLookup: Sendable, Hashable {
+/// The answer of ``SharedPreviewCache/lookup(_:now:fetchLease:)``. A struct rather than an enum, so that an
+/// answer added later breaks no `switch`.
+public struct SharedPreviewLookup: Sendable, Hashable {
+    /// What the service switches on, exhaustively (inside the module, a new answer must be handled).
+    enum Code: Hashable { case cached, fetch, fetchingElsewhere }
+    let code: Code
+    /// The fresh answer, for ``cached(_:)``: the card with its details, or why there is none.
+    public let cached: Result<PreviewCard, FetchError>?
+
     /// A fresh answer, fetched by any of the services: the card with its details, or why there is none.
-    case cached(Result<PreviewCard, FetchError>)
+    public static func cached(_ result: Result<PreviewCard, FetchError>) -> SharedPreviewLookup {
+        SharedPreviewLookup(code: .cached, cached: result)
+    }
     /// Nothing fresh: the caller fetches the page.
-    case fetch
+    public static let fetch = SharedPreviewLookup(code: .fetch, cached: nil)
     /// Another service is fetching the page: ask again shortly.
-    case fetchingElsewhere
+    public static let fetchingElsewhere = SharedPreviewLookup(code: .fetchingElsewhere, cached: nil)
 }

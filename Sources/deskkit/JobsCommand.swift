@@ -30,7 +30,7 @@ struct JobsCommand: AsyncParsableCommand {
                     throw Failure(description: "--store: \(error.detail)", exitStatus: .usage)
                 }
             }
-            if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
+            if let path = location.sqlitePath, !FileManager.default.fileExists(atPath: path) {
                 throw Failure(description: "no store at \(path)", exitStatus: .noInput)
             }
             if location == .memory {

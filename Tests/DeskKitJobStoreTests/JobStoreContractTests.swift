@@ -357,15 +357,13 @@ struct JobStoreContractTests {
             let other = try await location.open()  // opening a migrated store again changes nothing
             await other.close()
             // Pretend a newer deskkit migrated the store.
-            switch location {
-            case .sqlite(let path):
+            if let path = location.sqlitePath {
                 let newer = try await SQLiteConnection.open(storage: .file(path: path))
                 _ = try await newer.query("PRAGMA user_version = 99")
                 try await newer.close()
-            case .postgres(let p):
+            } else if let p = location.postgres {
                 #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "5")
                 try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
-            case .memory: break
             }
             let error = await #expect(throws: JobStoreError.self) { _ = try await location.open() }
             #expect(error?.kind == .cannotOpen)

@@ -151,7 +151,7 @@ struct DurableQueueTests {
             #expect(configuration.heartbeat == .seconds(8) / 3)
             let queue = JobQueue(store: store, configuration: configuration) { _ in
                 try? await Task.sleep(for: .seconds(20))
-                return .finished(.noLink)
+                return .noLink
             }
             let running = Task { try await queue.run() }
             #expect(
@@ -186,7 +186,7 @@ struct DurableQueueTests {
             configuration.pollInterval = .milliseconds(10)
             let queue = JobQueue(store: store, configuration: configuration, logger: logger) { _ in
                 try? await Task.sleep(for: .milliseconds(3))
-                return .finished(.noLink)
+                return .noLink
             }
             let dispatcher = Task { try await queue.run() }
             let jobs = 3_000
@@ -227,7 +227,7 @@ struct DurableQueueTests {
                 await running.enter()
                 try? await Task.sleep(for: .milliseconds(100))
                 await running.leave()
-                return .finished(.noLink)
+                return .noLink
             }
             let dispatcher = Task { try await queue.run() }
             let pour = Task {

@@ -1,4 +1,5 @@
 import DeskKitJobStore
+import DeskKitPreview
 import DeskKitServer
 import Logging
 import ServiceLifecycle
@@ -37,7 +38,7 @@ struct MemoryQueueTests {
     }
 
     @Test func admitsDeduplicatesAndRefusesWhenFull() async throws {
-        let queue = JobQueue(store: Self.memory(capacity: 2)) { _ in .finished(.updated) }
+        let queue = JobQueue(store: Self.memory(capacity: 2)) { _ in .updated }
         // Not running: nothing is taken, so the store fills.
         #expect(await queue.submit(Self.job(1)) == .accepted)
         #expect(await queue.submit(Self.job(1)) == .duplicate)
@@ -58,7 +59,7 @@ struct MemoryQueueTests {
         ) { job in
             try? await Task.sleep(for: .milliseconds(50))
             await done.add(job.messageID)
-            return .finished(.updated)
+            return .updated
         }
         _ = try await Self.run(queue) {
             for id in Int64(1)...6 { #expect(await queue.submit(Self.job(id)) == .accepted) }
@@ -81,7 +82,7 @@ struct MemoryQueueTests {
                 return .cancelled
             }
             await done.add(job.messageID)
-            return .finished(.updated)
+            return .updated
         }
         let took = try await Self.run(queue) {
             for id in Int64(1)...3 { #expect(await queue.submit(Self.job(id)) == .accepted) }
@@ -105,16 +106,22 @@ struct MemoryQueueTests {
         configuration.retry.firstDelay = .milliseconds(20)
         let store = Self.memory()
         let queue = JobQueue(store: store, configuration: configuration) { job in
-            guard job.messageID == 1 else { return .retryable("HTTP 502", retryAfter: nil) }
+            guard job.messageID == 1 else {
+                return .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
+            }
             switch await attempts.add() {
-            case 1: return .retryable("HTTP 429", retryAfter: .milliseconds(700))
-            case 2: return .retryable("HTTP 503", retryAfter: nil)
-            default: return .finished(.updated)
+            case 1:
+                return .retryable(
+                    PlatformAPIError(.retryable, status: 429, retryAfter: .milliseconds(700), detail: "try later"))
+            case 2: return .retryable(PlatformAPIError(.retryable, status: 503, detail: "try later"))
+            default: return .updated
             }
         }
         var past = configuration
         past.retry.horizon = .zero
-        let pastHorizon = JobQueue(store: store, configuration: past) { _ in .retryable("HTTP 502", retryAfter: nil) }
+        let pastHorizon = JobQueue(store: store, configuration: past) { _ in
+            .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
+        }
         _ = try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
             try await Self.waitFor(.done, in: store)
@@ -143,7 +150,7 @@ struct MemoryQueueTests {
         let store = Self.memory()
         let queue = JobQueue(store: store, configuration: configuration) { _ in
             _ = await attempts.add()
-            return .challenged("challenge (cloudflare): a bot check stood in for the page")
+            return .challenged(FetchError(.challenge, "cloudflare: a bot check stood in for the page"))
         }
         _ = try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)

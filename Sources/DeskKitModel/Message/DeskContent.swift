@@ -24,25 +24,53 @@ public enum DeskContent: Sendable, Hashable {
     indirect case malformed(MalformedPayload)
 
     /// The content's kind, as printed by `deskkit decode --messages`.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, CaseIterable {
+            case urlPreview = "url_preview", closureInquiry = "closure_inquiry", customerSatisfaction =
+                "customer_satisfaction", systemMessage = "system_message", notification, botAnswers = "bot_answers",
+                plain, unknown, malformed
+        }
+        private let code: Code
+        private init(_ code: Code) { self.code = code }
+
+        /// The member named `rawValue`, or nil for a name this version does not know.
+        public init?(rawValue: String) {
+            guard let code = Code(rawValue: rawValue) else { return nil }
+            self.code = code
+        }
+
+        /// Its name, short and fixed: what the JSON and the metrics print.
+        public var rawValue: String { code.rawValue }
+        public var description: String { code.rawValue }
+        /// Every member this version knows.
+        public static var allCases: [Kind] { Code.allCases.map(Kind.init) }
+
         /// ``DeskContent/urlPreview(_:)``.
-        case urlPreview = "url_preview"
+        public static let urlPreview = Kind(.urlPreview)
+
         /// ``DeskContent/closureInquiry(_:)``.
-        case closureInquiry = "closure_inquiry"
+        public static let closureInquiry = Kind(.closureInquiry)
+
         /// ``DeskContent/customerSatisfaction(_:)``.
-        case customerSatisfaction = "customer_satisfaction"
+        public static let customerSatisfaction = Kind(.customerSatisfaction)
+
         /// ``DeskContent/systemMessage(_:)``.
-        case systemMessage = "system_message"
+        public static let systemMessage = Kind(.systemMessage)
+
         /// ``DeskContent/notification(_:)``.
-        case notification
+        public static let notification = Kind(.notification)
+
         /// ``DeskContent/botAnswers(_:)``.
-        case botAnswers = "bot_answers"
+        public static let botAnswers = Kind(.botAnswers)
+
         /// ``DeskContent/plain``.
-        case plain
+        public static let plain = Kind(.plain)
+
         /// ``DeskContent/unknown(_:)``.
-        case unknown
+        public static let unknown = Kind(.unknown)
+
         /// ``DeskContent/malformed(_:)``.
-        case malformed
+        public static let malformed = Kind(.malformed)
     }
 
     /// Which case this is, without its value.

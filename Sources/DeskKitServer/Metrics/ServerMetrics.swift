@@ -42,11 +42,12 @@ public struct ServerMetrics: Sendable {
         /// A bot check stood in for the message's pages: the job waits in the store to be tried again.
         case challengeRetry = "challenge_retry"
 
-        init(_ finish: JobOutcome.Finish) {
-            switch finish {
+        /// The label of a job that finished with its message handled (`updated`, `no_link`, `no_preview`).
+        init(finished outcome: JobOutcome) {
+            switch outcome.code {
             case .updated: self = .updated
             case .noLink: self = .noLink
-            case .noPreview: self = .noPreview
+            case .noPreview, .retryable, .permanent, .challenged, .cancelled: self = .noPreview
             }
         }
     }

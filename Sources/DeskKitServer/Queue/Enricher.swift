@@ -28,25 +28,25 @@ struct Enricher: Sendable {
             if let challenge = results.lazy.compactMap({ r -> FetchError? in
                 if case .failure(let e) = r, e.kind == .challenge { e } else { nil }
             }).first {
-                return .challenged(challenge.description)
+                return .challenged(challenge)
             }
-            return .finished(results.isEmpty ? .noLink : .noPreview)
+            return results.isEmpty ? .noLink : .noPreview
         }
         let message = DeskPayload.message(.urlPreview(preview), text: job.text)
         do {
             try await api.updateMessage(channelURL: job.channelURL, messageID: job.messageID, with: message)
             log["url"] = .string(preview.url)
             logger.info("message enriched", metadata: log)
-            return .finished(.updated)
+            return .updated
         } catch {
             log["error"] = .string(error.description)
             if error.kind == .cancelled { return .cancelled }
             if error.kind == .retryable {
                 logger.warning("message update failed; it will be retried", metadata: log)
-                return .retryable(error.description, retryAfter: error.retryAfter)
+                return .retryable(error)
             }
             logger.error("message update refused", metadata: log)
-            return .permanent(error.description)
+            return .permanent(error)
         }
     }
 }

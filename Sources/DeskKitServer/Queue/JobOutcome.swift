@@ -1,47 +1,55 @@
-/// How the work on one job ended, which decides what the queue does with it.
-public enum JobOutcome: Sendable, Hashable {
-    /// How a job finished.
-    public enum Finish: String, Sendable, Hashable {
-        /// The message was updated with its previews.
-        case updated
-        /// The message has no link to preview.
-        case noLink = "no_link"
-        /// No link of the message gave a preview.
-        case noPreview = "no_preview"
+import DeskKitFetchPolicy
+
+/// How the work on one job ended, which decides what the queue does with it. A struct over a private code
+/// rather than an enum, so that an outcome added later breaks no `switch`; the errors it carries are typed.
+public struct JobOutcome: Sendable, Hashable, CustomStringConvertible {
+    /// What the queue switches on, exhaustively (inside the module, a new outcome must be handled).
+    enum Code: String {
+        case updated, noLink = "no_link", noPreview = "no_preview", retryable, permanent, challenged, cancelled
+    }
+    let code: Code
+    /// The Platform API's error, for ``retryable(_:)`` and ``permanent(_:)``.
+    public let apiError: PlatformAPIError?
+    /// What stood in for the message's pages, for ``challenged(_:)``.
+    public let fetchError: FetchError?
+
+    private init(_ code: Code, apiError: PlatformAPIError? = nil, fetchError: FetchError? = nil) {
+        self.code = code
+        self.apiError = apiError
+        self.fetchError = fetchError
     }
 
-    /// Finished: counted as `deskkit_jobs_total{outcome}` (`updated`, `no_link`, `no_preview`).
-    case finished(Finish)
-    /// The Platform API failed in a way worth another try later (429, 5xx, transport), with how long the
-    /// server asked to wait (`Retry-After`).
-    case retryable(String, retryAfter: Duration?)
+    /// The message was updated with its previews.
+    public static let updated = JobOutcome(.updated)
+    /// The message has no link to preview.
+    public static let noLink = JobOutcome(.noLink)
+    /// No link of the message gave a preview.
+    public static let noPreview = JobOutcome(.noPreview)
+    /// Cancelled (shutdown) before the message was updated: the job is run again.
+    public static let cancelled = JobOutcome(.cancelled)
+
+    /// The Platform API failed in a way worth another try later (429, 5xx, transport); the error's
+    /// `retryAfter` is how long the server asked to wait.
+    public static func retryable(_ error: PlatformAPIError) -> JobOutcome { JobOutcome(.retryable, apiError: error) }
     /// The Platform API refused the update for good (a 4xx other than 429).
-    case permanent(String)
+    public static func permanent(_ error: PlatformAPIError) -> JobOutcome { JobOutcome(.permanent, apiError: error) }
     /// No link gave a card, and a bot check stood in for a page (`FetchError.Kind.challenge`): tried again
     /// later by the ``ChallengeRetry`` policy, then finished as `no_preview`.
-    case challenged(String)
-    /// Cancelled (shutdown) before the message was updated.
-    case cancelled
-}
+    public static func challenged(_ error: FetchError) -> JobOutcome { JobOutcome(.challenged, fetchError: error) }
 
-extension JobOutcome {
-    /// The outcome's name in a span (`deskkit.job.outcome`): the finish's name, or `retryable`, `permanent`,
-    /// `challenged`, `cancelled`.
-    var name: String {
-        switch self {
-        case .finished(let finish): finish.rawValue
-        case .retryable: "retryable"
-        case .permanent: "permanent"
-        case .challenged: "challenged"
-        case .cancelled: "cancelled"
-        }
+    /// The outcome's name (`deskkit.job.outcome` in a span): `updated`, `no_link`, `no_preview`, `retryable`,
+    /// `permanent`, `challenged`, `cancelled`.
+    public var name: String { code.rawValue }
+
+    public var description: String {
+        if let apiError { return "\(name): \(apiError)" }
+        if let fetchError { return "\(name): \(fetchError)" }
+        return name
     }
 
     /// Whether the message was not updated because the Platform API failed.
-    var isFailure: Bool {
-        switch self {
-        case .retryable, .permanent: true
-        case .finished, .challenged, .cancelled: false
-        }
-    }
+    var isFailure: Bool { code == .retryable || code == .permanent }
+
+    /// The error the store keeps for the job: the Platform API's, or what stood in for its pages.
+    var storedError: String? { apiError?.description ?? fetchError?.description }
 }

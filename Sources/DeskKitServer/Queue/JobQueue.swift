@@ -333,27 +333,31 @@ public actor JobQueue: Service {
         let id = claimed.job.messageID
         let now = Date()
         do {
-            switch outcome {
-            case .finished(let finish):
-                metrics.job(.init(finish))
+            let error = outcome.storedError
+            switch outcome.code {
+            case .updated, .noLink, .noPreview:
+                metrics.job(.init(finished: outcome))
                 try await store.finish(id, as: .done, error: nil, now: now)
-            case .permanent(let error):
+            case .cancelled:
+                try await store.reschedule(id, dueAt: now, error: nil, now: now)
+            case .permanent:
                 metrics.job(.apiFailed)
                 try await store.finish(id, as: .failed, error: error, now: now)
-            case .retryable(let error, let retryAfter):
-                let delay = configuration.retry.delay(after: claimed.attempts, retryAfter: retryAfter)
+            case .retryable:
+                let delay = configuration.retry.delay(after: claimed.attempts, retryAfter: outcome.apiError?.retryAfter)
                 let due = now.addingTimeInterval(delay / .seconds(1))
                 if !withinHorizon(due, claimed) {
                     metrics.job(.apiFailed)
                     logger.error(
-                        "job failed: retry horizon passed", metadata: ["message_id": "\(id)", "error": .string(error)])
+                        "job failed: retry horizon passed",
+                        metadata: ["message_id": "\(id)", "error": .string(error ?? "")])
                     try await store.finish(id, as: .failed, error: error, now: now)
                 } else {
                     metrics.job(.retryScheduled)
                     try await store.reschedule(id, dueAt: due, error: error, now: now)
                     wake(after: delay)
                 }
-            case .challenged(let error):
+            case .challenged:
                 let due = configuration.challengeRetry.delay(after: claimed.attempts).map {
                     now.addingTimeInterval($0 / .seconds(1))
                 }
@@ -361,14 +365,12 @@ public actor JobQueue: Service {
                     metrics.job(.challengeRetry)
                     logger.info(
                         "a bot check stood in for the message's pages; it will be tried again",
-                        metadata: ["message_id": "\(id)", "due": "\(due)", "error": .string(error)])
+                        metadata: ["message_id": "\(id)", "due": "\(due)", "error": .string(error ?? "")])
                     try await store.reschedule(id, dueAt: due, error: error, now: now)
                 } else {
                     metrics.job(.noPreview)
                     try await store.finish(id, as: .done, error: error, now: now)
                 }
-            case .cancelled:
-                try await store.reschedule(id, dueAt: now, error: nil, now: now)
             }
         } catch {
             // The lease runs out and the job is claimed again: at least once.

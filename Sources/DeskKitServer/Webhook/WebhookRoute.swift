@@ -24,31 +24,30 @@ struct WebhookRoute: Sendable {
             let first = problems.first.map { "\($0.path): \($0.message)" } ?? "not a webhook"
             throw RequestProblem(.badRequest, "not a Sendbird webhook: \(first)", problems: problems)
         }
-        switch WebhookVerdict.decide(webhook, previews: previews) {
-        case .ignore(let reason):
+        let verdict = WebhookVerdict.decide(webhook, previews: previews)
+        guard let job = verdict.job else {
             metrics.webhook(.ignored)
-            return .json(.ok, ["status": "ignored", "reason": .string(reason.description)])
-        case .enrich(let job):
-            let admission = await queue.submit(job)
-            let refusal: (ServerMetrics.Webhook, String, retryAfter: String)
-            switch admission {
-            case .accepted:
-                metrics.webhook(.queued)
-                logger.debug(
-                    "message queued",
-                    metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
-                return .json(.ok, ["status": "queued"])
-            case .duplicate:
-                metrics.webhook(.duplicate)
-                return .json(.ok, ["status": "duplicate"])
-            case .full: refusal = (.queueFull, "the work queue is full", "1")
-            case .unavailable: refusal = (.storeUnavailable, "the job store cannot commit the job", "5")
-            case .closed: refusal = (.shuttingDown, "shutting down", "1")
-            }
-            metrics.webhook(refusal.0)
-            logger.warning(
-                "webhook refused", metadata: ["reason": .string(admission.rawValue), "message_id": "\(job.messageID)"])
-            throw RequestProblem(.serviceUnavailable, refusal.1, headers: [.retryAfter: refusal.retryAfter])
+            return .json(.ok, ["status": "ignored", "reason": .string(verdict.ignoreReason?.description ?? "")])
         }
+        let admission = await queue.submit(job)
+        let refusal: (ServerMetrics.Webhook, String, retryAfter: String)
+        switch admission {
+        case .accepted:
+            metrics.webhook(.queued)
+            logger.debug(
+                "message queued",
+                metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
+            return .json(.ok, ["status": "queued"])
+        case .duplicate:
+            metrics.webhook(.duplicate)
+            return .json(.ok, ["status": "duplicate"])
+        case .full: refusal = (.queueFull, "the work queue is full", "1")
+        case .closed: refusal = (.shuttingDown, "shutting down", "1")
+        default: refusal = (.storeUnavailable, "the job store cannot commit the job", "5")  // .unavailable
+        }
+        metrics.webhook(refusal.0)
+        logger.warning(
+            "webhook refused", metadata: ["reason": .string(admission.rawValue), "message_id": "\(job.messageID)"])
+        throw RequestProblem(.serviceUnavailable, refusal.1, headers: [.retryAfter: refusal.retryAfter])
     }
 }

@@ -2,12 +2,20 @@ import DeskKitJobStore
 import DeskKitModel
 import DeskKitPreview
 
-/// What the server does with a webhook.
-public enum WebhookVerdict: Sendable, Hashable {
+/// What the server does with a webhook: a job to run, or why there is none. A struct rather than an enum,
+/// so that a verdict added later breaks no `switch`.
+public struct WebhookVerdict: Sendable, Hashable {
+    /// The job to run, when the webhook asks for work.
+    public let job: EnrichmentJob?
+    /// Why the webhook needs no work, when it needs none.
+    public let ignoreReason: IgnoreReason?
+
     /// A new user message with links and no preview: build one.
-    case enrich(EnrichmentJob)
+    public static func enrich(_ job: EnrichmentJob) -> WebhookVerdict { WebhookVerdict(job: job, ignoreReason: nil) }
     /// Nothing to do, and why.
-    case ignore(IgnoreReason)
+    public static func ignore(_ reason: IgnoreReason) -> WebhookVerdict {
+        WebhookVerdict(job: nil, ignoreReason: reason)
+    }
 
     /// Why a webhook needs no work; its ``description`` is the `reason` of the webhook's answer. A struct
     /// rather than an enum, so that a reason added later breaks no `switch`.
