@@ -62,7 +62,7 @@ public struct EnrichmentServer: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
-        limiter = RateLimiter(configuration: configuration.rateLimit, keys: configuration.apiKeys.count)
+        limiter = RateLimiter(configuration: configuration.rateLimit)
         previews = PreviewService(
             fetcher: PageFetcher(configuration: configuration.fetch), configuration: configuration.previews,
             sharedCache: sharedPreviews)
@@ -119,9 +119,13 @@ public struct EnrichmentServer: Sendable {
 
     /// The routes: the webhook (signed) and the balancer's health check are open; the work routes need an
     /// API key and keep to its rate; the metrics need a key. The webhook and `/v1/*` get a server span each
-    /// when a tracer is bootstrapped (`InstrumentationSystem.bootstrap`) before the router is made.
-    public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
+    /// when a tracer is bootstrapped (`InstrumentationSystem.bootstrap`) before the router is made. The
+    /// routes work in any request context (`context`: an application's own, with its own fields); the server
+    /// itself runs them in `BasicRequestContext`.
+    public func makeRouter<Context: RequestContext>(context: Context.Type = BasicRequestContext.self)
+        -> Router<Context>
+    {
+        let router = Router(context: Context.self)
         router.middlewares.add(RequestCounter(metrics: metrics))
         let webhook = WebhookRoute(queue: queue, previews: previews, metrics: metrics, logger: logger)
         // The work routes are traced (a server span each, OpenTelemetry's HTTP conventions): /v1/* continues
@@ -129,7 +133,7 @@ public struct EnrichmentServer: Sendable {
         // middleware is left out: its attributes and closures alone cost 15 % of the webhook rate.
         let tracing =
             InstrumentationSystem.tracer is NoOpTracer
-            ? nil : TracingMiddleware<BasicRequestContext>(redactingQueryParameters: Self.secretQueryParameters)
+            ? nil : TracingMiddleware<Context>(redactingQueryParameters: Self.secretQueryParameters)
         let webhooks = router.group("/webhooks/sendbird")
         if let tracing { webhooks.add(middleware: tracing) }
         webhooks

@@ -1,3 +1,4 @@
+import DeskKitJobStore
 import DeskKitModel
 import DeskKitServer
 import Foundation
@@ -173,24 +174,27 @@ struct APIAccessTests {
         }
     }
 
-    @Test func bucketsFillAtTheRateUpToTheBurst() {
+    @Test func bucketsFillAtTheRateUpToTheBurst() throws {
         var configuration = RateLimiter.Configuration()
         configuration.perSecond = 2
         configuration.burst = 3
-        let limiter = RateLimiter(configuration: configuration, keys: 2)
+        let limiter = RateLimiter(configuration: configuration)
+        let keys = try APIKeys(parsing: "first-key-of-the-two,second-key-of-the-two")
+        let first = try #require(keys.match(Array("first-key-of-the-two".utf8)))
+        let second = try #require(keys.match(Array("second-key-of-the-two".utf8)))
         let t0 = ContinuousClock.now
-        for _ in 1...3 { #expect(limiter.take(key: 0, now: t0) == nil) }
-        #expect(limiter.take(key: 0, now: t0) == .milliseconds(500))
-        #expect(limiter.take(key: 1, now: t0) == nil, "another key, another bucket")
-        #expect(limiter.take(key: 0, now: t0 + .milliseconds(500)) == nil)
-        #expect(limiter.take(key: 0, now: t0 + .milliseconds(500)) != nil)
+        for _ in 1...3 { #expect(limiter.take(for: first, now: t0) == nil) }
+        #expect(limiter.take(for: first, now: t0) == .milliseconds(500))
+        #expect(limiter.take(for: second, now: t0) == nil, "another key, another bucket")
+        #expect(limiter.take(for: first, now: t0 + .milliseconds(500)) == nil)
+        #expect(limiter.take(for: first, now: t0 + .milliseconds(500)) != nil)
         // A long quiet fills the bucket to the burst, not beyond.
-        for _ in 1...3 { #expect(limiter.take(key: 0, now: t0 + .seconds(3600)) == nil) }
-        #expect(limiter.take(key: 0, now: t0 + .seconds(3600)) != nil)
+        for _ in 1...3 { #expect(limiter.take(for: first, now: t0 + .seconds(3600)) == nil) }
+        #expect(limiter.take(for: first, now: t0 + .seconds(3600)) != nil)
         // No rate: no limit.
         configuration.perSecond = 0
-        let open = RateLimiter(configuration: configuration, keys: 1)
-        for _ in 1...100 { #expect(open.take(key: 0, now: t0) == nil) }
+        let open = RateLimiter(configuration: configuration)
+        for _ in 1...100 { #expect(open.take(for: first, now: t0) == nil) }
     }
 
     @Test func keyListsAreCheckedAtStartWithoutShowingAKey() throws {
@@ -223,7 +227,9 @@ struct APIAccessTests {
         let c = try ServerConfiguration.resolve(
             environment: base.merging(["DESKKIT_API_KEYS": " \(long) ,\(long)2 "]) { $1 })
         #expect(c.apiKeys.count == 2)
-        #expect(c.apiKeys.match(Array(long.utf8)) == 0 && c.apiKeys.match(Array("\(long)2".utf8)) == 1)
+        #expect(c.apiKeys.match(Array(long.utf8))?.position == 1)
+        #expect(c.apiKeys.match(Array("\(long)2".utf8))?.position == 2)
+        #expect(c.apiKeys.match(Array("\(long)2".utf8))?.description == "key 2")
         #expect(c.apiKeys.match(Array(" \(long)".utf8)) == nil)
         #expect(!c.description.contains(long) && c.description.contains("2 API keys"))
         // Not set, or set empty: no key, the APIs closed.
@@ -233,5 +239,33 @@ struct APIAccessTests {
                 == 0)
         #expect(try ServerConfiguration.resolve(environment: base).rateLimit == RateLimiter.Configuration())
         #expect(problem("x", flag: false) != nil)
+    }
+}
+
+/// An application's own request context, with a field of its own: the server's routes mount in it.
+struct TenantContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var tenant: String?
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+}
+
+struct RouterContextTests {
+    /// `makeRouter(context:)` is generic over the request context: an application with a context of its own
+    /// (here with a field of its own) mounts the routes, their key check included.
+    @Test func theRoutesRunInAnApplicationsOwnContext() async throws {
+        var configuration = ServerConfiguration(apiToken: "token", apiBase: "http://127.0.0.1:9")
+        configuration.apiKeys = try APIKeys(parsing: APIAccessTests.key)
+        let server = EnrichmentServer(configuration: configuration, store: MemoryJobStore())
+        let router = server.makeRouter(context: TenantContext.self)
+        let app = Application(router: router)
+        try await app.test(.router) { client in
+            #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+            let decode = #"{"message_id": 1, "type": "MESG", "message": "hi", "data": ""}"#
+            #expect(try await APIAccessTests.call(client, .post, "/v1/decode", body: decode).status == .ok)
+            let refused = try await APIAccessTests.call(client, .post, "/v1/decode", body: decode, authorization: [])
+            #expect(refused.status == .unauthorized)
+        }
     }
 }

@@ -136,7 +136,8 @@ struct MemoryQueueTests {
             try await Self.waitFor(.failed, in: store)
         }
         let failed = try #require(await store.list(state: .failed, limit: 1).first)
-        #expect(failed.job.messageID == 2 && failed.attempts == 1 && failed.lastError == "HTTP 502")
+        #expect(
+            failed.job.messageID == 2 && failed.attempts == 1 && failed.lastError == "retryable, HTTP 502: try later")
     }
 
     /// A bot check stood in for the pages: tried again as often as the policy says, then finished; past the
@@ -150,7 +151,7 @@ struct MemoryQueueTests {
         let store = Self.memory()
         let queue = JobQueue(store: store, configuration: configuration) { _ in
             _ = await attempts.add()
-            return .challenged(FetchError(.challenge, "cloudflare: a bot check stood in for the page"))
+            return .challenged(.refused(.challenge, provider: "cloudflare", "a bot check stood in for the page"))
         }
         _ = try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)

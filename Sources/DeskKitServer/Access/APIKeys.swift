@@ -52,12 +52,23 @@ public struct APIKeys: Sendable, Hashable, CustomStringConvertible {
         self.init(digests: digests)
     }
 
-    /// The position of the key `presented` is, or nil. Every configured key is compared, each in constant
-    /// time.
-    public func match(_ presented: some Collection<UInt8>) -> Int? {
+    /// One of the keys, as a request presented it: what rate limits are kept by. It holds the key's digest,
+    /// never its text; it prints as its position (`key 2`).
+    public struct Key: Sendable, Hashable, CustomStringConvertible {
+        fileprivate let digest: SHA256Digest
+        /// The key's place in the list, from 1 (how problems and logs name it).
+        public let position: Int
+
+        public static func == (a: Key, b: Key) -> Bool { a.digest == b.digest }
+        public func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+        public var description: String { "key \(position)" }
+    }
+
+    /// The key `presented` is, or nil. Every configured key is compared, each in constant time.
+    public func match(_ presented: some Collection<UInt8>) -> Key? {
         let digest = SHA256.hash(data: Array(presented))
-        var found: Int?
-        for (i, key) in digests.enumerated() where key == digest { found = i }
+        var found: Key?
+        for (i, key) in digests.enumerated() where key == digest { found = Key(digest: key, position: i + 1) }
         return found
     }
 

@@ -12,19 +12,15 @@ import Hummingbird
 /// - **429** with `Retry-After` (whole seconds) when the key has used its rate.
 ///
 /// The key is never logged, nor echoed in an answer.
-struct BearerAuthentication: RouterMiddleware {
-    typealias Context = BasicRequestContext
+struct BearerAuthentication<Context: RequestContext>: RouterMiddleware {
     let keys: APIKeys
     let limiter: RateLimiter?
-
-    /// The query parameters a key would be sent in by a client that does not use the header.
-    static let keyParameters: Set<String> = ["access_token", "api_key", "apikey", "api-key", "key", "token"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         let key = try authenticate(request)
-        if let limiter, let wait = limiter.take(key: key) {
+        if let limiter, let wait = limiter.take(for: key) {
             let seconds = max(1, Int((wait / .seconds(1)).rounded(.up)))
             throw RequestProblem(
                 .tooManyRequests,
@@ -34,11 +30,11 @@ struct BearerAuthentication: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The position of the request's key in ``keys``, or the refusal.
-    func authenticate(_ request: Request) throws(RequestProblem) -> Int {
+    /// The request's key, one of ``keys``, or the refusal.
+    func authenticate(_ request: Request) throws(RequestProblem) -> APIKeys.Key {
         if let query = request.uri.query,
             query.split(separator: "&").contains(where: {
-                Self.keyParameters.contains($0.prefix { $0 != "=" }.lowercased())
+                keyParameters.contains($0.prefix { $0 != "=" }.lowercased())
             })
         {
             throw Self.unauthorized(
@@ -77,3 +73,6 @@ struct BearerAuthentication: RouterMiddleware {
         return RequestProblem(.unauthorized, message, headers: [.wwwAuthenticate: challenge])
     }
 }
+
+/// The query parameters a key would be sent in by a client that does not use the header.
+private let keyParameters: Set<String> = ["access_token", "api_key", "apikey", "api-key", "key", "token"]

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// A token bucket per API key: each key may make ``Configuration/burst`` requests at once, then
-/// ``Configuration/perSecond`` a second. The buckets are indexed by the key's position in ``APIKeys``, so
-/// their number is the number of keys — whatever callers send.
+/// ``Configuration/perSecond`` a second. The buckets are kept by ``APIKeys/Key`` — a key the server
+/// accepted —, so their number is the number of keys, whatever callers send.
 public final class RateLimiter: Sendable {
     /// The rate and burst of each key.
     public struct Configuration: Sendable, Hashable {
@@ -21,22 +21,20 @@ public final class RateLimiter: Sendable {
 
     /// The rate and burst.
     public let configuration: Configuration
-    private let buckets: Mutex<[Bucket?]>
+    private let buckets = Mutex<[APIKeys.Key: Bucket]>([:])
 
-    /// A limiter for `keys` keys.
-    public init(configuration: Configuration, keys: Int) {
+    /// A limiter whose keys each get `configuration`'s rate and burst.
+    public init(configuration: Configuration) {
         self.configuration = configuration
-        buckets = Mutex(Array(repeating: nil, count: keys))
     }
 
     /// Takes a token from `key`'s bucket: nil when the request may go on, else how long until a token is
     /// there (the answer's `Retry-After`).
-    public func take(key: Int, now: ContinuousClock.Instant = .now) -> Duration? {
+    public func take(for key: APIKeys.Key, now: ContinuousClock.Instant = .now) -> Duration? {
         let rate = Double(configuration.perSecond)
         guard rate > 0 else { return nil }
         let burst = Double(max(1, configuration.burst))
         return buckets.withLock { buckets -> Duration? in
-            guard buckets.indices.contains(key) else { return nil }
             var bucket = buckets[key] ?? Bucket(tokens: burst, at: now)
             let elapsed = now - bucket.at
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

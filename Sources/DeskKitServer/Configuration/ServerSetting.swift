@@ -10,9 +10,9 @@ import DeskKitPreview
 /// ``ServerConfiguration/resolve(flags:environment:file:)`` reads each through one swift-configuration
 /// `ConfigReader` over the flags, the environment and a ``SettingsFile``, `deskkit serve` takes its
 /// options' help from it, and a problem is named by the flag, the variable or the file's key it lists.
-public struct ServerSetting: Sendable {
+package struct ServerSetting: Sendable {
     /// The type a setting's value is read as.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Text, checked by the setting itself (a URL, a list of keys, a store).
         case text
         /// A whole number in the range.
@@ -33,35 +33,35 @@ public struct ServerSetting: Sendable {
     }
 
     /// The environment variable (`DESKKIT_PORT`).
-    public let variable: String
+    package let variable: String
     /// The `deskkit serve` flag that overrides the variable (`--port`), if there is one.
-    public let flag: String?
+    package let flag: String?
     /// The setting's key in a ``SettingsFile`` and in the `ConfigReader`: the variable without its `DESKKIT_`
     /// or `SENDBIRD_` prefix, in lower case (`port`, `fetch_timeout`, `api_keys`, `api_token`, `oembed`).
-    public var key: String {
+    package var key: String {
         let name = variable.split(separator: "_", maxSplits: 1).last.map(String.init) ?? variable
         return name.lowercased()
     }
     /// For a flag that takes no value (`--allow-private`, `--no-oembed`), the value it gives the
     /// variable (`1`, `0`); nil for a flag followed by its value (`--port 8080` or `--port=8080`).
-    public let flagSets: String?
+    package let flagSets: String?
     /// The type its value is read as.
-    public let kind: Kind
+    package let kind: Kind
     /// Whether its value is a secret (the API token, the API keys, the store with its password): marked so in
     /// swift-configuration, so that no access log shows it, and never printed.
-    public let isSecret: Bool
+    package let isSecret: Bool
     /// What the setting means (for a switch, what its flag does).
-    public let meaning: String
+    package let meaning: String
     /// Its default as written in a setting (`10m`, `8080`, `sqlite:deskkit-state.sqlite`), read off
     /// a default configuration; nil when it has none to show.
-    public let defaultText: String?
+    package let defaultText: String?
     /// Why it must be set, when it must.
     let required: String?
     /// Gives the value to a configuration; answers what is wrong with it, or nil.
     let apply: @Sendable (_ value: Value, _ configuration: inout ServerConfiguration) -> String?
 
     /// What `deskkit serve --help` says of it: its meaning, variable and default.
-    public var help: String {
+    package var help: String {
         let variable = "\(variable)\(flagSets.map { "=\($0)" } ?? "")"
         return "\(meaning) (\(variable)\(defaultText.map { "; default \($0)" } ?? ""))"
     }
@@ -154,7 +154,7 @@ extension ServerConfiguration {
     static let defaults = ServerConfiguration(apiToken: "", apiBase: "")
 
     /// Every setting, in the order they are read and listed.
-    public static let settings: [ServerSetting] = [
+    package static let settings: [ServerSetting] = [
         .text(
             "SENDBIRD_API_TOKEN", nil, "API token: Platform API calls and webhook signatures", secret: true,
             required: "is required (it signs webhooks and authenticates API calls)"
@@ -307,26 +307,26 @@ extension ServerConfiguration {
     ]
 
     /// The setting read from `variable`.
-    public static func setting(_ variable: String) -> ServerSetting? {
+    package static func setting(_ variable: String) -> ServerSetting? {
         settings.first { $0.variable == variable }
     }
 
     /// The text `environment` gives the setting whose ``ServerSetting/key`` is `key`, unless it is empty: for
     /// the commands that share a setting of `deskkit serve` (`deskkit jobs` its store, `deskkit preview` its
     /// User-Agent).
-    public static func environmentValue(of key: String, in environment: [String: String]) -> String? {
+    package static func environmentValue(of key: String, in environment: [String: String]) -> String? {
         setting(key: key).flatMap { environment[$0.variable] }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The setting whose ``ServerSetting/key`` is `key` (`fetch_timeout`).
-    public static func setting(key: String) -> ServerSetting? {
+    package static func setting(key: String) -> ServerSetting? {
         settings.first { $0.key == key }
     }
 
     /// The variables of `environment` named like a setting (`DESKKIT_…`) that no setting reads — a typo, or
     /// a setting a newer or older deskkit has (`DESKKIT_API_ATTEMPTS` went with the client's own retries):
     /// `deskkit serve` warns of each at start.
-    public static func unknownVariables(in environment: [String: String]) -> [String] {
+    package static func unknownVariables(in environment: [String: String]) -> [String] {
         let known = Set(settings.map(\.variable))
         return environment.keys.filter { $0.hasPrefix("DESKKIT_") && !known.contains($0) }.sorted()
     }

@@ -1,8 +1,8 @@
 import DeskKitModel
 import Foundation
 
-/// A settings file (`deskkit serve --config deskkit.json`): one JSON object whose keys are the settings'
-/// ``ServerSetting/key``s, named like the flags (`port`, `store`, `api_keys`, `fetch_timeout`, `oembed`…).
+/// A settings file (`deskkit serve --config deskkit.json`): one JSON object whose keys are the settings
+/// keys (their variables without the prefix, in lower case), named like the flags (`port`, `store`, `api_keys`, `fetch_timeout`, `oembed`…).
 ///
 /// ```json
 /// {"port": 8080, "store": "sqlite:/var/lib/deskkit/state.sqlite", "fetch_timeout": "10s",

@@ -3,8 +3,7 @@ import Hummingbird
 /// Counts every request by route and status: `deskkit_http_requests_total`. The route is the one the router
 /// matched (`context.endpointPath`, which Hummingbird sets once it has found the route, and sets to
 /// `NotFound` when none fits): one label per route, never one per path a client makes up.
-struct RequestCounter: RouterMiddleware {
-    typealias Context = BasicRequestContext
+struct RequestCounter<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws

@@ -5,8 +5,7 @@ import Logging
 /// Lets a webhook through only when its body (at most `maxBodyBytes`) is signed with the API token
 /// (``WebhookSignature``): 413 for a larger body, 401 for a missing or wrong signature. The body is read
 /// here, once; the route reads it again from memory.
-struct SignatureCheck: RouterMiddleware {
-    typealias Context = BasicRequestContext
+struct SignatureCheck<Context: RequestContext>: RouterMiddleware {
     let token: String
     let maxBodyBytes: Int
     let metrics: ServerMetrics
@@ -14,7 +13,7 @@ struct SignatureCheck: RouterMiddleware {
 
     /// The `WWW-Authenticate` of a refusal (RFC 9110 requires one with every 401): the header that carries the
     /// body's signature.
-    static let challenge = #"Sendbird-Signature realm="deskkit", header="x-sendbird-signature""#
+    static var challenge: String { #"Sendbird-Signature realm="deskkit", header="x-sendbird-signature""# }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
