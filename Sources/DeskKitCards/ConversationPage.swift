@@ -18,12 +18,12 @@ public struct ConversationPage: Sendable {
         public var senderID: String?
         /// The sender's nickname.
         public var senderName: String?
-        /// Cards found for the message's links, shown below it (the first one when the message is no URL
+        /// Previews found for the message's links, shown below it (the first one when the message is no URL
         /// preview itself, the others in any case).
-        public var previews: [LinkCard]
+        public var previews: [LinkPreview]
 
         /// `message`, sent by `senderID` (`senderName`), with the cards of its links.
-        public init(message: DeskMessage, senderID: String?, senderName: String?, previews: [LinkCard] = []) {
+        public init(message: DeskMessage, senderID: String?, senderName: String?, previews: [LinkPreview] = []) {
             self.message = message
             self.senderID = senderID
             self.senderName = senderName
@@ -31,16 +31,17 @@ public struct ConversationPage: Sendable {
         }
     }
 
-    /// A link of a message and its card, or why it has none (said to the agent only).
-    public struct LinkCard: Sendable {
+    /// A link of a message and its preview, or why it has none (said to the agent only): the page's
+    /// form of `LinkPreview`.
+    public struct LinkPreview: Sendable {
         /// The link as the message writes it.
         public var link: String
-        /// Its card.
+        /// Its preview.
         public var preview: URLPreview?
-        /// Why there is no card.
+        /// Why there is no preview.
         public var failure: String?
 
-        /// The card of `link`, or `failure`.
+        /// The preview of `link`, or `failure`.
         public init(link: String, preview: URLPreview?, failure: String? = nil) {
             self.link = link
             self.preview = preview

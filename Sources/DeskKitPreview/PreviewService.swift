@@ -121,20 +121,14 @@ public actor PreviewService {
     /// (``FetchConfiguration/acceptLanguage``).
     public func previews(for text: String, language: AcceptLanguage? = nil) async -> [LinkPreview] {
         let links = linksToPreview(in: text)
-        return zip(links, await cards(of: links.map(\.href), language: language)).map { link, card in
+        return zip(links, await cards(for: links.map(\.href), language: language)).map { link, card in
             LinkPreview(link: link, result: card.map(\.preview), details: try? card.get().details)
         }
     }
 
-    /// The previews of `urls` (links already found, as ``linksToPreview(in:)`` finds them), fetched
-    /// concurrently, in the order of `urls`, in `language` when one is given.
-    public func previews(of urls: [String], language: AcceptLanguage? = nil) async -> [Result<URLPreview, FetchError>] {
-        await cards(of: urls, language: language).map { $0.map(\.preview) }
-    }
-
-    /// The cards of `urls`, with their details, fetched concurrently, in the order of `urls`, in `language`
-    /// when one is given.
-    public func cards(of urls: [String], language: AcceptLanguage? = nil) async -> [Result<PreviewCard, FetchError>] {
+    /// The cards of `urls` (links already found, as ``linksToPreview(in:)`` finds them), with their details,
+    /// fetched concurrently, in the order of `urls`, in `language` when one is given.
+    public func cards(for urls: [String], language: AcceptLanguage? = nil) async -> [Result<PreviewCard, FetchError>] {
         await withTaskGroup(of: (Int, Result<PreviewCard, FetchError>).self) { group in
             for (i, url) in urls.enumerated() {
                 group.addTask { (i, await self.card(for: url, language: language)) }
@@ -143,11 +137,6 @@ public actor PreviewService {
             for await item in group { out.append(item) }
             return out.sorted { $0.0 < $1.0 }.map(\.1)
         }
-    }
-
-    /// The preview of one URL (``card(for:language:)`` without its details).
-    public func preview(for url: String, language: AcceptLanguage? = nil) async -> Result<URLPreview, FetchError> {
-        await card(for: url, language: language).map(\.preview)
     }
 
     /// The card of one URL: from the cache (this service's, then the shared one), from a fetch already under
@@ -303,12 +292,5 @@ public actor PreviewService {
         await host.release()
         await global.release()
         return result
-    }
-}
-
-extension PreviewService {
-    /// Previews of the links in a Pyrus reply's comment, as for any message text.
-    public func previews(for reply: PyrusReplyWebhook) async -> [LinkPreview] {
-        await previews(for: reply.comment.body ?? "")
     }
 }

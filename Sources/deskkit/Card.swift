@@ -6,7 +6,7 @@ import DeskKitModel
 struct Card {
     let language: InterfaceLanguage
 
-    func render(_ m: DeskMessage, sender: String?, previews: [ConversationPage.LinkCard]) -> [String] {
+    func render(_ m: DeskMessage, sender: String?, previews: [ConversationPage.LinkPreview]) -> [String] {
         let time = m.createdAt.map { language.time($0) } ?? ""
         let who = m.messageType == .admin ? language.text(.support) : (sender ?? language.text(.someone))
         var lines: [String] = []
@@ -43,7 +43,7 @@ struct Card {
         return lines
     }
 
-    func previewLines(_ p: ConversationPage.LinkCard) -> [String] {
+    func previewLines(_ p: ConversationPage.LinkPreview) -> [String] {
         if let preview = p.preview { return box(preview) }
         let reason = p.failure ?? language.text(.noneFound)
         return ["           ┄ " + language.text(.noPreview, ["link": p.link, "reason": reason])]

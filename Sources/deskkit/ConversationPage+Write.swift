@@ -20,7 +20,7 @@ extension ConversationPage {
     }
 }
 
-extension ConversationPage.LinkCard {
+extension ConversationPage.LinkPreview {
     /// The card the preview service found for a link, or why it found none.
     init(_ found: LinkPreview) {
         switch found.result {

@@ -60,7 +60,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
             let text = entries[i].message.text ?? ""
             let found = await service.previews(for: text)
-            entries[i].previews = found.map(ConversationPage.LinkCard.init)
+            entries[i].previews = found.map(ConversationPage.LinkPreview.init)
             if let first = found.lazy.compactMap({ try? $0.result.get() }).first,
                 let json = try? JSONValue.parse(sources[i])
             {

@@ -161,7 +161,7 @@ struct PreviewCommand: AsyncParsableCommand {
         let language = interface.language
         var entry = ConversationPage.Entry(
             message: DeskMessage(json: envelope), senderID: "you", senderName: language.text(.you))
-        if let link { entry.previews = [ConversationPage.LinkCard(LinkPreview(link: link, result: result))] }
+        if let link { entry.previews = [ConversationPage.LinkPreview(LinkPreview(link: link, result: result))] }
         let title = language.text(.previewTitle, ["link": urlOrText])
         try ConversationPage(title: title, entries: [entry], language: language).write(to: path)
     }

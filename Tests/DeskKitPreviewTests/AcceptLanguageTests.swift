@@ -95,9 +95,9 @@ struct AcceptLanguageTests {
             fetcher: PageFetcher(configuration: configuration), configuration: serviceConfiguration)
         let url = server.baseURL + "/shop"
         let russian = try AcceptLanguage("ru")
-        #expect(try await service.preview(for: url).get().title == "The shop")
-        #expect(try await service.preview(for: url, language: russian).get().title == "Магазин")
-        #expect(try await service.preview(for: url, language: .default).get().title == "The shop")
+        #expect(try await service.card(for: url).get().preview.title == "The shop")
+        #expect(try await service.card(for: url, language: russian).get().preview.title == "Магазин")
+        #expect(try await service.card(for: url, language: .default).get().preview.title == "The shop")
         #expect(try await service.previews(for: "see \(url)", language: russian)[0].result.get().title == "Магазин")
         #expect(seen.withLock { $0 } == ["en, *;q=0.5", "ru, *;q=0.5"])
         let statistics = await service.statistics

@@ -40,7 +40,7 @@ struct ConnectionReuseTests {
         let service = PreviewService(
             fetcher: PageFetcher(configuration: TestServer.configuration(server), resolver: resolver))
         let urls = (0..<100).map { "http://shop.example:\(server.port)/item/\($0)" }
-        let cards = await service.cards(of: urls)
+        let cards = await service.cards(for: urls)
         #expect(cards.allSatisfy { (try? $0.get()) != nil }, "\(cards.compactMap { try? $0.get() }.count) cards")
         #expect(server.connectionsAccepted <= 20, "\(server.connectionsAccepted) connections for 100 pages")
         #expect(server.connectionsAccepted >= 1)

@@ -30,7 +30,7 @@ struct PreviewServiceTests {
         let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
         let url = server.baseURL + "/redirect/2"
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<20 { group.addTask { _ = await service.preview(for: url) } }
+            for _ in 0..<20 { group.addTask { _ = await service.card(for: url) } }
         }
         let stats = await service.statistics
         #expect(stats.fetches == 1)
@@ -56,7 +56,7 @@ struct PreviewServiceTests {
         configuration.cacheCapacity = 10
         let service = PreviewService(configuration: configuration)
         await withTaskGroup(of: Void.self) { group in
-            for i in 0..<500 { group.addTask { _ = await service.preview(for: "http://10.1.\(i / 250).\(i % 250)/") } }
+            for i in 0..<500 { group.addTask { _ = await service.card(for: "http://10.1.\(i / 250).\(i % 250)/") } }
         }
         #expect(await service.hostsInFlight == 0)
         #expect(await service.statistics.fetches == 500)
@@ -67,12 +67,12 @@ struct PreviewServiceTests {
         configuration.cacheCapacity = 10
         configuration.failureTTL = .milliseconds(200)
         let service = PreviewService(configuration: configuration)
-        for i in 0..<50 { _ = await service.preview(for: "http://10.0.0.\(i)/") }
+        for i in 0..<50 { _ = await service.card(for: "http://10.0.0.\(i)/") }
         #expect(await service.cachedCount <= 10)
-        _ = await service.preview(for: "http://10.0.0.49/")
+        _ = await service.card(for: "http://10.0.0.49/")
         #expect(await service.statistics.cacheHits == 1)
         try await Task.sleep(nanoseconds: 300_000_000)
-        _ = await service.preview(for: "http://10.0.0.49/")
+        _ = await service.card(for: "http://10.0.0.49/")
         #expect(await service.statistics.cacheHits == 1, "expired failures are fetched again")
     }
 }
@@ -86,7 +86,7 @@ struct PyrusPreviewTests {
             #"{"ticket_id": 1, "token": {"user_id": "u", "app_id": "a", "device_id": "d", "type": "ios"}, "comment": {"comment_id": 2, "body": "See \#(server.baseURL)/page please", "is_inbound": false}}"#
         let reply = try #require(PyrusReplyWebhook.decode(Array(body.utf8)).value)
         let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
-        let previews = await service.previews(for: reply)
+        let previews = await service.previews(for: reply.comment.body ?? "")  // a reply's text, as any message's
         #expect(previews.count == 1)
         #expect(try previews[0].result.get().title == "OG page")
     }

@@ -39,7 +39,7 @@ struct PostgresPreviewCacheTests {
         let results = await withTaskGroup(of: (String, Result<URLPreview, FetchError>).self) { group in
             for i in 0..<100 {
                 let url = urls[i % urls.count]
-                group.addTask { (url, await services[i % 2].preview(for: url)) }
+                group.addTask { (url, await services[i % 2].card(for: url).map(\.preview)) }
             }
             return await group.reduce(into: [String: Set<Result<URLPreview, FetchError>>]()) {
                 $0[$1.0, default: []].insert($1.1)

@@ -49,7 +49,7 @@ enum PreviewsBenchmark {
         var failures = 0
         await withTaskGroup(of: Bool.self) { group in
             for i in 0..<count {
-                group.addTask { (try? await service.preview(for: "\(server.baseURL)/p/\(i)").get()) != nil }
+                group.addTask { (try? await service.card(for: "\(server.baseURL)/p/\(i)").get()) != nil }
                 if i >= 256, let ok = await group.next(), !ok { failures += 1 }
             }
             for await ok in group where !ok { failures += 1 }
@@ -60,14 +60,14 @@ enum PreviewsBenchmark {
         )
         start = clock.now
         let cachedCount = 200_000
-        for i in 0..<cachedCount { _ = await service.preview(for: "\(server.baseURL)/p/\(i % count)") }
+        for i in 0..<cachedCount { _ = await service.card(for: "\(server.baseURL)/p/\(i % count)") }
         s = seconds(clock.now - start)
         print("previews: cached: \(Int(Double(cachedCount) / s)) previews/s on one task")
         let rssMid = rss()
         for round in 0..<3 {
             await withTaskGroup(of: Void.self) { group in
                 for i in 0..<1_000 {
-                    group.addTask { _ = await service.preview(for: "\(server.baseURL)/q/\(round)/\(i)") }
+                    group.addTask { _ = await service.card(for: "\(server.baseURL)/q/\(round)/\(i)") }
                 }
             }
             print("previews: 1,000 at once, round \(round + 1): RSS \(rss() / 1024) MiB")

@@ -15,7 +15,8 @@ struct Enricher: Sendable {
     func process(_ job: EnrichmentJob) async -> JobOutcome {
         var log: Logger.Metadata = ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"]
         let urls = job.links ?? previews.linksToPreview(in: job.text).map(\.href)
-        let results = await previews.previews(of: urls, language: job.language.flatMap { try? AcceptLanguage($0) })
+        let results = await previews.cards(for: urls, language: job.language.flatMap { try? AcceptLanguage($0) })
+            .map { $0.map(\.preview) }
         metrics.previews(results)
         if Task.isCancelled { return .cancelled }
         guard let preview = results.lazy.compactMap({ try? $0.get() }).first else {

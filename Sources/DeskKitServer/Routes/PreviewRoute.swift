@@ -41,7 +41,7 @@ struct PreviewRoute: Sendable {
         } else if case .string(let text)? = object["text"] {
             let links = previews.linksToPreview(in: text)
             work = { [language] in
-                zip(links, await previews.cards(of: links.map(\.href), language: language)).map {
+                zip(links, await previews.cards(for: links.map(\.href), language: language)).map {
                     ($0.text, $0.href, $1)
                 }
             }
