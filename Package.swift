@@ -108,6 +108,8 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 // A span for each fetch, hop, oEmbed answer, image probe and extraction.
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                // Its counters, through any swift-metrics backend.
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // A loopback web server for the demo and the tests.
@@ -228,6 +230,7 @@ let package = Package(
             name: "DeskKitPreviewTests",
             dependencies: [
                 "DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants", "DeskKitCards",
+                "DeskKitTestSupport",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
@@ -244,7 +247,9 @@ let package = Package(
             ]
         ),
         // A throwaway PostgreSQL cluster (initdb + pg_ctl on 127.0.0.1) for the store, server and CLI tests.
-        .target(name: "DeskKitTestSupport", path: "Tests/DeskKitTestSupport"),
+        .target(
+            name: "DeskKitTestSupport", dependencies: [.product(name: "MetricsTestKit", package: "swift-metrics")],
+            path: "Tests/DeskKitTestSupport"),
         .testTarget(
             name: "DeskKitJobStoreTests",
             dependencies: [

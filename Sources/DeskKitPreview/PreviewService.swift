@@ -1,5 +1,6 @@
 import DeskKitLinks
 import DeskKitMetadata
+import CoreMetrics
 import DeskKitModel
 import Foundation
 import Tracing
@@ -61,24 +62,6 @@ public actor PreviewService {
         public init() {}
     }
 
-    /// Counters for metrics.
-    public struct Statistics: Sendable, Hashable {
-        /// Previews asked for.
-        public var requests = 0
-        /// Answers found in this service's own cache.
-        public var cacheHits = 0
-        /// Answers found in the shared cache (fetched by another service, or earlier).
-        public var sharedCacheHits = 0
-        /// Requests that waited for a fetch already under way instead of fetching again.
-        public var sharedFetches = 0
-        /// Pages fetched.
-        public var fetches = 0
-        /// Failed fetches, by kind.
-        public var failures: [FetchError.Kind: Int] = [:]
-        /// All counters at zero.
-        public init() {}
-    }
-
     /// Fetches the pages, through the guard.
     public nonisolated let fetcher: PageFetcher
     /// Cache, concurrency and link-finding settings.
@@ -86,8 +69,7 @@ public actor PreviewService {
     /// The cache shared with other services, behind this one's own.
     public nonisolated let sharedCache: (any SharedPreviewCache)?
     private let detector: LinkDetector
-    /// Counters since the service started, for metrics.
-    public private(set) var statistics = Statistics()
+    private let metrics: PreviewMetrics
     private var cache: PreviewCache<Result<PreviewCard, FetchError>>
     /// The fetches under way, each with how many callers wait for it: when every one of them is
     /// cancelled (a server shutting down), the fetch is cancelled too, instead of running to its timeout.
@@ -97,11 +79,14 @@ public actor PreviewService {
     /// fetch, so a server that sees a new host in every message keeps none of them.
     private var perHost: [String: (limiter: AsyncLimiter, users: Int)] = [:]
 
-    /// A service that fetches with `fetcher`; `sharedCache` (a database) lets several services fetch each URL once.
+    /// A service that fetches with `fetcher`; `sharedCache` (a database) lets several services fetch each URL
+    /// once; `metrics` counts its requests, cache hits, fetches and failed fetches (``PreviewMetrics``'s names)
+    /// in any swift-metrics backend, by default the one bootstrapped in `MetricsSystem`.
     public init(
         fetcher: PageFetcher = PageFetcher(), configuration: Configuration = Configuration(),
-        sharedCache: (any SharedPreviewCache)? = nil
+        sharedCache: (any SharedPreviewCache)? = nil, metrics: any MetricsFactory = MetricsSystem.factory
     ) {
+        self.metrics = PreviewMetrics(factory: metrics)
         self.fetcher = fetcher
         self.configuration = configuration
         self.sharedCache = sharedCache
@@ -158,16 +143,16 @@ public actor PreviewService {
     > {
         let language = language ?? fetcher.configuration.acceptLanguage
         let key = Self.cacheKey(url, language == fetcher.configuration.acceptLanguage ? nil : language)
-        statistics.requests += 1
+        metrics.requests.increment()
         let now = ContinuousClock.now
         if let cached = cache.value(for: key, now: now) {
-            statistics.cacheHits += 1
+            metrics.cacheHits.increment()
             span.attributes["deskkit.preview.source"] = "cache"
             return cached
         }
         let task: Task<Result<PreviewCard, FetchError>, Never>
         if let running = inFlight[key] {
-            statistics.sharedFetches += 1
+            metrics.joinedFetches.increment()
             span.attributes["deskkit.preview.source"] = "in_flight"
             task = running.task
             inFlight[key]?.waiters += 1
@@ -184,7 +169,6 @@ public actor PreviewService {
         if inFlight[key]?.task == task { inFlight[key] = nil }
         // A cancelled fetch says nothing about the page: it is not remembered.
         guard !task.isCancelled else { return result }
-        if case .failure(let e) = result { statistics.failures[e.kind, default: 0] += 1 }
         cache.insert(result, for: key, ttl: ttl(of: result), now: .now)
         return result
     }
@@ -248,7 +232,7 @@ public actor PreviewService {
             switch lookup.code {
             case .cached:
                 guard let result = lookup.cached else { break }
-                statistics.sharedCacheHits += 1
+                metrics.sharedCacheHits.increment()
                 return result
             case .fetch:
                 let result = await fetchLimited(url, language: language)
@@ -277,7 +261,7 @@ public actor PreviewService {
             await global.release()
             return .failure(PageFetcher.map(error))
         }
-        statistics.fetches += 1
+        metrics.fetches.increment()
         var fetcher = self.fetcher
         fetcher.configuration.acceptLanguage = language
         let builder = CardBuilder(
@@ -287,6 +271,7 @@ public actor PreviewService {
         do {
             result = .success(try await builder.card(for: try parsed.get(), link: url))
         } catch {
+            metrics.fetchFailed(error)
             result = .failure(error)
         }
         await host.release()

@@ -65,7 +65,7 @@ public struct EnrichmentServer: Sendable {
         limiter = RateLimiter(configuration: configuration.rateLimit)
         previews = PreviewService(
             fetcher: PageFetcher(configuration: configuration.fetch), configuration: configuration.previews,
-            sharedCache: sharedPreviews)
+            sharedCache: sharedPreviews, metrics: metrics.factory)
         let enricher = Enricher(
             previews: previews,
             api: PlatformAPIClient(

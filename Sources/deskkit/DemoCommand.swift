@@ -52,6 +52,9 @@ struct DemoCommand: AsyncParsableCommand {
         let candidates = entries.indices.filter {
             entries[$0].message.messageType == .user && entries[$0].message.content == .plain
         }
+        // The pages asked for, and those that gave no preview (each once: the service caches its answers).
+        var fetched = Set<String>()
+        var failed = Set<String>()
         for (n, i) in candidates.enumerated() {
             if tty {
                 let progress = language.text(
@@ -61,6 +64,10 @@ struct DemoCommand: AsyncParsableCommand {
             let text = entries[i].message.text ?? ""
             let found = await service.previews(for: text)
             entries[i].previews = found.map(ConversationPage.LinkPreview.init)
+            for preview in found {
+                fetched.insert(preview.link.href)
+                if (try? preview.result.get()) == nil { failed.insert(preview.link.href) }
+            }
             if let first = found.lazy.compactMap({ try? $0.result.get() }).first,
                 let json = try? JSONValue.parse(sources[i])
             {
@@ -69,12 +76,11 @@ struct DemoCommand: AsyncParsableCommand {
                 entries[i].message = DeskMessage(json: Self.merge(json, update.json))
             }
         }
-        let stats = await service.statistics
         let enriched = entries.filter { !$0.previews.isEmpty }.count
         let summary = [
             language.text(.demoEnriched, count: enriched),
-            language.text(.demoFetched, count: stats.fetches, ["server": server.baseURL]),
-            language.text(.demoFailed, count: stats.failures.values.reduce(0, +)),
+            language.text(.demoFetched, count: fetched.count, ["server": server.baseURL]),
+            language.text(.demoFailed, count: failed.count),
         ]
         err.write((tty ? "\r\u{1B}[K" : "") + summary.joined(separator: ", ") + "\n")
 

@@ -1,5 +1,6 @@
 import DeskKitPageServer
 @testable import DeskKitPreview
+import DeskKitTestSupport
 import Synchronization
 import Testing
 
@@ -91,8 +92,9 @@ struct AcceptLanguageTests {
         var serviceConfiguration = PreviewService.Configuration()
         serviceConfiguration.probeImages = false
         serviceConfiguration.oEmbed = false
+        let metrics = TestMetrics()
         let service = PreviewService(
-            fetcher: PageFetcher(configuration: configuration), configuration: serviceConfiguration)
+            fetcher: PageFetcher(configuration: configuration), configuration: serviceConfiguration, metrics: metrics)
         let url = server.baseURL + "/shop"
         let russian = try AcceptLanguage("ru")
         #expect(try await service.card(for: url).get().preview.title == "The shop")
@@ -100,8 +102,8 @@ struct AcceptLanguageTests {
         #expect(try await service.card(for: url, language: .default).get().preview.title == "The shop")
         #expect(try await service.previews(for: "see \(url)", language: russian)[0].result.get().title == "Магазин")
         #expect(seen.withLock { $0 } == ["en, *;q=0.5", "ru, *;q=0.5"])
-        let statistics = await service.statistics
-        #expect(statistics.fetches == 2 && statistics.cacheHits == 2)
+        #expect(metrics.total("deskkit_preview_fetches_total") == 2)
+        #expect(metrics.total("deskkit_preview_cache_hits_total") == 2)
         #expect(await service.cachedCount == 2)
     }
 }

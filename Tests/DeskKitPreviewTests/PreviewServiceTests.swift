@@ -1,6 +1,7 @@
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
+import DeskKitTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,9 @@ struct PreviewServiceTests {
     @Test func previewsTheLinksOfAMessageAndCaches() async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
-        let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
+        let metrics = TestMetrics()
+        let service = PreviewService(
+            fetcher: PageFetcher(configuration: TestServer.configuration(server)), metrics: metrics)
         let text = "see \(server.baseURL)/page and \(server.baseURL)/missing and \(server.baseURL)/image.png"
         let previews = await service.previews(for: text)
         #expect(previews.count == 3)
@@ -18,23 +21,27 @@ struct PreviewServiceTests {
         #expect((try? previews[1].result.get()) == nil, "a failed preview fails only itself")
         #expect(try previews[2].result.get().image == server.baseURL + "/image.png")
         _ = await service.previews(for: text)
-        let stats = await service.statistics
-        #expect(stats.fetches == 3)
-        #expect(stats.cacheHits == 3, "successes and failures are cached")
-        #expect(stats.failures[.httpStatus] == 1)
+        #expect(metrics.total("deskkit_preview_fetches_total") == 3)
+        #expect(metrics.total("deskkit_preview_cache_hits_total") == 3, "successes and failures are cached")
+        #expect(metrics.total("deskkit_preview_requests_total") == 6)
+        #expect(
+            metrics.total("deskkit_fetch_errors_total", [("kind", "http_status")]) == 1, "counted once, at the fetch")
     }
 
     @Test func concurrentRequestsForOneURLShareOneFetch() async throws {
         let server = try await TestServer.start()
         defer { Task { try? await server.stop() } }
-        let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
+        let metrics = TestMetrics()
+        let service = PreviewService(
+            fetcher: PageFetcher(configuration: TestServer.configuration(server)), metrics: metrics)
         let url = server.baseURL + "/redirect/2"
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<20 { group.addTask { _ = await service.card(for: url) } }
         }
-        let stats = await service.statistics
-        #expect(stats.fetches == 1)
-        #expect(stats.sharedFetches + stats.cacheHits == 19)
+        #expect(metrics.total("deskkit_preview_fetches_total") == 1)
+        #expect(
+            metrics.total("deskkit_preview_joined_fetches_total") + metrics.total("deskkit_preview_cache_hits_total")
+                == 19)
     }
 
     @Test func firstNLinksOnly() async throws {
@@ -54,26 +61,29 @@ struct PreviewServiceTests {
     @Test func hostLimitersGoWithTheirLastFetch() async throws {
         var configuration = PreviewService.Configuration()
         configuration.cacheCapacity = 10
-        let service = PreviewService(configuration: configuration)
+        let metrics = TestMetrics()
+        let service = PreviewService(configuration: configuration, metrics: metrics)
         await withTaskGroup(of: Void.self) { group in
             for i in 0..<500 { group.addTask { _ = await service.card(for: "http://10.1.\(i / 250).\(i % 250)/") } }
         }
         #expect(await service.hostsInFlight == 0)
-        #expect(await service.statistics.fetches == 500)
+        #expect(metrics.total("deskkit_preview_fetches_total") == 500)
+        #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "blocked_address")]) == 500)
     }
 
     @Test func cacheIsBoundedAndExpires() async throws {
         var configuration = PreviewService.Configuration()
         configuration.cacheCapacity = 10
         configuration.failureTTL = .milliseconds(200)
-        let service = PreviewService(configuration: configuration)
+        let metrics = TestMetrics()
+        let service = PreviewService(configuration: configuration, metrics: metrics)
         for i in 0..<50 { _ = await service.card(for: "http://10.0.0.\(i)/") }
         #expect(await service.cachedCount <= 10)
         _ = await service.card(for: "http://10.0.0.49/")
-        #expect(await service.statistics.cacheHits == 1)
+        #expect(metrics.total("deskkit_preview_cache_hits_total") == 1)
         try await Task.sleep(nanoseconds: 300_000_000)
         _ = await service.card(for: "http://10.0.0.49/")
-        #expect(await service.statistics.cacheHits == 1, "expired failures are fetched again")
+        #expect(metrics.total("deskkit_preview_cache_hits_total") == 1, "expired failures are fetched again")
     }
 }
 

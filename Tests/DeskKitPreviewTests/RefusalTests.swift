@@ -1,6 +1,7 @@
 import DeskKitJSON
 import DeskKitPageServer
 import DeskKitPreview
+import DeskKitTestSupport
 import Foundation
 import Testing
 
@@ -96,16 +97,18 @@ struct RefusalTests {
         configuration.probeImages = false
         configuration.failureTTL = .milliseconds(1)
         configuration.refusalTTL = .seconds(60)
+        let metrics = TestMetrics()
         let service = PreviewService(
-            fetcher: PageFetcher(configuration: TestServer.configuration(server)), configuration: configuration)
+            fetcher: PageFetcher(configuration: TestServer.configuration(server)), configuration: configuration,
+            metrics: metrics)
         for page in pages {
             _ = await service.card(for: server.baseURL + page.asked)
             try await Task.sleep(for: .milliseconds(20))
             _ = await service.card(for: server.baseURL + page.asked)
         }
-        let stats = await service.statistics
-        #expect(stats.fetches == 3, "the wall once, the 404 twice")
-        #expect(stats.cacheHits == 1)
-        #expect(stats.failures[.challenge] == 1 && stats.failures[.httpStatus] == 2)
+        #expect(metrics.total("deskkit_preview_fetches_total") == 3, "the wall once, the 404 twice")
+        #expect(metrics.total("deskkit_preview_cache_hits_total") == 1)
+        #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "challenge")]) == 1)
+        #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "http_status")]) == 2)
     }
 }

@@ -1,6 +1,7 @@
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitServer
+import DeskKitTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -267,5 +268,30 @@ struct RouterContextTests {
             let refused = try await APIAccessTests.call(client, .post, "/v1/decode", body: decode, authorization: [])
             #expect(refused.status == .unauthorized)
         }
+    }
+}
+
+struct MetricsBackendTests {
+    /// The server counts through any swift-metrics factory, each event once where it happens: the requests
+    /// by route and status, a fetch's error by kind (at the fetch). `GET /metrics` is Prometheus' and answers
+    /// 404 when another backend has the metrics.
+    @Test func anyBackendGetsTheCountsAndMetricsIsPrometheusOnly() async throws {
+        let metrics = TestMetrics()
+        var configuration = ServerConfiguration(apiToken: "token", apiBase: "http://127.0.0.1:9")
+        configuration.apiKeys = try APIKeys(parsing: APIAccessTests.key)
+        let server = EnrichmentServer(
+            configuration: configuration, store: MemoryJobStore(), metrics: ServerMetrics(factory: metrics))
+        try await server.makeApplication().test(.router) { client in
+            let decode = #"{"message_id": 1, "type": "MESG", "message": "hi", "data": ""}"#
+            #expect(try await APIAccessTests.call(client, .post, "/v1/decode", body: decode).status == .ok)
+            let blocked = #"{"url": "http://10.0.0.1/"}"#
+            #expect(try await APIAccessTests.call(client, .post, "/v1/preview", body: blocked).status == .ok)
+            _ = try await APIAccessTests.call(client, .post, "/v1/preview", body: blocked)  // from the cache
+            #expect(try await APIAccessTests.call(client, .get, "/metrics").status == .notFound)
+        }
+        #expect(metrics.total("deskkit_http_requests_total", [("route", "/v1/decode"), ("status", "200")]) == 1)
+        #expect(metrics.total("deskkit_preview_requests_total") == 2)
+        #expect(metrics.total("deskkit_preview_cache_hits_total") == 1)
+        #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "blocked_address")]) == 1)
     }
 }

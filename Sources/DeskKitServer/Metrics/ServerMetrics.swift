@@ -3,17 +3,29 @@ import DeskKitModel
 import DeskKitPreview
 import Prometheus
 
-/// The server's metrics, in a Prometheus registry of its own (so several servers in one process, as in
-/// the tests, keep separate figures). Served at `GET /metrics` in Prometheus' text format.
+/// The server's metrics, counted through a swift-metrics factory: each event once, where it happens (the
+/// preview service counts its own, ``PreviewService``'s metrics, through the same factory).
+///
+/// By default a Prometheus registry of the server's own (so several servers in one process, as in the tests,
+/// keep separate figures), served at `GET /metrics` in Prometheus' text format; with ``init(factory:)``, any
+/// swift-metrics backend (StatsD, OpenTelemetry…), which exports them itself — `GET /metrics` then answers 404.
 public struct ServerMetrics: Sendable {
-    /// The Prometheus registry the metrics live in; `GET /metrics` writes it out.
-    public let registry: PrometheusCollectorRegistry
-    let factory: PrometheusMetricsFactory
+    /// Where every counter and gauge goes.
+    public let factory: any MetricsFactory
+    /// The text `GET /metrics` answers, for a Prometheus registry; nil for another backend.
+    let exposition: (@Sendable () -> String)?
 
-    /// Metrics registered in `registry` (a new one by default).
-    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
-        self.registry = registry
-        self.factory = PrometheusMetricsFactory(registry: registry)
+    /// Metrics in a Prometheus registry of their own, served at `GET /metrics` (what `deskkit serve` uses).
+    public init() {
+        let registry = PrometheusCollectorRegistry()
+        factory = PrometheusMetricsFactory(registry: registry)
+        exposition = { registry.emitToString() }
+    }
+
+    /// Metrics counted by `factory`, any swift-metrics backend, which exports them: `GET /metrics` answers 404.
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+        exposition = nil
     }
 
     func count(_ name: String, _ dimensions: [(String, String)] = [], by amount: Int = 1) {
@@ -55,20 +67,11 @@ public struct ServerMetrics: Sendable {
     /// `deskkit_webhooks_total{outcome}`.
     func webhook(_ outcome: Webhook) { count("deskkit_webhooks_total", [("outcome", outcome.rawValue)]) }
 
-    /// `deskkit_previews_total{outcome}`, `deskkit_fetch_errors_total{kind}` and, for the pages that stood in
-    /// for others, `deskkit_refusals_total{kind, provider}` (`provider` empty when unknown).
+    /// `deskkit_previews_total{outcome}`: the previews a job got for its links (`ok`), or not (`error`; why
+    /// is counted once, at the fetch: `deskkit_fetch_errors_total{kind}`).
     func previews(_ results: [Result<URLPreview, FetchError>]) {
         for result in results {
-            switch result {
-            case .success: count("deskkit_previews_total", [("outcome", "ok")])
-            case .failure(let error):
-                count("deskkit_previews_total", [("outcome", "error")])
-                count("deskkit_fetch_errors_total", [("kind", error.kind.rawValue)])
-                if error.kind.isRefusal {
-                    count(
-                        "deskkit_refusals_total", [("kind", error.kind.rawValue), ("provider", error.provider ?? "")])
-                }
-            }
+            count("deskkit_previews_total", [("outcome", (try? result.get()) == nil ? "error" : "ok")])
         }
     }
 
@@ -98,14 +101,6 @@ public struct ServerMetrics: Sendable {
         }
     }
 
-    /// Carries the preview cache's figures over: `deskkit_preview_cache_hits_total`,
-    /// `deskkit_preview_fetches_total`, `deskkit_preview_requests_total`.
-    func cache(_ now: PreviewService.Statistics, since before: PreviewService.Statistics) {
-        count("deskkit_preview_cache_hits_total", by: now.cacheHits - before.cacheHits)
-        count("deskkit_preview_fetches_total", by: now.fetches - before.fetches)
-        count("deskkit_preview_requests_total", by: now.requests - before.requests)
-    }
-
     /// What the preview service holds now, for an operator watching memory over months:
     /// `deskkit_preview_cache_entries`, `deskkit_fetch_hosts_fetching` (hosts with fetches running or
     /// waiting) and `deskkit_fetch_hosts_connected` (hosts whose connections are kept, idle or in use).
@@ -115,6 +110,4 @@ public struct ServerMetrics: Sendable {
         Gauge(label: "deskkit_fetch_hosts_connected", factory: factory).record(hostsConnected)
     }
 
-    /// The Prometheus text exposition of every metric.
-    public func exposition() -> String { registry.emitToString() }
 }

@@ -1,0 +1,45 @@
+import CoreMetrics
+import DeskKitFetchPolicy
+
+/// What the preview service counts, each event once, where it happens, through a swift-metrics factory
+/// (any backend: `deskkit serve` gives it a Prometheus registry of its own; by default the one bootstrapped
+/// in `MetricsSystem`, a no-op until a program bootstraps one):
+///
+/// - `deskkit_preview_requests_total`: cards asked for;
+/// - `deskkit_preview_cache_hits_total`: answered from this service's cache;
+/// - `deskkit_preview_joined_fetches_total`: answered by a fetch of the same URL already under way;
+/// - `deskkit_preview_shared_cache_hits_total`: answered from the cache services share;
+/// - `deskkit_preview_fetches_total`: pages fetched;
+/// - `deskkit_fetch_errors_total{kind}`: fetches that failed, by `FetchError.Kind` (a cancelled fetch is
+///   `cancelled`);
+/// - `deskkit_refusals_total{kind, provider}`: of those, the pages that stood in for the page asked (a bot
+///   check, a wall, an error page, a parked domain, an app shell), with who ran them when known.
+struct PreviewMetrics: Sendable {
+    let requests: Counter
+    let cacheHits: Counter
+    let joinedFetches: Counter
+    let sharedCacheHits: Counter
+    let fetches: Counter
+    private let factory: any MetricsFactory
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        requests = Counter(label: "deskkit_preview_requests_total", factory: factory)
+        cacheHits = Counter(label: "deskkit_preview_cache_hits_total", factory: factory)
+        joinedFetches = Counter(label: "deskkit_preview_joined_fetches_total", factory: factory)
+        sharedCacheHits = Counter(label: "deskkit_preview_shared_cache_hits_total", factory: factory)
+        fetches = Counter(label: "deskkit_preview_fetches_total", factory: factory)
+    }
+
+    /// A fetch that failed with `error`.
+    func fetchFailed(_ error: FetchError) {
+        Counter(label: "deskkit_fetch_errors_total", dimensions: [("kind", error.kind.rawValue)], factory: factory)
+            .increment()
+        if error.kind.isRefusal {
+            Counter(
+                label: "deskkit_refusals_total",
+                dimensions: [("kind", error.kind.rawValue), ("provider", error.provider ?? "")], factory: factory
+            ).increment()
+        }
+    }
+}
