@@ -141,6 +141,7 @@ let package = Package(
             dependencies: [
                 "DeskKitModel", "DeskKitPreview", "DeskKitJobStore", "DeskKitTime",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -4,4 +4,5 @@ import DeskKitPreview
 import DeskKitSharedPreviews
 
 let store = try await PostgresJobStore.open(PostgresLocation(parsing: "postgres://deskkit@db.internal/deskkit"))
-let previews = PreviewService(fetcher: PageFetcher(), sharedCache: PostgresPreviewCache(sharing: store))
+let cache = try await PostgresPreviewCache.open(sharing: store)  // creates or migrates its own table
+let previews = PreviewService(fetcher: PageFetcher(), sharedCache: cache)

@@ -17,7 +17,7 @@ import PostgresNIO
 /// - Dedup is the primary key, so a redelivery is a duplicate on every instance.
 /// - Workers claim with `FOR UPDATE SKIP LOCKED`: instances never wait on each other's rows.
 /// - The schema is migrated on open under an advisory lock, so instances may start together
-///   (`PostgresMigrations`).
+///   (`PostgresSchema.jobs`).
 /// - Every operation has a deadline (``Options/operationTimeout``): while the database is down, admissions
 ///   fail fast (the server answers 503) instead of waiting for the pool.
 public final class PostgresJobStore: JobStore {
@@ -99,7 +99,7 @@ public final class PostgresJobStore: JobStore {
             // Reachable at all? (Fails within the operation deadline, not the pool's minute of retries.)
             try await withDeadline(options.operationTimeout) { _ = try await client.query("SELECT 1") }
             // Migrating may wait for another instance that migrates now.
-            _ = try await withDeadline(.seconds(60)) { try await PostgresMigrations.migrate(client, logger: logger) }
+            _ = try await withDeadline(.seconds(60)) { try await PostgresSchema.jobs.migrate(client, logger: logger) }
         } catch {
             runner.cancel()
             await waitAtMost(options.operationTimeout, for: runner)

@@ -14,9 +14,40 @@ public actor SQLiteJobStore: JobStore {
     private let connection: SQLiteConnection
     private let admissions: GroupCommit<Admission, Bool>
 
-    /// The schema version this code writes (`PRAGMA user_version`): 1 the jobs, 2 their links, 3 their
-    /// language, 4 their trace context.
-    static let schemaVersion = 4
+    /// The schema as numbered migrations, applied in order on open (as the PostgreSQL stores' are,
+    /// ``PostgresSchema``); migration `n` (from 1) is `migrations[n - 1]`, and `PRAGMA user_version` holds
+    /// the last one applied.
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE IF NOT EXISTS jobs (
+                message_id INTEGER PRIMARY KEY,
+                channel_url TEXT NOT NULL,
+                text TEXT NOT NULL,
+                state TEXT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                accepted_at REAL NOT NULL,
+                next_attempt_at REAL NOT NULL,
+                lease_until REAL,
+                updated_at REAL NOT NULL,
+                last_error TEXT
+            )
+            """,
+            // Claims read due jobs in index order and stop at the limit, however many wait (the index holds the
+            // rowid, message_id, too).
+            "CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)",
+            "CREATE INDEX IF NOT EXISTS jobs_by_lease ON jobs (state, lease_until)",
+        ],
+        // The links found at admission, one a line; NULL for the jobs of version 1.
+        ["ALTER TABLE jobs ADD COLUMN links TEXT"],
+        // The language the pages are asked for; NULL: the server's.
+        ["ALTER TABLE jobs ADD COLUMN language TEXT"],
+        // The trace the job continues (`EnrichmentJob.storedTraceContext`); NULL: none.
+        ["ALTER TABLE jobs ADD COLUMN trace_context TEXT"],
+    ]
+
+    /// The schema version this code writes (`PRAGMA user_version`).
+    static var schemaVersion: Int { migrations.count }
     /// Rows per insert statement (9 values each, well under SQLite's 32,766 variables).
     static let rowsPerInsert = 500
 
@@ -86,38 +117,8 @@ public actor SQLiteJobStore: JobStore {
         // was, and a second process that opens the file meanwhile waits, then finds it migrated.
         _ = try await connection.query("BEGIN IMMEDIATE")
         let version = try await storedVersion()
-        if version < 1 {
-            _ = try await connection.query(
-                """
-                CREATE TABLE IF NOT EXISTS jobs (
-                    message_id INTEGER PRIMARY KEY,
-                    channel_url TEXT NOT NULL,
-                    text TEXT NOT NULL,
-                    state TEXT NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    accepted_at REAL NOT NULL,
-                    next_attempt_at REAL NOT NULL,
-                    lease_until REAL,
-                    updated_at REAL NOT NULL,
-                    last_error TEXT
-                )
-                """)
-            // Claims read due jobs in index order and stop at the limit, however many wait (the index holds the
-            // rowid, message_id, too).
-            _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs (state, next_attempt_at)")
-            _ = try await connection.query("CREATE INDEX IF NOT EXISTS jobs_by_lease ON jobs (state, lease_until)")
-        }
-        if version < 2 {
-            // The links found at admission, one a line; NULL for the jobs of version 1.
-            _ = try await connection.query("ALTER TABLE jobs ADD COLUMN links TEXT")
-        }
-        if version < 3 {
-            // The language the pages are asked for; NULL: the server's.
-            _ = try await connection.query("ALTER TABLE jobs ADD COLUMN language TEXT")
-        }
-        if version < 4 {
-            // The trace the job continues (`EnrichmentJob.storedTraceContext`); NULL: none.
-            _ = try await connection.query("ALTER TABLE jobs ADD COLUMN trace_context TEXT")
+        for step in migrations[version...] {
+            for statement in step { _ = try await connection.query(statement) }
         }
         _ = try await connection.query("PRAGMA user_version = \(schemaVersion)")
         _ = try await connection.query("COMMIT")

@@ -3,6 +3,7 @@ import DeskKitModel
 import DeskKitPreview
 import DeskKitTime
 import Foundation
+import Logging
 import PostgresNIO
 import ServiceLifecycle
 import Synchronization
@@ -33,12 +34,56 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
         var byPayload: [String: [Int: AsyncStream<Void>.Continuation]] = [:]
     }
 
-    /// The cache in `store`'s database (its table comes with the store's schema), on the store's pool of
-    /// commits that may lag, within its operation deadline.
-    public init(sharing store: PostgresJobStore) {
+    private init(sharing store: PostgresJobStore) {
         self.client = store.lazyClient
         self.operationTimeout = store.options.operationTimeout
     }
+
+    /// The cache in `store`'s database, on the store's pool of commits that may lag, within its operation
+    /// deadline. Its table is its own: created or brought up to date here (``schema``), under a lock of its
+    /// own, so instances that start together migrate one after the other.
+    /// - Throws: `JobStoreError` `cannotOpen` when the database cannot be migrated, or a newer deskkit
+    ///   migrated it.
+    public static func open(sharing store: PostgresJobStore, logger: Logger = Logger(label: "deskkit.previews"))
+        async throws(JobStoreError) -> PostgresPreviewCache
+    {
+        let cache = PostgresPreviewCache(sharing: store)
+        do {
+            _ = try await withDeadline(.seconds(60)) { try await schema.migrate(store.lazyClient, logger: logger) }
+        } catch {
+            if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
+            throw JobStoreError(.cannotOpen, "cannot migrate the shared preview cache: \(String(reflecting: error))")
+        }
+        return cache
+    }
+
+    /// The cache's schema: `deskkit_previews`, its versions in `deskkit_previews_schema`. A database whose
+    /// job store created the table (before the cache owned it) keeps it: every step is written to be one.
+    static let schema = PostgresSchema(
+        name: "shared preview cache", versionTable: "deskkit_previews_schema",
+        // "dkprevs" in ASCII.
+        lockKey: 0x64_6B70_7265_7673,
+        steps: [
+            [
+                """
+                CREATE TABLE IF NOT EXISTS deskkit_previews (
+                    url text PRIMARY KEY,
+                    expires_at timestamptz NOT NULL,
+                    fetching_until timestamptz,
+                    page_url text,
+                    site_name text,
+                    title text,
+                    description text,
+                    image text,
+                    error_kind text,
+                    error_detail text
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS deskkit_previews_expiry ON deskkit_previews (expires_at)",
+            ],
+            // A cached card's details (image size and type, oEmbed, sources) as JSON; NULL for older rows.
+            ["ALTER TABLE deskkit_previews ADD COLUMN IF NOT EXISTS details text"],
+        ])
 
     /// Listens for the answers other instances store, on one connection of the store's pool, until
     /// graceful shutdown or cancellation; a lost connection is opened again after a second.

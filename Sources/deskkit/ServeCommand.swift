@@ -94,7 +94,16 @@ struct ServeCommand: AsyncParsableCommand {
             throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: .ioError)
         }
         // On PostgreSQL the instances share their preview cache, too.
-        let sharedPreviews = (jobStore as? PostgresJobStore).map(PostgresPreviewCache.init(sharing:))
+        var sharedPreviews: PostgresPreviewCache?
+        if let postgres = jobStore as? PostgresJobStore {
+            do {
+                sharedPreviews = try await PostgresPreviewCache.open(sharing: postgres, logger: logger)
+            } catch {
+                await jobStore.close()
+                throw Failure(
+                    description: "cannot open the shared preview cache: \(error.detail)", exitStatus: .ioError)
+            }
+        }
         let server = EnrichmentServer(
             configuration: configuration, store: jobStore, logger: logger, sharedPreviews: sharedPreviews,
             handBack: handBackPath.map { path -> JobQueue.HandBack in

@@ -327,8 +327,7 @@ struct JobStoreContractTests {
             try cluster.psql(
                 location.database,
                 """
-                ALTER TABLE deskkit_jobs DROP COLUMN links; ALTER TABLE deskkit_previews DROP COLUMN details;
-                ALTER TABLE deskkit_jobs DROP COLUMN language; ALTER TABLE deskkit_jobs DROP COLUMN trace_context;
+                ALTER TABLE deskkit_jobs DROP COLUMN links; ALTER TABLE deskkit_jobs DROP COLUMN language; ALTER TABLE deskkit_jobs DROP COLUMN trace_context;
                 DELETE FROM deskkit_schema WHERE version >= 2;
                 INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at)
                 VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, to_timestamp(\(t0)), to_timestamp(\(t0)), to_timestamp(\(t0)))

@@ -11,6 +11,43 @@ import Testing
 /// The preview cache instances share in their PostgreSQL store's database.
 @Suite("Shared preview cache")
 struct PostgresPreviewCacheTests {
+    /// The cache owns its table: the job store's migrations do not create it, the cache's own do (its
+    /// versions in a table of its own), on a new database and on one whose job store created the table
+    /// before the cache owned it.
+    @Test func theCacheMigratesItsOwnTable() async throws {
+        let cluster = try PostgresCluster.shared()
+        let fresh = try PostgresLocation(parsing: try cluster.makeDatabase())
+        let store = try await PostgresJobStore.open(fresh)
+        func tables(_ database: String) throws -> String {
+            try cluster.psql(
+                database,
+                "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_name LIKE 'deskkit%'"
+            )
+        }
+        #expect(try tables(fresh.database) == "deskkit_jobs,deskkit_schema")
+        _ = try await PostgresPreviewCache.open(sharing: store)
+        _ = try await PostgresPreviewCache.open(sharing: store)  // opening again changes nothing
+        #expect(try tables(fresh.database) == "deskkit_jobs,deskkit_previews,deskkit_previews_schema,deskkit_schema")
+        #expect(try cluster.psql(fresh.database, "SELECT max(version) FROM deskkit_previews_schema") == "2")
+        await store.close()
+
+        // A database an older deskkit migrated: its job store made deskkit_previews, with a row in it.
+        let older = try PostgresLocation(parsing: try cluster.makeDatabase())
+        _ = try cluster.psql(
+            older.database,
+            """
+            CREATE TABLE deskkit_previews (url text PRIMARY KEY, expires_at timestamptz NOT NULL,
+              fetching_until timestamptz, page_url text, site_name text, title text, description text, image text,
+              error_kind text, error_detail text, details text);
+            INSERT INTO deskkit_previews (url, expires_at, title) VALUES ('https://example.com/', now() + interval '1 hour', 'Kept');
+            """)
+        let olderStore = try await PostgresJobStore.open(older)
+        let cache = try await PostgresPreviewCache.open(sharing: olderStore)
+        let kept = try await cache.lookup("https://example.com/", now: Date(), fetchLease: .seconds(5)).cached?.get()
+        #expect(kept?.preview.title == "Kept")
+        await olderStore.close()
+    }
+
     /// Two services (two instances) on one database, 20 concurrent previews of each of 5 URLs spread over
     /// them: each page is fetched once; the answers, a failure included, are the same everywhere.
     @Test func thePreviewCacheIsSharedAcrossInstances() async throws {
@@ -33,10 +70,9 @@ struct PostgresPreviewCacheTests {
         fetch.allowPrivateAddresses = true
         fetch.allowedPorts = [pages.port]
         let metrics = TestMetrics()
-        let services = [a, b].map {
-            PreviewService(
-                fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: $0),
-                metrics: metrics)
+        let caches = [try await PostgresPreviewCache.open(sharing: a), try await PostgresPreviewCache.open(sharing: b)]
+        let services = caches.map {
+            PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: $0, metrics: metrics)
         }
         let urls = ["/one", "/two", "/three", "/four", "/missing"].map { pages.baseURL + $0 }
         let results = await withTaskGroup(of: (String, Result<URLPreview, FetchError>).self) { group in
@@ -63,7 +99,7 @@ struct PostgresPreviewCacheTests {
         // Cards are kept with their details: a third instance, its own cache empty, reads them from the database.
         let c = try await PostgresJobStore.open(location)
         let card = try await PreviewService(
-            fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: c)
+            fetcher: PageFetcher(configuration: fetch), sharedCache: try await PostgresPreviewCache.open(sharing: c)
         )
         .card(for: pages.baseURL + "/two").get()
         #expect(card.preview.title == "Page /two")
@@ -78,7 +114,7 @@ struct PostgresPreviewCacheTests {
         }
         #expect(first.kind == .challenge && first.provider == "datadome")
         let third = PreviewService(
-            fetcher: PageFetcher(configuration: fetch), sharedCache: PostgresPreviewCache(sharing: c))
+            fetcher: PageFetcher(configuration: fetch), sharedCache: try await PostgresPreviewCache.open(sharing: c))
         let read = await third.card(for: wall)
         #expect(read.map(\.preview) == .failure(first))
         #expect(fetches.withLock { $0["/wall"] } == 1)
@@ -94,8 +130,8 @@ struct PostgresPreviewCacheTests {
         let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
         let a = try await PostgresJobStore.open(location)
         let b = try await PostgresJobStore.open(location)
-        let listener = PostgresPreviewCache(sharing: a)
-        let writer = PostgresPreviewCache(sharing: b)
+        let listener = try await PostgresPreviewCache.open(sharing: a)
+        let writer = try await PostgresPreviewCache.open(sharing: b)
         let listening = Task { await listener.run() }
         let ready = ContinuousClock.now + .seconds(30)
         while !listener.isListening, ContinuousClock.now < ready { try await Task.sleep(for: .milliseconds(20)) }
