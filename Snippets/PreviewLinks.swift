@@ -9,8 +9,8 @@ let service = PreviewService()  // PageFetcher() with FetchConfiguration() insid
 let text = message.text ?? ""
 for preview in await service.previews(for: text) {  // the first 3 web links, fetched concurrently
     switch preview.result {
-    case .success(let card):  // a URLPreview
-        let update = DeskPayload.message(.urlPreview(card), text: text)  // custom_type SENDBIRD_DESK_RICH_MESSAGE
+    case .success(let payload):  // a URLPreview
+        let update = DeskPayload.message(.urlPreview(payload), text: text)  // custom_type SENDBIRD_DESK_RICH_MESSAGE
         print(update.json)
     case .failure(let error):  // never fails the message
         print(error.kind, error.detail)
