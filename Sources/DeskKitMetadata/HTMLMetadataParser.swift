@@ -20,7 +20,7 @@ public final class HTMLMetadataParser {
     public let limits: ExtractionLimits
 
     /// Where the parser is. Its two transitions — the charset decided, and the page started again in
-    /// the encoding its head declares — are ``begin(_:)`` and ``changeEncodingIfDeclared(finishing:)``.
+    /// the encoding its head declares — are ``begin(_:)`` and ``changeEncodingIfDeclared(_:finishing:)``.
     @exclusivity(unchecked) private var state: State = .deciding(pending: [])
 
     private enum State {
@@ -46,13 +46,15 @@ public final class HTMLMetadataParser {
     }
 
     private func feed(contiguous input: UnsafeBufferPointer<UInt8>) -> Bool {
+        let run: PushParse
         switch state {
-        case .parsing(let run):
-            guard !run.stopped else { return true }
-            run.take(input)
+        case .parsing(let running):
+            guard !running.stopped else { return true }
+            running.take(input)
+            run = running
         case .deciding(var pending):
             if pending.isEmpty, Self.decidable(input, newFrom: 0) {
-                begin(input)
+                run = begin(input)
             } else {
                 state = .deciding(pending: [])  // the array is uniquely referenced while it grows
                 pending.append(contentsOf: input)
@@ -61,41 +63,40 @@ public final class HTMLMetadataParser {
                     state = .deciding(pending: pending)
                     return false
                 }
-                pending.withUnsafeBufferPointer { begin($0) }
+                run = pending.withUnsafeBufferPointer { begin($0) }
             }
         }
-        return changeEncodingIfDeclared().stopped
+        return changeEncodingIfDeclared(run).stopped
     }
 
     /// Ends the page and returns what was found.
     public func finish() -> PageMetadata {
-        if case .deciding(let pending) = state { pending.withUnsafeBufferPointer { begin($0) } }
-        if !changeEncodingIfDeclared().stopped {
+        var run =
+            switch state {
+            case .deciding(let pending): pending.withUnsafeBufferPointer { begin($0) }
+            case .parsing(let running): running
+            }
+        run = changeEncodingIfDeclared(run)
+        if !run.stopped {
             run.end()
-            changeEncodingIfDeclared(finishing: true)
+            run = changeEncodingIfDeclared(run, finishing: true)
         }
-        let run = run
         run.collector.finish()
         return MetadataResolution.resolve(
             run.collector, pageURL: pageURL, charset: run.charset, bytesParsed: run.bytesParsed,
             stoppedEarly: run.collector.done)
     }
 
-    /// The run of libxml2 over the page, once the charset is decided.
-    private var run: PushParse {
-        guard case .parsing(let run) = state else { preconditionFailure("the charset is decided before parsing") }
-        return run
-    }
-
     // MARK: Transitions
 
     /// Decides the charset on the start of the page, starts libxml2's push parser in it and gives it
     /// that start.
-    private func begin(_ startOfPage: UnsafeBufferPointer<UInt8>) {
+    private func begin(_ startOfPage: UnsafeBufferPointer<UInt8>) -> PushParse {
         let decision = CharsetSniffer.decide(startOfPage, contentType: contentType)
         let run = PushParse(charset: decision, limits: limits, replaying: decision.source.isGuess)
         state = .parsing(run)
         run.take(startOfPage)
+        return run
     }
 
     /// The most of a page kept to decode it again: 4 MiB.
@@ -107,10 +108,8 @@ public final class HTMLMetadataParser {
     /// up to the declaration are UTF-8 with multi-byte characters (a declaration they contradict, as at the
     /// start), or invalid in the declared encoding. Once the head has ended, or past 4 MiB, the guess
     /// stands. Judged on the page up to the slice that declared, so a streamed page decides as the whole
-    /// page does. Returns the run that goes on.
-    @discardableResult
-    private func changeEncodingIfDeclared(finishing: Bool = false) -> PushParse {
-        let run = run
+    /// page does. Returns the run that goes on: `run`, or the new one.
+    private func changeEncodingIfDeclared(_ run: PushParse, finishing: Bool = false) -> PushParse {
         guard let bytes = run.replay else { return run }
         guard let declared = run.collector.declaredEncoding, let seenAt = run.declarationSeenAt else {
             if run.collector.headDone || bytes.count > Self.maxReplayBytes { run.replay = nil }

@@ -24,7 +24,7 @@ enum CharsetDetection {
         guard let answer = uchardet_get_charset(detector) else { return nil }
         let label = String(cString: answer)
         guard !label.isEmpty else { return nil }
-        if let encoding = WebEncoding.detected(label) { return encoding.kind == .utf16 ? "UTF-8" : encoding.name }
+        if let encoding = WebEncoding.detected(label) { return encoding.withoutByteOrderMark.name }
         return isKnown(label) ? label.uppercased() : nil
     }
 

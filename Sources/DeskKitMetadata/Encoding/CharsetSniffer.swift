@@ -158,10 +158,7 @@ enum CharsetSniffer {
 
     /// The name of the encoding a declaration's label names (``WebEncoding``): the standard's labels only,
     /// and a UTF-16 label read as UTF-8 (a page with no byte order mark that reached here is no UTF-16).
-    static func declaredName(_ label: String) -> String? {
-        guard let encoding = WebEncoding.labelled(label) else { return nil }
-        return encoding.kind == .utf16 ? "UTF-8" : encoding.name
-    }
+    static func declaredName(_ label: String) -> String? { WebEncoding.labelled(label)?.withoutByteOrderMark.name }
 
     /// The HTML standard's prescan for a `<meta>` declaring the encoding, up to the end of the head (past
     /// the standard's first 1024 bytes: real pages declare later): comments, other tags with their

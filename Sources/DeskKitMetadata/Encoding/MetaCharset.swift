@@ -19,8 +19,7 @@ enum MetaCharset {
             return nil
         }
         if label.lowercased() == "x-user-defined" { return WebEncoding.named("WINDOWS-1252") }
-        guard let encoding = WebEncoding.labelled(label) else { return nil }
-        return encoding.kind == .utf16 ? WebEncoding.named("UTF-8") : encoding
+        return WebEncoding.labelled(label)?.withoutByteOrderMark
     }
 
     /// The HTML standard's "extract a character encoding from a meta element": the value after the first

@@ -42,6 +42,11 @@ struct WebEncoding: Hashable, Sendable {
         return byLabel[String(decoding: trimmed, as: UTF8.self).lowercased()]
     }
 
+    /// The encoding a page whose label names this one is read in when no byte order mark says otherwise:
+    /// UTF-8 for a UTF-16 label (markup that could be read to find the label is no UTF-16; the HTML
+    /// standard's rule for `<meta>`), this one otherwise.
+    var withoutByteOrderMark: WebEncoding { kind == .utf16 ? Self.all[0] : self }
+
     /// The encoding a decision names, by its ``name``.
     static func named(_ name: String) -> WebEncoding? { all.first { $0.name == name } }
 
