@@ -193,7 +193,7 @@ enum CharsetSniffer {
                 var j = lt + 1
                 while j < b.count, !isSpace(b[j]), b[j] != UInt8(ascii: ">") { j += 1 }
                 var attributes = PrescanAttributes(b, from: j)
-                while attributes.next() != nil {}
+                attributes.skipToEnd()
                 i = attributes.position
             } else if lt + 1 < b.count,
                 b[lt + 1] == UInt8(ascii: "!") || b[lt + 1] == 0x2F || b[lt + 1] == UInt8(ascii: "?")

@@ -7,11 +7,12 @@
 /// UTF-16 label is UTF-8 there (a page whose markup could be read as ASCII is no UTF-16), and
 /// `x-user-defined` is windows-1252.
 enum MetaCharset {
-    static func declared(charset: String?, httpEquiv: String?, content: String?) -> WebEncoding? {
+    /// `content` is read only for an `http-equiv="Content-Type"`.
+    static func declared(charset: String?, httpEquiv: String?, content: @autoclosure () -> String?) -> WebEncoding? {
         let label: Substring
         if let charset {
             label = Substring(charset)
-        } else if let httpEquiv, httpEquiv.lowercased() == "content-type", let content,
+        } else if let httpEquiv, httpEquiv.lowercased() == "content-type", let content = content(),
             let extracted = extract(from: content)
         {
             label = extracted

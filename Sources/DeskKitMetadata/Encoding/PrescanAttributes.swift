@@ -17,53 +17,70 @@ struct PrescanAttributes {
 
     /// The next attribute, or nil at the end of the tag (or of the bytes).
     mutating func next() -> (name: String, value: String)? {
+        var name: [UInt8] = []
+        var value: [UInt8] = []
+        guard step(name: &name, value: &value, keep: true) else { return nil }
+        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+
+    /// Steps over the rest of the tag, to just past its `>`, reading its attributes as ``next()`` does
+    /// without keeping them (the prescan steps over every tag of the head but `<meta>`).
+    mutating func skipToEnd() {
+        var none: [UInt8] = []
+        var alsoNone: [UInt8] = []
+        while step(name: &none, value: &alsoNone, keep: false) {}
+    }
+
+    /// Reads one attribute into `name` and `value` (only with `keep`); false at the end of the tag.
+    private mutating func step(name: inout [UInt8], value: inout [UInt8], keep: Bool) -> Bool {
         let b = bytes
         var i = position
         defer { position = i }
         while i < b.count, CharsetSniffer.isSpace(b[i]) || b[i] == UInt8(ascii: "/") { i += 1 }
         guard i < b.count, b[i] != UInt8(ascii: ">") else {
             i = min(i + 1, b.count)
-            return nil
+            return false
         }
-        var name: [UInt8] = []
-        var value: [UInt8] = []
+        var named = false  // whether the name has a byte yet (an `=` first is part of the name)
         func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
-        func attribute() -> (String, String) {
-            (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
-        }
         // The name.
         while true {
-            guard i < b.count else { return attribute() }
+            guard i < b.count else { return true }
             let c = b[i]
-            if c == UInt8(ascii: "="), !name.isEmpty { break }
+            if c == UInt8(ascii: "="), named { break }
             if CharsetSniffer.isSpace(c) {
                 // Spaces, then `=` or the next attribute.
                 while i < b.count, CharsetSniffer.isSpace(b[i]) { i += 1 }
-                guard i < b.count, b[i] == UInt8(ascii: "=") else { return attribute() }
+                guard i < b.count, b[i] == UInt8(ascii: "=") else { return true }
                 break
             }
-            if c == UInt8(ascii: "/") || c == UInt8(ascii: ">") { return attribute() }
-            name.append(lower(c))
+            if c == UInt8(ascii: "/") || c == UInt8(ascii: ">") { return true }
+            if keep { name.append(lower(c)) }
+            named = true
             i += 1
         }
         i += 1  // past `=`
         while i < b.count, CharsetSniffer.isSpace(b[i]) { i += 1 }
-        guard i < b.count else { return attribute() }
+        guard i < b.count else { return true }
         let first = b[i]
         if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
             i += 1
-            while i < b.count, b[i] != first {
-                value.append(lower(b[i]))
-                i += 1
+            if keep {
+                while i < b.count, b[i] != first {
+                    value.append(lower(b[i]))
+                    i += 1
+                }
+            } else {
+                i = CharsetSniffer.find(first, in: b, from: i) ?? b.count
             }
             i = min(i + 1, b.count)
-            return attribute()
+            return true
         }
-        if first == UInt8(ascii: ">") { return attribute() }
+        if first == UInt8(ascii: ">") { return true }
         while i < b.count, !CharsetSniffer.isSpace(b[i]), b[i] != UInt8(ascii: ">") {
-            value.append(lower(b[i]))
+            if keep { value.append(lower(b[i])) }
             i += 1
         }
-        return attribute()
+        return true
     }
 }
