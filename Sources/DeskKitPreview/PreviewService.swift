@@ -80,8 +80,9 @@ public actor PreviewService {
     private var perHost: [String: (limiter: AsyncLimiter, users: Int)] = [:]
 
     /// A service that fetches with `fetcher`; `sharedCache` (a database) lets several services fetch each URL
-    /// once; `metrics` counts its requests, cache hits, fetches and failed fetches (``PreviewMetrics``'s names)
-    /// in any swift-metrics backend, by default the one bootstrapped in `MetricsSystem`.
+    /// once; `metrics` counts its requests, cache hits, fetches and failed fetches (`deskkit_preview_*_total`,
+    /// `deskkit_fetch_errors_total{kind}`, `deskkit_refusals_total{kind,provider}`) in any swift-metrics
+    /// backend, by default the one bootstrapped in `MetricsSystem`.
     public init(
         fetcher: PageFetcher = PageFetcher(), configuration: Configuration = Configuration(),
         sharedCache: (any SharedPreviewCache)? = nil, metrics: any MetricsFactory = MetricsSystem.factory

@@ -44,7 +44,7 @@ public struct EnrichmentServer: Sendable {
     /// The largest body of `/v1/decode`: 16 MiB.
     public static let maxDecodeRequestBytes = DecodeRoute.maxRequestBytes
 
-    /// A server; ``makeApplication(onServerRunning:)`` gives the Hummingbird application to run, ``makeRouter()`` its routes.
+    /// A server; ``makeApplication(onServerRunning:)`` gives the Hummingbird application to run, ``makeRouter(context:)`` its routes.
     ///
     /// - Parameters:
     ///   - configuration: the settings, as ``ServerConfiguration/resolve(flags:environment:file:)`` reads them.

@@ -40,8 +40,9 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     }
 
     /// The cache in `store`'s database, on the store's pool of commits that may lag, within its operation
-    /// deadline. Its table is its own: created or brought up to date here (``schema``), under a lock of its
-    /// own, so instances that start together migrate one after the other.
+    /// deadline. Its table is its own: created or brought up to date here (`deskkit_previews`, its versions
+    /// in `deskkit_previews_schema`), under a lock of its own, so instances that start together migrate one
+    /// after the other.
     /// - Throws: `JobStoreError` `cannotOpen` when the database cannot be migrated, or a newer deskkit
     ///   migrated it.
     public static func open(sharing store: PostgresJobStore, logger: Logger = Logger(label: "deskkit.previews"))

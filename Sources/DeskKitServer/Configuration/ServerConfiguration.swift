@@ -55,7 +55,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// Builds the configuration from `flags` (keyed by variable, values as text, as `deskkit serve` reads
-    /// them) over `environment` over `file`, through ``settings``, with one swift-configuration `ConfigReader`
+    /// them) over `environment` over `file`, through the table of settings, with one swift-configuration `ConfigReader`
     /// over the three. An empty text is not set. Throws a ``ConfigurationError`` that names every setting at
     /// fault and what is wrong with it — by its flag when the value came from one,
     /// by its variable from the environment, by the file and its key from the file.

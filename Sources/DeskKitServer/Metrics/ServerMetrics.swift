@@ -4,7 +4,7 @@ import DeskKitPreview
 import Prometheus
 
 /// The server's metrics, counted through a swift-metrics factory: each event once, where it happens (the
-/// preview service counts its own, ``PreviewService``'s metrics, through the same factory).
+/// preview service counts its own, `PreviewService`'s metrics, through the same factory).
 ///
 /// By default a Prometheus registry of the server's own (so several servers in one process, as in the tests,
 /// keep separate figures), served at `GET /metrics` in Prometheus' text format; with ``init(factory:)``, any
