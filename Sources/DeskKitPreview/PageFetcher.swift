@@ -85,8 +85,8 @@ public struct PageFetcher: Sendable {
     package func fetch(_ url: WebURL) async throws(FetchError) -> FetchedPage {
         try await traced("fetch") { span throws(FetchError) in
             if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(url.requestString) }
-            return try await withTotalTimeout {
-                try await follow(url, accept: Self.pageAccept) { response, final in
+            return try await withTotalTimeout { deadline in
+                try await follow(url, accept: Self.pageAccept, deadline: deadline) { response, final in
                     try await readPage(response, url: final, requested: url)
                 }
             }
@@ -98,8 +98,8 @@ public struct PageFetcher: Sendable {
     public func fetchDocument(_ url: String, accept: String, maxBytes: Int) async throws(FetchError) -> FetchedDocument
     {
         let parsed = try WebURL(url)
-        return try await withTotalTimeout {
-            try await follow(parsed, accept: accept) { response, url in
+        return try await withTotalTimeout { deadline in
+            try await follow(parsed, accept: accept, deadline: deadline) { response, url in
                 try await Self.readDocument(response, url: url, maxBytes: maxBytes)
             }
         }
@@ -107,13 +107,15 @@ public struct PageFetcher: Sendable {
 
     /// Runs `work` within ``FetchConfiguration/totalTimeout`` (the package's one deadline helper: answered at
     /// the limit, the work cancelled), its errors mapped onto ``FetchError``: the limit running out is
-    /// ``FetchError/Kind/timeout``, the caller cancelling ``FetchError/Kind/cancelled``.
-    private func withTotalTimeout<T: Sendable>(_ work: @escaping @Sendable () async throws -> T)
+    /// ``FetchError/Kind/timeout``, the caller cancelling ``FetchError/Kind/cancelled``. `work` is given the
+    /// same limit as an instant, for AsyncHTTPClient's requests: one limit, however many hops.
+    private func withTotalTimeout<T: Sendable>(_ work: @escaping @Sendable (NIODeadline) async throws -> T)
         async throws(FetchError) -> T
     {
         let total = configuration.totalTimeout
+        let deadline = NIODeadline.now() + .nanoseconds(total.nanoseconds)
         do {
-            return try await withDeadline(total, work)
+            return try await withDeadline(total) { try await work(deadline) }
         } catch is DeadlineExceeded {
             throw .timeout("the whole request", total)
         } catch {
@@ -154,7 +156,8 @@ public struct PageFetcher: Sendable {
     /// Requests `start`, following redirects (each hop checked like the first), and reads the final answer
     /// with `read`.
     private func follow<T>(
-        _ start: WebURL, accept: String, read: @escaping (HTTPClientResponse, WebURL) async throws -> T
+        _ start: WebURL, accept: String, deadline: NIODeadline,
+        read: @escaping (HTTPClientResponse, WebURL) async throws -> T
     ) async throws -> T {
         var url = start
         var redirects = 0
@@ -175,7 +178,7 @@ public struct PageFetcher: Sendable {
                     host: url.asciiHost, address: IPAddress(host: url.host) == nil ? address : nil,
                     configuration: configuration
                 ) { client in
-                    try await exchange(client, url, accept: accept, span: span, read: read)
+                    try await exchange(client, url, accept: accept, deadline: deadline, span: span, read: read)
                 }
             }
             switch outcome {
@@ -196,7 +199,7 @@ public struct PageFetcher: Sendable {
     }
 
     private func exchange<T>(
-        _ client: HTTPClient, _ url: WebURL, accept: String, span: any Span,
+        _ client: HTTPClient, _ url: WebURL, accept: String, deadline: NIODeadline, span: any Span,
         read: (HTTPClientResponse, WebURL) async throws -> T
     ) async throws -> Outcome<T> {
         var request = HTTPClientRequest(url: url.requestString)
@@ -204,8 +207,7 @@ public struct PageFetcher: Sendable {
         request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "Accept-Language", value: configuration.acceptLanguage.header)
         request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        let response = try await client.execute(
-            request, timeout: .nanoseconds(configuration.totalTimeout.nanoseconds))
+        let response = try await client.execute(request, deadline: deadline)
         let headerBytes = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         guard headerBytes <= configuration.maxHeaderBytes else {
             throw FetchError(
