@@ -28,38 +28,34 @@ enum MetaCharset {
     /// `text/html; charset=koi8-r`, `text/html, charset="koi8-r"`, `charset = 'x'`; nothing for an
     /// unmatched quote.
     static func extract(from content: String) -> Substring? {
-        let s = content.utf8
-        var i = s.startIndex
-        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0C || c == 0x0D }
-        while true {
+        let found: Range<Int>? = Array(content.utf8).withUnsafeBufferPointer { b in
+            var i = 0
             // Loop: the next "charset", in any case.
-            var found: String.Index?
-            var j = i
-            while s.distance(from: j, to: s.endIndex) >= 7 {
-                let end = s.index(j, offsetBy: 7)
-                if s[j..<end].elementsEqual("charset".utf8, by: { $0 | 0x20 == $1 }) {
-                    found = end
-                    break
+            while i + 7 <= b.count {
+                guard CharsetSniffer.startsWith(b, at: i, "charset") else {
+                    i += 1
+                    continue
                 }
-                j = s.index(after: j)
+                var p = i + 7
+                while p < b.count, CharsetSniffer.isSpace(b[p]) { p += 1 }
+                guard p < b.count, b[p] == UInt8(ascii: "=") else {
+                    i = p  // just before the character that was no `=`
+                    continue
+                }
+                p += 1
+                while p < b.count, CharsetSniffer.isSpace(b[p]) { p += 1 }
+                guard p < b.count else { return nil }
+                if b[p] == UInt8(ascii: "\"") || b[p] == UInt8(ascii: "'") {
+                    return CharsetSniffer.find(b[p], in: b, from: p + 1).map { (p + 1)..<$0 }
+                }
+                var end = p
+                while end < b.count, !CharsetSniffer.isSpace(b[end]), b[end] != UInt8(ascii: ";") { end += 1 }
+                return p..<end
             }
-            guard var p = found else { return nil }
-            while p < s.endIndex, isSpace(s[p]) { p = s.index(after: p) }
-            guard p < s.endIndex, s[p] == UInt8(ascii: "=") else {
-                i = p  // just before the character that was no `=`
-                continue
-            }
-            p = s.index(after: p)
-            while p < s.endIndex, isSpace(s[p]) { p = s.index(after: p) }
-            guard p < s.endIndex else { return nil }
-            let c = s[p]
-            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
-                let start = s.index(after: p)
-                guard let close = s[start...].firstIndex(of: c) else { return nil }
-                return Substring(content[start..<close])
-            }
-            let end = s[p...].firstIndex { isSpace($0) || $0 == UInt8(ascii: ";") } ?? s.endIndex
-            return Substring(content[p..<end])
+            return nil
         }
+        guard let found else { return nil }
+        let start = content.utf8.index(content.startIndex, offsetBy: found.lowerBound)
+        return content[start..<content.utf8.index(start, offsetBy: found.count)]
     }
 }
