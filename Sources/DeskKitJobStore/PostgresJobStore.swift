@@ -98,12 +98,11 @@ public final class PostgresJobStore: JobStore {
         do {
             // Reachable at all? (Fails within the operation deadline, not the pool's minute of retries.)
             try await withDeadline(options.operationTimeout) { _ = try await client.query("SELECT 1") }
-            // Migrating may wait for another instance that migrates now.
-            _ = try await withDeadline(.seconds(60)) { try await PostgresSchema.jobs.migrate(client, logger: logger) }
+            try await PostgresSchema.jobs.migrate(client, logger: logger)
         } catch {
             runner.cancel()
             await waitAtMost(options.operationTimeout, for: runner)
-            if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
+            if let refused = error as? JobStoreError { throw refused }
             throw JobStoreError(.cannotOpen, "cannot open \(location): \(describe(error))")
         }
         return PostgresJobStore(
@@ -353,7 +352,7 @@ public final class PostgresJobStore: JobStore {
     }
 
     /// What went wrong, without the query's values: the server's message, or the kind of client error.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? PostgresTransactionError,
             let inner = error.beginError ?? error.closureError ?? error.commitError ?? error.rollbackError
         {

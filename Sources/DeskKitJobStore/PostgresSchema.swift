@@ -1,3 +1,4 @@
+import DeskKitTime
 import Logging
 import PostgresNIO
 
@@ -29,9 +30,21 @@ package struct PostgresSchema: Sendable {
     /// The schema version this code writes.
     package var latest: Int { steps.count }
 
-    /// Brings the database to ``latest``; returns the version it found.
+    /// Brings the database to ``latest`` within a minute (it may wait for another instance that migrates
+    /// now); returns the version it found.
+    /// - Throws: the `JobStoreError` of a database a newer deskkit migrated, as it is; any other error as the
+    ///   driver gave it.
     @discardableResult
     package func migrate(_ client: PostgresClient, logger: Logger) async throws -> Int {
+        do {
+            return try await withDeadline(.seconds(60)) { try await apply(client, logger: logger) }
+        } catch {
+            if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
+            throw error
+        }
+    }
+
+    private func apply(_ client: PostgresClient, logger: Logger) async throws -> Int {
         try await client.withTransaction(logger: logger) { connection in
             _ = try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             _ = try await connection.query(

@@ -50,10 +50,11 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     {
         let cache = PostgresPreviewCache(sharing: store)
         do {
-            _ = try await withDeadline(.seconds(60)) { try await schema.migrate(store.lazyClient, logger: logger) }
+            try await schema.migrate(store.lazyClient, logger: logger)
         } catch {
-            if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
-            throw JobStoreError(.cannotOpen, "cannot migrate the shared preview cache: \(String(reflecting: error))")
+            if let refused = error as? JobStoreError { throw refused }
+            throw JobStoreError(
+                .cannotOpen, "cannot migrate the shared preview cache: \(PostgresJobStore.describe(error))")
         }
         return cache
     }
