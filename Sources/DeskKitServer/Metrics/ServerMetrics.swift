@@ -53,15 +53,6 @@ public struct ServerMetrics: Sendable {
         case retryScheduled = "retry_scheduled"
         /// A bot check stood in for the message's pages: the job waits in the store to be tried again.
         case challengeRetry = "challenge_retry"
-
-        /// The label of a job that finished with its message handled (`updated`, `no_link`, `no_preview`).
-        init(finished outcome: JobOutcome) {
-            switch outcome.code {
-            case .updated: self = .updated
-            case .noLink: self = .noLink
-            case .noPreview, .retryable, .permanent, .challenged, .cancelled: self = .noPreview
-            }
-        }
     }
 
     /// `deskkit_webhooks_total{outcome}`.

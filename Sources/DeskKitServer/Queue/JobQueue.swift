@@ -334,10 +334,14 @@ public actor JobQueue: Service {
         let now = Date()
         do {
             let error = outcome.storedError
-            switch outcome.code {
-            case .updated, .noLink, .noPreview:
-                metrics.job(.init(finished: outcome))
+            func finished(as label: ServerMetrics.Job) async throws(JobStoreError) {
+                metrics.job(label)
                 try await store.finish(id, as: .done, error: nil, now: now)
+            }
+            switch outcome.code {
+            case .updated: try await finished(as: .updated)
+            case .noLink: try await finished(as: .noLink)
+            case .noPreview: try await finished(as: .noPreview)
             case .cancelled:
                 try await store.reschedule(id, dueAt: now, error: nil, now: now)
             case .permanent:
