@@ -141,12 +141,29 @@ struct OffsetCounter {
             // scalar of four bytes (11110xxx first) is two UTF-16 units.
             let base = UnsafeRawPointer(bytes.baseAddress!)
             let high: UInt64 = 0x8080_8080_8080_8080
-            while byte + 8 <= target {
-                let w = base.loadUnaligned(fromByteOffset: byte, as: UInt64.self)
+            func count(word at: Int) {
+                let w = base.loadUnaligned(fromByteOffset: at, as: UInt64.self)
                 let continuation = Self.countHighBits(w & ~(w << 1) & high)
                 let fourByte = Self.countHighBits(w & (w << 1) & (w << 2) & (w << 3) & high)
                 scalars += 8 - continuation
                 utf16 += 8 - continuation + fourByte
+            }
+            while byte + 16 <= target {
+                // Sixteen ASCII bytes are sixteen scalars and sixteen units: one test a block.
+                let ascii =
+                    (base.loadUnaligned(fromByteOffset: byte, as: UInt64.self)
+                        | base.loadUnaligned(fromByteOffset: byte + 8, as: UInt64.self)) & high == 0
+                if !ascii {
+                    count(word: byte)
+                    count(word: byte + 8)
+                } else {
+                    scalars += 16
+                    utf16 += 16
+                }
+                byte += 16
+            }
+            if byte + 8 <= target {
+                count(word: byte)
                 byte += 8
             }
             while byte < target {  // the rest byte by byte: the blocks may have stopped inside a scalar

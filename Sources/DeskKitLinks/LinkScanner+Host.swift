@@ -8,6 +8,18 @@ struct HostMatch {
     var isIPv4: Bool
 }
 
+/// The labels of a run of host characters, as ranges of the text: each label ends where `ends` says and the
+/// next begins after its dot.
+struct HostLabels: RandomAccessCollection {
+    let start: Int
+    let ends: UnsafeBufferPointer<Int>
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { ends.count }
+
+    subscript(k: Int) -> Range<Int> { (k == 0 ? start : ends[k - 1] + 1)..<ends[k] }
+}
+
 /// How much a host must prove.
 enum HostMode {
     /// After a scheme: any well-formed host, all of its labels; a known TLD is looked for only to know
@@ -34,19 +46,21 @@ extension LinkScanner {
         if b[start] == UInt8(ascii: "["), mode == .scheme || mode == .strict || mode == .protocolRelative {
             return ipv6(from: start)
         }
-        return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: 128) { storage in
-            let count = scanLabels(from: start, splitScripts: mode == .bare || mode == .emailDomain, into: storage)
-            return host(from: start, labels: UnsafeBufferPointer(rebasing: storage[0..<count]), mode: mode)
+        // 128 labels, as many as a DNS name can have; their ends fit the stack (1 KB), so no host costs a
+        // heap allocation.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 128) { ends in
+            let labels = scanLabels(from: start, splitScripts: mode == .bare || mode == .emailDomain, into: ends)
+            return host(from: start, labels: labels, mode: mode)
         }
     }
 
-    /// Splits the run of host characters from `start` into labels (at most `storage.count`).
-    func scanLabels(from start: Int, splitScripts: Bool, into storage: UnsafeMutableBufferPointer<Range<Int>>) -> Int {
+    /// Splits the run of host characters from `start` into labels (at most `ends.count`).
+    func scanLabels(from start: Int, splitScripts: Bool, into ends: UnsafeMutableBufferPointer<Int>) -> HostLabels {
         var count = 0
         var i = start
         var labelStart = start
         var cjk: Bool?
-        while i < n, count < storage.count - 1 {
+        while i < n, count < ends.count - 1 {
             // A run of ASCII letters, digits, `-` and `_`, byte by byte — unless it follows CJK in a host whose
             // scripts split it (`東京abc`), where the scalar-by-scalar loop finds where the label ends.
             if b[i] < 0x80, b[i] != 0x2E, !(splitScripts && cjk == true) {
@@ -65,7 +79,7 @@ extension LinkScanner {
             let (c, len) = b.scalar(at: i)
             if c == 0x2E {
                 if i == labelStart { break }
-                storage[count] = labelStart..<i
+                ends[count] = i
                 count += 1
                 i += 1
                 labelStart = i
@@ -84,14 +98,14 @@ extension LinkScanner {
         // (`example-.com`, `example.-com`) they make a label no host has.
         while i > labelStart, b[i - 1] == UInt8(ascii: "-") { i -= 1 }
         if i > labelStart {
-            storage[count] = labelStart..<i
+            ends[count] = i
             count += 1
         }
-        return count
+        return HostLabels(start: start, ends: UnsafeBufferPointer(rebasing: ends[0..<count]))
     }
 
     /// Decides where the host made of `labels` ends, and whether it is one.
-    func host(from start: Int, labels: UnsafeBufferPointer<Range<Int>>, mode: HostMode) -> HostMatch? {
+    func host(from start: Int, labels: HostLabels, mode: HostMode) -> HostMatch? {
         guard !labels.isEmpty else { return nil }
         // Where the host ends: at the last label that is (or begins with) a known TLD. After a scheme the
         // whole run is the host (`http://nick.is.awesome/`), unless text runs on from its last label.
@@ -184,7 +198,7 @@ extension LinkScanner {
             && !isLowercased(label.lowerBound..<label.lowerBound + 2, "xn")
     }
 
-    func isIPv4(_ labels: UnsafeBufferPointer<Range<Int>>) -> Bool {
+    func isIPv4(_ labels: HostLabels) -> Bool {
         guard labels.count == 4 else { return false }
         for label in labels {
             guard label.count <= 3, b[label].allSatisfy({ CharClass.isASCIIDigit(UInt32($0)) }) else { return false }

@@ -53,26 +53,66 @@ struct LinkScanner {
     }
 
     /// The next `:`, `.`, `@` or `/` at or after `from`, sixteen bytes at a time (vector compares: text
-    /// without a candidate costs a few instructions a block).
+    /// without a candidate costs a few instructions a block). The last bytes are tested as the sixteen that
+    /// end the text, so a text of sixteen bytes or more is never read byte by byte.
+    /// (One `any` in this function: with two, the standard library's is not inlined, and is a loop.)
     @inline(__always) func nextCandidate(from: Int) -> Int? {
         var i = from
+        guard n >= 16 else {
+            while i < n {
+                if Self.isCandidate(b[i]) { return i }
+                i += 1
+            }
+            return nil
+        }
         let base = UnsafeRawPointer(b.baseAddress!)
-        let one = SIMD16<UInt8>(repeating: 1), slash = SIMD16<UInt8>(repeating: 0x2F)
-        let colon = SIMD16<UInt8>(repeating: 0x3A), at = SIMD16<UInt8>(repeating: 0x40)
         while i + 16 <= n {
             let v = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            // `.` (2E) and `/` (2F) differ in their last bit only.
-            let hit = ((v | one) .== slash) .| (v .== colon) .| (v .== at)
-            if any(hit) {
-                for j in i..<i + 16 where Self.isCandidate(b[j]) { return j }
-            }
+            if any(Self.candidates(v)) { return i + Self.firstLane(Self.candidateBits(v))! }
             i += 16
         }
-        while i < n {
-            if Self.isCandidate(b[i]) { return i }
-            i += 1
+        guard i < n else { return nil }
+        // The sixteen bytes that end the text, but those before `i`, looked at already.
+        let last = n - 16
+        let seen = i - last
+        var (low, high) = Self.candidateBits(base.loadUnaligned(fromByteOffset: last, as: SIMD16<UInt8>.self))
+        if seen >= 8 {
+            low = 0
+            high &= UInt64.max << (8 * (seen - 8))
+        } else {
+            low &= UInt64.max << (8 * seen)
         }
-        return nil
+        return Self.firstLane((low, high)).map { last + $0 }
+    }
+
+    /// The lanes of `v` that hold a `:`, `.`, `@` or `/`: the loop's test, which compiles to a few vector
+    /// compares (and `any` of them to one move of the lanes' top bits).
+    @inline(__always) static func candidates(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+        let one = SIMD16<UInt8>(repeating: 1), slash = SIMD16<UInt8>(repeating: 0x2F)
+        let colon = SIMD16<UInt8>(repeating: 0x3A), at = SIMD16<UInt8>(repeating: 0x40)
+        // `.` (2E) and `/` (2F) differ in their last bit only.
+        return ((v | one) .== slash) .| (v .== colon) .| (v .== at)
+    }
+
+    /// The candidate bytes of `v` as the top bits of its lanes, in two words (lanes 0–7 and 8–15): a lane
+    /// `y` is zero exactly when `(y - 1) & ~y` has its top bit set, with vector arithmetic only (reading a
+    /// comparison's mask as words makes Swift compare lane by lane).
+    @inline(__always) static func candidateBits(_ v: SIMD16<UInt8>) -> (UInt64, UInt64) {
+        @inline(__always) func zeroLanes(_ y: SIMD16<UInt8>) -> SIMD16<UInt8> {
+            (y &- SIMD16<UInt8>(repeating: 1)) & ~y
+        }
+        let colon = zeroLanes(v ^ SIMD16<UInt8>(repeating: 0x3A))
+        let at = zeroLanes(v ^ SIMD16<UInt8>(repeating: 0x40))
+        let dotOrSlash = zeroLanes((v | SIMD16<UInt8>(repeating: 1)) ^ SIMD16<UInt8>(repeating: 0x2F))
+        let words = unsafeBitCast(colon | at | dotOrSlash, to: SIMD2<UInt64>.self)
+        let top: UInt64 = 0x8080_8080_8080_8080
+        return (words[0] & top, words[1] & top)
+    }
+
+    /// The first lane whose top bit is set in `candidateBits`' words.
+    @inline(__always) static func firstLane(_ bits: (UInt64, UInt64)) -> Int? {
+        if bits.0 != 0 { return bits.0.trailingZeroBitCount >> 3 }
+        return bits.1 != 0 ? 8 + bits.1.trailingZeroBitCount >> 3 : nil
     }
 
     @inline(__always) static func isCandidate(_ c: UInt8) -> Bool {
@@ -185,6 +225,16 @@ struct LinkScanner {
         var s = p
         var cjk: Bool?
         while s > lastEnd, p - s < 256 {
+            if b[s - 1] < 0x80 {  // ASCII, byte by byte: letters and digits are of no CJK script
+                let c = UInt32(b[s - 1])
+                guard Self.isHostScalar(c) else { break }
+                if CharClass.isASCIIAlnum(c) {
+                    if cjk == true { break }
+                    cjk = false
+                }
+                s -= 1
+                continue
+            }
             let (c, cs) = b.scalar(before: s)
             guard Self.isHostScalar(c) else { break }
             if Self.isLetterOrDigit(c) {
@@ -215,7 +265,7 @@ struct LinkScanner {
             return nil
         }
         if end == host.range.upperBound, !www, host.labelCount == 2, let tld = host.tld,
-            Self.fileExtensionTLDs.contains(lowercasedASCII(tld))
+            isFileExtension(tld)
         {
             return nil  // `README.md`, `setup.py`: a file name, not a site
         }
@@ -308,8 +358,20 @@ struct LinkScanner {
 
     // MARK: Byte classes
 
-    /// Code and document extensions that are also country TLDs: `name.ext` alone is a file name.
-    static let fileExtensionTLDs: Set<String> = ["md", "py", "sh", "rs", "pl", "pm", "mk", "zip", "mov"]
+    /// Whether `b[r]` is a code or document extension that is also a country TLD (`md`, `py`, `sh`, `rs`,
+    /// `pl`, `pm`, `mk`, `zip`, `mov`): `name.ext` alone is a file name.
+    func isFileExtension(_ r: Range<Int>) -> Bool {
+        switch r.count {
+        case 2:
+            let pair = UInt16(b[r.lowerBound] | 0x20) << 8 | UInt16(b[r.lowerBound + 1] | 0x20)
+            switch pair {
+            case 0x6D64, 0x7079, 0x7368, 0x7273, 0x706C, 0x706D, 0x6D6B: return true  // md py sh rs pl pm mk
+            default: return false
+            }
+        case 3: return isLowercased(r, "zip") || isLowercased(r, "mov")
+        default: return false
+        }
+    }
 
     @inline(__always) static func isSchemeByte(_ c: UInt8) -> Bool {
         CharClass.isASCIIAlnum(UInt32(c)) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
