@@ -141,32 +141,36 @@ struct OffsetCounter {
             // scalar of four bytes (11110xxx first) is two UTF-16 units.
             let base = UnsafeRawPointer(bytes.baseAddress!)
             let high: UInt64 = 0x8080_8080_8080_8080
-            func count(word at: Int) {
-                let w = base.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            // The first `lanes` bytes of `w` (the rest are zero).
+            @inline(__always) func count(_ w: UInt64, lanes: Int) {
                 let continuation = Self.countHighBits(w & ~(w << 1) & high)
                 let fourByte = Self.countHighBits(w & (w << 1) & (w << 2) & (w << 3) & high)
-                scalars += 8 - continuation
-                utf16 += 8 - continuation + fourByte
+                scalars += lanes - continuation
+                utf16 += lanes - continuation + fourByte
             }
             while byte + 16 <= target {
-                // Sixteen ASCII bytes are sixteen scalars and sixteen units: one test a block.
-                let ascii =
-                    (base.loadUnaligned(fromByteOffset: byte, as: UInt64.self)
-                        | base.loadUnaligned(fromByteOffset: byte + 8, as: UInt64.self)) & high == 0
-                if !ascii {
-                    count(word: byte)
-                    count(word: byte + 8)
-                } else {
+                let w0 = base.loadUnaligned(fromByteOffset: byte, as: UInt64.self)
+                let w1 = base.loadUnaligned(fromByteOffset: byte + 8, as: UInt64.self)
+                if (w0 | w1) & high == 0 {  // sixteen ASCII bytes are sixteen scalars and sixteen units
                     scalars += 16
                     utf16 += 16
+                } else {
+                    count(w0, lanes: 8)
+                    count(w1, lanes: 8)
                 }
                 byte += 16
             }
             if byte + 8 <= target {
-                count(word: byte)
+                count(base.loadUnaligned(fromByteOffset: byte, as: UInt64.self), lanes: 8)
                 byte += 8
             }
-            while byte < target {  // the rest byte by byte: the blocks may have stopped inside a scalar
+            let rest = target - byte
+            if rest > 0, target >= 8 {
+                // The eight bytes that end at `target`, shifted so that only the last `rest` are left.
+                count(base.loadUnaligned(fromByteOffset: target - 8, as: UInt64.self) >> (8 * (8 - rest)), lanes: rest)
+                byte = target
+            }
+            while byte < target {  // a text shorter than eight bytes
                 let c = bytes[byte]
                 if c & 0xC0 != 0x80 {
                     scalars += 1

@@ -156,7 +156,9 @@ extension LinkScanner {
     /// non-ASCII text (`example.comだよね`): CJK text runs on from domains without a space.
     func tldMatch(_ label: Range<Int>) -> Range<Int>? {
         // An ASCII label is a TLD or is none; only a label with other scripts glued on may begin with one.
-        if b[label].allSatisfy({ $0 < 0x80 }) { return TLDTable.shared.contains(b, label) ? label : nil }
+        // Other scripts are looked up as written first, and lowercased only when not found so.
+        if TLDTable.shared.contains(b, label) { return label }
+        if b[label].allSatisfy({ $0 < 0x80 }) { return nil }
         if TopLevelDomains.all.contains(lowercased(label)) { return label }
         var ends: [Int] = []
         var i = label.lowerBound
@@ -165,7 +167,11 @@ extension LinkScanner {
             ends.append(i)
         }
         for end in ends.dropLast().reversed() where b[end] >= 0x80 {
-            if end - label.lowerBound >= 2, TopLevelDomains.all.contains(lowercased(label.lowerBound..<end)) {
+            let prefix = label.lowerBound..<end
+            guard prefix.count >= 2 else { continue }
+            if TLDTable.shared.contains(b, prefix)
+                || (b[prefix].contains { $0 >= 0x80 } && TopLevelDomains.all.contains(lowercased(prefix)))
+            {
                 return label.lowerBound..<end
             }
         }

@@ -47,6 +47,15 @@ extension LinkScanner {
         var previous: UInt32 = 0
         var segment = Segment.start
         scan: while i < n {
+            if CharClass.isASCIIAlnum(UInt32(b[i])) {
+                // A run of letters and digits, the most of a path: nothing in it ends the link or opens a pair.
+                var j = i + 1
+                while j < n, CharClass.isASCIIAlnum(UInt32(b[j])) { j += 1 }
+                if segment == .start { segment = .other }
+                previous = UInt32(b[j - 1])
+                i = j
+                continue
+            }
             let (c, len) = b.scalar(at: i)
             if c < 0x80 {
                 if c <= 0x20 || c == 0x7F { break }

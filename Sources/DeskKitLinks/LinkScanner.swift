@@ -52,10 +52,9 @@ struct LinkScanner {
         }
     }
 
-    /// The next `:`, `.`, `@` or `/` at or after `from`, sixteen bytes at a time (vector compares: text
-    /// without a candidate costs a few instructions a block). The last bytes are tested as the sixteen that
-    /// end the text, so a text of sixteen bytes or more is never read byte by byte.
-    /// (One `any` in this function: with two, the standard library's is not inlined, and is a loop.)
+    /// The next `:`, `.`, `@` or `/` at or after `from`, thirty-two bytes at a time (vector compares and one
+    /// test: text without a candidate costs under a instruction a byte). The last bytes are tested as the
+    /// sixteen that end the text, so a text of sixteen bytes or more is never read byte by byte.
     @inline(__always) func nextCandidate(from: Int) -> Int? {
         var i = from
         guard n >= 16 else {
@@ -66,53 +65,49 @@ struct LinkScanner {
             return nil
         }
         let base = UnsafeRawPointer(b.baseAddress!)
-        while i + 16 <= n {
-            let v = base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            if any(Self.candidates(v)) { return i + Self.firstLane(Self.candidateBits(v))! }
+        while i + 32 <= n {
+            let low = Self.candidates(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))
+            let high = Self.candidates(base.loadUnaligned(fromByteOffset: i + 16, as: SIMD16<UInt8>.self))
+            if low[0] | low[1] | high[0] | high[1] != 0 {
+                return i + (Self.firstLane(low) ?? 16 + Self.firstLane(high)!)
+            }
+            i += 32
+        }
+        if i + 16 <= n {
+            if let k = Self.firstLane(Self.candidates(base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self))) {
+                return i + k
+            }
             i += 16
         }
         guard i < n else { return nil }
         // The sixteen bytes that end the text, but those before `i`, looked at already.
         let last = n - 16
         let seen = i - last
-        var (low, high) = Self.candidateBits(base.loadUnaligned(fromByteOffset: last, as: SIMD16<UInt8>.self))
+        var lanes = Self.candidates(base.loadUnaligned(fromByteOffset: last, as: SIMD16<UInt8>.self))
         if seen >= 8 {
-            low = 0
-            high &= UInt64.max << (8 * (seen - 8))
+            lanes[0] = 0
+            lanes[1] &= UInt64.max << (8 * (seen - 8))
         } else {
-            low &= UInt64.max << (8 * seen)
+            lanes[0] &= UInt64.max << (8 * seen)
         }
-        return Self.firstLane((low, high)).map { last + $0 }
+        return Self.firstLane(lanes).map { last + $0 }
     }
 
-    /// The lanes of `v` that hold a `:`, `.`, `@` or `/`: the loop's test, which compiles to a few vector
-    /// compares (and `any` of them to one move of the lanes' top bits).
-    @inline(__always) static func candidates(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+    /// The lanes of `v` that hold a `:`, `.`, `@` or `/` (FF) and the others (00), as two words: lanes 0–7
+    /// and 8–15. (Compared as vectors and read through the mask's storage, this compiles to a few vector
+    /// instructions; the mask read as words itself, or given to `any`, may be compared lane by lane.)
+    @inline(__always) static func candidates(_ v: SIMD16<UInt8>) -> SIMD2<UInt64> {
         let one = SIMD16<UInt8>(repeating: 1), slash = SIMD16<UInt8>(repeating: 0x2F)
         let colon = SIMD16<UInt8>(repeating: 0x3A), at = SIMD16<UInt8>(repeating: 0x40)
         // `.` (2E) and `/` (2F) differ in their last bit only.
-        return ((v | one) .== slash) .| (v .== colon) .| (v .== at)
+        let mask = ((v | one) .== slash) .| (v .== colon) .| (v .== at)
+        return unsafeBitCast(mask._storage, to: SIMD2<UInt64>.self)
     }
 
-    /// The candidate bytes of `v` as the top bits of its lanes, in two words (lanes 0–7 and 8–15): a lane
-    /// `y` is zero exactly when `(y - 1) & ~y` has its top bit set, with vector arithmetic only (reading a
-    /// comparison's mask as words makes Swift compare lane by lane).
-    @inline(__always) static func candidateBits(_ v: SIMD16<UInt8>) -> (UInt64, UInt64) {
-        @inline(__always) func zeroLanes(_ y: SIMD16<UInt8>) -> SIMD16<UInt8> {
-            (y &- SIMD16<UInt8>(repeating: 1)) & ~y
-        }
-        let colon = zeroLanes(v ^ SIMD16<UInt8>(repeating: 0x3A))
-        let at = zeroLanes(v ^ SIMD16<UInt8>(repeating: 0x40))
-        let dotOrSlash = zeroLanes((v | SIMD16<UInt8>(repeating: 1)) ^ SIMD16<UInt8>(repeating: 0x2F))
-        let words = unsafeBitCast(colon | at | dotOrSlash, to: SIMD2<UInt64>.self)
-        let top: UInt64 = 0x8080_8080_8080_8080
-        return (words[0] & top, words[1] & top)
-    }
-
-    /// The first lane whose top bit is set in `candidateBits`' words.
-    @inline(__always) static func firstLane(_ bits: (UInt64, UInt64)) -> Int? {
-        if bits.0 != 0 { return bits.0.trailingZeroBitCount >> 3 }
-        return bits.1 != 0 ? 8 + bits.1.trailingZeroBitCount >> 3 : nil
+    /// The first lane set in `candidates`' words.
+    @inline(__always) static func firstLane(_ lanes: SIMD2<UInt64>) -> Int? {
+        if lanes[0] != 0 { return lanes[0].trailingZeroBitCount >> 3 }
+        return lanes[1] != 0 ? 8 + lanes[1].trailingZeroBitCount >> 3 : nil
     }
 
     @inline(__always) static func isCandidate(_ c: UInt8) -> Bool {

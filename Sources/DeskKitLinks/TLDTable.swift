@@ -1,6 +1,7 @@
-/// The ASCII top-level domains (``TopLevelDomains/all``, punycode forms included) as an open-addressing
-/// hash table over their bytes, so that a label of the text is looked up where it lies, lowercased as it
-/// is hashed, without making a `String` of it.
+/// The top-level domains (``TopLevelDomains/all``: ASCII names, punycode forms and IDN names in UTF-8) as an
+/// open-addressing hash table over their bytes, so that a label of the text is looked up where it lies,
+/// ASCII letters lowercased as it is hashed, without making a `String` of it. (A label in another script
+/// written in capitals, `РФ`, is not found here: the caller lowercases it.)
 struct TLDTable: Sendable {
     static let shared = TLDTable(TopLevelDomains.all)
 
@@ -11,12 +12,12 @@ struct TLDTable: Sendable {
     private let mask: Int
 
     init(_ all: Set<String>) {
-        let ascii = all.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.sorted()
+        let sorted = all.sorted()
         var size = 1
-        while size < ascii.count * 3 { size <<= 1 }
+        while size < sorted.count * 3 { size <<= 1 }
         var names: [UInt8] = [0]
         var slots = [UInt32](repeating: 0, count: size)
-        for name in ascii {
+        for name in sorted {
             let bytes = Array(name.utf8)
             var i = bytes.withUnsafeBufferPointer { Self.hash($0, 0..<$0.count) } & (size - 1)
             while slots[i] != 0 { i = (i + 1) & (size - 1) }
@@ -28,7 +29,7 @@ struct TLDTable: Sendable {
         mask = size - 1
     }
 
-    /// Whether the ASCII bytes `b[r]`, lowercased, are a top-level domain.
+    /// Whether the bytes `b[r]`, ASCII letters lowercased, are a top-level domain.
     func contains(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
         guard r.count > 0, r.count <= 63 else { return false }
         var i = Self.hash(b, r) & mask

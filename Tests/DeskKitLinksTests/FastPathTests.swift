@@ -14,18 +14,32 @@ struct FastPathTests {
         }
     }
 
+    /// Every name, ASCII ones in any case; names in other scripts as written (the scanner lowercases those
+    /// it does not find).
     @Test func theTLDTableAnswersAsTheSet() {
-        let names = TopLevelDomains.all.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
-        let misses = ["co", "comm", "examplecom", "c", "", "xn--", "verylongnamethatisnotatld", "localhost"]
-        for name in names.map({ $0.uppercased() }) + names + misses {
+        let ascii = TopLevelDomains.all.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        let misses = [
+            "co", "comm", "examplecom", "c", "", "xn--", "verylongnamethatisnotatld", "localhost", "рфф", "р", "ф",
+        ]
+        #expect(TopLevelDomains.all.contains("рф") && TopLevelDomains.all.contains("中国"))
+        for name in ascii.map({ $0.uppercased() }) + TopLevelDomains.all + misses {
             let bytes = Array(name.utf8)
             let found = bytes.withUnsafeBufferPointer { TLDTable.shared.contains($0, 0..<$0.count) }
             #expect(found == TopLevelDomains.all.contains(name.lowercased()), "\(name)")
         }
+        let capitals = Array("РФ".utf8)
+        #expect(!capitals.withUnsafeBufferPointer { TLDTable.shared.contains($0, 0..<$0.count) })
+        #expect(LinkDetector().links(in: "ПРИМЕР.РФ и пример.рф").map(\.text) == ["ПРИМЕР.РФ", "пример.рф"])
     }
 
-    @Test func offsetsOfWellFormedTextAreCountedByBlocks() {
-        let text = "a😀bé中\u{301}x" + String(repeating: "Ωz😀", count: 9) + "🇫🇷 end"
+    /// Blocks of sixteen ASCII bytes, of words with other scripts, the eight bytes that end at a target, and
+    /// texts shorter than a word.
+    @Test(arguments: [
+        "a😀bé中\u{301}x" + String(repeating: "Ωz😀", count: 9) + "🇫🇷 end",
+        String(repeating: "ascii only, no other script ", count: 3) + "😀" + String(repeating: "x", count: 40) + "中",
+        "é😀", "short",
+    ])
+    func offsetsOfWellFormedTextAreCountedByBlocks(text: String) {
         var copy = text
         copy.withUTF8 { bytes in
             var fast = OffsetCounter(bytes: bytes, wellFormed: true)
