@@ -135,24 +135,25 @@ struct LinkScanner {
             // `xxxhttp://`: letters glued before a web scheme are the word's, not the scheme's; with any
             // scheme allowed, `git+https://` is one scheme.
             let at = p - length
-            if CharClass.isASCIIAlnum(UInt32(b[at - 1])) || !options.anyScheme {
-                return webLink(scheme: at..<p, glued: CharClass.isASCIIAlnum(UInt32(b[at - 1])))
+            let glued = CharClass.isASCIIAlnum(UInt32(b[at - 1]))
+            if glued || !options.anyScheme {
+                return glued || precededByBoundary(at) ? webLink(scheme: at..<p) : nil
             }
         }
         guard precededByBoundary(s) else { return nil }
         if web || !options.anyScheme {
-            return web && slashes ? webLink(scheme: s..<p, glued: false) : nil
+            return web && slashes ? webLink(scheme: s..<p) : nil
         }
-        if slashes, let link = webLink(scheme: s..<p, glued: false) { return link }
+        if slashes, let link = webLink(scheme: s..<p) { return link }
         // Addresses after `mailto:` and `xmpp:` are found at their `@`.
         return isLowercased(s..<p, "mailto") || isLowercased(s..<p, "xmpp") ? nil : opaqueLink(scheme: s..<p)
     }
 
-    /// The authority and path of `scheme://…` (`glued`: the scheme follows letters of a word).
-    mutating func webLink(scheme: Range<Int>, glued: Bool) -> RawLink? {
+    /// The authority and path of `scheme://…`, whose start the caller has judged (a word boundary, or letters
+    /// of a word glued before a web scheme).
+    mutating func webLink(scheme: Range<Int>) -> RawLink? {
         let p = scheme.upperBound
         guard p + 2 < n, b[p + 1] == UInt8(ascii: "/"), b[p + 2] == UInt8(ascii: "/") else { return nil }
-        if !glued, !precededByBoundary(scheme.lowerBound) { return nil }
         var h = p + 3
         // Userinfo: `user:pass@` before the host.
         var j = h
