@@ -33,8 +33,20 @@ extension UnsafeBufferPointer<UInt8> {
 let invalidScalar: UInt32 = 0xFFFF_FFFF
 
 enum CharClass {
+    /// An ASCII letter or digit. Like the other byte classes, one test of a bit in a word: the class's
+    /// characters below 64 in the first, the others in the second.
     @inline(__always) static func isASCIIAlnum(_ c: UInt32) -> Bool {
-        (c &- 0x30) < 10 || ((c | 0x20) &- 0x61) < 26
+        inClass(c, 0x03FF_0000_0000_0000, 0x07FF_FFFE_07FF_FFFE)
+    }
+
+    /// An ASCII letter, digit, `-` or `_`: a byte of a host label.
+    @inline(__always) static func isASCIIHostByte(_ c: UInt8) -> Bool {
+        inClass(UInt32(c), 0x03FF_2000_0000_0000, 0x07FF_FFFE_87FF_FFFE)
+    }
+
+    /// Whether the ASCII character `c` has its bit set in `low` (characters 0–63) or `high` (64–127).
+    @inline(__always) static func inClass(_ c: UInt32, _ low: UInt64, _ high: UInt64) -> Bool {
+        c < 128 && ((c < 64 ? low : high) >> UInt64(c & 63)) & 1 != 0
     }
 
     @inline(__always) static func isASCIIDigit(_ c: UInt32) -> Bool { (c &- 0x30) < 10 }

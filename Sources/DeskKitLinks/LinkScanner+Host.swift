@@ -64,12 +64,9 @@ extension LinkScanner {
             // A run of ASCII letters, digits, `-` and `_`, byte by byte — unless it follows CJK in a host whose
             // scripts split it (`東京abc`), where the scalar-by-scalar loop finds where the label ends.
             if b[i] < 0x80, b[i] != 0x2E, !(splitScripts && cjk == true) {
-                var sawAlnum = false
-                while i < n, b[i] < 0x80, Self.isHostScalar(UInt32(b[i])) {
-                    sawAlnum = sawAlnum || b[i] != 0x2D && b[i] != 0x5F
-                    i += 1
-                }
-                if splitScripts, sawAlnum {
+                let run = i
+                while i < n, CharClass.isASCIIHostByte(b[i]) { i += 1 }
+                if splitScripts, b[run..<i].contains(where: { $0 != 0x2D && $0 != 0x5F }) {
                     if cjk == true { break }
                     cjk = false
                 }

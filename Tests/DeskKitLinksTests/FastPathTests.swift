@@ -14,6 +14,16 @@ struct FastPathTests {
         }
     }
 
+    /// The byte classes' bitmaps are the rules they stand for.
+    @Test func byteClassesByTheirBit() {
+        for c in UInt8.min...UInt8.max {
+            let alnum = c < 0x80 && (c.isASCIIDigitOrLetter)
+            #expect(CharClass.isASCIIAlnum(UInt32(c)) == alnum, "\(c)")
+            #expect(CharClass.isASCIIHostByte(c) == (alnum || c == 0x2D || c == 0x5F), "\(c)")
+        }
+        #expect(!CharClass.isASCIIAlnum(0x130) && !CharClass.isASCIIAlnum(0x10041))
+    }
+
     /// Every name, ASCII ones in any case; names in other scripts as written (the scanner lowercases those
     /// it does not find).
     @Test func theTLDTableAnswersAsTheSet() {
@@ -113,5 +123,11 @@ struct FastPathTests {
         #expect(LinkDetector().links(in: plain).isEmpty)
         #expect(LinkDetector().links(in: String(repeating: ".", count: 1 << 20)).isEmpty)
         #expect(LinkDetector().links(in: plain + "mail ann@example.com").map(\.text) == ["ann@example.com"])
+    }
+}
+
+extension UInt8 {
+    fileprivate var isASCIIDigitOrLetter: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self)
     }
 }
