@@ -38,10 +38,12 @@ extension RawLink {
         var ascii: [UInt8] = []
         ascii.reserveCapacity(out.count + 16)
         let nonASCII = { (byte: UInt8) in byte >= 0x80 }
-        PercentEncoding.append(out[..<hostStart], to: &ascii, encoding: nonASCII)
-        let hostText = String(decoding: out[hostStart..<hostEnd], as: UTF8.self)
-        ascii.append(contentsOf: (b[host].contains(where: nonASCII) ? Punycode.asciiHost(hostText) : hostText).utf8)
-        PercentEncoding.append(out[hostEnd...], to: &ascii, encoding: nonASCII)
+        out.withUnsafeBufferPointer { out in
+            PercentEncoding.append(UnsafeBufferPointer(rebasing: out[..<hostStart]), to: &ascii, encoding: nonASCII)
+            let hostText = String(decoding: out[hostStart..<hostEnd], as: UTF8.self)
+            ascii += (b[host].contains(where: nonASCII) ? Punycode.asciiHost(hostText) : hostText).utf8
+            PercentEncoding.append(UnsafeBufferPointer(rebasing: out[hostEnd...]), to: &ascii, encoding: nonASCII)
+        }
         return (href, String(decoding: ascii, as: UTF8.self))
     }
 }

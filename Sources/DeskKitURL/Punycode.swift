@@ -4,12 +4,24 @@ public enum Punycode {
 
     /// The ASCII form of a host: each label with non-ASCII characters lowercased and written as `xn--…`.
     /// Labels are split at every `.` code point, also one a combining mark follows.
-    public static func asciiHost(_ host: some StringProtocol) -> String {
-        host.unicodeScalars.split(separator: ".", omittingEmptySubsequences: false).map { scalars -> String in
-            let label = String(String.UnicodeScalarView(scalars))
-            guard label.utf8.contains(where: { $0 >= 0x80 }) else { return label }
-            return "xn--" + encode(label.lowercased())
-        }.joined(separator: ".")
+    public static func asciiHost(_ host: some StringProtocol) -> String { asciiHost(String(host)) }
+
+    /// The ASCII form of a host (see the generic form): a host that is all ASCII is given back as it is.
+    /// Its UTF-8 is split at the byte of `.`, which is the code point and never part of another's bytes.
+    public static func asciiHost(_ host: String) -> String {
+        guard host.utf8.contains(where: { $0 >= 0x80 }) else { return host }
+        var out: [UInt8] = []
+        out.reserveCapacity(host.utf8.count + 16)
+        for (i, label) in host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ".")) }
+            if label.allSatisfy({ $0 < 0x80 }) {
+                out += label
+            } else {
+                out += "xn--".utf8
+                out += encode(String(decoding: label, as: UTF8.self).lowercased()).utf8
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Encodes a label (without the `xn--` prefix).

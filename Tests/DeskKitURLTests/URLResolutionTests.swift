@@ -47,5 +47,7 @@ struct URLResolutionTests {
         #expect(Punycode.asciiHost("例え.テスト") == "xn--r8jz45g.xn--zckzah")
         #expect(Punycode.asciiHost("президент.рф") == "xn--d1abbgf6aiiy.xn--p1ai")
         #expect(Punycode.asciiHost("example.com") == "example.com", "ASCII labels stay")
+        let part = "see ПРЕЗИДЕНТ.рф".dropFirst(4)
+        #expect(Punycode.asciiHost(part) == "xn--d1abbgf6aiiy.xn--p1ai", "any string, its labels lowercased")
     }
 }

@@ -2,23 +2,30 @@
 /// link hrefs in ASCII, URL paths as sent, a channel URL as one path segment.
 package enum PercentEncoding {
     /// Appends `bytes` to `out`, each byte for which `encodes` holds as `%XX`.
-    package static func append(_ bytes: some Sequence<UInt8>, to out: inout [UInt8], encoding encodes: (UInt8) -> Bool)
-    {
+    package static func append(
+        _ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], encoding encodes: (UInt8) -> Bool
+    ) {
         for byte in bytes {
             if encodes(byte) {
-                out += [UInt8(ascii: "%"), Hex.uppercaseDigits[Int(byte >> 4)], Hex.uppercaseDigits[Int(byte & 15)]]
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 15))
             } else {
                 out.append(byte)
             }
         }
     }
 
+    /// The uppercase hex digit of `nibble` (0–15).
+    @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
+
     /// `s` with each UTF-8 byte for which `encodes` holds as `%XX` (`s` itself when there is none).
     package static func encode(_ s: String, encoding encodes: (UInt8) -> Bool) -> String {
         guard s.utf8.contains(where: encodes) else { return s }
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 16)
-        append(s.utf8, to: &out, encoding: encodes)
+        var s = s
+        s.withUTF8 { append($0, to: &out, encoding: encodes) }
         return String(decoding: out, as: UTF8.self)
     }
 }
