@@ -10,8 +10,10 @@
 # are read as seeds. A crash or a broken invariant is saved as Fuzz/.work/TARGET-crash-* and the run
 # exits non-zero: minimise it (`-minimize_crash=1`), add it to Corpus/TARGET as finding-NAME, fix it.
 #
-# libFuzzer's progress lines (NEW, REDUCE, pulse) and its recommended dictionary are left out of the
-# output unless FUZZ_VERBOSE=1; start-up, final statistics and every report of a finding are printed.
+# libFuzzer's progress lines (NEW, REDUCE, pulse, the new functions it reached) and its recommended dictionary
+# are left out of the output unless FUZZ_VERBOSE=1; start-up, final statistics and every report of a finding
+# are printed, and `all` ends by printing each finding's report again with its input (a CI log is often
+# shown by its end).
 # FUZZ_SEED=N fixes libFuzzer's random seed (Swift's per-process hashing still makes runs differ).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +28,7 @@ quiet() {
         cat
     else
         awk '/^###### Recommended dictionary/ { skip = 1 }
-             !skip && !/^#[0-9]+\t(NEW|REDUCE|pulse) / { print; fflush() }
+             !skip && !/^#[0-9]+\t(NEW|REDUCE|pulse) / && !/^\tNEW_FUNC/ { print; fflush() }
              /^###### End of recommended dictionary/ { skip = 0 }'
     fi
 }
@@ -48,7 +50,19 @@ run_one() {
     echo "== $t: ${seconds}s"
     SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 -artifact_prefix="Fuzz/.work/$t-" ${FUZZ_SEED:+-seed=$FUZZ_SEED} "${dict[@]}" "$@" \
-        "$work" $(Fuzz/seeds.sh "$t") 2>&1 | quiet
+        "$work" $(Fuzz/seeds.sh "$t") 2>&1 | tee "Fuzz/.work/$t.log" | quiet
+}
+
+# What a finding of TARGET was: the reports in its log and each saved input (base64, first 4 KB).
+report() {
+    local t=$1
+    echo "== finding in $t:"
+    grep -E 'ERROR|SUMMARY|Fatal error|fatal error|leak|deadly|out-of-memory|Test unit written|^Base64' \
+        "Fuzz/.work/$t.log" | head -40 || true
+    for input in Fuzz/.work/"$t"-*; do
+        [[ -f $input ]] || continue
+        echo "-- $input ($(wc -c < "$input") bytes): $(head -c 4096 "$input" | base64 -w0)"
+    done
 }
 
 if [[ $target == all ]]; then
@@ -59,6 +73,7 @@ if [[ $target == all ]]; then
         if ((status != 0)); then failed+=("$t (exit $status)"); fi
     done
     if ((${#failed[@]} > 0)); then
+        for f in "${failed[@]}"; do report "${f%% *}"; done
         echo "fuzzing found something in: ${failed[*]}; the inputs are in Fuzz/.work/" >&2
         exit 1
     fi
