@@ -53,7 +53,7 @@ struct LinkScanner {
     }
 
     /// The next `:`, `.`, `@` or `/` at or after `from`, thirty-two bytes at a time (vector compares and one
-    /// test: text without a candidate costs under a instruction a byte). The last bytes are tested as the
+    /// test: text without a candidate costs under one instruction a byte). The last bytes are tested as the
     /// sixteen that end the text, so a text of sixteen bytes or more is never read byte by byte.
     @inline(__always) func nextCandidate(from: Int) -> Int? {
         var i = from
