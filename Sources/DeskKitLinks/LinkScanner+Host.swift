@@ -248,9 +248,8 @@ extension LinkScanner {
         return j
     }
 
-    /// Lowercased text of a label (ASCII and other scripts), for TLD lookups.
+    /// Lowercased text of a label in other scripts, for the TLD look-ups the byte table cannot answer.
     func lowercased(_ r: Range<Int>) -> String {
-        if b[r].allSatisfy({ $0 < 0x80 }) { return lowercasedASCII(r) }
-        return String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self).lowercased()
+        String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self).lowercased()
     }
 }

@@ -401,8 +401,7 @@ struct LinkScanner {
     }
 
     @inline(__always) static func isHostScalar(_ c: UInt32) -> Bool {
-        if c < 0x80 { return CharClass.isASCIIAlnum(c) || c == 0x2D || c == 0x5F }
-        return CharClass.isHostScalar(c)
+        c < 0x80 ? CharClass.isASCIIHostByte(UInt8(c)) : CharClass.isHostScalar(c)
     }
 
     @inline(__always) static func isLetterOrDigit(_ c: UInt32) -> Bool {
@@ -426,18 +425,6 @@ struct LinkScanner {
     /// Whether `b[r]` is `http`, `https` or `ftp`, in any case.
     @inline(__always) func isWebScheme(_ r: Range<Int>) -> Bool {
         isLowercased(r, "http") || isLowercased(r, "https") || isLowercased(r, "ftp")
-    }
-
-    func lowercasedASCII(_ r: Range<Int>) -> String {
-        String(unsafeUninitializedCapacity: r.count) { out in
-            var k = 0
-            for i in r {
-                let c = b[i]
-                out[k] = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
-                k += 1
-            }
-            return k
-        }
     }
 
     /// Before a scheme: not a word character, and not a mention, hashtag or cashtag sigil that starts a word

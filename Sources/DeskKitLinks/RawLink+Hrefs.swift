@@ -41,7 +41,7 @@ extension RawLink {
         out.withUnsafeBufferPointer { out in
             PercentEncoding.append(UnsafeBufferPointer(rebasing: out[..<hostStart]), to: &ascii, encoding: nonASCII)
             let hostText = String(decoding: out[hostStart..<hostEnd], as: UTF8.self)
-            ascii += (b[host].contains(where: nonASCII) ? Punycode.asciiHost(hostText) : hostText).utf8
+            ascii += Punycode.asciiHost(hostText).utf8  // an ASCII host as it is
             PercentEncoding.append(UnsafeBufferPointer(rebasing: out[hostEnd...]), to: &ascii, encoding: nonASCII)
         }
         return (href, String(decoding: ascii, as: UTF8.self))
