@@ -1,6 +1,7 @@
 /// Hexadecimal digits: JSON's `\uXXXX`, percent-encoding's `%XX`, webhook signatures.
 @usableFromInline package enum Hex {
     @usableFromInline package static let lowercaseDigits = Array("0123456789abcdef".utf8)
+    package static let uppercaseDigits = Array("0123456789ABCDEF".utf8)
 
     /// The value of one hex digit (either case); nil for any other byte, signs included.
     @inline(__always)

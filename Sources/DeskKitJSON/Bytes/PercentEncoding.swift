@@ -8,16 +8,13 @@ package enum PercentEncoding {
         for byte in bytes {
             if encodes(byte) {
                 out.append(UInt8(ascii: "%"))
-                out.append(hexDigit(byte >> 4))
-                out.append(hexDigit(byte & 15))
+                out.append(Hex.uppercaseDigits[Int(byte >> 4)])
+                out.append(Hex.uppercaseDigits[Int(byte & 15)])
             } else {
                 out.append(byte)
             }
         }
     }
-
-    /// The uppercase hex digit of `nibble` (0–15).
-    @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
 
     /// `s` with each UTF-8 byte for which `encodes` holds as `%XX` (`s` itself when there is none).
     package static func encode(_ s: String, encoding encodes: (UInt8) -> Bool) -> String {
