@@ -9,7 +9,9 @@ import PostgresNIO
 ///
 /// - Admissions, and the ends of jobs, are committed in groups (`GroupCommit`): one statement over
 ///   `unnest(…)` arrays per batch, each commit synchronous as the server is configured
-///   (`synchronous_commit` on by default).
+///   (`synchronous_commit` on by default). A batch of admissions is a transaction of its own, answered
+///   when its `COMMIT` is: a session ended between a statement's rows and its commit cannot leave an
+///   admission answered but not stored.
 /// - Only admissions wait for their commit to reach the disk. Claims, ends of jobs, reschedules and the
 ///   preview cache go through a second pool whose sessions set `synchronous_commit = off`: a crash may lose
 ///   their last fraction of a second, which at-least-once covers (the job is claimed again and its PUT
@@ -42,6 +44,8 @@ public final class PostgresJobStore: JobStore {
     private let runner: Task<Void, Never>
     /// Pools and deadlines.
     package let options: Options
+    /// Where the pools and the transactions log.
+    private let logger: Logger
     private let admissions: GroupCommit<Admission, Bool>
     private let endings: GroupCommit<Ending, Void>
 
@@ -50,18 +54,19 @@ public final class PostgresJobStore: JobStore {
 
     private init(
         location: PostgresLocation, client: PostgresClient, lazyClient: PostgresClient, runner: Task<Void, Never>,
-        options: Options
+        options: Options, logger: Logger
     ) {
         self.location = location
         self.client = client
         self.lazyClient = lazyClient
         self.runner = runner
         self.options = options
+        self.logger = logger
         let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
         let timeout = options.operationTimeout
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
             try await withDeadline(timeout) {
-                try await Admission.admit(batch) { try await Self.insert($0, client: client) }
+                try await Admission.admit(batch) { try await Self.insert($0, client: client, logger: logger) }
             }
         }
         endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
@@ -106,7 +111,8 @@ public final class PostgresJobStore: JobStore {
             throw JobStoreError(.cannotOpen, "cannot open \(location): \(describe(error))")
         }
         return PostgresJobStore(
-            location: location, client: client, lazyClient: lazyClient, runner: runner, options: options)
+            location: location, client: client, lazyClient: lazyClient, runner: runner, options: options,
+            logger: logger)
     }
 
     /// Closes both pools: waits for their connections to close, at most the operation timeout.
@@ -123,7 +129,7 @@ public final class PostgresJobStore: JobStore {
 
     /// One upsert for a batch: a message id already present is a duplicate unless its job is done and was
     /// admitted before the dedup window (then it is queued afresh).
-    private static func insert(_ rows: [Admission], client: PostgresClient) async throws -> Set<Int64> {
+    private static func insert(_ rows: [Admission], client: PostgresClient, logger: Logger) async throws -> Set<Int64> {
         let ids = rows.map(\.job.messageID)
         let channels = rows.map(\.job.channelURL)
         let texts = rows.map(\.job.text)
@@ -133,8 +139,7 @@ public final class PostgresJobStore: JobStore {
         let traces = rows.map { $0.job.storedTraceContext ?? "" }
         let stamps = rows.map(\.now)
         let cutoff = rows.map(\.cutoff).min()!
-        let result = try await client.query(
-            """
+        let query: PostgresQuery = """
             INSERT INTO deskkit_jobs (message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, updated_at)
             SELECT id, channel, text, NULLIF(links, ''), NULLIF(language, ''), NULLIF(trace, ''), 'queued', 0, at, at, at
             FROM unnest(\(ids)::bigint[], \(channels)::text[], \(texts)::text[], \(links)::text[], \(languages)::text[], \(traces)::text[], \(stamps)::timestamptz[])
@@ -147,10 +152,22 @@ public final class PostgresJobStore: JobStore {
                 last_error = NULL
             WHERE deskkit_jobs.state = 'done' AND deskkit_jobs.accepted_at < \(cutoff)
             RETURNING message_id
-            """)
-        var admitted: Set<Int64> = []
-        for try await id in result.decode(Int64.self) { admitted.insert(id) }
-        return admitted
+            """
+        return Set(try await committedIDs(query, client: client, logger: logger))
+    }
+
+    /// Runs a statement `RETURNING message_id` in a transaction of its own and returns the ids once `COMMIT`
+    /// is answered. A statement run on its own is committed only after its rows and its completion are sent:
+    /// a session ended in between (a server's fast shutdown ends them all) drops the statement while the
+    /// client has read every row — for an admission, a webhook answered 200 without a commit.
+    private static func committedIDs(_ query: PostgresQuery, client: PostgresClient, logger: Logger) async throws
+        -> [Int64]
+    {
+        try await client.withTransaction(logger: logger) { connection in
+            var ids: [Int64] = []
+            for try await id in try await connection.query(query, logger: logger).decode(Int64.self) { ids.append(id) }
+            return ids
+        }
     }
 
     // MARK: Workers
@@ -321,13 +338,10 @@ public final class PostgresJobStore: JobStore {
         }
     }
 
-    /// How many rows a statement `RETURNING message_id` returned.
+    /// How many rows a statement `RETURNING message_id` changed, once committed.
     private func count(_ query: PostgresQuery) async throws(JobStoreError) -> Int {
-        try await perform { client in
-            var n = 0
-            for try await _ in try await client.query(query).decode(Int64.self) { n += 1 }
-            return n
-        }
+        let logger = self.logger
+        return try await perform { client in try await Self.committedIDs(query, client: client, logger: logger).count }
     }
 
     private func run(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) {

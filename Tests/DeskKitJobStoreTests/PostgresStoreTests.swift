@@ -92,6 +92,44 @@ struct PostgresStoreTests {
         await store.close()
     }
 
+    /// An admission is answered committed only once it is: its session is ended (as a server's fast shutdown
+    /// ends every session) after the statement has sent its rows and its completion but before the commit —
+    /// held open here by a deferred trigger that sleeps at commit. The store must then report the admission
+    /// as failed, not admitted. (A statement committed on its own is dropped in that gap while the client has
+    /// read every row: CI once saw a webhook answered 200 whose job was never stored.)
+    @Test func anAdmissionIsReportedOnlyOnceCommitted() async throws {
+        let cluster = try PostgresCluster.shared()
+        let location = try PostgresLocation(parsing: try cluster.makeDatabase())
+        let store = try await PostgresJobStore.open(location)
+        try cluster.psql(
+            location.database,
+            """
+            CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_sleep(30); RETURN NULL; END $$;
+            CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON deskkit_jobs DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION slow_commit();
+            """)
+        let admission = Task {
+            try await store.admit(
+                EnrichmentJob(channelURL: "c", messageID: 7, text: "x"), now: Date(), dedupWindow: .seconds(60))
+        }
+        // The session sleeping at commit, ended as a shutdown ends it.
+        let sleeping = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'"
+        let deadline = ContinuousClock.now + .seconds(20)
+        var pid = ""
+        while pid.isEmpty, ContinuousClock.now < deadline {
+            pid = try cluster.psql(location.database, sleeping)
+            if pid.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(!pid.isEmpty, "the admission reached the commit")
+        try cluster.psql(location.database, "SELECT pg_terminate_backend(\(pid))")
+        let result = await admission.result
+        let stored = try cluster.psql(location.database, "SELECT count(*) FROM deskkit_jobs")
+        #expect(stored == "0")
+        #expect(throws: JobStoreError.self, "an admission whose commit was cut off fails") { try result.get() }
+        await store.close()
+    }
+
     @Test func anUnreachableDatabaseIsAClearErrorNotAHang() async throws {
         let port = try PostgresCluster.shared().port + 1  // nothing listens there (a port next to the cluster's)
         var options = PostgresJobStore.Options()
