@@ -10,6 +10,6 @@ func show(_ message: DeskMessage) { print(message.text ?? "", message.content.ki
 // snippet.show
 var decoder = DeskMessageDecoder()  // or DeskMessageDecoder(options: .strict)
 for line in lines {  // each line a [UInt8]
-    let message = line.withUnsafeBufferPointer { decoder.decode($0) }
+    let message = decoder.decode(line.span)
     if message.isVisible(to: .customer) { show(message) }
 }

@@ -17,9 +17,11 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
     case webhooks
 
     /// Runs the target's checks on `input`; throws the first property that does not hold.
-    public func check(_ input: UnsafeRawBufferPointer) throws(InvariantViolation) {
-        let bytes = UnsafeBufferPointer(
-            start: input.baseAddress?.assumingMemoryBound(to: UInt8.self), count: input.count)
+    public func check(_ input: Span<UInt8>) throws(InvariantViolation) {
+        try input.withUnsafeBufferPointer { bytes throws(InvariantViolation) in try check(buffer: bytes) }
+    }
+
+    private func check(buffer bytes: UnsafeBufferPointer<UInt8>) throws(InvariantViolation) {
         switch self {
         case .messageData: try MessageChecks.messageData(bytes)
         case .envelope: try MessageChecks.envelope(bytes)
@@ -33,18 +35,14 @@ public enum FuzzTarget: String, Sendable, CaseIterable {
 
     /// Runs the checks on `bytes`.
     public func check(_ bytes: [UInt8]) throws(InvariantViolation) {
-        var failure: InvariantViolation?
-        bytes.withUnsafeBytes { buffer in
-            do throws(InvariantViolation) { try check(buffer) } catch { failure = error }
-        }
-        if let failure { throw failure }
+        try check(bytes.span)
     }
 
-    /// The entry for a libFuzzer target: runs the checks and stops the process with the violated
-    /// property, so libFuzzer saves the input.
-    public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> Int32 {
+    /// The entry for a libFuzzer target: runs the checks on the input and stops the process with the
+    /// violated property, so libFuzzer saves the input.
+    public func fuzz(_ input: Span<UInt8>) -> Int32 {
         do {
-            try check(UnsafeRawBufferPointer(start: start, count: count))
+            try check(input)
         } catch {
             fatalError("\(rawValue): \(error)")
         }

@@ -87,7 +87,12 @@ public struct LinkDetector: Sendable {
     }
 
     /// The links in UTF-8 bytes, in order. Bytes that are not UTF-8 separate words like white space.
-    public func links(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Link] {
+    public func links(utf8 bytes: Span<UInt8>) -> [Link] {
+        bytes.withUnsafeBufferPointer { links(utf8: $0) }
+    }
+
+    /// `links(utf8:)` on a buffer (`deskkit detect`'s lines).
+    package func links(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Link] {
         found(in: bytes, wellFormed: false) { raw, range, utf16Range in
             let (href, asciiHref) = raw.hrefs(bytes)
             return Link(

@@ -59,7 +59,12 @@ public enum ImageProbe {
 
     /// Probes `bytes`, the start of a body; `complete`: they are the whole body (a header cut short is then no
     /// image rather than a reason to read more).
-    public static func probe(_ bytes: UnsafeBufferPointer<UInt8>, complete: Bool = false) -> Result {
+    public static func probe(_ bytes: Span<UInt8>, complete: Bool = false) -> Result {
+        bytes.withUnsafeBufferPointer { probe($0, complete: complete) }
+    }
+
+    /// `probe(_:complete:)` on a buffer (the fetcher's body).
+    package static func probe(_ bytes: UnsafeBufferPointer<UInt8>, complete: Bool = false) -> Result {
         let result = probeFormats(bytes)
         if case .needMore = result, complete {
             if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {

@@ -14,8 +14,8 @@ struct MutatorTests {
         let variants = Mutator(seed: 5).variants(of: Self.inputs, count: 2_000)
         #expect(Set(variants.map(\.mutation)) == Set(Mutator.Mutation.allCases))
         for v in variants {
-            let lenient = v.bytes.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0) }
-            let strict = v.bytes.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0, options: .strict) }
+            let lenient = DeskMessage(jsonBytes: v.bytes.span)
+            let strict = DeskMessage(jsonBytes: v.bytes.span, options: .strict)
             #expect(lenient.content.kind == strict.content.kind)
             _ = DeskPayload.decode(bytes: v.bytes, expectsPayload: true, options: .strict)
         }

@@ -60,10 +60,10 @@ enum MessagesBenchmark {
         let bytes = lines.reduce(0) { $0 + $1.count + 1 }
         var decoder = DeskMessageDecoder()
         measure("DeskMessageDecoder", lines: lines, bytes: bytes, passes: passes) { line in
-            line.withUnsafeBufferPointer { decoder.decode($0) }
+            decoder.decode(line.span)
         }
         measure("DeskMessage(jsonBytes:)", lines: lines, bytes: bytes, passes: passes) { line in
-            line.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0) }
+            DeskMessage(jsonBytes: line.span)
         }
     }
 
@@ -101,9 +101,7 @@ enum ParseOnlyBenchmark {
         var n = 0
         let s = bestSeconds(of: passes) {
             for line in lines {
-                line.withUnsafeBufferPointer { b in
-                    if case .success(let v) = JSONValue.parseResult(b) { if case .object(let o) = v { n &+= o.count } }
-                }
+                if case .success(.object(let o)) = JSONValue.parseResult(line.span) { n &+= o.count }
             }
         }
         print(

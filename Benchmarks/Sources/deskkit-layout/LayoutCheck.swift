@@ -46,7 +46,7 @@ enum LayoutCheck {
             return true
         }
         var decoder = DeskMessageDecoder()
-        let warm = message.withUnsafeBufferPointer { decoder.decode($0) }  // lazy globals, scratch memory
+        let warm = decoder.decode(message.span)  // lazy globals, scratch memory
         guard case .systemMessage(let system) = warm.content, system.ticket?.recentAssignment != nil else {
             print("layout: the sample did not decode as a system message with its ticket: \(warm.content)")
             return false
@@ -66,7 +66,7 @@ enum LayoutCheck {
         let flag = enable.assumingMemoryBound(to: Bool.self)
         flag.pointee = true
         let rounds = 100
-        for _ in 0..<rounds { _ = message.withUnsafeBufferPointer { decoder.decode($0) } }
+        for _ in 0..<rounds { _ = decoder.decode(message.span) }
         flag.pointee = false
         retainHook.pointee = retain!
         retainNHook.pointee = retainN!

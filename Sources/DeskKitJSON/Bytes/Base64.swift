@@ -59,7 +59,12 @@ public enum Base64 {
     private static let stopBit: UInt32 = 1 << 31
 
     /// Decodes `text`, accepting either alphabet (not both at once), optional padding and white space.
-    public static func decode(_ text: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> (
+    public static func decode(_ text: Span<UInt8>) throws(DecodingError) -> (bytes: [UInt8], style: Style) {
+        try text.withUnsafeBufferPointer { buffer throws(DecodingError) in try decode(buffer) }
+    }
+
+    /// `decode(_:)` on a buffer.
+    package static func decode(_ text: UnsafeBufferPointer<UInt8>) throws(DecodingError) -> (
         bytes: [UInt8], style: Style
     ) {
         var result: Result<Style, DecodingError> = .success([])
@@ -175,7 +180,9 @@ public enum Base64 {
     }
 
     /// Encodes a buffer as base64.
-    public static func encode(buffer bytes: UnsafeBufferPointer<UInt8>, urlSafe: Bool = false) -> String {
+    @usableFromInline package static func encode(buffer bytes: UnsafeBufferPointer<UInt8>, urlSafe: Bool = false)
+        -> String
+    {
         let alphabet: [UInt8] = Array(
             (urlSafe
                 ? "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

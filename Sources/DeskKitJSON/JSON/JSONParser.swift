@@ -68,15 +68,27 @@ extension JSONValue {
         return try Array(bytes).withUnsafeBufferPointer { parseResult($0, limits: limits) }.get()
     }
 
-    /// Parses a complete JSON text from a buffer of UTF-8 bytes.
-    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default)
+    /// Parses a complete JSON text from UTF-8 bytes in place.
+    public static func parse(_ bytes: Span<UInt8>, limits: JSONLimits = .default) throws(JSONSyntaxError) -> JSONValue {
+        try parseResult(bytes, limits: limits).get()
+    }
+
+    /// Parses like `parse(_:limits:)` and returns the outcome as a `Result`.
+    public static func parseResult(_ bytes: Span<UInt8>, limits: JSONLimits = .default)
+        -> Result<JSONValue, JSONSyntaxError>
+    {
+        bytes.withUnsafeBufferPointer { parseResult($0, limits: limits) }
+    }
+
+    /// `parse(_:limits:)` on a buffer (the package's readers of lines and bodies).
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default)
         throws(JSONSyntaxError) -> JSONValue
     {
         try parseResult(buffer, limits: limits).get()
     }
 
-    /// Parses like `parse(_:limits:)` and returns the outcome as a `Result`.
-    public static func parseResult(_ buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default)
+    /// `parseResult(_:limits:)` on a buffer.
+    package static func parseResult(_ buffer: UnsafeBufferPointer<UInt8>, limits: JSONLimits = .default)
         -> Result<JSONValue, JSONSyntaxError>
     {
         JSONTape.withParsed(buffer, limits: limits) { $0.map { $0.value(at: 0) } }

@@ -13,7 +13,7 @@ public struct JSONWriter: Sendable {
     /// A writer whose buffer holds `capacity` bytes before it grows.
     public init(capacity: Int = 256) { buffer = Buffer(capacity: capacity) }
 
-    /// The UTF-8 bytes written so far, as an array (a copy; ``withUnsafeBufferPointer(_:)`` reads them in place).
+    /// The UTF-8 bytes written so far, as an array (a copy; ``withBytes(_:)`` reads them in place).
     public var bytes: [UInt8] {
         get { withUnsafeBufferPointer { Array($0) } }
         set {
@@ -27,7 +27,12 @@ public struct JSONWriter: Sendable {
     @inlinable public var count: Int { written }
 
     /// Calls `body` with the bytes written so far, in place.
-    @inlinable public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    @inlinable public func withBytes<R>(_ body: (Span<UInt8>) throws -> R) rethrows -> R {
+        try withUnsafeBufferPointer { try body(Span(_unsafeElements: $0)) }
+    }
+
+    /// `withBytes(_:)` as a buffer (the package's writers of output and bodies).
+    @inlinable package func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try withExtendedLifetime(buffer) { try body(UnsafeBufferPointer(start: buffer.base, count: written)) }
     }
 
@@ -39,7 +44,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends bytes as they are (text that is already JSON, a line's end).
-    @inlinable public mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    @inlinable package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         (buffer.base + written).update(from: source, count: bytes.count)
@@ -142,7 +147,7 @@ public struct JSONWriter: Sendable {
 
     /// Appends a JSON string literal for UTF-8 text. Bytes are copied as they are scanned; the first that
     /// needs an escape hands the rest to the slower, escaping loop.
-    @inlinable public mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+    @inlinable package mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
         let n = utf8.count
         reserve(n &+ 2)
         let at = buffer.base + written

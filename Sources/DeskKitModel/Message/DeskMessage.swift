@@ -74,7 +74,12 @@ extension DeskMessage {
 
     /// Decodes one envelope from UTF-8 bytes. Lenient: never throws. To decode many messages, a
     /// ``DeskMessageDecoder`` is faster: it keeps its working memory from one message to the next.
-    public init(jsonBytes bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions = .lenient) {
+    public init(jsonBytes bytes: Span<UInt8>, options: DecodingOptions = .lenient) {
+        self = bytes.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0, options: options) }
+    }
+
+    /// `init(jsonBytes:options:)` on a buffer.
+    package init(jsonBytes bytes: UnsafeBufferPointer<UInt8>, options: DecodingOptions = .lenient) {
         var decoder = DeskMessageDecoder(options: options)
         self = decoder.decode(bytes)
     }

@@ -5,7 +5,13 @@ extension DeskMessageDecoder {
     /// gives a message malformed at `$` (text that is not JSON, or JSON that is not an object). It reads
     /// only the envelope's `custom_type` and `data`, and of `data` (raw or base64 JSON) only its `type`;
     /// nothing else is decoded or checked, and no string is built for a type DeskKit knows.
-    public mutating func visibility(of bytes: UnsafeBufferPointer<UInt8>, for audience: Audience) -> Result<
+    public mutating func visibility(of bytes: Span<UInt8>, for audience: Audience) -> Result<Visibility, PayloadProblem>
+    {
+        bytes.withUnsafeBufferPointer { visibility(of: $0, for: audience) }
+    }
+
+    /// `visibility(of:for:)` on a buffer (`deskkit filter`'s lines).
+    package mutating func visibility(of bytes: UnsafeBufferPointer<UInt8>, for audience: Audience) -> Result<
         Visibility, PayloadProblem
     > {
         let options = options

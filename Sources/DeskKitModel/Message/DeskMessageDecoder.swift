@@ -28,7 +28,12 @@ public struct DeskMessageDecoder: Sendable {
 
     /// Decodes one envelope from UTF-8 bytes. Lenient by default: never throws; text that is not a
     /// message gives a ``DeskContent/malformed(_:)`` message saying where it breaks.
-    public mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> DeskMessage {
+    public mutating func decode(_ bytes: Span<UInt8>) -> DeskMessage {
+        bytes.withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// `decode(_:)` on a buffer (the command's and the server's lines).
+    package mutating func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> DeskMessage {
         let options = options
         return withScratch(reading: bytes) { DeskMessage.decode(bytes, options: options, scratch: $0) }
     }

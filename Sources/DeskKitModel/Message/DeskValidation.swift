@@ -7,7 +7,12 @@ public enum DeskValidation {
     /// `message`, `custom_type`, `data`, `created_at` and no `body`), a payload (a JSON object, or a JSON
     /// string holding one), or a bare `data` string (raw or base64 JSON). Paths below `$.data` are inside
     /// the decoded data.
-    public static func problems(inLine line: UnsafeBufferPointer<UInt8>) -> [PayloadProblem] {
+    public static func problems(inLine line: Span<UInt8>) -> [PayloadProblem] {
+        line.withUnsafeBufferPointer { problems(inLine: $0) }
+    }
+
+    /// `problems(inLine:)` on a buffer (`deskkit validate`'s lines).
+    package static func problems(inLine line: UnsafeBufferPointer<UInt8>) -> [PayloadProblem] {
         switch JSONValue.parseResult(line) {
         case .success(.object(let o)) where isEnvelope(o):
             return DeskMessage(json: .object(o), options: .strict).problems
