@@ -384,7 +384,7 @@ public final class PostgresJobStore: JobStore {
 
 extension PostgresLocation.TLSMode {
     var clientTLS: PostgresClient.Configuration.TLS {
-        switch self {
+        switch code {
         case .disable: .disable
         case .prefer: .prefer(.makeClientConfiguration())
         case .require: .require(.makeClientConfiguration())

@@ -5,14 +5,35 @@ import Foundation
 /// `sslmode` is `disable`, `prefer` (the default, as libpq's) or `require`. The password never appears in
 /// ``description``, so a location can be logged.
 public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
-    /// Whether the connection uses TLS.
-    public enum TLSMode: String, Sendable, Hashable {
+    /// Whether the connection uses TLS: a set that grows (libpq has more modes; CONTRIBUTING's rule), so
+    /// compare with `==` and `switch` with a `default`.
+    public struct TLSMode: Sendable, Hashable, CustomStringConvertible {
+        enum Code: String, CaseIterable {
+            case disable, prefer, require
+        }
+        /// The mode, for this module's exhaustive switches.
+        let code: Code
+        private init(_ code: Code) { self.code = code }
+
+        /// The mode named `rawValue` as `sslmode` names it (`disable`, `prefer`, `require`), or nil for one
+        /// DeskKit does not support.
+        public init?(rawValue: String) {
+            guard let code = Code(rawValue: rawValue) else { return nil }
+            self.code = code
+        }
+
+        /// The mode's `sslmode` name.
+        public var rawValue: String { code.rawValue }
+        public var description: String { code.rawValue }
+        /// Every mode this version supports.
+        public static var allCases: [TLSMode] { Code.allCases.map(TLSMode.init) }
+
         /// Never: the connection is plain.
-        case disable
+        public static let disable = TLSMode(.disable)
         /// TLS when the server offers it, plain otherwise (libpq's default).
-        case prefer
+        public static let prefer = TLSMode(.prefer)
         /// TLS, or no connection.
-        case require
+        public static let require = TLSMode(.require)
     }
 
     /// The server's host name or address.
@@ -55,7 +76,8 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         for item in url.queryItems ?? [] {
             guard item.name == "sslmode" else { throw bad("unknown parameter \(item.name) (only sslmode is read)") }
             guard let mode = item.value.flatMap(TLSMode.init(rawValue:)) else {
-                throw bad("sslmode \(item.value ?? "") is not disable, prefer or require")
+                let modes = TLSMode.allCases.map(\.rawValue).joined(separator: ", ")
+                throw bad("sslmode \(item.value ?? "") is not one of \(modes)")
             }
             tls = mode
         }

@@ -1,19 +1,38 @@
 /// An image's type and pixel size, read from its first bytes (a card is laid out before its image arrives).
 public struct ImageInfo: Sendable, Hashable {
-    /// The formats the probe reads.
-    public enum Format: String, Sendable, Hashable, CaseIterable {
+    /// The formats the probe reads: a set that grows (CONTRIBUTING's rule), so compare with `==` and
+    /// `switch` with a `default`.
+    public struct Format: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, CaseIterable {
+            case png, jpeg, gif, webp, avif, svg
+        }
+        private let code: Code
+        private init(_ code: Code) { self.code = code }
+
+        /// The format named `rawValue` (`png`, `jpeg`, …), or nil for a name DeskKit does not know.
+        public init?(rawValue: String) {
+            guard let code = Code(rawValue: rawValue) else { return nil }
+            self.code = code
+        }
+
+        /// The format's short name, as a card's `image_type` holds it.
+        public var rawValue: String { code.rawValue }
+        public var description: String { code.rawValue }
+        /// Every format this version reads.
+        public static var allCases: [Format] { Code.allCases.map(Format.init) }
+
         /// PNG: the size from `IHDR`.
-        case png
+        public static let png = Format(.png)
         /// JPEG: the size from the first frame header.
-        case jpeg
+        public static let jpeg = Format(.jpeg)
         /// GIF: the size of the logical screen.
-        case gif
+        public static let gif = Format(.gif)
         /// WebP, lossy, lossless or extended.
-        case webp
+        public static let webp = Format(.webp)
         /// AVIF: the size from the `ispe` property.
-        case avif
+        public static let avif = Format(.avif)
         /// SVG: `width` and `height`, else the `viewBox`.
-        case svg
+        public static let svg = Format(.svg)
     }
 
     /// What the bytes are.

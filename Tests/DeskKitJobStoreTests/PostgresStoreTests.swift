@@ -130,6 +130,21 @@ struct PostgresStoreTests {
         await store.close()
     }
 
+    /// `sslmode` reads the modes DeskKit supports, writes them back, and names one it does not.
+    @Test func sslModes() throws {
+        for mode in PostgresLocation.TLSMode.allCases {
+            let location = try PostgresLocation(parsing: "postgres://u@db.example/jobs?sslmode=\(mode.rawValue)")
+            #expect(location.tls == mode)
+            #expect(try PostgresLocation(parsing: location.description).tls == mode)
+        }
+        #expect(try PostgresLocation(parsing: "postgres://u@db.example/jobs").tls == .prefer)
+        let error = #expect(throws: JobStoreError.self) {
+            try PostgresLocation(parsing: "postgres://u@db.example/jobs?sslmode=verify-full")
+        }
+        #expect(error?.kind == .badLocation)
+        #expect(error?.description.contains("verify-full") == true)
+    }
+
     @Test func anUnreachableDatabaseIsAClearErrorNotAHang() async throws {
         let port = try PostgresCluster.shared().port + 1  // nothing listens there (a port next to the cluster's)
         var options = PostgresJobStore.Options()

@@ -39,6 +39,14 @@ struct ImageProbeTests {
         return "\(info.format.rawValue) \(info.width.map(String.init) ?? "?")x\(info.height.map(String.init) ?? "?")"
     }
 
+    /// A format is a name that stays (cards store it as `image_type`); one DeskKit does not read is none.
+    @Test func formatsHaveStableNames() {
+        #expect(ImageInfo.Format.allCases.map(\.rawValue) == ["png", "jpeg", "gif", "webp", "avif", "svg"])
+        for format in ImageInfo.Format.allCases { #expect(ImageInfo.Format(rawValue: format.rawValue) == format) }
+        #expect(ImageInfo.Format(rawValue: "bmp") == nil)
+        #expect("\(ImageInfo.Format.webp)" == "webp")
+    }
+
     @Test func rasterFormats() {
         #expect(Self.size(ImageProbe.probe(Self.png(1200, 630))) == "png 1200x630")
         #expect(Self.size(ImageProbe.probe(Self.gif(320, 200))) == "gif 320x200")

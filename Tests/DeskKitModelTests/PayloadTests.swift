@@ -210,6 +210,15 @@ struct VisibilityTests {
         #expect(byType.visibility(for: .customer) == .hidden(.systemDataType))
     }
 
+    @Test func reasonsHaveStableNames() {
+        #expect(Visibility.HiddenReason.allCases.map(\.rawValue) == ["system_custom_type", "system_data_type"])
+        for reason in Visibility.HiddenReason.allCases {
+            #expect(Visibility.HiddenReason(rawValue: reason.rawValue) == reason)
+        }
+        #expect(Visibility.HiddenReason(rawValue: "spam") == nil)
+        #expect(Visibility.HiddenReason.systemDataType != .systemCustomType)
+    }
+
     @Test func customersSeeEverythingElse() {
         for (t, data) in [
             ("ADMM", #"{"type": "NOTIFICATION_WELCOME"}"#), ("MESG", "not json {"), ("MESG", ""),

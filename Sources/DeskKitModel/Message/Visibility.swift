@@ -13,12 +13,31 @@ public enum Visibility: Sendable, Hashable {
     /// The audience does not see it, for this reason.
     case hidden(HiddenReason)
 
-    /// Why a message is hidden from customers.
-    public enum HiddenReason: String, Sendable, Hashable {
+    /// Why a message is hidden from customers: a set that grows (CONTRIBUTING's rule), so compare with `==`
+    /// and `switch` with a `default`.
+    public struct HiddenReason: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, CaseIterable {
+            case systemCustomType = "system_custom_type", systemDataType = "system_data_type"
+        }
+        private let code: Code
+        private init(_ code: Code) { self.code = code }
+
+        /// The reason named `rawValue` (`system_custom_type`, …), or nil for a name DeskKit does not know.
+        public init?(rawValue: String) {
+            guard let code = Code(rawValue: rawValue) else { return nil }
+            self.code = code
+        }
+
+        /// The reason's name: short and fixed, fit for output and for programs.
+        public var rawValue: String { code.rawValue }
+        public var description: String { code.rawValue }
+        /// Every reason this version knows.
+        public static var allCases: [HiddenReason] { Code.allCases.map(HiddenReason.init) }
+
         /// Its `custom_type` is the Desk system message type (or the legacy constant name).
-        case systemCustomType = "system_custom_type"
+        public static let systemCustomType = HiddenReason(.systemCustomType)
         /// Its `data.type` is a system type (`SYSTEM_MESSAGE_…`, `TICKET_ASSIGN`, `TICKET_TRANSFER`, `TICKET_CLOSE`).
-        case systemDataType = "system_data_type"
+        public static let systemDataType = HiddenReason(.systemDataType)
     }
 
     /// Whether the audience sees the message.
