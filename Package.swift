@@ -1,13 +1,48 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
+// 6.2: public APIs take `Span` (the 6.2 compiler back-deploys it), and swift-configuration 1.4 needs it.
+import Foundation
 import PackageDescription
 
 // Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · ICU formats and HTML cards in the reader's language ·
 // libxml2 shim · what may be fetched (no I/O) · page metadata extraction and refusals · safe fetching and previews · job stores · server · the `deskkit` command.
+// What a package that depends on DeskKit turns on. The client products — DeskKitJSON, DeskKitURL, DeskKitModel,
+// DeskKitLinks, DeskKitCards — need none and resolve no other package with `traits: []`; the rest, and every
+// package they bring, sit behind these traits, all on by default (a checkout builds and tests everything).
+let traits: Set<Trait> = [
+    .trait(
+        name: "Previews",
+        description: "Fetching pages safely and building previews: DeskKitPreview and DeskKitPageServer "
+            + "(SwiftNIO, AsyncHTTPClient, swift-nio-ssl, swift-distributed-tracing, swift-metrics)."),
+    .trait(
+        name: "Server",
+        description: "The job stores and the enrichment server: DeskKitJobStore, DeskKitSharedPreviews and "
+            + "DeskKitServer (Hummingbird, postgres-nio, sqlite-nio, swift-crypto, swift-configuration, …).",
+        enabledTraits: ["Previews"]),
+    .trait(
+        name: "Command", description: "The `deskkit` command (swift-argument-parser).", enabledTraits: ["Server"]),
+    .trait(
+        name: "OTLPTracing", description: "`deskkit serve` exports its spans over OTLP/HTTP (swift-otel).",
+        enabledTraits: ["Command"]),
+    .default(enabledTraits: ["Previews", "Server", "Command", "OTLPTracing"]),
+]
+let previews = TargetDependencyCondition.when(traits: ["Previews"])
+let server = TargetDependencyCondition.when(traits: ["Server"])
+let command = TargetDependencyCondition.when(traits: ["Command"])
+let otlpTracing = TargetDependencyCondition.when(traits: ["OTLPTracing"])
+
+// `swift package generate-documentation` (Scripts/check-docs.sh, Scripts/build-docs.sh set DESKKIT_DOCS=1): a
+// plugin only the documentation needs, so it is no dependency of an app that uses DeskKit.
+let documentationPlugin: [Package.Dependency] =
+    ProcessInfo.processInfo.environment["DESKKIT_DOCS"] == nil
+    ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0")]
+
 let package = Package(
     name: "DeskKit",
-    // Apple platforms, for what the code needs: `Mutex` of the Synchronization library (macOS 15, iOS 18 …).
-    // Built and tested on Linux only; see the README.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The floor of the client products for Apple's systems (JSON, URLs, messages, links): `Span` back-deploys
+    // to iOS 12.2, and `Scripts/check-apple-floor.sh` type-checks them against the standard library's
+    // availability for macOS 10.15 and iOS 13. The rest is for Linux (ICU's C API, `Mutex`): the README's
+    // platform table says what is built where.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "DeskKitJSON", targets: ["DeskKitJSON"]),
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
@@ -23,6 +58,7 @@ let package = Package(
         .library(name: "DeskKitInvariants", targets: ["DeskKitInvariants"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
     ],
+    traits: traits,
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.24.0"),
@@ -43,9 +79,7 @@ let package = Package(
         // Spans (the API every library uses) and, for `deskkit serve`, their OTLP/HTTP exporter (no gRPC).
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.0.0", traits: ["OTLPHTTP"]),
-        // `swift package generate-documentation`: the DocC catalogues in Sources/*/Documentation.docc.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-    ],
+    ] + documentationPlugin,
     targets: [
         // JSON and bytes: the tape parser, `JSONValue`, the writer, lines, base64, hex, percent-encoding,
         // UTF-8 validation. What every module that reads text builds on.
@@ -68,9 +102,13 @@ let package = Package(
                 .embedInCode("Strings/de.json"), .embedInCode("Strings/ar.json"),
             ]),
         // ICU (apt `libicu-dev`, the one libxml2 links): plural rules, number and date formats, likely subtags.
+        // Linked on Linux: Apple's SDKs offer apps no ICU C API (DeskKitCards is not for them).
         .target(
             name: "CICUFormat",
-            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]
+            linkerSettings: [
+                .linkedLibrary("icui18n", .when(platforms: [.linux])),
+                .linkedLibrary("icuuc", .when(platforms: [.linux])),
+            ]
         ),
         .systemLibrary(
             name: "CLibXML2",
@@ -85,7 +123,11 @@ let package = Package(
         ),
         .target(
             name: "DeskKitMetadata",
-            dependencies: ["CLibXML2", "CUchardet", "DeskKitJSON", "DeskKitURL", "DeskKitLinks", "DeskKitFetchPolicy"]),
+            dependencies: [
+                // libxml2 is in Apple's SDKs too; uchardet is not, and there the HTML standard's rules decide alone.
+                "CLibXML2", .target(name: "CUchardet", condition: .when(platforms: [.linux])), "DeskKitJSON",
+                "DeskKitURL", "DeskKitLinks", "DeskKitFetchPolicy",
+            ]),
         // What may be fetched, without I/O: URLs as requests, IP addresses, the SSRF block list, fetch errors.
         // Apart from DeskKitPreview so the fuzz targets build without SwiftNIO.
         .target(
@@ -98,27 +140,27 @@ let package = Package(
                 "DeskKitModel", "DeskKitURL", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy", "DeskKitTime",
                 // The language of a file's card (`Image (PNG), 3 KB`), the one its page was asked in.
                 "DeskKitCards",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: previews),
+                .product(name: "DequeModule", package: "swift-collections", condition: previews),
+                .product(name: "NIOCore", package: "swift-nio", condition: previews),
+                .product(name: "NIOPosix", package: "swift-nio", condition: previews),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: previews),
                 // Their error types, to classify fetch failures: TLS, decompression.
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: previews),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: previews),
                 // A span for each fetch, hop, oEmbed answer, image probe and extraction.
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: previews),
                 // Its counters, through any swift-metrics backend.
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: previews),
             ]
         ),
         // A loopback web server for the demo and the tests.
         .target(
             name: "DeskKitPageServer",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: previews),
+                .product(name: "NIOPosix", package: "swift-nio", condition: previews),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: previews),
             ]
         ),
         // Where enrichment jobs live, behind one contract: memory, SQLite (embedded) or PostgreSQL (several
@@ -127,12 +169,12 @@ let package = Package(
             name: "DeskKitJobStore",
             dependencies: [
                 "DeskKitModel", "DeskKitTime",
-                .product(name: "HeapModule", package: "swift-collections"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HeapModule", package: "swift-collections", condition: server),
+                .product(name: "DequeModule", package: "swift-collections", condition: server),
+                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
             ]
         ),
         // The preview cache instances share in their PostgreSQL store's database.
@@ -140,9 +182,9 @@ let package = Package(
             name: "DeskKitSharedPreviews",
             dependencies: [
                 "DeskKitModel", "DeskKitPreview", "DeskKitJobStore", "DeskKitTime",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
         // HTTP on Hummingbird 2: the enrichment server (Sendbird webhooks → previews → Platform API) and the
@@ -151,17 +193,17 @@ let package = Package(
             name: "DeskKitServer",
             dependencies: [
                 "DeskKitModel", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore", "DeskKitTime",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: server),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
+                .product(name: "Configuration", package: "swift-configuration", condition: server),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
             ],
             // The routes' contract, served at /openapi.yaml and /openapi.json.
             resources: [.embedInCode("openapi.json")]
@@ -185,12 +227,12 @@ let package = Package(
                 "DeskKitSharedPreviews",
                 "DeskKitServer",
                 "DeskKitInvariants",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: command),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: command),
+                .product(name: "NIOCore", package: "swift-nio", condition: command),
                 // `serve` exports its spans over OTLP when the OTEL_* variables ask for it.
-                .product(name: "OTel", package: "swift-otel"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel", condition: otlpTracing),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: command),
             ],
             exclude: ["Demo/README.md"],
             // The demo's conversation, pages and pictures, compiled in: `deskkit demo` runs from anywhere.
@@ -232,9 +274,9 @@ let package = Package(
             dependencies: [
                 "DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants", "DeskKitCards",
                 "DeskKitTestSupport",
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: previews),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: previews),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: previews),
             ],
             exclude: ["Fixtures"]
         ),
@@ -242,21 +284,22 @@ let package = Package(
             name: "DeskKitServerTests",
             dependencies: [
                 "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
         // A throwaway PostgreSQL cluster (initdb + pg_ctl on 127.0.0.1) for the store, server and CLI tests.
         .target(
-            name: "DeskKitTestSupport", dependencies: [.product(name: "MetricsTestKit", package: "swift-metrics")],
+            name: "DeskKitTestSupport",
+            dependencies: [.product(name: "MetricsTestKit", package: "swift-metrics", condition: server)],
             path: "Tests/DeskKitTestSupport"),
         .testTarget(
             name: "DeskKitJobStoreTests",
             dependencies: [
                 "DeskKitJobStore", "DeskKitTestSupport",
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
             ]
         ),
         .testTarget(
@@ -273,9 +316,9 @@ let package = Package(
             name: "DeskKitCLITests",
             dependencies: [
                 "deskkit", "DeskKitPageServer", "DeskKitServer", "DeskKitTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto", condition: command),
                 // A real OTLP/HTTP collector for the traces `serve` exports.
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: command),
             ]
         ),
     ],

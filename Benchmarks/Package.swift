@@ -1,11 +1,12 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Benchmarks print figures; they assert nothing. Run: swift run -c release --package-path Benchmarks deskkit-bench
 // deskkit-layout is a check that is not a timing (retains counted; exit status 1 when broken), run by CI.
 let package = Package(
     name: "DeskKitBenchmarks",
-    dependencies: [.package(name: "DeskKit", path: "..")],
+    // Previews: the fetch and pipeline benchmarks; the server's packages are not resolved.
+    dependencies: [.package(name: "DeskKit", path: "..", traits: ["Previews"])],
     targets: [
         .executableTarget(
             name: "deskkit-bench",

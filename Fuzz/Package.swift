@@ -1,11 +1,12 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // libFuzzer targets, one per DeskKit entry point. Each runs the checks of `DeskKitInvariants`, which
 // the main package's tests also replay over `Corpus/`. Build and run: `Fuzz/run.sh TARGET SECONDS`.
 let package = Package(
     name: "DeskKitFuzz",
-    dependencies: [.package(name: "DeskKit", path: "..")],
+    // No trait: the fuzz targets need none of what DeskKit's traits bring, so no other package is resolved.
+    dependencies: [.package(name: "DeskKit", path: "..", traits: [])],
     targets: [
         .executableTarget(
             name: "FuzzMessageData", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),

@@ -9,6 +9,8 @@
 # through any static web server (`python3 -m http.server --directory OUTPUT`), since browsers do not run
 # DocC's JavaScript from file:// URLs. CI checks the catalogues with Scripts/check-docs.sh.
 set -euo pipefail
+# The manifest adds swift-docc-plugin only when asked: no app that depends on DeskKit resolves it.
+export DESKKIT_DOCS=1
 cd "$(dirname "$0")/.."
 out=${1:-.build/docs-site}
 libraries=(DeskKitJSON DeskKitModel DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer

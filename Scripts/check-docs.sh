@@ -3,6 +3,8 @@
 # DocC catalogue builds without a warning (a symbol link that does not resolve, an article not curated…).
 # Run from the repository root; CI runs it after the tests.
 set -euo pipefail
+# The manifest adds swift-docc-plugin only when asked: no app that depends on DeskKit resolves it.
+export DESKKIT_DOCS=1
 libraries=(DeskKitJSON DeskKitModel DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
   DeskKitJobStore DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
 

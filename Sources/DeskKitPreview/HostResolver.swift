@@ -26,7 +26,11 @@ public struct SystemResolver: HostResolver {
             DispatchQueue.global().async {
                 var hints = addrinfo()
                 hints.ai_family = AF_UNSPEC
-                hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+                #if canImport(Glibc)
+                    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)  // Glibc: an enum, `__socket_type`
+                #else
+                    hints.ai_socktype = SOCK_STREAM  // Darwin and Musl: an Int32 constant
+                #endif
                 var result: UnsafeMutablePointer<addrinfo>?
                 let status = getaddrinfo(host, nil, &hints, &result)
                 guard status == 0, let first = result else {

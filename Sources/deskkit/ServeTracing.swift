@@ -1,5 +1,7 @@
 import Logging
-import OTel
+#if OTLPTracing
+    import OTel
+#endif
 import ServiceLifecycle
 import Tracing
 
@@ -32,14 +34,19 @@ enum ServeTracing {
             throw ServeTracingError(
                 description: "OTEL_TRACES_EXPORTER=\(exporter): deskkit exports traces over OTLP only (otlp or none)")
         }
-        var configuration = OTel.Configuration.default
-        configuration.serviceName = "deskkit"
-        configuration.traces.enabled = true
-        configuration.metrics.enabled = false
-        configuration.logs.enabled = false
-        let backend = try OTel.makeTracingBackend(configuration: configuration)
-        InstrumentationSystem.bootstrap(backend.factory)
-        return (backend.service, OTel.makeLoggingMetadataProvider())
+        #if OTLPTracing
+            var configuration = OTel.Configuration.default
+            configuration.serviceName = "deskkit"
+            configuration.traces.enabled = true
+            configuration.metrics.enabled = false
+            configuration.logs.enabled = false
+            let backend = try OTel.makeTracingBackend(configuration: configuration)
+            InstrumentationSystem.bootstrap(backend.factory)
+            return (backend.service, OTel.makeLoggingMetadataProvider())
+        #else
+            throw ServeTracingError(
+                description: "this deskkit was built without the OTLPTracing trait: it cannot export traces")
+        #endif
     }
 }
 

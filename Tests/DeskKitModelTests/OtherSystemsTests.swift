@@ -57,6 +57,25 @@ struct OtherSystemsTests {
         #expect(problems.map { "\($0.code)@\($0.path)" } == c.problems)
     }
 
+    /// A form is known by its content type in any case and with parameters; JSON, or no type and a body that
+    /// starts with `{`, is JSON.
+    @Test func pyrusAuthRequestTellsAFormByItsContentType() {
+        let form = Array("app_id=a&user_id=u&security_key=k".utf8)
+        let json = Array(#"{"app_id":"a","user_id":"u","security_key":"k"}"#.utf8)
+        for type in [
+            "application/x-www-form-urlencoded", "Application/X-WWW-Form-URLEncoded; charset=UTF-8",
+            "application/x-www-form-urlencoded;charset=utf-8",
+        ] {
+            #expect(PyrusAuthRequest.decode(form, contentType: type).value?.userID == "u", "\(type)")
+            #expect(PyrusAuthRequest.decode(json, contentType: type).value == nil, "\(type): JSON read as a form")
+        }
+        for type in ["application/json", "application/json; charset=utf-8", "text/x-www-form"] {
+            #expect(PyrusAuthRequest.decode(json, contentType: type).value?.userID == "u", "\(type)")
+        }
+        #expect(PyrusAuthRequest.decode(json).value?.userID == "u")
+        #expect(PyrusAuthRequest.decode(form).value?.userID == "u")
+    }
+
     @Test func pyrusReplySummary() throws {
         let body = FormatCase.all().first { $0.file == "reply.json" }!.bytes
         let reply = try #require(PyrusReplyWebhook.decode(body).value)

@@ -5,28 +5,41 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import CUchardet
+#if canImport(CUchardet)
+    import CUchardet
+#endif
 
 /// What the bytes themselves say about their encoding, for pages whose declarations are missing or
 /// contradicted by the bytes: uchardet (Mozilla's universal detector) names a candidate, and iconv checks
 /// that the bytes really are text in an encoding before it is used.
 enum CharsetDetection {
     /// uchardet's answer for `bytes` as a libxml2/iconv name, or nil when it has none or names an
-    /// encoding iconv does not know.
+    /// encoding iconv does not know. Where uchardet is not linked (Apple's systems, which do not ship it), nil: the HTML standard's rules
+    /// decide alone.
     static func detect(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let base = bytes.baseAddress, let detector = uchardet_new() else { return nil }
-        defer { uchardet_delete(detector) }
-        let status = UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-            uchardet_handle_data(detector, $0, bytes.count)
-        }
-        guard status == 0 else { return nil }
-        uchardet_data_end(detector)
-        guard let answer = uchardet_get_charset(detector) else { return nil }
-        let label = String(cString: answer)
-        guard !label.isEmpty else { return nil }
-        if let encoding = WebEncoding.detected(label) { return encoding.withoutByteOrderMark.name }
-        return isKnown(label) ? label.uppercased() : nil
+        #if canImport(CUchardet)
+            return uchardetAnswer(bytes)
+        #else
+            return nil
+        #endif
     }
+
+    #if canImport(CUchardet)
+        private static func uchardetAnswer(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            guard let base = bytes.baseAddress, let detector = uchardet_new() else { return nil }
+            defer { uchardet_delete(detector) }
+            let status = UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                uchardet_handle_data(detector, $0, bytes.count)
+            }
+            guard status == 0 else { return nil }
+            uchardet_data_end(detector)
+            guard let answer = uchardet_get_charset(detector) else { return nil }
+            let label = String(cString: answer)
+            guard !label.isEmpty else { return nil }
+            if let encoding = WebEncoding.detected(label) { return encoding.withoutByteOrderMark.name }
+            return isKnown(label) ? label.uppercased() : nil
+        }
+    #endif
 
     /// Whether iconv can convert from `name`.
     static func isKnown(_ name: String) -> Bool {

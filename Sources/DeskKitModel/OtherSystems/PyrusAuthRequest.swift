@@ -17,7 +17,7 @@ public struct PyrusAuthRequest: Sendable, Hashable {
     {
         let bytes = Array(body)
         let isForm =
-            contentType?.lowercased().contains("x-www-form-urlencoded")
+            contentType.map { isFormContentType($0) }
             ?? !(bytes.first(where: { $0 > 0x20 }) == UInt8(ascii: "{"))
         var fields: [String: String] = [:]
         var problems: [PayloadProblem] = []
@@ -60,5 +60,13 @@ public struct PyrusAuthRequest: Sendable, Hashable {
         let (request, problems) = decode(body, contentType: contentType)
         guard let request else { return (400, problems) }
         return (await verify(request) ? 200 : 403, [])
+    }
+
+    /// Whether a `Content-Type` names a form (`application/x-www-form-urlencoded`, in any case, with parameters).
+    /// Bytes compared, not `String.contains(String)`: that one is of _StringProcessing, macOS 13 and iOS 16 on.
+    private static func isFormContentType(_ contentType: String) -> Bool {
+        let type = Array(contentType.lowercased().utf8)
+        let form = Array("x-www-form-urlencoded".utf8)
+        return type.indices.contains { type[$0...].starts(with: form) }
     }
 }
