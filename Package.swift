@@ -3,8 +3,6 @@
 import Foundation
 import PackageDescription
 
-// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · ICU formats and HTML cards in the reader's language ·
-// libxml2 shim · what may be fetched (no I/O) · page metadata extraction and refusals · safe fetching and previews · job stores · server · the `deskkit` command.
 // What a package that depends on DeskKit turns on. The client products — DeskKitJSON, DeskKitURL, DeskKitModel,
 // DeskKitLinks, DeskKitCards — need none and resolve no other package with `traits: []`; the rest, and every
 // package they bring, sit behind these traits, all on by default (a checkout builds and tests everything).
@@ -36,6 +34,8 @@ let documentationPlugin: [Package.Dependency] =
     ProcessInfo.processInfo.environment["DESKKIT_DOCS"] == nil
     ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0")]
 
+// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · ICU formats and HTML cards in the reader's language ·
+// libxml2 shim · what may be fetched (no I/O) · page metadata extraction and refusals · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",
     // The floor of the client products for Apple's systems (JSON, URLs, messages, links): `Span` back-deploys
