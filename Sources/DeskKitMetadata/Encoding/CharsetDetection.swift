@@ -14,8 +14,8 @@
 /// that the bytes really are text in an encoding before it is used.
 enum CharsetDetection {
     /// uchardet's answer for `bytes` as a libxml2/iconv name, or nil when it has none or names an
-    /// encoding iconv does not know. Where uchardet is not linked (Apple's systems, which do not ship it), nil: the HTML standard's rules
-    /// decide alone.
+    /// encoding iconv does not know. Nil where uchardet is not linked (Apple's systems, which do not ship it):
+    /// the HTML standard's rules decide alone.
     static func detect(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         #if canImport(CUchardet)
             return uchardetAnswer(bytes)
