@@ -92,6 +92,10 @@ let package = Package(
         // guard), link detection and metadata all parse URLs with, in one place.
         .target(name: "DeskKitURL"),
         .target(name: "DeskKitLinks", dependencies: ["DeskKitJSON", "DeskKitURL"]),
+        // The message model and link detection for web pages: C functions `Scripts/build-wasm.sh` exports from
+        // `deskkit.wasm` (Embedded Swift) for `Web/index.mjs`; built natively too, so the package builds what
+        // the module is made of.
+        .target(name: "DeskKitWeb", dependencies: ["DeskKitJSON", "DeskKitModel", "DeskKitLinks"]),
         // Conversations and preview cards rendered as escaped, script-free HTML, for web widgets (no I/O).
         // Its interface in the languages of Strings/*.json, with ICU's plural rules, numbers and times.
         .target(

@@ -55,6 +55,6 @@ struct TLDTable: Sendable {
     @inline(__always) private static func hash(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int {
         var h: UInt32 = 2_166_136_261
         for i in r { h = (h ^ UInt32(lower(b[i]))) &* 16_777_619 }
-        return Int(h)
+        return Int(truncatingIfNeeded: h)  // negative where Int is 32 bits (WebAssembly): the mask makes it an index
     }
 }

@@ -26,7 +26,7 @@ public enum Punycode {
 
     /// Encodes a label (without the `xn--` prefix).
     public static func encode(_ label: String) -> String {
-        let input = label.unicodeScalars.map(\.value)
+        let input = label.unicodeScalars.map { $0.value }
         var output = input.filter { $0 < 0x80 }.map { UInt8($0) }
         let basicCount = output.count
         var handled = basicCount

@@ -62,12 +62,7 @@ struct DecodeCommand: ParsableCommand {
         }
         if !messages {
             // The argument's own bytes: invalid UTF-8 is reported, as it is from a file.
-            let decoded = DeskPayload.decode(bytes: RawArguments.bytes(of: input!), customType: customType)
-            let json: JSONValue = [
-                "kind": .string(decoded.content.kind.rawValue), "encoding": .string(decoded.encoding.description),
-                "value": decoded.content.jsonValue, "problems": .array(decoded.problems.map(\.jsonValue)),
-            ]
-            out.line(json)
+            out.line(DeskPayload.decode(bytes: RawArguments.bytes(of: input!), customType: customType).summaryJSON)
             return
         }
         // One decoder per run of lines: it keeps its working memory from one message to the next.

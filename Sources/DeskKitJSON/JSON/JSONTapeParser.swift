@@ -30,7 +30,7 @@ extension JSONTape {
     package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits, into storage: TapeStorage)
         -> Result<JSONTape, JSONSyntaxError>
     {
-        guard bytes.count < Int(UInt32.max) else {
+        guard UInt64(bytes.count) < UInt64(UInt32.max) else {  // not Int(UInt32.max): Int is 32 bits in WebAssembly
             return .failure(JSONSyntaxError(code: .unexpectedCharacter, offset: 0, message: "text larger than 4 GiB"))
         }
         var builder = TapeBuilder(bytes: bytes, maxDepth: limits.maxDepth, storage: storage)

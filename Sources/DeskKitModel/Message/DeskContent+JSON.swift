@@ -145,6 +145,16 @@ extension DeskMessage {
     }
 }
 
+extension DeskPayload.Decoded {
+    /// What `deskkit decode DATA` prints: `{"kind", "encoding", "value", "problems"}`.
+    public var summaryJSON: JSONValue {
+        [
+            "kind": .string(content.kind.rawValue), "encoding": .string(encoding.description),
+            "value": content.jsonValue, "problems": .array(problems.map { $0.jsonValue }),
+        ]
+    }
+}
+
 extension JSONValue {
     /// `.string(s)` or `.null`.
     public static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }

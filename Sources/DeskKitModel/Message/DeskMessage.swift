@@ -53,7 +53,7 @@ public struct DeskMessage: Sendable, Hashable {
     /// The envelope members DeskKit reads.
     private enum EnvelopeKey: Int, JSONKeys {
         case type, message_id, message, custom_type, created_at, data
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "type message_id message custom_type created_at data")
     }
 }
 

@@ -55,7 +55,7 @@ extension DeskMessageDecoder {
     /// The envelope members visibility depends on.
     private enum VisibilityKey: Int, JSONKeys {
         case custom_type, data
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "custom_type data")
     }
 }
 

@@ -134,7 +134,7 @@ public enum DeskPayload {
     /// The members of `data` that classification and the payloads read.
     enum DataKey: Int, JSONKeys {
         case type, body, ticket, transfer, faq_file_id, results
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "type body ticket transfer faq_file_id results")
     }
 
     /// Custom types every message can share instead of allocating its own copy.
@@ -156,7 +156,7 @@ public enum DeskPayload {
         ] + DeskNotification.knownKinds.map { ($0, .notification) }
         + SystemMessage.Kind.known.map { ($0, .systemMessage) }
 
-    static let knownDataTypes = StringTable(knownDataTypeFamilies.map(\.type))
+    static let knownDataTypes = StringTable(knownDataTypeFamilies.map { $0.type })
 
     private static func classify(
         _ tape: JSONTape, customType: String?, path: StaticString, dataType: inout String?, reader: inout FieldReader

@@ -53,14 +53,17 @@ public struct PyrusAuthRequest: Sendable, Hashable {
         )
     }
 
-    /// The HTTP status to answer: 400 for a malformed request, else 200 or 403 by `verify`.
-    public static func respond(
-        to body: some Collection<UInt8>, contentType: String?, verify: (PyrusAuthRequest) async -> Bool
-    ) async -> (status: Int, problems: [PayloadProblem]) {
-        let (request, problems) = decode(body, contentType: contentType)
-        guard let request else { return (400, problems) }
-        return (await verify(request) ? 200 : 403, [])
-    }
+    // Async: not in Embedded Swift, which has no concurrency runtime for WebAssembly (the web module).
+    #if !hasFeature(Embedded)
+        /// The HTTP status to answer: 400 for a malformed request, else 200 or 403 by `verify`.
+        public static func respond(
+            to body: some Collection<UInt8>, contentType: String?, verify: (PyrusAuthRequest) async -> Bool
+        ) async -> (status: Int, problems: [PayloadProblem]) {
+            let (request, problems) = decode(body, contentType: contentType)
+            guard let request else { return (400, problems) }
+            return (await verify(request) ? 200 : 403, [])
+        }
+    #endif
 
     /// Whether a `Content-Type` names a form (`application/x-www-form-urlencoded`, in any case, with parameters).
     /// Bytes compared, not `String.contains(String)`: that one is of _StringProcessing, macOS 13 and iOS 16 on.

@@ -75,7 +75,7 @@ public struct PyrusReplyWebhook: Sendable, Hashable {
     public var summary: ReplySummary {
         ReplySummary(
             hasUnreadComments: true, lastCommentText: comment.body, lastCommentAttachmentsCount: attachments.count,
-            lastCommentAttachments: attachments.compactMap(\.name), utcTime: createdAtSeconds)
+            lastCommentAttachments: attachments.compactMap { $0.name }, utcTime: createdAtSeconds)
     }
 
     /// Reads a webhook body. Strict mode lists every problem; a body with a fatal one gives no value.

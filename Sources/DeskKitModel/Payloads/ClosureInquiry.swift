@@ -46,7 +46,7 @@ public struct ClosureInquiry: Sendable, Hashable {
 
     private enum Key: Int, JSONKeys {
         case state, ticketId
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "state ticketId")
     }
 
     init?(body: JSONFields, reader: inout FieldReader) {

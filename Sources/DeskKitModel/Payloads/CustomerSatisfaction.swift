@@ -53,7 +53,8 @@ public struct CustomerSatisfaction: Sendable, Hashable {
 
     private enum Key: Int, JSONKeys {
         case state, status, customerSatisfactionScore, customerSatisfactionComment, ticketId
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(
+            keys: Self.self, "state status customerSatisfactionScore customerSatisfactionComment ticketId")
     }
 
     init?(body: JSONFields, reader: inout FieldReader) {

@@ -71,7 +71,7 @@ public struct BotAnswers: Sendable, Hashable {
 
     private enum ResultKey: Int, JSONKeys {
         case category, question, answer, keyword, url, image_url
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "category question answer keyword url image_url")
     }
 
     init(data: Fields<DeskPayload.DataKey>, reader: inout FieldReader) {

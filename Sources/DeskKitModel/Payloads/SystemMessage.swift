@@ -137,12 +137,15 @@ public struct Ticket: Sendable, Hashable {
     private enum Key: Int, JSONKeys {
         case id, channelName, channelUrl, status, status2, priority, info, recentAssignment, customer, customFields,
             group, firstResponseTime, issuedAt, updatedAt, relatedChannels
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(
+            keys: Self.self,
+            "id channelName channelUrl status status2 priority info recentAssignment customer customFields group firstResponseTime issuedAt updatedAt relatedChannels"
+        )
     }
 
     private enum CustomFieldKey: Int, JSONKeys {
         case key, value
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "key value")
     }
 }
 
@@ -223,12 +226,12 @@ public struct Assignment: Sendable, Hashable {
 
     private enum Key: Int, JSONKeys {
         case agent, status, unreadCount
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "agent status unreadCount")
     }
 
     private enum AgentKey: Int, JSONKeys {
         case id, displayName, photoThumbnailUrl, sendbirdId
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "id displayName photoThumbnailUrl sendbirdId")
     }
 }
 
@@ -257,7 +260,7 @@ public struct Transfer: Sendable, Hashable {
 
     private enum Key: Int, JSONKeys {
         case fromAssignment, toAssignment
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "fromAssignment toAssignment")
     }
 }
 

@@ -67,7 +67,7 @@ public struct URLPreview: Sendable, Hashable {
 
     private enum Key: Int, JSONKeys {
         case url, site_name, siteName, title, description, image
-        static let table = StringTable(keys: Self.self)
+        static let table = StringTable(keys: Self.self, "url site_name siteName title description image")
     }
 
     init?(body: JSONFields, reader: inout FieldReader) {

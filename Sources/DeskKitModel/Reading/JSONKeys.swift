@@ -1,9 +1,9 @@
-/// The members a decoder reads from one kind of object: the case names are the JSON keys (in the order
-/// the decoder likes; raw values 0, 1, 2, … as Swift gives them). ``Fields`` finds all of them in one pass
+/// The members a decoder reads from one kind of object: the case names are the JSON keys, written out for the
+/// table too (in the order the decoder likes; raw values 0, 1, 2, … as Swift gives them). ``Fields`` finds all of them in one pass
 /// over the object's members instead of a scan of the object for each key.
 ///
 /// ```swift
-/// enum AgentKey: Int, JSONKeys { case id, displayName; static let table = StringTable(keys: Self.self) }
+/// enum AgentKey: Int, JSONKeys { case id, displayName; static let table = StringTable(keys: Self.self, "id displayName") }
 /// ```
 protocol JSONKeys: CaseIterable, RawRepresentable where RawValue == Int {
     static var table: StringTable { get }
@@ -93,13 +93,22 @@ struct StringTable: @unchecked Sendable {
         offsets[count] = at
     }
 
-    /// The case names of `K`, in raw-value order.
-    init<K: JSONKeys>(keys: K.Type) {
-        let names = K.allCases.sorted { $0.rawValue < $1.rawValue }.map { "\($0)" }
+    /// The keys of `K`, `names` separated by spaces in raw-value order: its case names. Written out because
+    /// Embedded Swift (the web module) keeps no case names; natively, the first use checks them against the
+    /// cases, so every test that decodes a payload would stop on a list out of step.
+    init<K: JSONKeys>(keys: K.Type, _ names: StaticString) {
+        let list = String(
+            decoding: UnsafeBufferPointer(start: names.utf8Start, count: names.utf8CodeUnitCount), as: UTF8.self
+        )
+        .split(separator: " ").map { String($0) }
         precondition(
-            names.count <= 16 && K.allCases.map(\.rawValue).sorted() == Array(0..<names.count),
-            "\(K.self): at most 16 keys, with raw values 0, 1, 2, …")
-        self.init(names)
+            list.count <= 16 && K.allCases.map { $0.rawValue }.sorted() == Array(0..<list.count),
+            "at most 16 keys, with raw values 0, 1, 2, …")
+        #if !hasFeature(Embedded)
+            precondition(
+                list == K.allCases.sorted { $0.rawValue < $1.rawValue }.map { "\($0)" }, "\(K.self): keys \(names)")
+        #endif
+        self.init(list)
     }
 
     subscript(i: Int) -> String { values[i] }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds Web/deskkit.wasm: DeskKitJSON, DeskKitURL, DeskKitLinks, DeskKitModel and DeskKitWeb — the same sources
+# the package builds — compiled with Embedded Swift for wasm32 and linked with the toolchain's wasm-ld against
+# Debian's wasi-libc (malloc, memcpy, strtod: `apt-get install wasi-libc libclang-rt-dev-wasm32`). Nothing is downloaded. Prints the module's
+# size and its gzip size. Run from anywhere.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=wasm32-unknown-none-wasm
+swift_bin="$(dirname "$(readlink -f "$(command -v swiftc)")")"
+embedded="$swift_bin/../lib/swift/embedded/$target"
+libc=/usr/lib/wasm32-wasi
+[ -f "$libc/libc.a" ] || { echo "no wasi-libc at $libc: apt-get install wasi-libc" >&2; exit 2; }
+# compiler-rt's builtins (128-bit multiplication: `multipliedFullWidth`): Debian's libclang-rt-dev-wasm32.
+builtins=$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a 2>/dev/null | tail -1)
+[ -n "$builtins" ] || { echo "no compiler-rt builtins for wasm32: apt-get install libclang-rt-dev-wasm32" >&2; exit 2; }
+work="${WASM_BUILD_DIR:-.build/wasm}"
+mkdir -p "$work"
+objects=()
+for module in DeskKitJSON DeskKitURL DeskKitLinks DeskKitModel DeskKitWeb; do  # in dependency order
+  mapfile -t files < <(find "Sources/$module" -name '*.swift' | sort)
+  swiftc -target "$target" -enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo "${WASM_OPT:--Osize}" -parse-as-library -disable-stack-protector \
+    -module-name "$module" -package-name DeskKit -swift-version 6 -I "$work" \
+    -emit-module -emit-module-path "$work/$module.swiftmodule" -c "${files[@]}" -o "$work/$module.o" 2>&1 \
+    | { grep -v 'untyped throws is not available in Embedded Swift' || true; } >&2
+  objects+=("$work/$module.o")
+done
+exports=(dk_alloc dk_free dk_find_links dk_decode_message dk_decode_data dk_visibility dk_validate)
+strip=(--strip-all)
+[ -n "${WASM_NAMES:-}" ] && strip=()  # WASM_NAMES=1: keep function names, for a trap's stack in the console
+"$swift_bin/wasm-ld" --no-entry --gc-sections "${strip[@]}" -O2 "${exports[@]/#/--export=}" \
+  "${objects[@]}" "$embedded/libswiftUnicodeDataTables.a" "$libc/libc.a" "$builtins" -o Web/deskkit.wasm
+size=$(stat -c %s Web/deskkit.wasm)
+gzipped=$(gzip -9 -c Web/deskkit.wasm | wc -c)
+echo "Web/deskkit.wasm: $size bytes ($((size / 1024)) KB), $gzipped gzipped"

@@ -1,0 +1,190 @@
+// DeskKit for web pages: Sendbird Desk message decoding, visibility, validation and link detection, from the
+// same Swift sources as the server, compiled to WebAssembly (deskkit.wasm, beside this file).
+//
+//   import { load } from 'deskkit';
+//   const dk = await load();
+//   dk.findLinks('see example.com/track/1138');  // [{ text, href, asciiHref, kind, start, end }]
+
+/** The detector's options in the order of the bits the module reads, with their defaults. */
+const LINK_OPTIONS = [
+  ['bareDomains', true], ['emails', true], ['ipHosts', false], ['anyScheme', false], ['strictHosts', false],
+  ['protocolRelative', true], ['pipesInPaths', false], ['localhost', false], ['anyEmailDomain', false],
+  ['requireScheme', false],
+];
+const DEFAULT_OPTIONS = optionBits(undefined);
+
+/** An error DeskKit reports about its input: `problems` lists what is wrong, each with its JSON path. */
+export class DeskKitError extends Error {
+  constructor(message, problems = []) {
+    super(message);
+    this.name = 'DeskKitError';
+    this.problems = problems;
+  }
+}
+
+function optionBits(options) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object') throw new TypeError('findLinks: options must be an object');
+  let bits = 0;
+  for (let i = 0; i < LINK_OPTIONS.length; i++) {
+    const [name, byDefault] = LINK_OPTIONS[i];
+    const value = options[name];
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(`findLinks: option ${name} must be a boolean`);
+    }
+    if (value ?? byDefault) bits |= 1 << i;
+  }
+  for (const name of Object.keys(options)) {
+    if (!LINK_OPTIONS.some(([known]) => known === name)) throw new TypeError(`findLinks: unknown option ${name}`);
+  }
+  return bits;
+}
+
+/** The module's WASI imports: randomness for hashing, a trap's message to the console, no files. */
+function wasiImports(memory) {
+  const ENOSYS = 52;
+  return {
+    random_get(pointer, length) {
+      globalThis.crypto.getRandomValues(new Uint8Array(memory().buffer, pointer, length));
+      return 0;
+    },
+    fd_write(fd, iovs, count, written) {
+      const view = new DataView(memory().buffer);
+      let total = 0;
+      let text = '';
+      for (let i = 0; i < count; i++) {
+        const base = view.getUint32(iovs + i * 8, true);
+        const length = view.getUint32(iovs + i * 8 + 4, true);
+        text += new TextDecoder().decode(new Uint8Array(memory().buffer, base, length));
+        total += length;
+      }
+      if (text.trim()) console.error(`deskkit.wasm: ${text.trim()}`);
+      view.setUint32(written, total, true);
+      return 0;
+    },
+    fd_close: () => ENOSYS,
+    fd_seek: () => ENOSYS,
+  };
+}
+
+async function moduleBytes(source) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  const url = source ?? new URL('./deskkit.wasm', import.meta.url);
+  if (typeof process !== 'undefined' && process.versions?.node && String(url).startsWith('file:')) {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`deskkit.wasm: ${response.status} ${response.statusText} at ${url}`);
+  return response.arrayBuffer();
+}
+
+/**
+ * Instantiates the module: from the file beside this one (Node) or its URL (a browser), or from `source` — a
+ * URL, the module's bytes, or a compiled `WebAssembly.Module`.
+ */
+export async function load(source) {
+  const bytes = await moduleBytes(source);
+  let instance;
+  const imports = { wasi_snapshot_preview1: wasiImports(() => instance.exports.memory) };
+  if (bytes instanceof WebAssembly.Module) instance = await WebAssembly.instantiate(bytes, imports);
+  else instance = (await WebAssembly.instantiate(bytes, imports)).instance;
+  return new DeskKit(instance.exports);
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The module's functions over JavaScript values. Every call frees what it allocated. */
+class DeskKit {
+  #x;
+  constructor(exports) {
+    this.#x = exports;
+  }
+
+  /** Calls `fn(pointer, length, ...rest)` with `text` as UTF-8 in the module's memory; returns the answer block. */
+  #call(fn, text, ...rest) {
+    const x = this.#x;
+    // UTF-8 is at most three bytes a UTF-16 code unit.
+    const capacity = text.length * 3;
+    const input = x.dk_alloc(capacity);
+    if (!input) throw new RangeError('deskkit.wasm: out of memory');
+    let answer = 0;
+    try {
+      const { written } = encoder.encodeInto(text, new Uint8Array(x.memory.buffer, input, capacity));
+      answer = fn(input, written, ...rest);
+      const length = new DataView(x.memory.buffer).getUint32(answer, true);
+      return new Uint8Array(x.memory.buffer, answer + 4, length).slice();
+    } finally {
+      x.dk_free(input);
+      if (answer) x.dk_free(answer);
+    }
+  }
+
+  #json(fn, text, ...rest) {
+    return JSON.parse(decoder.decode(this.#call(fn, text, ...rest)));
+  }
+
+  /**
+   * The links in `text`: `[{ text, href, asciiHref, kind, start, end }]`, `kind` 'url' or 'email', `start` and
+   * `end` in UTF-16 code units (what `text.slice` takes).
+   */
+  findLinks(text, options) {
+    if (typeof text !== 'string') throw new TypeError('findLinks: text must be a string');
+    const bits = options === undefined ? DEFAULT_OPTIONS : optionBits(options);
+    const block = this.#call(this.#x.dk_find_links, text, bits);
+    const words = new Int32Array(block.buffer, 0, block.byteLength >> 2);
+    const count = words[0];
+    const hrefs = decoder.decode(block.subarray(4 + count * 20));
+    const links = new Array(count);
+    let at = 0;
+    for (let i = 0, w = 1; i < count; i++, w += 5) {
+      const href = hrefs.slice(at, (at += words[w + 3]));
+      const asciiLength = words[w + 4];
+      const asciiHref = asciiLength < 0 ? href : hrefs.slice(at, (at += asciiLength));
+      const start = words[w + 1];
+      const end = words[w + 2];
+      links[i] = { text: text.slice(start, end), href, asciiHref, kind: words[w] === 1 ? 'email' : 'url', start, end };
+    }
+    return links;
+  }
+
+  /** What one line of `deskkit decode --messages` prints for a Sendbird message (an object or its JSON text). */
+  decodeMessage(envelope) {
+    const summary = this.#json(this.#x.dk_decode_message, envelopeText(envelope, 'decodeMessage'));
+    if (summary.error && summary.error.path === '$') throw problemError('decodeMessage', summary.error);
+    return summary;
+  }
+
+  /** What `deskkit decode DATA` prints for a message's `data` string: `{ kind, encoding, value, problems }`. */
+  decodeData(data) {
+    if (typeof data !== 'string') throw new TypeError('decodeData: data must be a string');
+    return this.#json(this.#x.dk_decode_data, data);
+  }
+
+  /** Whether `audience` ('customer' or 'agent') sees the message: `{ visible, reason }`. */
+  visibility(envelope, audience = 'customer') {
+    if (audience !== 'customer' && audience !== 'agent') {
+      throw new TypeError(`visibility: audience must be 'customer' or 'agent', not ${String(audience)}`);
+    }
+    const answer = this.#json(this.#x.dk_visibility, envelopeText(envelope, 'visibility'), audience === 'customer' ? 0 : 1);
+    if (answer.error) throw problemError('visibility', answer.error);
+    return { visible: answer.visible, reason: answer.reason };
+  }
+
+  /** Every problem strict validation finds: `[{ code, path, message }]`, empty for a valid message. */
+  validate(envelope) {
+    return this.#json(this.#x.dk_validate, envelopeText(envelope, 'validate'));
+  }
+}
+
+function envelopeText(envelope, call) {
+  if (typeof envelope === 'string') return envelope;
+  if (envelope !== null && typeof envelope === 'object') return JSON.stringify(envelope);
+  throw new TypeError(`${call}: a message is an object or its JSON text`);
+}
+
+function problemError(call, problem) {
+  return new DeskKitError(`${call}: ${problem.code} at ${problem.path}: ${problem.message}`, [problem]);
+}
