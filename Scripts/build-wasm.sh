@@ -2,7 +2,8 @@
 # Builds Web/deskkit.wasm: DeskKitJSON, DeskKitURL, DeskKitLinks, DeskKitModel and DeskKitWeb — the same sources
 # the package builds — compiled with Embedded Swift for wasm32 and linked with the toolchain's wasm-ld against
 # Debian's wasi-libc (malloc, memcpy, strtod: `apt-get install wasi-libc libclang-rt-dev-wasm32`). Nothing is downloaded. Prints the module's
-# size and its gzip size. Run from anywhere.
+# size and its gzip size. Run from anywhere. -msimd128: WebAssembly's 128-bit vectors (every current browser,
+# Node 16.4 on) for the scanners' SIMD types, which are element by element without it (the links benchmark: 1.8x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=wasm32-unknown-none-wasm
@@ -18,7 +19,7 @@ mkdir -p "$work"
 objects=()
 for module in DeskKitJSON DeskKitURL DeskKitLinks DeskKitModel DeskKitWeb; do  # in dependency order
   mapfile -t files < <(find "Sources/$module" -name '*.swift' | sort)
-  swiftc -target "$target" -enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo "${WASM_OPT:--Osize}" -parse-as-library -disable-stack-protector \
+  swiftc -target "$target" -enable-experimental-feature Embedded -enable-experimental-feature Extern -wmo "${WASM_OPT:--Osize}" -Xcc -msimd128 -parse-as-library -disable-stack-protector \
     -module-name "$module" -package-name DeskKit -swift-version 6 -I "$work" \
     -emit-module -emit-module-path "$work/$module.swiftmodule" -c "${files[@]}" -o "$work/$module.o" 2>&1 \
     | { grep -v 'untyped throws is not available in Embedded Swift' || true; } >&2

@@ -99,31 +99,63 @@ const decoder = new TextDecoder();
 /** The module's functions over JavaScript values. Every call frees what it allocated. */
 class DeskKit {
   #x;
+  /** Where texts are written in the module's memory, reused from call to call (a small one is kept). */
+  #input = 0;
+  #capacity = 0;
+  #view = null;
+
   constructor(exports) {
     this.#x = exports;
   }
 
-  /** Calls `fn(pointer, length, ...rest)` with `text` as UTF-8 in the module's memory; returns the answer block. */
-  #call(fn, text, ...rest) {
+  /** The size of the module's memory in bytes (it grows, never shrinks: a number that stays put is flat). */
+  get memoryBytes() {
+    return this.#x.memory.buffer.byteLength;
+  }
+
+  /** Writes `text` as UTF-8 into the input buffer; its length in bytes. */
+  #write(text) {
     const x = this.#x;
     // UTF-8 is at most three bytes a UTF-16 code unit.
-    const capacity = text.length * 3;
-    const input = x.dk_alloc(capacity);
-    if (!input) throw new RangeError('deskkit.wasm: out of memory');
-    let answer = 0;
-    try {
-      const { written } = encoder.encodeInto(text, new Uint8Array(x.memory.buffer, input, capacity));
-      answer = fn(input, written, ...rest);
-      const length = new DataView(x.memory.buffer).getUint32(answer, true);
-      return new Uint8Array(x.memory.buffer, answer + 4, length).slice();
-    } finally {
-      x.dk_free(input);
-      if (answer) x.dk_free(answer);
+    const needed = text.length * 3;
+    if (needed > this.#capacity) {
+      if (this.#input) x.dk_free(this.#input);
+      this.#capacity = Math.max(needed, 4096);
+      this.#input = x.dk_alloc(this.#capacity);
+      if (!this.#input) {
+        this.#capacity = 0;
+        throw new RangeError('deskkit.wasm: out of memory');
+      }
+      this.#view = null;
+    }
+    if (this.#view === null || this.#view.buffer !== x.memory.buffer) {
+      this.#view = new Uint8Array(x.memory.buffer, this.#input, this.#capacity);
+    }
+    return encoder.encodeInto(text, this.#view).written;
+  }
+
+  /** After a call: a large input buffer is given back, so one long text does not keep its memory. */
+  #release() {
+    if (this.#capacity > 1 << 20) {
+      this.#x.dk_free(this.#input);
+      this.#input = 0;
+      this.#capacity = 0;
+      this.#view = null;
     }
   }
 
+  /** Calls `fn(input, length, ...rest)`, whose answer is a JSON block it allocated; the parsed JSON. */
   #json(fn, text, ...rest) {
-    return JSON.parse(decoder.decode(this.#call(fn, text, ...rest)));
+    const x = this.#x;
+    const length = this.#write(text);
+    const answer = fn(this.#input, length, ...rest);
+    try {
+      const size = new DataView(x.memory.buffer).getUint32(answer, true);
+      return JSON.parse(decoder.decode(new Uint8Array(x.memory.buffer, answer + 4, size)));
+    } finally {
+      x.dk_free(answer);
+      this.#release();
+    }
   }
 
   /**
@@ -133,20 +165,31 @@ class DeskKit {
   findLinks(text, options) {
     if (typeof text !== 'string') throw new TypeError('findLinks: text must be a string');
     const bits = options === undefined ? DEFAULT_OPTIONS : optionBits(options);
-    const block = this.#call(this.#x.dk_find_links, text, bits);
-    const words = new Int32Array(block.buffer, 0, block.byteLength >> 2);
-    const count = words[0];
-    const hrefs = decoder.decode(block.subarray(4 + count * 20));
+    const x = this.#x;
+    // The answer is the module's own answer buffer (not freed): a count, five words a link, then the hrefs.
+    const length = this.#write(text);
+    const answer = x.dk_find_links(this.#input, length, bits);
+    const buffer = x.memory.buffer;
+    const words = new Int32Array(buffer, answer, 2);
+    const count = words[1];
+    if (count === 0) {
+      this.#release();
+      return [];
+    }
+    const size = words[0];
+    const all = new Int32Array(buffer, answer + 4, 1 + count * 5);
+    const hrefs = decoder.decode(new Uint8Array(buffer, answer + 8 + count * 20, size - 4 - count * 20));
     const links = new Array(count);
     let at = 0;
     for (let i = 0, w = 1; i < count; i++, w += 5) {
-      const href = hrefs.slice(at, (at += words[w + 3]));
-      const asciiLength = words[w + 4];
+      const href = hrefs.slice(at, (at += all[w + 3]));
+      const asciiLength = all[w + 4];
       const asciiHref = asciiLength < 0 ? href : hrefs.slice(at, (at += asciiLength));
-      const start = words[w + 1];
-      const end = words[w + 2];
-      links[i] = { text: text.slice(start, end), href, asciiHref, kind: words[w] === 1 ? 'email' : 'url', start, end };
+      const start = all[w + 1];
+      const end = all[w + 2];
+      links[i] = { text: text.slice(start, end), href, asciiHref, kind: all[w] === 1 ? 'email' : 'url', start, end };
     }
+    this.#release();
     return links;
   }
 

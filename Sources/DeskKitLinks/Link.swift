@@ -87,6 +87,14 @@ public struct Link: Sendable, Hashable {
         self.utf8Range = raw.range
     }
 
+    /// ``href`` and ``asciiHref`` made together (reading each alone makes both).
+    package var hrefs: (href: String, asciiHref: String) {
+        switch storage {
+        case .given(let strings): (strings.href, strings.asciiHref)
+        case .found(let f): f.withBytes { f.raw.hrefs($0) }
+        }
+    }
+
     /// One of the strings: as given, or made from the text searched.
     private func string(
         _ given: (Strings) -> String, else make: (RawLink, UnsafeBufferPointer<UInt8>) -> String

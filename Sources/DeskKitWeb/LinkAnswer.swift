@@ -20,36 +20,26 @@ enum LinkAnswer {
         "localhost", "anyEmailDomain", "requireScheme",
     ]
 
-    /// The answer block for `links`.
+    /// The answer block for `links`, written into the module's one answer buffer (``WebAnswer/scratch``):
+    /// finding links is the call made for every message shown, so it allocates nothing of its own.
     static func block(_ links: [Link]) -> UnsafeMutableRawPointer {
-        var words: [Int32] = [Int32(links.count)]
-        words.reserveCapacity(1 + links.count * 5)
-        var text: [UInt8] = []
-        for link in links {
-            let href = link.href
-            let ascii = link.asciiHref
-            words.append(link.kind == .email ? 1 : 0)
-            words.append(Int32(link.utf16Range.lowerBound))
-            words.append(Int32(link.utf16Range.upperBound))
-            words.append(Int32(href.utf16.count))
-            text.append(contentsOf: href.utf8)
-            if ascii == href {
-                words.append(-1)
-            } else {
-                words.append(Int32(ascii.utf16.count))
-                text.append(contentsOf: ascii.utf8)
+        WebAnswer.scratch.write { out in
+            out.appendWord(Int32(links.count))
+            var hrefs: [(String, String?)] = []
+            hrefs.reserveCapacity(links.count)
+            for link in links {
+                let (href, ascii) = link.hrefs
+                out.appendWord(link.kind == .email ? 1 : 0)
+                out.appendWord(Int32(link.utf16Range.lowerBound))
+                out.appendWord(Int32(link.utf16Range.upperBound))
+                out.appendWord(Int32(href.utf16.count))
+                out.appendWord(ascii == href ? -1 : Int32(ascii.utf16.count))
+                hrefs.append((href, ascii == href ? nil : ascii))
+            }
+            for (href, ascii) in hrefs {
+                out.append(contentsOf: href.utf8)
+                if let ascii { out.append(contentsOf: ascii.utf8) }
             }
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(words.count * 4 + text.count)
-        for word in words {
-            let w = UInt32(bitPattern: word)
-            bytes.append(UInt8(truncatingIfNeeded: w))
-            bytes.append(UInt8(truncatingIfNeeded: w >> 8))
-            bytes.append(UInt8(truncatingIfNeeded: w >> 16))
-            bytes.append(UInt8(truncatingIfNeeded: w >> 24))
-        }
-        bytes.append(contentsOf: text)
-        return bytes.withUnsafeBufferPointer { WebAnswer.block($0) }
     }
 }

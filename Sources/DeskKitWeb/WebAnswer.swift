@@ -1,8 +1,64 @@
 import DeskKitJSON
 
-/// What a call of the web module hands back: one allocation, a little-endian `UInt32` byte count and then the
-/// bytes, which the caller reads and frees with `dk_free`. JavaScript reads it out of the module's memory.
+/// What a call of the web module hands back: a little-endian `UInt32` byte count and then the bytes, which
+/// JavaScript reads out of the module's memory. An answer from ``block(_:)`` is an allocation of its own, which
+/// the caller frees with `dk_free`; one from ``scratch`` is the module's answer buffer, reused by the next call
+/// and never freed.
 enum WebAnswer {
+    /// The answer buffer: grown to the largest answer and kept (WebAssembly runs one call at a time; natively,
+    /// nothing calls it from two threads).
+    nonisolated(unsafe) static var scratch = Scratch()
+
+    /// A growable buffer whose first four bytes are the count of those after them.
+    struct Scratch {
+        private var base = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
+        private var capacity = 4096
+        private var count = 4
+
+        /// The buffer, emptied and then filled by `fill`, with its count written.
+        mutating func write(_ fill: (inout Scratch) -> Void) -> UnsafeMutableRawPointer {
+            count = 4
+            fill(&self)
+            base.storeBytes(of: UInt32(truncatingIfNeeded: count - 4).littleEndian, as: UInt32.self)
+            // An answer of more than a megabyte is not kept for the next call: the module stays small.
+            if capacity > 1 << 20, count <= 4096 { shrink() }
+            return base
+        }
+
+        private mutating func reserve(_ more: Int) {
+            guard count + more > capacity else { return }
+            var grown = capacity * 2
+            while grown < count + more { grown *= 2 }
+            let bigger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            bigger.copyMemory(from: base, byteCount: count)
+            base.deallocate()
+            base = bigger
+            capacity = grown
+        }
+
+        private mutating func shrink() {
+            let smaller = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
+            smaller.copyMemory(from: base, byteCount: count)
+            base.deallocate()
+            base = smaller
+            capacity = 4096
+        }
+
+        mutating func appendWord(_ word: Int32) {
+            reserve(4)
+            (base + count).storeBytes(of: UInt32(bitPattern: word).littleEndian, as: UInt32.self)
+            count += 4
+        }
+
+        mutating func append(contentsOf bytes: String.UTF8View) {
+            reserve(bytes.count)
+            for byte in bytes {
+                (base + count).storeBytes(of: byte, as: UInt8.self)
+                count += 1
+            }
+        }
+    }
+
     /// A block holding `bytes`.
     static func block(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutableRawPointer {
         let block = UnsafeMutableRawPointer.allocate(byteCount: 4 + bytes.count, alignment: 4)

@@ -52,9 +52,15 @@ public func dk_visibility(_ envelope: UnsafeRawPointer?, _ count: Int, _ audienc
     return WebAnswer.json { w in
         w.member("visible", first: true)
         w.raw(visibility.isVisible ? "true" : "false")
-        if case .hidden(let reason) = visibility { w.member("reason", reason.rawValue) } else { w.member("reason", nil as String?) }
+        if case .hidden(let reason) = visibility {
+            w.member("reason", reason.rawValue)
+        } else {
+            w.member("reason", nil as String?)
+        }
         w.member("error")
-        if case .malformed(let m) = message.content, m.reason.path == "$" { w.write(m.reason.jsonValue) } else {
+        if case .malformed(let m) = message.content, m.reason.path == "$" {
+            w.write(m.reason.jsonValue)
+        } else {
             w.raw("null")
         }
         w.raw("}")

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../index.mjs';
-import { linkTexts, envelopes, dataStrings, run } from './corpus.mjs';
+import { linkTexts, envelopes, dataStrings, run } from './support/corpus.mjs';
 
 const dk = await load();
 

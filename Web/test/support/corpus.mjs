@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-export const root = new URL('../../', import.meta.url).pathname;
+export const root = new URL('../../../', import.meta.url).pathname;
 
 /** The `deskkit` binary the answers are compared with (DESKKIT, or the debug build `swift build` makes). */
 export const deskkit = process.env.DESKKIT ?? join(root, '.build/debug/deskkit');
