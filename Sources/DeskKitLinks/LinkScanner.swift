@@ -12,7 +12,8 @@ struct RawLink {
     var scheme: Range<Int>?
 }
 
-/// The scanning loop: jumps from one candidate byte (`:` `.` `@` `/`) to the next and tries the link
+/// The scanning loop: jumps from one candidate byte (`:` `.` `@` `/`; `Web/index.mjs` answers a text without
+/// one without calling the module, so a new candidate byte goes there too) to the next and tries the link
 /// shapes each can belong to. Every byte is looked at a bounded number of times, so the time is linear.
 struct LinkScanner {
     let b: UnsafeBufferPointer<UInt8>

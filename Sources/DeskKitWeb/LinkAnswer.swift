@@ -37,8 +37,8 @@ enum LinkAnswer {
                 hrefs.append((href, ascii == href ? nil : ascii))
             }
             for (href, ascii) in hrefs {
-                out.append(contentsOf: href.utf8)
-                if let ascii { out.append(contentsOf: ascii.utf8) }
+                out.append(href)
+                if let ascii { out.append(ascii) }
             }
         }
     }

@@ -50,11 +50,13 @@ enum WebAnswer {
             count += 4
         }
 
-        mutating func append(contentsOf bytes: String.UTF8View) {
-            reserve(bytes.count)
-            for byte in bytes {
-                (base + count).storeBytes(of: byte, as: UInt8.self)
-                count += 1
+        /// Appends the string's UTF-8 bytes, copied whole.
+        mutating func append(_ string: String) {
+            var string = string
+            string.withUTF8 { bytes in
+                reserve(bytes.count)
+                if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
+                count += bytes.count
             }
         }
     }

@@ -7,6 +7,10 @@ import DeskKitModel
 // each answer is a block from ``WebAnswer`` that the caller frees with `dk_free`. Nothing here traps on bad
 // input: what cannot be read is answered as the `deskkit` command answers it.
 
+/// One decoder for every call: it keeps its working memory from one message to the next, as `deskkit decode
+/// --messages` does for a run of lines (WebAssembly runs one call at a time).
+nonisolated(unsafe) private var decoder = DeskMessageDecoder()
+
 /// `count` bytes of memory for the caller to write into (at least one), or nil when there is none left.
 @_cdecl("dk_alloc")
 public func dk_alloc(_ count: Int) -> UnsafeMutableRawPointer? {
@@ -30,7 +34,6 @@ public func dk_find_links(_ text: UnsafeRawPointer?, _ count: Int, _ options: UI
 /// One line of `deskkit decode --messages` for the envelope's JSON at `envelope`.
 @_cdecl("dk_decode_message")
 public func dk_decode_message(_ envelope: UnsafeRawPointer?, _ count: Int) -> UnsafeMutableRawPointer {
-    var decoder = DeskMessageDecoder()
     let message = decoder.decode(WebAnswer.bytes(envelope, count))
     return WebAnswer.json { message.writeSummary(to: &$0) }
 }
@@ -46,7 +49,6 @@ public func dk_decode_data(_ data: UnsafeRawPointer?, _ count: Int) -> UnsafeMut
 /// `{"visible", "reason", "error"}`, `error` the envelope's own problem when it is no JSON object, else null.
 @_cdecl("dk_visibility")
 public func dk_visibility(_ envelope: UnsafeRawPointer?, _ count: Int, _ audience: Int32) -> UnsafeMutableRawPointer {
-    var decoder = DeskMessageDecoder()
     let message = decoder.decode(WebAnswer.bytes(envelope, count))
     let visibility = message.visibility(for: audience == 0 ? .customer : .agent)
     return WebAnswer.json { w in

@@ -40,7 +40,8 @@ test('a conversation in a browser: links, and what the customer sees', { skip: !
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const profile = await mkdtemp(join(tmpdir(), 'deskkit-chromium-'));
   const browser = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', `--user-data-dir=${profile}`,
-    `http://127.0.0.1:${server.address().port}/example/?report`], { stdio: 'ignore' });
+    `http://127.0.0.1:${server.address().port}/example/?report`], { stdio: 'ignore', detached: true });
+  const exited = new Promise((resolve) => browser.on('exit', resolve));
   try {
     // The page posts its conversation once it is rendered; a loaded machine gets a minute.
     const dom = await Promise.race([reported, new Promise((_, reject) =>
@@ -55,9 +56,11 @@ test('a conversation in a browser: links, and what the customer sees', { skip: !
       ['mailto:help@example.com', 'email', 'help@example.com'],
     ]);
   } finally {
-    browser.kill('SIGKILL');
+    // Chromium and the processes it started (a group of their own), gone before their profile is removed.
+    process.kill(-browser.pid, 'SIGKILL');
+    await exited;
     server.close();
     server.closeAllConnections();
-    await rm(profile, { recursive: true, force: true });
+    await rm(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 });
