@@ -1,11 +1,12 @@
 import DeskKitLinks
 
-/// The links of a text as the web module hands them back, made for JavaScript to read without parsing: a
-/// count, then seven `Int32` a link — kind (0 a URL, 1 an e-mail address), start and end in UTF-16 code units,
-/// and the UTF-16 lengths of `href` and `asciiHref` (-1: the same as `href`) — then every `href` and differing
-/// `asciiHref`, in order, as one UTF-8 text that JavaScript decodes once and slices.
+/// The links of a text as the web module hands them back, made for JavaScript to read without parsing: after
+/// the block's byte count, the number of links, then five `Int32` a link — kind (0 a URL, 1 an e-mail address),
+/// start and end in UTF-16 code units, and the UTF-16 lengths of `href` and `asciiHref` (-1: the same as
+/// `href`) — then every `href` and differing `asciiHref`, in order, as one UTF-8 text that JavaScript decodes
+/// once and slices.
 enum LinkAnswer {
-    /// The detector's options from the bits JavaScript sends (``optionBits``' order).
+    /// The detector's options from the bits JavaScript sends, in the order of `LINK_OPTIONS` in `Web/index.mjs`.
     static func options(_ bits: UInt32) -> LinkDetector.Options {
         func on(_ bit: Int) -> Bool { bits & (1 << UInt32(bit)) != 0 }
         return LinkDetector.Options(
@@ -14,14 +15,8 @@ enum LinkAnswer {
             requireScheme: on(9))
     }
 
-    /// The option names in bit order, as the JavaScript API spells them.
-    static let optionBits = [
-        "bareDomains", "emails", "ipHosts", "anyScheme", "strictHosts", "protocolRelative", "pipesInPaths",
-        "localhost", "anyEmailDomain", "requireScheme",
-    ]
-
     /// The answer block for `links`, written into the module's one answer buffer (``WebAnswer/scratch``):
-    /// finding links is the call made for every message shown, so it allocates nothing of its own.
+    /// finding links is the call made for every message shown, so its answer is not an allocation of its own.
     static func block(_ links: [Link]) -> UnsafeMutableRawPointer {
         WebAnswer.scratch.write { out in
             out.appendWord(Int32(links.count))
