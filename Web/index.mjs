@@ -78,7 +78,9 @@ async function moduleBytes(source) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
   const url = source ?? new URL('./deskkit.wasm', import.meta.url);
   if (typeof process !== 'undefined' && process.versions?.node && String(url).startsWith('file:')) {
-    const { readFile } = await import('node:fs/promises');
+    // Node only: kept out of bundles (a browser build never reaches this line).
+    const nodeFiles = 'node:fs/promises';
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ nodeFiles);
     return readFile(url);
   }
   const response = await fetch(url);
