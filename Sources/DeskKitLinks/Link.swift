@@ -14,19 +14,24 @@ public struct Link: Sendable, Hashable {
 
     /// The link exactly as written in the text.
     public var text: String {
-        get { string({ $0.text }, else: { $0.text($1) }) }
+        get {
+            switch storage {
+            case .given(let strings): strings.text
+            case .found(let f): f.withBytes { f.raw.text($0) }
+            }
+        }
         set { give { $0.text = newValue } }
     }
     /// The normalised address: `https://` added to bare domains and `//` links, `mailto:` to e-mail
     /// addresses, scheme and ASCII host letters lowercased; IDN hosts stay readable.
     public var href: String {
-        get { string({ $0.href }, else: { $0.hrefs($1).0 }) }
+        get { hrefs.href }
         set { give { $0.href = newValue } }
     }
     /// ``href`` in ASCII, for clients and servers that need it: IDN host labels in punycode (`xn--…`), every
     /// other non-ASCII character percent-encoded as UTF-8 (`/caf%C3%A9`), as a browser sends it.
     public var asciiHref: String {
-        get { string({ $0.asciiHref }, else: { $0.hrefs($1).1 }) }
+        get { hrefs.asciiHref }
         set { give { $0.asciiHref = newValue } }
     }
     /// A web URL or an e-mail address.
@@ -92,16 +97,6 @@ public struct Link: Sendable, Hashable {
         switch storage {
         case .given(let strings): (strings.href, strings.asciiHref)
         case .found(let f): f.withBytes { f.raw.hrefs($0) }
-        }
-    }
-
-    /// One of the strings: as given, or made from the text searched.
-    private func string(
-        _ given: (Strings) -> String, else make: (RawLink, UnsafeBufferPointer<UInt8>) -> String
-    ) -> String {
-        switch storage {
-        case .given(let strings): given(strings)
-        case .found(let f): f.withBytes { make(f.raw, $0) }
         }
     }
 
