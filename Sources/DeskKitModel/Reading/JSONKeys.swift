@@ -1,9 +1,12 @@
 /// The members a decoder reads from one kind of object: the case names are the JSON keys, written out for the
-/// table too (in the order the decoder likes; raw values 0, 1, 2, … as Swift gives them). ``Fields`` finds all of them in one pass
-/// over the object's members instead of a scan of the object for each key.
+/// table too (in the order the decoder likes; raw values 0, 1, 2, … as Swift gives them). ``Fields`` finds
+/// all of them in one pass over the object's members instead of a scan of the object for each key.
 ///
 /// ```swift
-/// enum AgentKey: Int, JSONKeys { case id, displayName; static let table = StringTable(keys: Self.self, "id displayName") }
+/// enum AgentKey: Int, JSONKeys {
+///     case id, displayName
+///     static let table = StringTable(keys: Self.self, "id displayName")
+/// }
 /// ```
 protocol JSONKeys: CaseIterable, RawRepresentable where RawValue == Int {
     static var table: StringTable { get }
