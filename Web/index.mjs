@@ -111,7 +111,7 @@ class DeskKit {
   #input = 0;
   #capacity = 0;
   #view = null;
-  /** Views of the whole memory, made again when it grows (its buffer is then a new one). */
+  /** Views of the whole memory (`#views()`). */
   #memory = null;
   #words = null;
   #bytes = null;
@@ -156,16 +156,26 @@ class DeskKit {
     }
   }
 
+  /** The views of the whole memory, made again after it grew (its buffer is then a new one). */
+  #views() {
+    const buffer = this.#x.memory.buffer;
+    if (this.#memory !== buffer) {
+      this.#memory = buffer;
+      this.#words = new Int32Array(buffer);
+      this.#bytes = new Uint8Array(buffer);
+    }
+  }
+
   /** Calls `fn(input, length, ...rest)`, whose answer is a JSON block it allocated; the parsed JSON. */
   #json(fn, text, ...rest) {
-    const x = this.#x;
     const length = this.#write(text);
     const answer = fn(this.#input, length, ...rest);
     try {
-      const size = new DataView(x.memory.buffer).getUint32(answer, true);
-      return JSON.parse(decoder.decode(new Uint8Array(x.memory.buffer, answer + 4, size)));
+      this.#views();
+      const size = this.#words[answer >> 2];  // blocks are aligned to four bytes
+      return JSON.parse(decoder.decode(this.#bytes.subarray(answer + 4, answer + 4 + size)));
     } finally {
-      x.dk_free(answer);
+      this.#x.dk_free(answer);
       this.#release();
     }
   }
@@ -182,11 +192,7 @@ class DeskKit {
     // The answer is the module's own answer buffer (not freed): a count, five words a link, then the hrefs.
     const length = this.#write(text);
     const answer = x.dk_find_links(this.#input, length, bits);
-    if (this.#memory !== x.memory.buffer) {
-      this.#memory = x.memory.buffer;
-      this.#words = new Int32Array(this.#memory);
-      this.#bytes = new Uint8Array(this.#memory);
-    }
+    this.#views();
     const words = this.#words;
     const first = answer >> 2;  // the block is aligned: its size, then the count
     const count = words[first + 1];
