@@ -55,6 +55,9 @@ enum ExtractChecks {
         for list in [s.scriptSources, s.frameSources, s.formActions, s.markers] {
             try require(list.count <= PageSignals.maxSources, "more signals kept than the cap")
         }
+        // Bytes of the page, each at most one scalar of the strings made of them.
+        try require(s.textStart.unicodeScalars.count <= PageSignals.maxTextStart, "more text start than the cap")
+        try require(s.scriptText.unicodeScalars.count <= PageSignals.maxScriptText, "more script text than the cap")
         // The refusal check reads any page, and what it answers is one of the six refusals.
         let response = ResponseFacts(
             status: Int(bytes[0]) % 2 == 0 ? 200 : 403, requestedURL: pageURL, finalURL: pageURL)

@@ -40,7 +40,7 @@ final class Collector {
     /// `input` inline; they are named for the signals they give (``PageSignals``).
     enum Tag: String, CaseIterable {
         case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, a, br, inline, hidden, other
-        case noscript, form, iframe, input, appRoot = "app-root"
+        case noscript, form, iframe, input, textarea, appRoot = "app-root"
 
         /// The tag named by `name`, a NUL-terminated name as libxml2's HTML parser reports it (lowercase),
         /// without building a String: this runs for every element of the page.
@@ -84,7 +84,7 @@ final class Collector {
             add(
                 [
                     "style", "nav", "header", "footer", "aside", "button", "template", "select",
-                    "textarea", "option", "object", "canvas", "audio", "video", "picture", "figure",
+                    "option", "object", "canvas", "audio", "video", "picture", "figure",
                     "h2", "h3", "h4", "h5", "h6", "dialog", "menu",
                 ], .hidden)
             return table.map { ($0.key, $0.value) }.sorted { $0.key < $1.key }
@@ -116,6 +116,18 @@ final class Collector {
     /// read), and how many links it is in.
     @exclusivity(unchecked) private var hiddenFrom: Int?
     @exclusivity(unchecked) private var linkDepth = 0
+    /// The depth of the `<noscript>` the parser is in: its text is no text of the page's.
+    @exclusivity(unchecked) private var noscriptFrom: Int?
+    /// ``PageSignals/textStart`` and ``PageSignals/scriptText`` as they are read.
+    @exclusivity(unchecked) var textStart: [UInt8] = []
+    @exclusivity(unchecked) var scriptBytes: [UInt8] = []
+    /// A tag came since the last text: the next text of ``textStart`` is a piece of its own.
+    @exclusivity(unchecked) private var elementBetween = false
+    /// In an inline script (libxml2 gives its text), and whether its first text is still to come; where
+    /// in ``scriptBytes`` the script being read starts.
+    @exclusivity(unchecked) private var inlineScript = false
+    @exclusivity(unchecked) private var scriptStarts = false
+    @exclusivity(unchecked) private var scriptStartAt = 0
     /// The body-text fallback: the text of the block being read, and how much of it is link text.
     @exclusivity(unchecked) private var block: [UInt8] = []
     @exclusivity(unchecked) private var blockLinkBytes = 0
@@ -133,6 +145,7 @@ final class Collector {
     /// A start tag and its attributes, read only as far as asked.
     func start(_ tag: Tag, _ attribute: StartTagAttributes) {
         depth += 1
+        elementBetween = true
         if headDone {
             bodyRead += 16
             visibilityStart(tag, attribute)
@@ -146,14 +159,16 @@ final class Collector {
         case .title:
             if svgDepth == 0, texts[.title] == nil, !capturing(.title) { capture(.title) }
         case .script:
-            if jsonLD.count < 4, attribute["type"]?.lowercased().hasPrefix("application/ld+json") == true {
-                capture(.jsonLD)
-            }
-            if signals.scriptSources.count < PageSignals.maxSources, let src = attribute["src"] {
-                signals.scriptSources.append(src)
+            let isJSONLD = attribute["type"]?.lowercased().hasPrefix("application/ld+json") == true
+            if isJSONLD, jsonLD.count < 4 { capture(.jsonLD) }
+            if let src = attribute["src"] {
+                if signals.scriptSources.count < PageSignals.maxSources { signals.scriptSources.append(src) }
+            } else if !isJSONLD {
+                (inlineScript, scriptStarts) = (true, true)
             }
         case .noscript:
             if texts[.noscript] == nil, !capturing(.noscript) { capture(.noscript) }
+            if noscriptFrom == nil { noscriptFrom = depth }
         case .form:
             if signals.formActions.count < PageSignals.maxSources, let action = attribute["action"] {
                 signals.formActions.append(action)
@@ -163,7 +178,13 @@ final class Collector {
                 signals.frameSources.append(src)
             }
         case .input:
-            if attribute.value(of: "type", is: "password") { signals.passwordFields += 1 }
+            if attribute.value(of: "type", is: "password") {
+                signals.passwordFields += 1
+            } else if attribute["type"].map({ Self.typesToFill.contains($0.lowercased()) }) ?? true {
+                signals.fieldsToFill += 1
+            }
+        case .textarea:
+            signals.fieldsToFill += 1
         case .appRoot:
             if signals.appRoot == nil { signals.appRoot = "app-root" }
         case .h1:
@@ -215,6 +236,7 @@ final class Collector {
     @exclusivity(unchecked) private var bodyRead = 0
 
     func end(_ tag: Tag) {
+        elementBetween = true
         if headDone { visibilityEnd(tag) }
         var i = captures.count
         while i > 0 {
@@ -238,8 +260,10 @@ final class Collector {
                 if c.kind == .title || !TextCleaning.isBlank(text) { texts[c.kind] = text }
             }
         }
+        if let from = noscriptFrom, depth <= from { noscriptFrom = nil }
         depth -= 1
         switch tag {
+        case .script: inlineScript = false
         case .svg, .math: svgDepth = max(0, svgDepth - 1)
         case .head: endOfHead()
         default: break
@@ -248,8 +272,17 @@ final class Collector {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        if headDone, hiddenFrom == nil, svgDepth == 0, bytes.contains(where: { $0 > 0x20 }) {
-            signals.visibleTextBytes += bytes.count
+        if headDone, svgDepth == 0, noscriptFrom == nil, bytes.contains(where: { $0 > 0x20 }) {
+            signals.textBytes += bytes.count
+            if textStart.count < PageSignals.maxTextStart {
+                if elementBetween, let last = textStart.last, last > 0x20, bytes[0] > 0x20 { textStart.append(0x20) }
+                elementBetween = false
+                textStart.append(contentsOf: bytes.prefix(PageSignals.maxTextStart - textStart.count))
+            }
+            if hiddenFrom == nil {
+                signals.visibleTextBytes += bytes.count
+                if linkDepth > 0 { signals.linkTextBytes += bytes.count }
+            }
         }
         if readsBodyText, hiddenFrom == nil, svgDepth == 0, block.count < limits.maxValueBytes {
             block.append(contentsOf: bytes.prefix(limits.maxValueBytes - block.count))
@@ -260,15 +293,34 @@ final class Collector {
     }
 
     /// Text that is not the page's visible text (CDATA sections, script and style content): only the
-    /// captures that take raw text (JSON-LD) keep it.
+    /// captures that take raw text (JSON-LD) keep it, and the start of inline scripts.
     func rawText(_ bytes: UnsafeBufferPointer<UInt8>) {
         if headDone { bodyRead += bytes.count }
+        if inlineScript {
+            scriptText(bytes, starts: scriptStarts)
+            scriptStarts = false
+        }
         guard !captures.isEmpty else { return }
         for i in captures.indices {
             let cap = captures[i].kind == .jsonLD ? limits.maxJSONLDBytes : limits.maxValueBytes
             let room = cap - captures[i].bytes.count
             if room > 0 { captures[i].bytes.append(contentsOf: bytes.prefix(room)) }
         }
+    }
+
+    /// The text of an inline script, from libxml2 or from the ``RawTextSkipper`` that kept it from libxml2:
+    /// its first bytes, lowercase (``PageSignals/scriptText``). `starts`: the first text of a script.
+    func scriptText(_ bytes: UnsafeBufferPointer<UInt8>, starts: Bool) {
+        if starts {
+            guard scriptBytes.count < PageSignals.maxScriptText else { return }
+            if !scriptBytes.isEmpty { scriptBytes.append(0x0A) }
+            scriptStartAt = scriptBytes.count
+        }
+        let room = min(
+            PageSignals.maxScriptText - scriptBytes.count,
+            PageSignals.maxScriptStart - (scriptBytes.count - scriptStartAt))
+        guard room > 0 else { return }
+        for c in bytes.prefix(room) { scriptBytes.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c == 0x0A ? 0x20 : c) }
     }
 
     /// Called when parsing ends: text directly in `<body>`, with no element after it, ends its block.
@@ -293,7 +345,7 @@ final class Collector {
             return
         case .inline, .input, .img, .image, .meta, .link, .base:
             return
-        case .hidden, .noscript, .form, .iframe, .script, .svg, .math, .title, .h1, .head:
+        case .hidden, .noscript, .form, .iframe, .script, .svg, .math, .title, .h1, .head, .textarea:
             hiddenFrom = depth
         default:
             if attributes.hide { hiddenFrom = depth }
@@ -379,6 +431,9 @@ final class Collector {
     }
 
     private static let iconRels: [StaticString] = ["icon", "apple-touch-icon", "mask-icon"]
+
+    /// The `<input>` types a person types into.
+    private static let typesToFill: Set<String> = ["text", "email", "tel", "number", "search", "url", ""]
 
     private func capture(_ kind: CaptureKind) { captures.append(Capture(kind: kind, depth: depth)) }
 

@@ -94,6 +94,8 @@ enum MetadataResolution {
         m.signals.documentTitle = text(c.texts[.title], limits.maxTitleLength)
         m.signals.heading = text(c.texts[.h1], limits.maxTitleLength)
         m.signals.noscript = text(c.texts[.noscript], limits.maxDescriptionLength)
+        m.signals.textStart = String(decoding: c.textStart, as: UTF8.self)
+        m.signals.scriptText = String(decoding: c.scriptBytes, as: UTF8.self)
         m.icons = c.icons.compactMap { icon in
             url(icon.href).map { .init(rel: icon.rel, href: $0, sizes: icon.sizes, type: icon.type) }
         }

@@ -27,6 +27,21 @@ public struct PageSignals: Sendable, Hashable {
     /// Bytes of visible body text read (outside scripts, forms, navigation and hidden elements; white
     /// space between elements not counted). Counted only as far as the parser read.
     public var visibleTextBytes = 0
+    /// Bytes of all body text read outside `<noscript>`, hidden or not: an article a script reveals (its
+    /// wrapper `display: none` until then) has text, an app shell has none.
+    public var textBytes = 0
+    /// Of ``visibleTextBytes``, the bytes of link text: a parked page's "related searches" are links.
+    public var linkTextBytes = 0
+    /// The start of the body text outside `<noscript>`, hidden or not, its pieces joined by a space, at most
+    /// ``maxTextStart`` bytes: the words of a page whose text is a few words ("blocked by network security.").
+    public var textStart = ""
+    /// The start of each of the first inline scripts (no `src`), lowercase, one line each, at most
+    /// ``maxScriptStart`` bytes of each and ``maxScriptText`` in all: a challenge page is often one inline
+    /// script (`window._cf_chl_opt={…}`) and nothing else.
+    public var scriptText = ""
+    /// How many fields a person fills in (`<input>` of type text, email, tel, number, search or url, or
+    /// without a type, and `<textarea>`): a sign-up or contact form has them, a captcha's page does not.
+    public var fieldsToFill = 0
     /// The id of the element an app mounts into (`root`, `app`, `__next`…, or an `<app-root>` element).
     public var appRoot: String?
 
@@ -34,6 +49,11 @@ public struct PageSignals: Sendable, Hashable {
     public static let maxSources = 16
     /// How far into the body (text bytes, plus 16 per tag) element markers are looked for: 64 KiB.
     public static let maxMarkerBody = 64 * 1024
+    /// ``textStart`` at most: 512 bytes.
+    public static let maxTextStart = 512
+    /// ``scriptText`` at most: 1 KiB of each inline script, 4 KiB in all.
+    public static let maxScriptStart = 1024
+    public static let maxScriptText = 4096
 
     /// Nothing seen.
     public init() {}

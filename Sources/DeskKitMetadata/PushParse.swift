@@ -158,7 +158,13 @@ final class PushParse {
             let base = taken
             taken += piece.count
             from += piece.count
-            skipper.scan(piece) { kept, end, skipFollows in stage(kept, pageEnd: base + end, flush: skipFollows) }
+            skipper.scan(piece) { kept, end, skipFollows in
+                stage(kept, pageEnd: base + end, flush: skipFollows)
+            } script: { text, starts, end in
+                // As far as libxml2 reads, and never past where the body limit may stop the run: the same
+                // text however the page was cut into chunks (a script's start tag ends a slice).
+                if !stopped, base + end <= limits.maxBodyBytes { collector.scriptText(text, starts: starts) }
+            }
             // Skipped text reaches libxml2 as nothing: it counts against the body limit here.
             if let headEndedAt, taken - headEndedAt > maxBodyRead {
                 bytesParsed = taken

@@ -49,6 +49,8 @@ struct RawTextSkipper {
     private var element: RawElement?
     /// How much of the element's end tag (`</script`) the skipped text has matched.
     private var endMatched = 0
+    /// No text of the script being skipped has been given yet.
+    private var scriptStarts = false
 
     private enum RawElement {
         case script, style
@@ -77,8 +79,13 @@ struct RawTextSkipper {
     /// Scans the next bytes of the page and calls `keep` with each run libxml2 should read, in order, the
     /// index in `bytes` after the page bytes that run stands for, and whether text is skipped after it (the
     /// run ends with a script's start tag). A skipped script's end tag is given as `</script` (lowercase):
-    /// its first bytes may have been in an earlier chunk.
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, keep: (UnsafeBufferPointer<UInt8>, Int, Bool) -> Void) {
+    /// its first bytes may have been in an earlier chunk. `script` gets the text of the scripts skipped, in
+    /// runs, whether a run is the first of its script, and the index in `bytes` after it (what tells a
+    /// challenge page, ``PageSignals``).
+    mutating func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, keep: (UnsafeBufferPointer<UInt8>, Int, Bool) -> Void,
+        script: (UnsafeBufferPointer<UInt8>, Bool, Int) -> Void
+    ) {
         var i = 0
         var keptFrom: Int? = state == .rawText ? nil : 0
         while i < bytes.count {
@@ -170,12 +177,16 @@ struct RawTextSkipper {
                 if raw == .script { matchJSON(bytes, from..<i) }
                 if state == .data, !slash, !isJSON {
                     if let kept = keptFrom { keep(UnsafeBufferPointer(rebasing: bytes[kept..<i]), i, true) }
-                    (keptFrom, state, endMatched) = (nil, .rawText, 0)
+                    (keptFrom, state, endMatched, scriptStarts) = (nil, .rawText, 0, raw == .script)
                 }
             case .rawText:
                 let endTag = element!.endTag
                 if endMatched == 0 {
-                    guard let lt = CharsetSniffer.find(UInt8(ascii: "<"), in: bytes, from: i) else {
+                    let lt = CharsetSniffer.find(UInt8(ascii: "<"), in: bytes, from: i)
+                    if element == .script {
+                        scriptText(UnsafeBufferPointer(rebasing: bytes[i..<(lt ?? bytes.count)]), at: lt ?? bytes.count)
+                    }
+                    guard let lt else {
                         i = bytes.count
                         continue
                     }
@@ -189,12 +200,22 @@ struct RawTextSkipper {
                         (keptFrom, state, element) = (i, .toGreater, nil)
                     }
                 } else {
-                    endMatched = 0  // `c` is looked at again: it may be `<`
+                    // Not the end tag: script text, and `c` is looked at again (it may be `<`).
+                    if element == .script {
+                        scriptText(UnsafeBufferPointer(start: endTag.utf8Start, count: endMatched), at: i)
+                    }
+                    endMatched = 0
                 }
             }
         }
         if let from = keptFrom, from < bytes.count {
             keep(UnsafeBufferPointer(rebasing: bytes[from...]), bytes.count, false)
+        }
+
+        func scriptText(_ text: UnsafeBufferPointer<UInt8>, at end: Int) {
+            guard !text.isEmpty else { return }
+            script(text, scriptStarts, end)
+            scriptStarts = false
         }
     }
 

@@ -14,7 +14,8 @@ struct CardBuilder: Sendable {
 
     /// The card of `url`, written `link` in the message. A known provider's answer is asked for while the
     /// page is fetched, and makes a card when the page fails; a page's discovery link is followed when its
-    /// own preview tags leave a field to fill.
+    /// own preview tags leave a field to fill. A card with nothing on it — no title, description or image
+    /// after the oEmbed answer too — is no card: ``FetchError/Kind/emptyShell``.
     func card(for url: WebURL, link: String) async throws(FetchError) -> PreviewCard {
         async let known = knownProviderAnswer(for: link)
         let page: Result<FetchedPage, FetchError>
@@ -27,14 +28,19 @@ struct CardBuilder: Sendable {
             oEmbed = await answer(discovered.url, format: discovered.format)
         }
         var card: PreviewCard
+        let described: Bool
+        if case .document(let document)? = oEmbed, document.title != nil || document.authorName != nil {
+            described = true
+        } else {
+            described = false
+        }
         switch page {
         case .success(let p):
+            if let refusal = p.refusalUnlessOEmbed, !described { throw refusal }
             card = Self.card(of: p, link: link, askedIn: fetcher.configuration.acceptLanguage)
         case .failure(let error):
             // The page is refused or gone, but its provider describes it: the card is the provider's.
-            guard case .document(let document)? = oEmbed, document.title != nil || document.authorName != nil else {
-                throw error
-            }
+            guard described else { throw error }
             card = PreviewCard(preview: URLPreview(url: link))
         }
         switch oEmbed {
@@ -43,6 +49,10 @@ struct CardBuilder: Sendable {
         case nil: break
         }
         if probeImages, card.details.mediaType == nil { await probeImage(of: &card) }
+        let p = card.preview
+        guard [p.title, p.description, p.image].contains(where: { $0.map { !$0.isEmpty } ?? false }) else {
+            throw RefusalCheck.nothingToShow
+        }
         return card
     }
 

@@ -19,13 +19,21 @@ public struct FetchedPage: Sendable {
     public var contentType: String?
     /// For a direct link to an image, a PDF, a video or a sound: what the response says of the file.
     public var media: MediaInfo?
+    /// For a page with nothing of its own to show (an app shell, ``FetchError/Kind/emptyShell``) that names
+    /// its oEmbed answer (``PageMetadata/oEmbed``): the refusal that stands unless that answer describes it.
+    /// Video and photo sites serve such shells; their oEmbed answer is the card.
+    public var refusalUnlessOEmbed: FetchError?
 
     /// A fetched page or file.
-    public init(finalURL: String, metadata: PageMetadata?, contentType: String?, media: MediaInfo? = nil) {
+    public init(
+        finalURL: String, metadata: PageMetadata?, contentType: String?, media: MediaInfo? = nil,
+        refusalUnlessOEmbed: FetchError? = nil
+    ) {
         self.finalURL = finalURL
         self.metadata = metadata
         self.contentType = contentType
         self.media = media
+        self.refusalUnlessOEmbed = refusalUnlessOEmbed
     }
 
     /// Whether the URL is an image itself (`image/*`): its preview is the image.
@@ -265,8 +273,14 @@ public struct PageFetcher: Sendable {
         if read >= configuration.maxBodyBytes, metadata.title == nil {
             throw FetchError(.tooLarge, "no preview in the first \(configuration.maxBodyBytes) bytes")
         }
-        if let refusal = RefusalCheck.refusal(of: metadata, response: facts) { throw refusal }
-        return FetchedPage(finalURL: url.requestString, metadata: metadata, contentType: contentType)
+        var pending: FetchError?
+        if let refusal = RefusalCheck.refusal(of: metadata, response: facts) {
+            // A shell's oEmbed answer may describe it: the card builder asks before the verdict stands.
+            guard refusal.kind == .emptyShell, metadata.oEmbed != nil else { throw refusal }
+            pending = refusal
+        }
+        return FetchedPage(
+            finalURL: url.requestString, metadata: metadata, contentType: contentType, refusalUnlessOEmbed: pending)
     }
 
     /// The most of a page with a status other than 2xx read to tell a bot check: 256 KiB (they are small).

@@ -47,6 +47,109 @@ struct RefusalCheckTests {
         #expect(s.visibleTextBytes == "Twelve visible bytes".utf8.count, "navigation and noscript are not visible text")
     }
 
+    @Test func theParserGathersWhatAPageWithoutWordsShows() {
+        let html = """
+            <html><head><script>window._cf_chl_opt={cvId:"2"};</script><script src="/x.js"></script>
+            <script type="application/ld+json">{"@type":"Thing"}</script></head><body>
+            <div style="display:none">Hidden words</div><noscript>Enable JavaScript</noscript><p>Shown <a href="/">link</a></p>
+            <form><input name=q><input type=email><input type=hidden><input type=submit><textarea></textarea></form>
+            <script>if (a < b && c </scr) { pxInit(); }</script></body></html>
+            """
+        let s = Self.page(html).signals
+        #expect(s.scriptText == "window._cf_chl_opt={cvid:\"2\"};\nif (a < b && c </scr) { pxinit(); }")
+        #expect(s.textStart == "Hidden words Shown link", "hidden text too, but not the noscript")
+        #expect(s.textBytes == "Hidden wordsShown link".utf8.count)
+        #expect(s.visibleTextBytes == "Shown link".utf8.count && s.linkTextBytes == "link".utf8.count)
+        #expect(s.fieldsToFill == 3, "text, email and the textarea; not hidden or submit")
+        // The scripts' text is the same however the page arrives: the skipper keeps it across chunks.
+        let bytes = Array(html.utf8)
+        for cut in stride(from: 1, to: bytes.count, by: 7) {
+            let parser = HTMLMetadataParser(pageURL: "https://shop.example/item/7")
+            _ = parser.feed(bytes[..<cut])
+            _ = parser.feed(bytes[cut...])
+            #expect(parser.finish().signals == s, "cut at \(cut)")
+        }
+        // A script's start, a page's start: each capped.
+        let long = String(repeating: "var a=1;", count: 1_000)
+        let capped = Self.page(String(repeating: "<script>\(long)</script>", count: 8)).signals
+        #expect(capped.scriptText.utf8.count == PageSignals.maxScriptText)
+        #expect(capped.scriptText.split(separator: "\n").allSatisfy { $0.utf8.count <= PageSignals.maxScriptStart })
+    }
+
+    /// A vendor's script, widget or words with nothing else on the page is that vendor's challenge; the same
+    /// marks on a page with words, fields or a description of its own are not.
+    @Test func aVendorsCodeAndNothingElseIsItsChallenge() {
+        let bare = [
+            ("<script>window._pxAppId='PX1';pxInit();</script>", "perimeterx"),
+            ("<script>bmak.js_post=false;</script>", "akamai"),
+            ("<script>window.KPSDK={};</script>", "kasada"),
+            (#"<div class="g-recaptcha" data-sitekey="x"></div>"#, "recaptcha"),
+            (#"<title>shop.example</title><div class="frc-captcha"></div>"#, "friendly-captcha"),
+            ("<script>window.gokuProps={};</script>", "aws-waf"),
+        ]
+        for (html, provider) in bare {
+            let refusal = Self.check("<html><body>\(html)</body></html>")
+            #expect(
+                refusal?.kind == .challenge && refusal?.provider == provider, "\(html): \(String(describing: refusal))")
+        }
+        #expect(Self.check("<body><div>blocked by network security.</div></body>")?.kind == .challenge)
+        // The same marks where the page has its own words or fields.
+        #expect(
+            Self.check(
+                "<title>Care guide</title><script>window._pxAppId='PX1';</script><p>Wash the pan by hand and dry it at once on the stove.</p>"
+            ) == nil)
+        #expect(
+            Self.check(
+                #"<title>Newsletter</title><form><input type=email name=e><div class="cf-turnstile"></div></form>"#)
+                == nil)
+        // A vendor's cookie on an empty page names no one: the page is empty, not that vendor's.
+        let empty = Self.check(
+            "<html><body></body></html>", headers: [("Set-Cookie", "__cf_bm=1"), ("Server", "cloudflare")])
+        #expect(empty == RefusalCheck.nothingToShow)
+    }
+
+    /// Notices about the browser are not the page's words: they neither make a page a shell nor keep one.
+    @Test func noticesAreNotShells() {
+        let article = String(repeating: "<p>The warehouse moved to the coast in stages, shelf by shelf.</p>", count: 40)
+        // The article is hidden until a script shows it; the notice too.
+        let hidden = Self.check(
+            #"<title>How we moved</title><script src="/m.js"></script><div id="outdated" style="display:none">You are using an outdated browser. Upgrade your browser today.</div><div id="app" style="display:none">\#(article)</div>"#
+        )
+        #expect(hidden == nil)
+        // A title of its own and only a JavaScript notice: a title card. The site's bare name: a shell.
+        let calendar = #"<script src="/embed.js"></script><div id="calendar"></div>"#
+        #expect(
+            Self.check("<title>Festivos en España</title><noscript>Se requiere JavaScript.</noscript>\(calendar)")
+                == nil)
+        #expect(
+            Self.check("<title>Festivos en España</title><div>JavaScript is required to see it.</div>\(calendar)")
+                == nil)
+        let named = Self.check(
+            "<title>500px</title><noscript>Enable JavaScript.</noscript>\(calendar)", asked: "https://500px.com/p/x")
+        #expect(named?.kind == .emptyShell)
+        #expect(
+            Self.check("<title>Example Shop</title><noscript>Enable JavaScript.</noscript>\(calendar)")?.kind
+                == .emptyShell, "the words of its host")
+        #expect(
+            Self.check("<title>TrackerApp</title><noscript>Enable JavaScript.</noscript>\(calendar)")?.kind
+                == .emptyShell)
+    }
+
+    @Test func parkedPagesByTheirWordsInTitleOrDescription() {
+        let links = (1...30).map { #"<a href="/r?q=\#($0)">Related search number \#($0)</a>"# }.joined()
+        let lander = "example-parked.net - This website is for sale! - example parked Resources and Information."
+        #expect(Self.check("<title>\(lander)</title>\(links)")?.kind == .parkedDomain)
+        #expect(
+            Self.check(
+                #"<title>returns-example.com</title><meta name="description" content="returns-example.com - returns Resources and Information.">"#
+            )?.kind == .parkedDomain)
+        // A page with a body of its own is not parked for its title.
+        let body = String(
+            repeating: "<p>We sold the old shop's name last spring; here is what the sale taught us about names.</p>",
+            count: 30)
+        #expect(Self.check("<title>This website is for sale: our story</title>\(body)") == nil)
+    }
+
     @Test func markersAreLookedForAtTheStartOfTheBodyOnly() {
         let filler = String(repeating: "<span>word word word word word word</span>", count: 3_000)  // > 64 KiB
         let s = Self.page(
@@ -149,7 +252,12 @@ struct RefusalCheckTests {
             let page = MetadataExtractor.extract(html: bytes, pageURL: url)
             let refusal = RefusalCheck.refusal(
                 of: page, response: ResponseFacts(status: 200, requestedURL: url, finalURL: url))
-            #expect(refusal == nil, "\(file.lastPathComponent): \(refusal.map(String.init(describing:)) ?? "")")
+            // The suites' fixtures of one tag (a canonical link, an icon) have nothing to show: no card, and
+            // nothing else said of them.
+            let nothing = page.title == nil && page.description == nil && page.image == nil
+            #expect(
+                refusal == (nothing ? RefusalCheck.nothingToShow : nil),
+                "\(file.lastPathComponent): \(refusal.map(String.init(describing:)) ?? "")")
         }
     }
 }

@@ -67,6 +67,13 @@ struct OEmbedTests {
                 return .html(
                     #"<meta property="og:title" content="Own title"><meta property="og:image" content="/vi/dk200/hqdefault.png"><meta property="og:site_name" content="Own site"><link rel="alternate" type="application/json+oembed" href="/never">"#
                 )
+            // An app shell that names its answer, as video sites serve to clients without JavaScript; and one
+            // whose answer is no answer.
+            case "/v/shell", "/v/shell-bad":
+                let answer = route == "/v/shell" ? "/tube/oembed?url=x" : "/answers/html"
+                return .html(
+                    #"<!doctype html><html><head><link rel="alternate" type="application/json+oembed" href="\#(answer)"><script src="/app.js"></script></head><body><div id="app"></div></body></html>"#
+                )
             // The XML form when there is no JSON one.
             case "/photo":
                 return .html(
@@ -178,6 +185,24 @@ struct OEmbedTests {
         #expect(photo.preview.image == base + "/live/dawn_b.png")
         #expect(photo.details.imageWidth == 1024 && photo.details.imageHeight == 683)
         #expect(photo.details.oEmbedType == .photo)
+    }
+
+    /// An empty app shell that names its oEmbed answer is judged with it: the answer is the card. Without a
+    /// good answer, the shell is refused as it would be without one.
+    @Test func aShellIsJudgedWithTheOEmbedAnswerItNames() async throws {
+        let site = try await Self.start()
+        defer { Task { try? await site.server.stop() } }
+        let base = site.server.baseURL
+        let card = try await Self.service(site).card(for: base + "/v/shell").get()
+        #expect(card.preview.title == "Setting up the DK-200 router in five minutes")
+        #expect(card.details.sources.title == .oEmbed && card.details.oEmbedType == .video)
+        let refused = await Self.service(site).card(for: base + "/v/shell-bad")
+        guard case .failure(let error) = refused else {
+            Issue.record("a card for an empty shell whose answer is no answer: \(refused)")
+            return
+        }
+        #expect(error.kind == .emptyShell)
+        #expect(site.asked.contains("/answers/html"), "its answer was asked before the verdict")
     }
 
     @Test(arguments: [

@@ -48,6 +48,8 @@ struct EnrichmentServerTests {
                     status: 403, headers: [("Content-Type", "text/html"), ("cf-mitigated", "challenge")],
                     body: .bytes(Array("<title>Just a moment...</title>".utf8)))
             case "/orders/7": .html("<title>Sign in</title><form><input type=password></form>")
+            // Served with 200 and nothing on it: no card with nothing in it.
+            case "/blank": .html("<html><head></head><body><div></div></body></html>")
             case "/silent": .init(body: .silent)  // accepts the connection and never answers
             case "/map.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(Self.mapPNG))
             case "/pixel": .html(#"<title>Tracked</title><meta property="og:image" content="/px.gif">"#)
@@ -545,8 +547,8 @@ struct EnrichmentServerTests {
     }
 
     /// A page that is not the page gets no card: the message stays as it is. A bot check is tried again a
-    /// bounded number of times, a login wall is not; both are counted by kind and provider, and
-    /// `/v1/preview` says what stood there.
+    /// bounded number of times, a login wall and a page with nothing to show are not; all are counted by
+    /// kind and provider, and `/v1/preview` says what stood there.
     @Test func wallsGetNoCardAndOnlyBotChecksAreTriedAgain() async throws {
         try await withServer({
             $0.queue.challengeRetry.retries = 2
@@ -556,11 +558,20 @@ struct EnrichmentServerTests {
         }) { client, fake, pages, _ async throws in
             #expect(try await Self.post(client, Self.webhook(id: 2001, text: "\(pages.baseURL)/challenge")).0 == .ok)
             #expect(try await Self.post(client, Self.webhook(id: 2002, text: "\(pages.baseURL)/orders/7")).0 == .ok)
-            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="no_preview"} 2"#)
-            #expect(metrics.contains(#"deskkit_jobs_total{outcome="no_preview"} 2"#))
+            #expect(try await Self.post(client, Self.webhook(id: 2003, text: "\(pages.baseURL)/blank")).0 == .ok)
+            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="no_preview"} 3"#)
+            #expect(metrics.contains(#"deskkit_jobs_total{outcome="no_preview"} 3"#))
             #expect(metrics.contains(#"deskkit_jobs_total{outcome="challenge_retry"} 2"#), "two retries, then done")
             #expect(metrics.contains(#"deskkit_refusals_total{kind="challenge",provider="cloudflare"} 3"#))
             #expect(metrics.contains(#"deskkit_refusals_total{kind="login_wall",provider=""} 1"#))
+            #expect(metrics.contains(#"deskkit_refusals_total{kind="empty_shell",provider=""} 1"#))
+            let blank = try await client.execute(
+                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/blank"}"#)
+            ) {
+                try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue?.first
+            }
+            #expect(blank?["error"]?["kind"] == "empty_shell" && blank?["payload"] == .null)
             let answer = try await client.execute(
                 uri: "/v1/preview", method: .post, headers: Self.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/challenge"}"#)

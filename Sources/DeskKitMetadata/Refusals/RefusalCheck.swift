@@ -35,6 +35,11 @@ public enum RefusalCheck {
         Evidence(response, page: page).verdict()
     }
 
+    /// A page or card with nothing to show — no title, description or image after every fallback — and no
+    /// other refusal: no card is better than an empty one.
+    public static let nothingToShow = FetchError.refused(
+        .emptyShell, provider: nil, "nothing to show: no title, description or image")
+
     /// Statuses other than 2xx whose body is read for a bot check (the others are answered as
     /// `FetchError.Kind.httpStatus` at once): 202 and 405 (AWS WAF), 403, 429, 503, 999.
     public static func mayHideChallenge(status: Int) -> Bool { [202, 403, 405, 429, 503, 999].contains(status) }
@@ -133,6 +138,9 @@ private final class Evidence {
             guard let final, final.whole.holds(p) else { return nil }
             return "\(redirected ? "redirected to" : "at") \(final.whole)"
         case .script: return scripts.first { $0.holds(p) }.map { "script \($0)" }
+        case .scriptText:
+            guard page?.signals.scriptText.holds(p) == true else { return nil }
+            return "inline script with \(p)"
         case .frame: return frames.first { $0.holds(p) }.map { "frame \($0)" }
         case .form: return forms.first { $0.holds(p) }.map { "form to \($0)" }
         case .elementID: return page?.signals.markers.contains("#" + p) == true ? "element #\(p)" : nil
@@ -148,6 +156,16 @@ private final class Evidence {
         for signature in RefusalSignatures.of(strength) {
             guard kind == nil || signature.kind == kind, let evidence = evidence(of: signature) else { continue }
             return (signature, evidence)
+        }
+        return nil
+    }
+
+    /// The first mark in the page's content (`RefusalSignature.Place.isContent`), strongest first.
+    func contentMark() -> (RefusalSignature, String)? {
+        for strength in [RefusalSignature.Strength.standIn, .widget, .mark] {
+            for signature in RefusalSignatures.of(strength) where signature.place.isContent {
+                if let evidence = evidence(of: signature) { return (signature, evidence) }
+            }
         }
         return nil
     }
@@ -196,7 +214,44 @@ private final class Evidence {
         if let (signature, evidence) = found(.standIn) {
             return refusal(signature.kind, provider: signature.provider, evidence)
         }
-        return byWords(page)
+        if let refusal = byWords(page) { return refusal }
+        // A vendor's script or widget and nothing else: that vendor's challenge, not an empty card.
+        if bare, let (signature, evidence) = contentMark() {
+            return refusal(signature.kind, provider: signature.provider, "\(evidence) and nothing else")
+        }
+        return emptyShell(page) ?? nothingToShow(page)
+    }
+
+    /// Nothing else on the page: under 256 bytes of text (hidden or not), no field to fill in, and nothing
+    /// that describes it (``describesItself(_:)``). A mark in its content then says what the page is
+    /// (`RefusalSignature.Strength.mark`).
+    var bare: Bool {
+        guard let page else { return false }
+        let s = page.signals
+        return s.textBytes < 256 && s.fieldsToFill == 0 && s.passwordFields == 0 && !describesItself(page)
+    }
+
+    /// Whether the page describes itself beyond a title: an OpenGraph, Twitter card or itemprop description or
+    /// image, JSON-LD, or a description — its meta or its first paragraph — that is neither a bundler
+    /// template's, nor its `<noscript>`, nor a notice about the browser.
+    func describesItself(_ page: PageMetadata) -> Bool {
+        if page.openGraph.contains(where: { $0.key == "og:description" || $0.key == "og:image" })
+            || page.twitter.contains(where: { $0.key == "twitter:description" || $0.key == "twitter:image" })
+            || page.itemprops.contains(where: { $0.key == "description" }) || !page.jsonLD.isEmpty
+        {
+            return true
+        }
+        guard let description = page.description else { return false }
+        return description != page.signals.noscript && !isNotice(description)
+            && !RefusalPhrases.templateDescriptions.contains(RefusalText.normalize(description))
+    }
+
+    /// A card with nothing on it — no title, description or image after every fallback — is no card. The
+    /// card builder still asks an oEmbed answer the page names before it gives up (``PageMetadata/oEmbed``).
+    func nothingToShow(_ page: PageMetadata) -> FetchError? {
+        func empty(_ value: String?) -> Bool { value.map(TextCleaning.isBlank) ?? true }
+        guard empty(page.title), empty(page.description), empty(page.image) else { return nil }
+        return RefusalCheck.nothingToShow
     }
 
     /// A redirect from the page asked for to a login, consent or error address: the page's own metadata
@@ -264,7 +319,7 @@ private final class Evidence {
         // The words of a wall come first: 512 characters of each text are enough.
         let texts =
             thin
-            ? [s.documentTitle, s.heading, page.description, s.noscript].compactMap { $0 }.map {
+            ? [s.documentTitle, s.heading, page.description, s.noscript, s.textStart].compactMap { $0 }.map {
                 RefusalText.normalize(String($0.prefix(512)))
             } : []
 
@@ -305,9 +360,9 @@ private final class Evidence {
         if let refusal = errorPage(page, titles: titles, heading: heading, texts: texts, shown: shown) {
             return refusal
         }
-        // A parked page, like a server's default page, has nothing else to say: an article about parked
-        // domains is no parked domain.
-        guard thin else { return emptyShell(page) }
+        // A parked page, like a server's default page, has nothing else to say but links ("related
+        // searches"): an article about parked domains is no parked domain.
+        guard s.visibleTextBytes - s.linkTextBytes < 2_000 else { return nil }
         if RefusalText.matches(titles, RefusalPhrases.defaultPageTitles) {
             return refusal(.parkedDomain, provider: provider(of: .parkedDomain), shown)
         }
@@ -319,11 +374,13 @@ private final class Evidence {
                 || RefusalPhrases.parkedPairs.contains { domain, sale in
                     domain.contains { t.holds($0) } && sale.contains { t.holds($0) }
                 }
+                || RefusalPhrases.parkedTitleEndings.contains { t.endsWith($0) }
+                    && t.split(separator: " ").contains { Self.readsAsDomain(String($0)) }
         }
         if let forSale {
             return refusal(.parkedDomain, provider: provider(of: .parkedDomain), "its words: \(forSale)")
         }
-        return emptyShell(page)
+        return nil
     }
 
     /// A status code with an error's words or alone ("404 Not Found", "Error 404", "404"): "Order 404" or
@@ -358,26 +415,48 @@ private final class Evidence {
         return nil
     }
 
-    /// An app's shell: scripts and a mount point or a template's title, no words and no metadata of its own.
+    /// An app's shell: scripts and a mount point or a template's title, no words (hidden or not) and no
+    /// metadata of its own. A notice — JavaScript needed, an old browser, cookies, an ad blocker — is no
+    /// word of the page's; but a shell whose title is its own ("Festivos en España", not "500px") and whose
+    /// only words are such a notice keeps a card with that title.
     func emptyShell(_ page: PageMetadata) -> FetchError? {
         let s = page.signals
-        guard s.visibleTextBytes < 64, !page.stoppedEarly, !s.scriptSources.isEmpty || s.appRoot != nil,
-            !page.openGraph.contains(where: { $0.key == "og:description" || $0.key == "og:image" }),
-            !page.itemprops.contains(where: { $0.key == "description" }), page.jsonLD.isEmpty,
-            !page.twitter.contains(where: { $0.key == "twitter:description" })
+        guard s.textBytes < 64 || s.textBytes < 512 && isNotice(s.textStart), !page.stoppedEarly,
+            !s.scriptSources.isEmpty || s.appRoot != nil || !s.scriptText.isEmpty, s.fieldsToFill == 0,
+            s.passwordFields == 0, !describesItself(page)
         else { return nil }
-        // A description the page wrote (not its bundler template's) is metadata of its own.
-        if let description = page.description, description != s.noscript,
-            !RefusalPhrases.templateDescriptions.contains(RefusalText.normalize(description))
-        {
-            return nil
-        }
+        if s.noscript != nil || isNotice(s.textStart), let own = s.documentTitle, isSpecific(own, page) { return nil }
         // Scripts and nothing else: a title alone does not describe a page.
         let template = RefusalText.matches(title, RefusalPhrases.shellTitles)
         let evidence =
             s.appRoot.map { "an empty #\($0)" }
             ?? (template ? "title \"\(s.documentTitle ?? "")\"" : "no text, scripts only")
         return refusal(.emptyShell, provider: nil, evidence)
+    }
+
+    /// Whether `text` is a notice about the reader's browser (JavaScript off, an old browser, cookies, an ad
+    /// blocker) rather than the page's own words.
+    func isNotice(_ text: String?) -> Bool {
+        guard let text, text.utf8.count < 512 else { return false }
+        let t = RefusalText.normalize(text)
+        return !t.isEmpty && RefusalPhrases.browserNotices.contains { t.holds($0) }
+    }
+
+    /// Whether a `<title>` names the page rather than the site or the app: not a bundler's template, not the
+    /// site's name (og:site_name, application-name, the words of its host: "500px" on 500px.com), not a
+    /// single word of ASCII letters and digits ("TrackerApp", "parcels-ui") and not a refusal's words.
+    func isSpecific(_ title: String, _ page: PageMetadata) -> Bool {
+        let t = RefusalText.normalize(title)
+        let words = t.split(separator: " ")
+        guard !words.isEmpty, !isRefusalTitle(title), !isGeneric(title, page),
+            !RefusalText.matches(RefusalText.parts(of: title), RefusalPhrases.shellTitles),
+            words.count > 1 || t.utf8.contains(where: { $0 >= 0x80 })
+        else { return false }
+        guard let host = final?.host else { return true }
+        let labels = host.split(separator: ".")
+        let alphanumerics = t.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        return !alphanumerics.allSatisfy { word in labels.contains { $0 == word || $0.hasPrefix(word) } }
+            && !labels.contains { $0 == t.filter { $0.isLetter || $0.isNumber } }
     }
 
     /// Whether `text` says a domain is for sale by its name: "example.com is for sale", the site's own

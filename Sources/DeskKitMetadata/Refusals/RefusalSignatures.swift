@@ -22,11 +22,24 @@ struct RefusalSignature: Sendable {
         case url
         /// A script's `src`, a frame's `src`, a form's `action` holds the pattern (any case).
         case script, frame, form
+        /// The start of an inline script holds the pattern (any case; ``PageSignals/scriptText``).
+        case scriptText
         /// An element has the pattern as its `id`, or among its classes (exactly).
         case elementID, elementClass
         /// The `<title>`, lowercase, its white space collapsed and trailing dots and ellipses taken off, is the
         /// pattern.
         case title
+
+        /// Whether the mark is in the page's content — a script, a frame, a form, an element — rather than in
+        /// the response (a header, a cookie, the status, the address) or the title. On a page with nothing
+        /// else (``RefusalCheck``'s bare page) a content mark of any strength is the page: a vendor's script and
+        /// no words is that vendor's challenge. A header or a cookie never is: it is on every page served.
+        var isContent: Bool {
+            switch self {
+            case .script, .frame, .form, .scriptText, .elementID, .elementClass: true
+            case .header, .cookie, .status, .host, .url, .title: false
+            }
+        }
     }
 
     /// How much the mark says alone.
@@ -40,7 +53,8 @@ struct RefusalSignature: Sendable {
         /// A captcha widget, which ordinary login and contact forms carry too: no refusal alone, but the first
         /// name for who ran a bot check the page's words decided.
         case widget
-        /// Names who ran a refusal that other evidence decided; alone it says nothing.
+        /// Names who ran a refusal that other evidence decided; alone it says nothing — but a mark in the page's
+        /// content (``Place/isContent``) on a bare page, with no other text or metadata, is the refusal.
         case mark
     }
 
@@ -84,6 +98,10 @@ enum RefusalSignatures {
         .init("cloudflare", .challenge, .elementID, "cf-challenge-running", .standIn, source: seen),
         .init("cloudflare", .challenge, .form, "__cf_chl_", .standIn, source: seen),
         .init("cloudflare", .challenge, .script, "/cdn-cgi/challenge-platform/h/", .standIn, source: seen),
+        .init("cloudflare", .challenge, .scriptText, "_cf_chl_opt", .standIn, source: seen),
+        .init("cloudflare", .challenge, .scriptText, "/cdn-cgi/challenge-platform/h/", .standIn, source: seen),
+        // Injected into every page of a zone with bot management: only a bare page's.
+        .init("cloudflare", .challenge, .scriptText, "__cf$cv$params", .mark, source: seen),
         .init("cloudflare", .challenge, .elementID, "cf-error-details", .mark, source: seen),
         .init("cloudflare", .challenge, .elementID, "cf-wrapper", .mark, source: seen),
         .init("cloudflare", .challenge, .cookie, "cf_clearance", .mark, source: isAntibot),
@@ -93,12 +111,15 @@ enum RefusalSignatures {
             "cloudflare-turnstile", .challenge, .script, "challenges.cloudflare.com/turnstile", .widget,
             source: isAntibot),
         .init("cloudflare-turnstile", .challenge, .elementClass, "cf-turnstile", .widget, source: isAntibot),
+        .init("cloudflare-turnstile", .challenge, .scriptText, "turnstile.render", .widget, source: seen),
         // Vercel's firewall.
         .init("vercel", .challenge, .header("x-vercel-mitigated"), "challenge", .decisive, source: isAntibot),
         .init("vercel", .challenge, .title, "vercel security checkpoint", .decisive, source: seen),
         // Akamai Bot Manager: the sensor cookies are on every page; the challenge page's own script is not.
         .init("akamai", .challenge, .script, "/_sec/cp_challenge/", .standIn, source: seen),
         .init("akamai", .challenge, .elementID, "sec-if-cpt-container", .standIn, source: seen),
+        .init("akamai", .challenge, .scriptText, "/_sec/cp_challenge/", .standIn, source: seen),
+        .init("akamai", .challenge, .scriptText, "bmak.", .mark, source: isAntibot),
         .init("akamai", .challenge, .header("akamai-grn"), "", .mark, source: isAntibot),
         .init("akamai", .challenge, .header("server"), "akamaighost", .mark, source: seen),
         .init("akamai", .challenge, .cookie, "_abck", .mark, source: isAntibot),
@@ -107,6 +128,8 @@ enum RefusalSignatures {
         // DataDome: its tag is on every page; captcha-delivery.com only on its captcha.
         .init("datadome", .challenge, .script, "captcha-delivery.com", .standIn, source: seen),
         .init("datadome", .challenge, .frame, "captcha-delivery.com", .standIn, source: seen),
+        .init("datadome", .challenge, .scriptText, "captcha-delivery.com", .standIn, source: seen),
+        .init("datadome", .challenge, .script, "js.datadome.co", .mark, source: seen),
         .init("datadome", .challenge, .header("x-datadome"), "", .mark, source: isAntibot),
         .init("datadome", .challenge, .header("x-dd-b"), "", .mark, source: isAntibot),
         .init("datadome", .challenge, .cookie, "datadome", .mark, source: isAntibot),
@@ -118,9 +141,17 @@ enum RefusalSignatures {
         .init("perimeterx", .challenge, .cookie, "_px3", .mark, source: isAntibot),
         .init("perimeterx", .challenge, .cookie, "_pxhd", .mark, source: isAntibot),
         .init("perimeterx", .challenge, .script, "px-cloud.net", .mark, source: seen),
+        // Its block page sets these; its sensor snippet on ordinary pages sets _pxAppId too.
+        .init("perimeterx", .challenge, .scriptText, "_pxjsclientsrc", .standIn, source: seen),
+        .init("perimeterx", .challenge, .scriptText, "_pxappid", .mark, source: isAntibot),
+        .init("perimeterx", .challenge, .scriptText, "pxinit", .mark, source: isAntibot),
+        .init("perimeterx", .challenge, .scriptText, "_pxaction", .mark, source: isAntibot),
         // Imperva (Incapsula): its script is injected into every page; the block page frames its resource.
         .init("imperva", .challenge, .frame, "_incapsula_resource", .standIn, source: seen),
         .init("imperva", .challenge, .script, "_incapsula_resource", .mark, source: seen),
+        .init("imperva", .challenge, .scriptText, "_incapsula_resource", .mark, source: seen),
+        .init("imperva", .challenge, .scriptText, "incapsula", .mark, source: isAntibot),
+        .init("imperva", .challenge, .scriptText, "reese84", .mark, source: seen),
         .init("imperva", .challenge, .header("x-iinfo"), "", .mark, source: isAntibot),
         .init("imperva", .challenge, .header("x-cdn"), "incapsula", .mark, source: isAntibot),
         .init("imperva", .challenge, .header("x-cdn"), "imperva", .mark, source: seen),
@@ -131,12 +162,19 @@ enum RefusalSignatures {
         .init("aws-waf", .challenge, .header("x-amzn-waf-action"), "", .decisive, source: isAntibot),
         .init("aws-waf", .challenge, .script, "captcha.awswaf.com", .standIn, source: seen),
         .init("aws-waf", .challenge, .script, "awswaf.com", .mark, source: isAntibot),
+        // The challenge page's parameters; the integration's calls are on ordinary pages too.
+        .init("aws-waf", .challenge, .scriptText, "gokuprops", .standIn, source: seen),
+        .init("aws-waf", .challenge, .scriptText, "awswaf", .mark, source: isAntibot),
+        .init("aws-waf", .challenge, .scriptText, "aws-waf", .mark, source: isAntibot),
         .init("aws-waf", .challenge, .cookie, "aws-waf-token", .mark, source: isAntibot),
         // Kasada: its challenge answers 429 with these headers.
         .init("kasada", .challenge, .header("x-kasada-challenge"), "", .decisive, source: isAntibot),
         .init("kasada", .challenge, .header("x-kpsdk-ct"), "", .mark, source: seen),
         .init("kasada", .challenge, .header("x-kasada"), "", .mark, source: isAntibot),
         .init("kasada", .challenge, .script, "/ips.js", .mark, source: seen),
+        .init("kasada", .challenge, .script, "kasada.js", .mark, source: isAntibot),
+        .init("kasada", .challenge, .scriptText, "kpsdk", .mark, source: seen),
+        .init("kasada", .challenge, .scriptText, "__kasada", .mark, source: isAntibot),
         // Sucuri's firewall and its JavaScript check.
         .init("sucuri", .challenge, .header("x-sucuri-block"), "", .decisive, source: seen),
         .init("sucuri", .challenge, .header("x-sucuri-id"), "", .mark, source: seen),
@@ -148,12 +186,22 @@ enum RefusalSignatures {
         // Anubis, the proof-of-work wall in front of forges and wikis.
         .init("anubis", .challenge, .elementID, "anubis_challenge", .standIn, source: isAntibot),
         .init("anubis", .challenge, .script, "/.within.website/", .standIn, source: isAntibot),
+        .init("anubis", .challenge, .scriptText, "/.within.website/", .standIn, source: isAntibot),
         // Reblaze, Radware (ShieldSquare), F5, Shape, Cheq, ThreatMetrix: named when their page is decided.
         .init("reblaze", .challenge, .cookie, "rbzid", .mark, source: isAntibot),
+        .init("reblaze", .challenge, .scriptText, "rbzns", .mark, source: seen),
+        .init("reblaze", .challenge, .scriptText, "reblaze", .mark, source: isAntibot),
+        .init("shapesecurity", .challenge, .scriptText, "shapesecurity", .mark, source: isAntibot),
+        .init("shapesecurity", .challenge, .script, "shapesecurity", .mark, source: isAntibot),
         .init("radware", .challenge, .host, "validate.perfdrive.com", .decisive, source: seen),
         .init("radware", .challenge, .script, "perfdrive.com", .mark, source: seen),
         .init("cheq", .challenge, .script, "cheqzone.com", .mark, source: isAntibot),
+        .init("cheq", .challenge, .scriptText, "cheqsdk", .mark, source: isAntibot),
         .init("threatmetrix", .challenge, .script, "fp/check.js", .mark, source: isAntibot),
+        .init("threatmetrix", .challenge, .script, "fp/tags.js", .mark, source: seen),
+        .init("threatmetrix", .challenge, .script, "online-metrix.net", .mark, source: seen),
+        .init("threatmetrix", .challenge, .scriptText, "threatmetrix", .mark, source: isAntibot),
+        .init("threatmetrix", .challenge, .scriptText, "tmx_profiling", .mark, source: seen),
         // Queue-it's waiting room stands in for the page until the visitor's turn.
         .init(
             "queue-it", .challenge, .host, "queue-it.net", .decisive, source: "Queue-it docs: the waiting room's domain"
@@ -163,18 +211,28 @@ enum RefusalSignatures {
         .init("recaptcha", .challenge, .script, "recaptcha.net", .widget, source: isAntibot),
         .init("recaptcha", .challenge, .frame, "/recaptcha/", .widget, source: isAntibot),
         .init("recaptcha", .challenge, .elementClass, "g-recaptcha", .widget, source: isAntibot),
+        .init("recaptcha", .challenge, .scriptText, "grecaptcha", .widget, source: isAntibot),
         .init("hcaptcha", .challenge, .script, "hcaptcha.com", .widget, source: isAntibot),
         .init("hcaptcha", .challenge, .elementClass, "h-captcha", .widget, source: isAntibot),
+        .init("hcaptcha", .challenge, .scriptText, "hcaptcha", .widget, source: isAntibot),
         .init("funcaptcha", .challenge, .script, "arkoselabs.com", .widget, source: isAntibot),
         .init("funcaptcha", .challenge, .script, "funcaptcha.com", .widget, source: isAntibot),
         .init("funcaptcha", .challenge, .elementID, "funcaptcha", .widget, source: isAntibot),
+        .init("funcaptcha", .challenge, .elementID, "arkose", .widget, source: seen),
+        .init("funcaptcha", .challenge, .scriptText, "arkoselabs", .widget, source: isAntibot),
+        .init("funcaptcha", .challenge, .scriptText, "funcaptcha", .widget, source: isAntibot),
         .init("geetest", .challenge, .script, "geetest.com", .widget, source: isAntibot),
         .init("geetest", .challenge, .elementClass, "geetest_captcha", .widget, source: seen),
+        .init("geetest", .challenge, .scriptText, "geetest", .widget, source: isAntibot),
         .init("friendly-captcha", .challenge, .script, "friendlycaptcha.com", .widget, source: isAntibot),
         .init("friendly-captcha", .challenge, .elementClass, "frc-captcha", .widget, source: isAntibot),
+        .init("friendly-captcha", .challenge, .scriptText, "friendlychallenge", .widget, source: isAntibot),
         .init("captcha-eu", .challenge, .script, "captcha.eu", .widget, source: isAntibot),
+        .init("captcha-eu", .challenge, .scriptText, "captchaeu", .widget, source: isAntibot),
         .init("qcloud-captcha", .challenge, .script, "turing.captcha.qcloud.com", .widget, source: isAntibot),
         .init("qcloud-captcha", .challenge, .script, "captcha.qq.com", .widget, source: seen),
+        .init("qcloud-captcha", .challenge, .scriptText, "tencentcaptcha", .widget, source: isAntibot),
+        .init("qcloud-captcha", .challenge, .scriptText, "turing.captcha", .widget, source: isAntibot),
         .init("yandex-smartcaptcha", .challenge, .script, "smartcaptcha.yandexcloud.net", .widget, source: seen),
         // Sites' own bot checks.
         .init("amazon", .challenge, .form, "/errors/validatecaptcha", .standIn, source: seen),
@@ -184,6 +242,7 @@ enum RefusalSignatures {
         .init("yandex", .challenge, .url, "/checkcaptcha", .decisive, source: seen),
         .init("baidu", .challenge, .host, "wappass.baidu.com", .decisive, source: seen),
         .init("aliexpress-captcha", .challenge, .url, "punish?x5secdata", .decisive, source: isAntibot),
+        .init("aliexpress-captcha", .challenge, .scriptText, "x5secdata", .standIn, source: isAntibot),
         .init("linkedin", .challenge, .status, "999", .decisive, source: isAntibot),
         .init("youtube", .challenge, .title, "- youtube", .decisive, source: isAntibot),
         // Consent walls: the page is the consent form of the site's owner.
