@@ -203,6 +203,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: server),
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: server),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: server),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),

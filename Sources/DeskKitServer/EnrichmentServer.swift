@@ -89,8 +89,17 @@ public struct EnrichmentServer: Sendable {
             logger.warning(
                 "no API key configured (DESKKIT_API_KEYS): /v1/preview, /v1/decode and /metrics answer 401 to everyone")
         }
+        let limits = configuration.clients
+        let connections = ClientDeadlineHandler.OpenConnections()
+        let metrics = metrics
         return Application(
             router: makeRouter(),
+            // Slow clients are cut off here, not by a proxy the server may not have (``ClientLimits``).
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        ClientDeadlineHandler(limits: limits, connections: connections, metrics: metrics)
+                    ])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
             // A shared cache that is told of answers (PostgreSQL's) listens as a service.

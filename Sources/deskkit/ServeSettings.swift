@@ -34,6 +34,10 @@ struct ServeSettings: ParsableArguments {
     @Option(name: .customLong("defer-enrichment-above"), help: .setting("defer_enrichment_above"))
     var deferEnrichmentAbove: String?
     @Option(name: .customLong("store-timeout"), help: .setting("store_timeout")) var storeTimeout: String?
+    @Option(name: .customLong("head-timeout"), help: .setting("head_timeout")) var headTimeout: String?
+    @Option(name: .customLong("body-timeout"), help: .setting("body_timeout")) var bodyTimeout: String?
+    @Option(name: .customLong("idle-timeout"), help: .setting("idle_timeout")) var idleTimeout: String?
+    @Option(name: .customLong("max-connections"), help: .setting("max_connections")) var maxConnections: String?
 
     /// The settings given as flags, keyed by variable, as ``ServerConfiguration/resolve(flags:environment:file:)``
     /// takes them (a switch gives the value it stands for).
@@ -47,6 +51,8 @@ struct ServeSettings: ParsableArguments {
             ("queue_capacity", queueCapacity), ("workers", workers), ("dedup_capacity", dedupCapacity),
             ("shutdown_grace", shutdownGrace), ("store", store), ("retry_horizon", retryHorizon),
             ("job_lease", jobLease), ("defer_enrichment_above", deferEnrichmentAbove), ("store_timeout", storeTimeout),
+            ("head_timeout", headTimeout), ("body_timeout", bodyTimeout), ("idle_timeout", idleTimeout),
+            ("max_connections", maxConnections),
         ]
         let switches = [("allow_private", allowPrivate), ("oembed", noOEmbed), ("image_probe", noImageProbe)]
         var flags: [String: String] = [:]

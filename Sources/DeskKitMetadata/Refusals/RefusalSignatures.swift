@@ -223,6 +223,7 @@ enum RefusalSignatures {
         .init("funcaptcha", .challenge, .scriptText, "funcaptcha", .widget, source: isAntibot),
         .init("geetest", .challenge, .script, "geetest.com", .widget, source: isAntibot),
         .init("geetest", .challenge, .elementClass, "geetest_captcha", .widget, source: seen),
+        .init("geetest", .challenge, .elementClass, "geetest_holder", .widget, source: seen),
         .init("geetest", .challenge, .scriptText, "geetest", .widget, source: isAntibot),
         .init("friendly-captcha", .challenge, .script, "friendlycaptcha.com", .widget, source: isAntibot),
         .init("friendly-captcha", .challenge, .elementClass, "frc-captcha", .widget, source: isAntibot),

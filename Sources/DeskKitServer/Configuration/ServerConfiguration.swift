@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var rateLimit = RateLimiter.Configuration()
     /// `https://api-{app_id}.sendbird.com` unless set (`DESKKIT_API_BASE`).
     public var apiBase: String
+    /// How long clients may take to send a request and sit idle, and how many may be connected at once.
+    public var clients = ClientLimits()
     /// The largest webhook body read (`DESKKIT_MAX_BODY_BYTES`); larger ones get 413. Default 256 KiB.
     public var maxBodyBytes = 256 * 1024
     /// Where jobs are kept. Default `StoreLocation.default`, a SQLite file in the working directory: the

@@ -300,6 +300,27 @@ extension ServerConfiguration {
             0...10_000_000, \.queue.deferEnrichmentAbove
         ) { $0.queue.deferEnrichmentAbove = $1 },
         .duration(
+            "DESKKIT_HEAD_TIMEOUT", "--head-timeout",
+            "how long a connection may take to send a request's head, from when it opens",
+            .milliseconds(100) ... .seconds(3600),
+            \.clients.headTimeout
+        ) { $0.clients.headTimeout = $1 },
+        .duration(
+            "DESKKIT_BODY_TIMEOUT", "--body-timeout", "how long a request's body may take, from its head",
+            .milliseconds(100) ... .seconds(3600), \.clients.bodyTimeout
+        ) { $0.clients.bodyTimeout = $1 },
+        .duration(
+            "DESKKIT_IDLE_TIMEOUT", "--idle-timeout",
+            "how long a kept-alive connection may wait for its next request after a response",
+            .milliseconds(100) ... .seconds(86400),
+            \.clients.idleTimeout
+        ) { $0.clients.idleTimeout = $1 },
+        .integer(
+            "DESKKIT_MAX_CONNECTIONS", "--max-connections",
+            "connections open at once; one more is closed as soon as it is accepted", 1...1_000_000,
+            \.clients.maxConnections
+        ) { $0.clients.maxConnections = $1 },
+        .duration(
             "DESKKIT_STORE_TIMEOUT", "--store-timeout",
             "how long a PostgreSQL store may take to answer before it counts as down", .seconds(1) ... .seconds(3600),
             \.storeTimeout

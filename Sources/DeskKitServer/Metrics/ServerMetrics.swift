@@ -55,6 +55,12 @@ public struct ServerMetrics: Sendable {
         case challengeRetry = "challenge_retry"
     }
 
+    /// `deskkit_connections_closed_total{reason}`: a connection cut for a limit of ``ClientLimits``.
+    func connectionCut(_ reason: String) { count("deskkit_connections_closed_total", [("reason", reason)]) }
+
+    /// `deskkit_connections_open`: the connections open now.
+    func openConnections(_ open: Int) { Gauge(label: "deskkit_connections_open", factory: factory).record(open) }
+
     /// `deskkit_webhooks_total{outcome}`.
     func webhook(_ outcome: Webhook) { count("deskkit_webhooks_total", [("outcome", outcome.rawValue)]) }
 
