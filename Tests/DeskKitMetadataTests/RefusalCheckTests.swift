@@ -102,6 +102,9 @@ struct RefusalCheckTests {
             Self.check(
                 #"<title>Newsletter</title><form><input type=email name=e><div class="cf-turnstile"></div></form>"#)
                 == nil)
+        // A title that repeats the address is no more than the address.
+        #expect(Self.check("<title>Shop.Example</title><body></body>") == RefusalCheck.nothingToShow)
+        #expect(Self.check("<title>Shop.Example</title><p>Open from nine to five on weekdays.</p>") == nil)
         // A vendor's cookie on an empty page names no one: the page is empty, not that vendor's.
         let empty = Self.check(
             "<html><body></body></html>", headers: [("Set-Cookie", "__cf_bm=1"), ("Server", "cloudflare")])

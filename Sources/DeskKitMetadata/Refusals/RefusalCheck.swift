@@ -246,12 +246,22 @@ private final class Evidence {
             && !RefusalPhrases.templateDescriptions.contains(RefusalText.normalize(description))
     }
 
-    /// A card with nothing on it — no title, description or image after every fallback — is no card. The
-    /// card builder still asks an oEmbed answer the page names before it gives up (``PageMetadata/oEmbed``).
+    /// A card with nothing on it — no title, description or image after every fallback, or a title that only
+    /// repeats the page's address ("shop.example", the URL) — is no card. The card builder still asks an oEmbed
+    /// answer the page names before it gives up (``PageMetadata/oEmbed``).
     func nothingToShow(_ page: PageMetadata) -> FetchError? {
         func empty(_ value: String?) -> Bool { value.map(TextCleaning.isBlank) ?? true }
-        guard empty(page.title), empty(page.description), empty(page.image) else { return nil }
+        guard empty(page.title) || isAddress(page.title ?? ""), empty(page.description), empty(page.image)
+        else { return nil }
         return RefusalCheck.nothingToShow
+    }
+
+    /// Whether `title` is the final URL or its host (with or without `www.`), any case.
+    func isAddress(_ title: String) -> Bool {
+        guard let final else { return false }
+        let t = RefusalText.normalize(title)
+        let bare = final.host.startsWith("www.") ? String(final.host.dropFirst(4)) : final.host
+        return [final.host, bare, final.whole].contains(t)
     }
 
     /// A redirect from the page asked for to a login, consent or error address: the page's own metadata
@@ -316,12 +326,14 @@ private final class Evidence {
         let heading = RefusalText.parts(of: s.heading)
         let headlines = titles + heading
         let shown = "title \"\(s.documentTitle ?? page.title ?? "")\""
-        // The words of a wall come first: 512 characters of each text are enough.
+        // The words of a wall come first: 512 characters of each text are enough. The start of the body's text
+        // is read on a page of a few sentences (a wall's), not on an article the parser stopped early in.
         let texts =
             thin
-            ? [s.documentTitle, s.heading, page.description, s.noscript, s.textStart].compactMap { $0 }.map {
-                RefusalText.normalize(String($0.prefix(512)))
-            } : []
+            ? [s.documentTitle, s.heading, page.description, s.noscript, s.textBytes < 1_024 ? s.textStart : nil]
+                .compactMap { $0 }.map {
+                    RefusalText.normalize(String($0.prefix(512)))
+                } : []
 
         if RefusalText.matches(
             headlines, RefusalPhrases.challengeTitles, prefixes: RefusalPhrases.challengeTitlePrefixes)

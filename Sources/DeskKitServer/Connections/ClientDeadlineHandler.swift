@@ -11,8 +11,9 @@ import Synchronization
 /// Holds each connection to ``ClientLimits``: one handler a connection, in Hummingbird's pipeline after
 /// the HTTP decoder, so it sees whole request parts. Until a request's head is decoded — however many bytes
 /// of it trickle in — no part arrives, and the head's deadline runs; then the body's, until the request's
-/// end; then none while the server answers; after the response, the idle deadline, until the next head. A
-/// deadline that passes closes the connection. The server's time to answer is never the client's.
+/// end; then none while the server answers (pipelined requests included); after the last response, the
+/// idle deadline, until the next head. A deadline that passes closes the connection. The server's time to
+/// answer is never the client's.
 final class ClientDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -63,6 +64,8 @@ final class ClientDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var counted = false
     /// A request's head came and its end has not.
     private var readingRequest = false
+    /// Requests whose head came and whose response has not ended (more than one when pipelined).
+    private var inFlight = 0
     private var deadline: Scheduled<Void>?
 
     init(limits: ClientLimits, connections: OpenConnections, metrics: ServerMetrics) {
@@ -101,6 +104,7 @@ final class ClientDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head:
             readingRequest = true
+            inFlight += 1
             schedule(context, limits.bodyTimeout, .bodyTimeout)
         case .body: break
         case .end:
@@ -112,8 +116,9 @@ final class ClientDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), !readingRequest {
-            schedule(context, limits.idleTimeout, .idleTimeout)
+        if case .end = unwrapOutboundIn(data) {
+            inFlight = max(0, inFlight - 1)
+            if inFlight == 0, !readingRequest { schedule(context, limits.idleTimeout, .idleTimeout) }
         }
         context.write(data, promise: promise)
     }
