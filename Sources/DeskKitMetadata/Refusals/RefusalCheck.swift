@@ -251,8 +251,9 @@ private final class Evidence {
     /// answer the page names before it gives up (``PageMetadata/oEmbed``).
     func nothingToShow(_ page: PageMetadata) -> FetchError? {
         func empty(_ value: String?) -> Bool { value.map(TextCleaning.isBlank) ?? true }
-        guard empty(page.title) || isAddress(page.title ?? ""), empty(page.description), empty(page.image)
-        else { return nil }
+        guard empty(page.description), empty(page.image), empty(page.title) || isAddress(page.title ?? "") else {
+            return nil
+        }
         return RefusalCheck.nothingToShow
     }
 
