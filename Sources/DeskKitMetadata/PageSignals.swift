@@ -51,8 +51,9 @@ public struct PageSignals: Sendable, Hashable {
     public static let maxMarkerBody = 64 * 1024
     /// ``textStart`` at most: 512 bytes.
     public static let maxTextStart = 512
-    /// ``scriptText`` at most: 1 KiB of each inline script, 4 KiB in all.
+    /// ``scriptText`` at most of each inline script: 1 KiB.
     public static let maxScriptStart = 1024
+    /// ``scriptText`` at most in all: 4 KiB.
     public static let maxScriptText = 4096
 
     /// Nothing seen.

@@ -19,8 +19,8 @@ public struct FetchedPage: Sendable {
     public var contentType: String?
     /// For a direct link to an image, a PDF, a video or a sound: what the response says of the file.
     public var media: MediaInfo?
-    /// For a page with nothing of its own to show (an app shell, ``FetchError/Kind/emptyShell``) that names
-    /// its oEmbed answer (``PageMetadata/oEmbed``): the refusal that stands unless that answer describes it.
+    /// For a page with nothing of its own to show (an app shell, `FetchError.Kind.emptyShell`) that names
+    /// its oEmbed answer (`PageMetadata.oEmbed`): the refusal that stands unless that answer describes it.
     /// Video and photo sites serve such shells; their oEmbed answer is the card.
     public var refusalUnlessOEmbed: FetchError?
 
