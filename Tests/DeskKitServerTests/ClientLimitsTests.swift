@@ -103,18 +103,24 @@ struct ClientLimitsTests {
         return limits
     }
 
+    /// Sends `piece(i)` every 100 ms for a minute at most, until the server closes the connection or the task
+    /// is cancelled.
+    static func trickle(_ c: RawConnection, _ piece: @escaping @Sendable (Int) -> String) -> Task<Void, Never> {
+        Task {
+            for i in 0..<600 where !Task.isCancelled {
+                guard c.write(piece(i)) else { return }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
     @Test func aHeadThatTricklesInIsCutAtItsDeadline() async throws {
         try await withServer(Self.short) { port in
             let c = try RawConnection(port: port)
             let opened = ContinuousClock.now
             c.write("GET /health HTTP/1.1\r\n")
             // A header line every 100 ms, as a slow-loris client sends them: the head never ends.
-            let trickle = Task {
-                for i in 0..<600 where !Task.isCancelled {
-                    guard c.write("X-Line-\(i): x\r\n") else { return }
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-            }
+            let trickle = Self.trickle(c) { "X-Line-\($0): x\r\n" }
             let (bytes, closed) = try await c.readUntilClosed(timeout: .seconds(30))
             trickle.cancel()
             #expect(closed && bytes.isEmpty, "closed without an answer")
@@ -129,12 +135,7 @@ struct ClientLimitsTests {
             let c = try RawConnection(port: port)
             c.write(
                 "POST /v1/decode HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\nContent-Type: application/json\r\n\r\n")
-            let trickle = Task {
-                for _ in 0..<600 where !Task.isCancelled {
-                    guard c.write(" ") else { return }
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-            }
+            let trickle = Self.trickle(c) { _ in " " }
             let (_, closed) = try await c.readUntilClosed(timeout: .seconds(30))
             trickle.cancel()
             #expect(closed)
