@@ -28,12 +28,7 @@ struct CardBuilder: Sendable {
             oEmbed = await answer(discovered.url, format: discovered.format)
         }
         var card: PreviewCard
-        let described: Bool
-        if case .document(let document)? = oEmbed, document.title != nil || document.authorName != nil {
-            described = true
-        } else {
-            described = false
-        }
+        let described = oEmbed?.describesPage ?? false
         switch page {
         case .success(let p):
             if let refusal = p.refusalUnlessOEmbed, !described { throw refusal }
@@ -60,6 +55,12 @@ struct CardBuilder: Sendable {
         case document(OEmbedDocument)
         /// Why there is none: a fetch error or a bad answer, in words.
         case failed(String)
+
+        /// Whether the answer describes the page: it has a title or an author.
+        var describesPage: Bool {
+            guard case .document(let document) = self else { return false }
+            return document.title != nil || document.authorName != nil
+        }
     }
 
     /// The answer of the provider table's endpoint for `link`, if it names one.
