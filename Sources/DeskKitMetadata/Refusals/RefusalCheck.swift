@@ -80,6 +80,9 @@ private final class Evidence {
             parameters = (parts.query ?? "").split(separator: "&").map { String($0.prefix { $0 != "=" }) }
         }
 
+        /// The host without its `www.`: the site's name as pages write it ("example.com is for sale").
+        var site: String { host.startsWith("www.") ? String(host.dropFirst(4)) : host }
+
         /// Whether the host is `pattern` or under it (`pattern` ending in `.`: starts with it).
         func hostIs(_ pattern: String) -> Bool {
             pattern.endsWith(".") ? host.startsWith(pattern) : host == pattern || host.endsWith("." + pattern)
@@ -223,18 +226,20 @@ private final class Evidence {
     }
 
     /// Nothing else on the page: under 256 bytes of text (hidden or not), no field to fill in, and nothing
-    /// that describes it (``describesItself(_:)``). A mark in its content then says what the page is
+    /// that describes it (``describesItself``). A mark in its content then says what the page is
     /// (`RefusalSignature.Strength.mark`).
     var bare: Bool {
-        guard let page else { return false }
-        let s = page.signals
-        return s.textBytes < 256 && s.fieldsToFill == 0 && s.passwordFields == 0 && !describesItself(page)
+        guard let s = page?.signals else { return false }
+        return s.textBytes < 256 && s.fieldsToFill == 0 && s.passwordFields == 0 && !describesItself
     }
 
-    /// Whether the page describes itself beyond a title: an OpenGraph, Twitter card or itemprop description or
+    /// Whether the page describes itself beyond a title (read once: the bare-page and the shell rules ask).
+    lazy var describesItself: Bool = page.map(describes) ?? false
+
+    /// Whether `page` describes itself beyond a title: an OpenGraph, Twitter card or itemprop description or
     /// image, JSON-LD, or a description — its meta or its first paragraph — that is neither a bundler
     /// template's, nor its `<noscript>`, nor a notice about the browser.
-    func describesItself(_ page: PageMetadata) -> Bool {
+    func describes(_ page: PageMetadata) -> Bool {
         if page.openGraph.contains(where: { $0.key == "og:description" || $0.key == "og:image" })
             || page.twitter.contains(where: { $0.key == "twitter:description" || $0.key == "twitter:image" })
             || page.itemprops.contains(where: { $0.key == "description" }) || !page.jsonLD.isEmpty
@@ -261,8 +266,7 @@ private final class Evidence {
     func isAddress(_ title: String) -> Bool {
         guard let final else { return false }
         let t = RefusalText.normalize(title)
-        let bare = final.host.startsWith("www.") ? String(final.host.dropFirst(4)) : final.host
-        return [final.host, bare, final.whole].contains(t)
+        return [final.host, final.site, final.whole].contains(t)
     }
 
     /// A redirect from the page asked for to a login, consent or error address: the page's own metadata
@@ -381,7 +385,7 @@ private final class Evidence {
         }
         let parkedTexts = [s.documentTitle, s.heading, page.description].compactMap { $0 }.map(RefusalText.normalize)
         // The domain is named by a word for it, or by the site's own name ("example.com is for sale").
-        let site = final.map { $0.host.startsWith("www.") ? String($0.host.dropFirst(4)) : $0.host }
+        let site = final?.site
         let forSale = parkedTexts.first { t in
             namesADomainForSale(t, site)
                 || RefusalPhrases.parkedPairs.contains { domain, sale in
@@ -434,11 +438,13 @@ private final class Evidence {
     /// only words are such a notice keeps a card with that title.
     func emptyShell(_ page: PageMetadata) -> FetchError? {
         let s = page.signals
-        guard s.textBytes < 64 || s.textBytes < 512 && isNotice(s.textStart), !page.stoppedEarly,
+        // Its only words (a few hundred bytes at most) are a notice.
+        let noticeOnly = s.textBytes < 512 && isNotice(s.textStart)
+        guard s.textBytes < 64 || noticeOnly, !page.stoppedEarly,
             !s.scriptSources.isEmpty || s.appRoot != nil || !s.scriptText.isEmpty, s.fieldsToFill == 0,
-            s.passwordFields == 0, !describesItself(page)
+            s.passwordFields == 0, !describesItself
         else { return nil }
-        if s.noscript != nil || isNotice(s.textStart), let own = s.documentTitle, isSpecific(own, page) { return nil }
+        if s.noscript != nil || noticeOnly, let own = s.documentTitle, isSpecific(own, page) { return nil }
         // Scripts and nothing else: a title alone does not describe a page.
         let template = RefusalText.matches(title, RefusalPhrases.shellTitles)
         let evidence =
