@@ -85,9 +85,15 @@ let package = Package(
         // UTF-8 validation. What every module that reads text builds on.
         .target(name: "DeskKitJSON"),
         .target(name: "DeskKitModel", dependencies: ["DeskKitJSON"]),
-        // Time limits: the one deadline helper (answered at the deadline, the work cancelled) and `Duration`
-        // in the units SwiftNIO takes. What fetching and the stores bound their waits with.
-        .target(name: "DeskKitTime"),
+        // Time limits: the one deadline helper (answered at the deadline, the work cancelled; its timer is
+        // SwiftNIO's) and `Duration` in the units SwiftNIO takes. What fetching and the stores bound their
+        // waits with.
+        .target(
+            name: "DeskKitTime",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio", condition: previews),
+                .product(name: "NIOPosix", package: "swift-nio", condition: previews),
+            ]),
         // URLs, pure Swift: RFC 3986 splitting and resolution, hosts, punycode. What fetching (the SSRF
         // guard), link detection and metadata all parse URLs with, in one place.
         .target(name: "DeskKitURL"),
@@ -200,6 +206,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "NIOPosix", package: "swift-nio", condition: server),
+                .product(name: "DequeModule", package: "swift-collections", condition: server),
                 .product(name: "Crypto", package: "swift-crypto", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
@@ -302,7 +310,7 @@ let package = Package(
         .testTarget(
             name: "DeskKitJobStoreTests",
             dependencies: [
-                "DeskKitJobStore", "DeskKitTestSupport",
+                "DeskKitJobStore", "DeskKitTime", "DeskKitTestSupport",
                 .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
             ]

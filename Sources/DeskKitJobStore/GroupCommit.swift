@@ -1,17 +1,30 @@
+import DequeModule
 import Foundation
 
 /// Group commit: requests that arrive while a batch is being written wait together for the next one, so a
 /// store pays one statement (and one sync to disk) per batch rather than one per request.
+///
+/// No task of its own: the request that finds no batch being written leads — it writes a batch with its own
+/// item first, answers the others of that batch, and hands the lead to the first request still waiting (which
+/// writes the next batch, its own item first). A batch must not fail with its leader's cancellation: `write`
+/// goes on to its end when the leader is cancelled (the stores write through `withDeadline` with
+/// `followsCancellation: false`).
 ///
 /// `write` receives at most `maxBatch` items and returns one output per item, in order. When it throws,
 /// every request of that batch fails with the error as `describe` words it.
 actor GroupCommit<Item: Sendable, Output: Sendable> {
     typealias Write = @Sendable ([Item]) async throws -> [Output]
 
+    /// What a waiting request is resumed with: its answer, or the lead of the next batch.
+    private enum Turn: Sendable {
+        case answered(Result<Output, JobStoreError>)
+        case lead
+    }
+
     private let maxBatch: Int
     private let write: Write
     private let describe: @Sendable (any Error) -> JobStoreError
-    private var waiting: [(item: Item, reply: CheckedContinuation<Result<Output, JobStoreError>, Never>)] = []
+    private var waiting: Deque<(item: Item, reply: CheckedContinuation<Turn, Never>)> = []
     private var writing = false
 
     init(maxBatch: Int, describe: @escaping @Sendable (any Error) -> JobStoreError, write: @escaping Write) {
@@ -21,34 +34,38 @@ actor GroupCommit<Item: Sendable, Output: Sendable> {
     }
 
     func submit(_ item: Item) async throws(JobStoreError) -> Output {
-        let result = await withCheckedContinuation { reply in
-            waiting.append((item, reply))
-            if !writing {
-                writing = true
-                Task { await self.writeWaiting() }
+        if writing {
+            switch await withCheckedContinuation({ waiting.append((item, $0)) }) {
+            case .answered(let result): return try result.get()
+            case .lead: break
             }
         }
-        return try result.get()
+        writing = true
+        return try await lead(with: item).get()
     }
 
-    /// Writes what is waiting, one batch after another, until nothing is.
-    private func writeWaiting() async {
-        while !waiting.isEmpty {
-            let batch = Array(waiting.prefix(maxBatch))
-            waiting.removeFirst(batch.count)
-            let result: Result<[Output], JobStoreError>
-            do {
-                let outputs = try await write(batch.map(\.item))
-                precondition(outputs.count == batch.count, "a group write returns one output per item")
-                result = .success(outputs)
-            } catch {
-                result = .failure(describe(error))
-            }
-            for (i, request) in batch.enumerated() {
-                request.reply.resume(returning: result.map { $0[i] })
-            }
+    /// Writes `own` and the requests waiting longest (a batch of at most ``maxBatch``), answers them, and
+    /// hands the lead on.
+    private func lead(with own: Item) async -> Result<Output, JobStoreError> {
+        let others = Array(waiting.prefix(maxBatch - 1))
+        waiting.removeFirst(others.count)
+        let result: Result<[Output], JobStoreError>
+        do {
+            let outputs = try await write([own] + others.map(\.item))
+            precondition(outputs.count == others.count + 1, "a group write returns one output per item")
+            result = .success(outputs)
+        } catch {
+            result = .failure(describe(error))
         }
-        writing = false
+        for (i, request) in others.enumerated() {
+            request.reply.resume(returning: .answered(result.map { $0[i + 1] }))
+        }
+        if let next = waiting.popFirst() {
+            next.reply.resume(returning: .lead)
+        } else {
+            writing = false
+        }
+        return result.map { $0[0] }
     }
 }
 

@@ -19,6 +19,11 @@ public protocol JobStore: Sendable {
     /// expired lease), marks them running until `now + lease` and counts an attempt.
     func claim(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob]
 
+    /// When the next job falls due: the earliest next attempt of a queued job or lease end of a running one,
+    /// nil when there is neither. Workers that found nothing to claim sleep until then (or until a job is
+    /// admitted), instead of asking again and again.
+    func nextDue() async throws(JobStoreError) -> Date?
+
     /// Extends the leases of `claims` (jobs as ``claim(limit:now:lease:)`` handed them out) to `until`,
     /// for those still running under that claim: a job claimed again since (its attempt count moved on) or
     /// ended is left alone. Returns the message ids renewed.
@@ -30,7 +35,9 @@ public protocol JobStore: Sendable {
     /// leases and returns 0.
     func recoverAbandoned(now: Date) async throws(JobStoreError) -> Int
 
-    /// Ends a claimed job: `.done` or `.failed` (with its last error).
+    /// Ends a claimed job: `.done` or `.failed` (with its last error). Like ``reschedule(_:dueAt:error:now:)``,
+    /// it writes its change even when the calling task is cancelled (a worker cancelled at the end of a
+    /// shutdown's grace records how its job ended), within the store's own time limit.
     func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError)
 
     /// Puts a claimed job back in the queue, due at `dueAt`, with the error that made it wait.

@@ -100,6 +100,12 @@ public actor MemoryJobStore: JobStore {
         jobs.values.lazy.map(\.stored).filter { $0.state == .queued }.inClaimOrder().map(\.job)
     }
 
+    public func nextDue() -> Date? {
+        while let first = due.min, !isCurrent(first, .queued) { due.removeMin() }
+        while let first = leases.min, !isCurrent(first, .running) { leases.removeMin() }
+        return [due.min?.at, leases.min?.at].compactMap { $0 }.min()
+    }
+
     public func renew(_ claims: [StoredJob], until: Date) -> Set<Int64> {
         var renewed: Set<Int64> = []
         for claim in claims {

@@ -65,12 +65,14 @@ public final class PostgresJobStore: JobStore {
         let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
         let timeout = options.operationTimeout
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
-            try await withDeadline(timeout) {
+            try await withDeadline(timeout, followsCancellation: false) {
                 try await Admission.admit(batch) { try await Self.insert($0, client: client, logger: logger) }
             }
         }
         endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
-            try await withDeadline(timeout) { try await Self.end(batch, client: lazyClient) }
+            try await withDeadline(timeout, followsCancellation: false) {
+                try await Self.end(batch, client: lazyClient)
+            }
             return batch.map { _ in () }
         }
     }
@@ -196,6 +198,19 @@ public final class PostgresJobStore: JobStore {
         ).inClaimOrder()
     }
 
+    public func nextDue() async throws(JobStoreError) -> Date? {
+        try await perform(durable: false) { client in
+            let rows = try await client.query(
+                """
+                SELECT least(
+                    (SELECT min(next_attempt_at) FROM deskkit_jobs WHERE state = 'queued'),
+                    (SELECT min(lease_until) FROM deskkit_jobs WHERE state = 'running'))
+                """)
+            for try await due in rows.decode(Date?.self) { return due }
+            return nil
+        }
+    }
+
     public func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64> {
         guard !claims.isEmpty else { return [] }
         let ids = claims.map(\.job.messageID)
@@ -252,7 +267,7 @@ public final class PostgresJobStore: JobStore {
 
     public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) {
         try await run(
-            durable: false,
+            durable: false, followsCancellation: false,
             """
             UPDATE deskkit_jobs SET state = 'queued', lease_until = NULL, next_attempt_at = \(dueAt),
                 last_error = coalesce(\(error), last_error), updated_at = \(now)
@@ -344,18 +359,26 @@ public final class PostgresJobStore: JobStore {
         return try await perform { client in try await Self.committedIDs(query, client: client, logger: logger).count }
     }
 
-    private func run(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) {
-        try await perform(durable: durable) { client in _ = try await client.query(query) }
+    private func run(durable: Bool = true, followsCancellation: Bool = true, _ query: PostgresQuery)
+        async throws(JobStoreError)
+    {
+        try await perform(durable: durable, followsCancellation: followsCancellation) { client in
+            _ = try await client.query(query)
+        }
     }
 
     /// Runs `body` on the durable or the lazy pool within the operation deadline, its errors as
-    /// ``JobStoreError/Kind/unavailable``.
+    /// ``JobStoreError/Kind/unavailable``; unless `followsCancellation`, to its end when the caller is
+    /// cancelled.
     private func perform<T: Sendable>(
-        durable: Bool = true, _ body: @Sendable @escaping (PostgresClient) async throws -> T
+        durable: Bool = true, followsCancellation: Bool = true,
+        _ body: @Sendable @escaping (PostgresClient) async throws -> T
     ) async throws(JobStoreError) -> T {
         let client = durable ? self.client : lazyClient
         do {
-            return try await withDeadline(options.operationTimeout) { try await body(client) }
+            return try await withDeadline(options.operationTimeout, followsCancellation: followsCancellation) {
+                try await body(client)
+            }
         } catch {
             throw Self.unavailable(location, error)
         }

@@ -192,6 +192,16 @@ public actor SQLiteJobStore: JobStore {
         return rows.compactMap(Self.storedJob).inClaimOrder()
     }
 
+    public func nextDue() async throws(JobStoreError) -> Date? {
+        let rows = try await run(
+            """
+            SELECT min(due) AS due FROM (
+                SELECT min(next_attempt_at) AS due FROM jobs WHERE state = 'queued'
+                UNION ALL SELECT min(lease_until) FROM jobs WHERE state = 'running')
+            """, [])
+        return rows.first?.column("due")?.double.map(Date.init(timeIntervalSince1970:))
+    }
+
     public func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64> {
         var renewed: Set<Int64> = []
         // In slices of 400 (two values a job, under SQLite's 32,766 variables by far).
@@ -222,6 +232,8 @@ public actor SQLiteJobStore: JobStore {
 
     public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
         _ = try await run(
+            followsCancellation: false,
+
             "UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE message_id = ?",
             [
                 .text(state.rawValue), error.map(SQLiteData.text) ?? .null, .float(now.timeIntervalSince1970),
@@ -231,6 +243,8 @@ public actor SQLiteJobStore: JobStore {
 
     public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) {
         _ = try await run(
+            followsCancellation: false,
+
             """
             UPDATE jobs SET state = 'queued', lease_until = NULL, next_attempt_at = ?, last_error = coalesce(?, last_error),
                 updated_at = ? WHERE message_id = ?
@@ -302,8 +316,13 @@ public actor SQLiteJobStore: JobStore {
 
     // MARK: Helpers
 
-    private func run(_ sql: String, _ binds: [SQLiteData]) async throws(JobStoreError) -> [SQLiteRow] {
+    /// Runs `sql`; unless `followsCancellation`, to its end when the calling task is cancelled (sqlite-nio's
+    /// async query drops work asked for by a cancelled task; its future-based one does not).
+    private func run(followsCancellation: Bool = true, _ sql: String, _ binds: [SQLiteData])
+        async throws(JobStoreError) -> [SQLiteRow]
+    {
         do {
+            if !followsCancellation { return try await connection.query(sql, binds).get() }
             return try await connection.query(sql, binds)
         } catch {
             throw JobStoreError(.unavailable, "\(path): \(error)")

@@ -3,6 +3,7 @@ import DeskKitMetadata
 import CoreMetrics
 import DeskKitModel
 import Foundation
+import Synchronization
 import Tracing
 
 /// The preview of one link of a message.
@@ -73,7 +74,7 @@ public actor PreviewService {
     private var cache: PreviewCache<Result<PreviewCard, FetchError>>
     /// The fetches under way, each with how many callers wait for it: when every one of them is
     /// cancelled (a server shutting down), the fetch is cancelled too, instead of running to its timeout.
-    private var inFlight: [String: (task: Task<Result<PreviewCard, FetchError>, Never>, waiters: Int)] = [:]
+    private var inFlight: [String: SharedFetch] = [:]
     private let global: AsyncLimiter
     /// Each host's limiter while fetches to it run or wait, with how many: a host's entry goes with its last
     /// fetch, so a server that sees a new host in every message keeps none of them.
@@ -151,25 +152,26 @@ public actor PreviewService {
             span.attributes["deskkit.preview.source"] = "cache"
             return cached
         }
-        let task: Task<Result<PreviewCard, FetchError>, Never>
-        if let running = inFlight[key] {
+        let fetch: SharedFetch
+        if let running = inFlight[key], running.join() {
             metrics.joinedFetches.increment()
             span.attributes["deskkit.preview.source"] = "in_flight"
-            task = running.task
-            inFlight[key]?.waiters += 1
+            fetch = running
         } else {
             span.attributes["deskkit.preview.source"] = "fetch"
-            task = Task { await self.fetchOnce(url, key: key, language: language) }
-            inFlight[key] = (task, 1)
+            // A task of its own (the one of a preview): every caller asking for the page meanwhile waits on it,
+            // and it ends when the last of them is cancelled, not with the first.
+            fetch = SharedFetch(Task { await self.fetchOnce(url, key: key, language: language) })
+            inFlight[key] = fetch
         }
         let result = await withTaskCancellationHandler {
-            await task.value
+            await fetch.task.value
         } onCancel: {
-            Task { await self.stopWaiting(for: key, task) }
+            fetch.leave()
         }
-        if inFlight[key]?.task == task { inFlight[key] = nil }
+        if inFlight[key] === fetch { inFlight[key] = nil }
         // A cancelled fetch says nothing about the page: it is not remembered.
-        guard !task.isCancelled else { return result }
+        guard !fetch.task.isCancelled else { return result }
         cache.insert(result, for: key, ttl: ttl(of: result), now: .now)
         return result
     }
@@ -188,17 +190,6 @@ public actor PreviewService {
         switch result {
         case .success: configuration.successTTL
         case .failure(let e): e.kind.isRefusal ? configuration.refusalTTL : configuration.failureTTL
-        }
-    }
-
-    /// A caller of ``preview(for:)`` was cancelled: the last one to go cancels the fetch.
-    private func stopWaiting(for key: String, _ task: Task<Result<PreviewCard, FetchError>, Never>) {
-        guard let running = inFlight[key], running.task == task else { return }
-        if running.waiters > 1 {
-            inFlight[key]?.waiters -= 1
-        } else {
-            inFlight[key] = nil
-            task.cancel()
         }
     }
 
@@ -259,7 +250,7 @@ public actor PreviewService {
         // A caller gone while waiting for a place (a server shutting down) fetches nothing.
         do { try await global.acquire() } catch { return .failure(PageFetcher.map(error)) }
         do { try await host.acquire() } catch {
-            await global.release()
+            global.release()
             return .failure(PageFetcher.map(error))
         }
         metrics.fetches.increment()
@@ -275,8 +266,37 @@ public actor PreviewService {
             metrics.fetchFailed(error)
             result = .failure(error)
         }
-        await host.release()
-        await global.release()
+        host.release()
+        global.release()
         return result
+    }
+}
+
+/// A page's fetch that the callers asking for it at once wait on together: the last of them to be cancelled
+/// cancels it (a lock, so that a cancellation handler does it at once, without a task to reach the service).
+private final class SharedFetch: Sendable {
+    let task: Task<Result<PreviewCard, FetchError>, Never>
+    /// Callers waiting; 0 once the last was cancelled, and then no one joins.
+    private let waiters = Mutex(1)
+
+    init(_ task: Task<Result<PreviewCard, FetchError>, Never>) { self.task = task }
+
+    /// Counts one more caller waiting; false when the fetch was cancelled.
+    func join() -> Bool {
+        waiters.withLock { waiters in
+            guard waiters > 0 else { return false }
+            waiters += 1
+            return true
+        }
+    }
+
+    /// A caller was cancelled: the last one to go cancels the fetch.
+    func leave() {
+        if waiters.withLock({ waiters in
+            waiters -= 1
+            return waiters == 0
+        }) {
+            task.cancel()
+        }
     }
 }

@@ -1,3 +1,5 @@
+import NIOCore
+import NIOPosix
 import Synchronization
 
 /// An operation that took longer than its deadline.
@@ -8,45 +10,82 @@ package struct DeadlineExceeded: Error, CustomStringConvertible {
 
 /// Runs `body`, throwing ``DeadlineExceeded`` when it takes longer than `limit`: the one time limit of the
 /// package (a page fetch's total time, a store's and the shared cache's operations). The caller is answered at
-/// the deadline even if `body` does not stop when cancelled (a driver waiting on a socket): `body` is
-/// cancelled and left to end on its own. The timer ends with the answer: a call that is answered in time
-/// leaves no task asleep behind it.
-package func withDeadline<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws
-    -> T
-{
-    let work = Task { try await body() }
+/// the deadline even if `body` does not stop when cancelled, and that is why `body` runs in a task of its own:
+/// postgres-nio's `query` has no cancellation handler (a query on a connection whose peer went silent waits
+/// for TCP to give up), and `getaddrinfo` cannot be interrupted. Past the deadline `body` is cancelled and left
+/// to end on its own.
+///
+/// That task is the only one: it answers the caller itself, and the deadline is a timer of SwiftNIO's event
+/// loops (a scheduled callback, as AsyncHTTPClient's own deadline is), cancelled with the answer.
+///
+/// - Parameters:
+///   - limit: how long the caller waits.
+///   - followsCancellation: whether `body` is cancelled when the caller is. False for work done for others
+///     too (a group commit's batch, written for every request waiting on it, or a job's end that must be
+///     written after its worker was cancelled): the work, and its caller's wait, go on to the end or the limit.
+package func withDeadline<T: Sendable>(
+    _ limit: Duration, followsCancellation: Bool = true, _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let answer = FirstAnswer<T>()
     let result: Result<T, any Error> = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
-            let reply = FirstAnswer(continuation)
-            let timer = Task {
-                do { try await Task.sleep(for: limit) } catch { return }
-                reply.give(.failure(DeadlineExceeded(limit: limit)))
+            answer.wait(continuation)
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(limit.nanoseconds)) {
+                answer.give(.failure(DeadlineExceeded(limit: limit)))
             }
-            Task {
-                reply.give(await work.result)
+            answer.work = Task {
+                let result: Result<T, any Error>
+                do { result = .success(try await body()) } catch { result = .failure(error) }
                 timer.cancel()
+                answer.give(result)
             }
         }
     } onCancel: {
-        work.cancel()
+        if followsCancellation { answer.cancelWork() }
     }
-    if case .failure = result { work.cancel() }
+    if case .failure = result { answer.cancelWork() }
     return try result.get()
 }
 
-/// Resumes a continuation with the first answer given; later answers are dropped.
+/// The first answer of a deadline — the work's or the timer's — and the work's task, to cancel it.
 private final class FirstAnswer<T: Sendable>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Result<T, any Error>, Never>?>
+    private struct State {
+        var continuation: CheckedContinuation<Result<T, any Error>, Never>?
+        var work: Task<Void, Never>?
+        var cancelled = false
+    }
+    private let state = Mutex(State())
 
-    init(_ continuation: CheckedContinuation<Result<T, any Error>, Never>) {
-        self.continuation = Mutex(continuation)
+    func wait(_ continuation: CheckedContinuation<Result<T, any Error>, Never>) {
+        state.withLock { $0.continuation = continuation }
     }
 
+    /// Resumes the caller with the first result given; later ones are dropped.
     func give(_ result: Result<T, any Error>) {
-        continuation.withLock { waiting in
-            waiting?.resume(returning: result)
-            waiting = nil
+        let waiting = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
         }
+        waiting?.resume(returning: result)
+    }
+
+    /// The work's task; cancelled at once when the caller was cancelled before it started.
+    var work: Task<Void, Never>? {
+        get { state.withLock { $0.work } }
+        set {
+            let cancelNow = state.withLock { state in
+                state.work = newValue
+                return state.cancelled
+            }
+            if cancelNow { newValue?.cancel() }
+        }
+    }
+
+    func cancelWork() {
+        state.withLock { state in
+            state.cancelled = true
+            return state.work
+        }?.cancel()
     }
 }
 

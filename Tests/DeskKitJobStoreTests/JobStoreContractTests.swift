@@ -111,6 +111,52 @@ struct JobStoreContractTests {
         }
     }
 
+    /// Idle workers sleep until the store's next due job: the earliest queued job's attempt or running job's
+    /// lease end; nothing when every job has ended.
+    @Test(arguments: Backend.allCases)
+    func nextDueIsTheEarliestAttemptOrLeaseEnd(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
+            let t0 = Date(timeIntervalSince1970: 2_000_000)
+            func expectDue(_ expected: Date?, _ comment: Comment) async throws {
+                let due = try await store.nextDue()
+                #expect(
+                    due.map { abs($0.timeIntervalSince(expected ?? .distantPast)) < 0.001 } ?? (expected == nil),
+                    comment)
+            }
+            try await expectDue(nil, "an empty store")
+            for id in 1...2 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
+            try await expectDue(t0, "queued jobs, due at admission")
+            _ = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
+            try await expectDue(t0.addingTimeInterval(30), "running jobs: their leases' end")
+            try await store.reschedule(1, dueAt: t0.addingTimeInterval(10), error: nil, now: t0.addingTimeInterval(1))
+            try await expectDue(t0.addingTimeInterval(10), "a retry due before the other lease ends")
+            try await store.finish(1, as: .done, error: nil, now: t0.addingTimeInterval(2))
+            try await expectDue(t0.addingTimeInterval(30), "the retry ended: the lease")
+            try await store.finish(2, as: .failed, error: "x", now: t0.addingTimeInterval(3))
+            try await expectDue(nil, "every job ended")
+        }
+    }
+
+    /// A worker cancelled at the end of a shutdown's grace still writes how its job ended: the job goes back
+    /// in the store, or is done, rather than staying claimed until its lease runs out.
+    @Test(arguments: Backend.allCases)
+    func aCancelledCallerStillWritesAJobsEnd(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
+            let t0 = Date(timeIntervalSince1970: 2_000_000)
+            for id in 1...2 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
+            _ = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
+            let worker = Task {
+                try? await Task.sleep(for: .seconds(600))  // until cancelled
+                #expect(Task.isCancelled)
+                try await store.reschedule(1, dueAt: t0, error: nil, now: t0.addingTimeInterval(1))
+                try await store.finish(2, as: .done, error: nil, now: t0.addingTimeInterval(1))
+            }
+            worker.cancel()
+            try await worker.value
+            #expect(try await store.counts() == [.queued: 1, .running: 0, .done: 1, .failed: 0])
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func leasesRescheduleAndFinish(_ backend: Backend) async throws {
         try await Self.withStore(backend) { store, _ in

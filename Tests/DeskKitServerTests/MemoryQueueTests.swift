@@ -140,6 +140,27 @@ struct MemoryQueueTests {
             failed.job.messageID == 2 && failed.attempts == 1 && failed.lastError == "retryable, HTTP 502: try later")
     }
 
+    /// No worker polls for what it can be told: with an hour between polls, a job admitted to an idle queue
+    /// is run at once (the admission wakes a worker), and its retry when it is due (the store names it).
+    @Test func idleWorkersWakeForAnAdmissionAndForTheNextDueJob() async throws {
+        let attempts = Attempts()
+        var configuration = JobQueue.Configuration()
+        configuration.pollInterval = .seconds(3600)
+        configuration.retry.firstDelay = .milliseconds(50)
+        configuration.workers = 4
+        let store = Self.memory()
+        let queue = JobQueue(store: store, configuration: configuration) { _ in
+            await attempts.add() == 1 ? .retryable(PlatformAPIError(.retryable, status: 503, detail: "later")) : .updated
+        }
+        _ = try await Self.run(queue) {
+            try await Task.sleep(for: .milliseconds(200))  // every worker idle, one waiting for the poll
+            #expect(await queue.submit(Self.job(1)) == .accepted)
+            try await Self.waitFor(.done, in: store)
+        }
+        let done = try #require(await store.list(state: .done, limit: 1).first)
+        #expect(done.attempts == 2, "run, then retried when due — not at the next poll, an hour later")
+    }
+
     /// A bot check stood in for the pages: tried again as often as the policy says, then finished; past the
     /// horizon, finished at once.
     @Test func challengesAreTriedAgainABoundedNumberOfTimes() async throws {

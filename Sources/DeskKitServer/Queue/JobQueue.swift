@@ -1,15 +1,23 @@
 import DeskKitJobStore
 import DeskKitPreview
+import DeskKitTime
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import Tracing
 
 /// The server's one queue of enrichment work, over any `JobStore` (as swift-jobs' `JobQueue` over its
-/// drivers): a webhook's job is committed before the webhook is answered, workers claim due jobs with a
-/// lease, Platform API failures are retried by the ``RetryPolicy`` over its horizon, across restarts, and a
-/// job whose worker died is claimed again when its lease runs out. It alone counts jobs in the metrics.
+/// drivers): a webhook's job is committed before the webhook is answered; ``Configuration/workers`` workers,
+/// children of one task group, each claim the next due job from the store with a lease; what follows a job's
+/// outcome is its ``RetryStrategy``'s to say (the enrichment's: ``EnrichmentRetry``), across restarts; a job
+/// whose worker died is claimed again when its lease runs out. It alone counts jobs in the metrics.
+///
+/// Idle workers wait on a ``Doorbell``: a job admitted wakes one, and one of them waits with a deadline —
+/// the store's next due job (``JobStore/nextDue()``) or ``Configuration/pollInterval``, whichever is sooner
+/// — for what no admission announces (retries, other instances' jobs, expired leases).
 ///
 /// On graceful shutdown it stops taking new jobs and lets running ones finish within the grace, then
 /// cancels them and puts them back in the store, due at once. A durable store keeps them for the next
@@ -24,12 +32,13 @@ public actor JobQueue: Service {
         /// takes it. A running job renews it every ``heartbeat``, so it bounds how long a dead instance's
         /// jobs wait, not how long a job may take. Default 30 s.
         public var lease: Duration = .seconds(30)
-        /// When and how long a failed Platform API call is tried again.
+        /// When and how long a failed Platform API call is tried again (the default strategy's,
+        /// ``EnrichmentRetry``).
         public var retry = RetryPolicy()
-        /// When a job whose pages a bot check stood in for is tried again.
+        /// When a job whose pages a bot check stood in for is tried again (the default strategy's).
         public var challengeRetry = ChallengeRetry()
-        /// How often the store is asked for due jobs when nothing wakes the workers (jobs of other
-        /// instances, expired leases). Default 1 s.
+        /// How often an idle worker asks the store for due jobs when nothing wakes the workers and the store
+        /// names no job due sooner (jobs of other instances). Default 1 s.
         public var pollInterval: Duration = .seconds(1)
         /// How long a message id is a duplicate (Sendbird delivers a webhook again when it got no answer in
         /// time); done jobs older than this are purged. Default 1 hour.
@@ -56,31 +65,32 @@ public actor JobQueue: Service {
     /// Where the jobs live.
     public nonisolated let store: any JobStore
     private let work: @Sendable (EnrichmentJob) async -> JobOutcome
+    private let strategy: any RetryStrategy
     private let handBack: HandBack?
     /// Counts the shutdown grace from when the server was asked to stop, shared with its requests.
     private let grace: ShutdownGrace
     private let metrics: ServerMetrics
     private let logger: Logger
-    /// The claims of the jobs running, each a child task of ``run()``'s task group.
+    /// The claims of the jobs running, for the lease renewals and the figures.
     private var running: [Int64: StoredJob] = [:]
     /// Jobs whose end is being written: a renewal that no longer finds them running lost nothing.
     private var ending: Set<Int64> = []
     private var closed = false
-    /// Set by a graceful shutdown (or a cancellation) of ``run()``, from any thread: the dispatcher closes
-    /// the queue when it wakes.
+    /// Set by a graceful shutdown (or a cancellation) of ``run()``, from any thread: the queue closes when
+    /// its workers or its supervisor next look.
     private let stopRequested = StopRequest()
     /// When the shutdown grace ends, once closed.
     private var graceEnd: ContinuousClock.Instant?
     /// Admissions in the current second and in the one before, for ``Configuration/deferEnrichmentAbove``.
     private var admissionsNow = 0, admissionsBefore = 0
     private var second = ContinuousClock.now
-    /// Wakes the dispatcher: a job admitted or ended, a timer, a shutdown. At most one wake-up waits.
-    private let wakeups: AsyncStream<Void>
-    private let waker: AsyncStream<Void>.Continuation
-    /// The earliest timer child of ``run()`` due to wake the dispatcher, and those asked for since (a retry
-    /// due sooner than the next poll), which the dispatcher starts.
-    private var timerDue: ContinuousClock.Instant?
-    private var alarms: [ContinuousClock.Instant] = []
+    /// Wakes idle workers.
+    private let doorbell = Doorbell()
+    /// Wakes ``run()``'s supervision: a stop asked for, the grace's end, the last worker gone.
+    private let supervisor = Doorbell()
+    private var workersLeft = 0
+    /// Whether the last claim failed (logged once until the store answers again).
+    private var storeDown = false
 
     /// A queue over `store` whose workers run `work` on each job claimed.
     ///
@@ -93,11 +103,14 @@ public actor JobQueue: Service {
     ///     (each is also logged as an error with its channel and message id, and counted as `handed_back`).
     ///   - grace: the shutdown grace shared with the server's requests (by default the queue's own, of
     ///     ``Configuration/shutdownGrace``), begun by whichever is asked to stop first.
-    ///   - work: what a worker does with a job; its ``JobOutcome`` decides what the queue does next.
+    ///   - strategy: what follows each outcome of `work`; by default the enrichment's rules
+    ///     (``EnrichmentRetry``) with the configuration's ``Configuration/retry`` and
+    ///     ``Configuration/challengeRetry``.
+    ///   - work: what a worker does with a job.
     public init(
         store: any JobStore, configuration: Configuration = Configuration(), metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.queue"), handBack: HandBack? = nil, grace: ShutdownGrace? = nil,
-        work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome
+        strategy: (any RetryStrategy)? = nil, work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome
     ) {
         self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace)
         self.store = store
@@ -105,8 +118,8 @@ public actor JobQueue: Service {
         self.metrics = metrics
         self.logger = logger
         self.handBack = handBack
+        self.strategy = strategy ?? EnrichmentRetry(configuration)
         self.work = work
-        (wakeups, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Commits `job` unless it is a duplicate, the store is full or unavailable, or the queue is closed.
@@ -140,8 +153,7 @@ public actor JobQueue: Service {
             return .unavailable
         }
         countAdmission()
-        // Only a free worker needs the dispatcher now; a busy one's end wakes it.
-        if running.count < workersNow { wake() }
+        doorbell.ring()
         return .accepted
     }
 
@@ -179,12 +191,13 @@ public actor JobQueue: Service {
         }
     }
 
-    // MARK: The dispatcher
+    // MARK: Running
 
-    /// Takes back what a previous process left claimed (when the store is this server's alone), then
-    /// claims due jobs while workers are free and renews the leases of those running, until graceful
-    /// shutdown (or cancellation). The workers, the lease renewals and the timers are child tasks of one
-    /// task group: when it returns, nothing of the queue runs.
+    /// Takes back what a previous process left claimed (when the store is this server's alone), then runs
+    /// the workers, the lease renewals and the purge of done jobs — child tasks of one task group — until a
+    /// graceful shutdown (or cancellation): then no job is claimed that the store keeps, running ones go on
+    /// until the grace ends and are cancelled then (their worker puts them back in the store). When it
+    /// returns, nothing of the queue runs.
     public func run() async throws {
         do {
             let recovered = try await store.recoverAbandoned(now: Date())
@@ -194,16 +207,18 @@ public actor JobQueue: Service {
         } catch {
             logger.error("cannot take back abandoned jobs", metadata: ["error": .string(error.description)])
         }
-        let (grace, stopRequested, waker) = (grace, stopRequested, waker)
+        let (grace, stopRequested, doorbell, supervisor) = (grace, stopRequested, doorbell, supervisor)
         let stop: @Sendable () -> Void = {
             stopRequested.set()
-            waker.yield()
+            supervisor.ring()
+            doorbell.ringAll()
         }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.renewLeases() }
+            group.addTask { await self.purgeDoneJobs() }
             await withTaskCancellationHandler {
                 await withGracefulShutdownHandler {
-                    await dispatch(&group)
+                    await runWorkers()
                 } onGracefulShutdown: {
                     grace.begin()
                     stop()
@@ -211,10 +226,135 @@ public actor JobQueue: Service {
             } onCancel: {
                 stop()
             }
-            await drain(&group)
-            group.cancelAll()  // the lease renewals and the timers
+            group.cancelAll()  // the lease renewals and the purge
         }
         await handBackLostJobs()
+    }
+
+    /// Runs the workers until each has left (the queue closed and nothing left to claim), or the grace
+    /// has ended: then those still at work are cancelled.
+    private func runWorkers() async {
+        workersLeft = configuration.workers
+        await withDiscardingTaskGroup { workers in
+            for index in 0..<configuration.workers {
+                workers.addTask {
+                    await self.runWorker(index)
+                    await self.workerLeft()
+                }
+            }
+            while workersLeft > 0, !Task.isCancelled {
+                if stopRequested.isSet { close() }
+                if let graceEnd, ContinuousClock.now >= graceEnd { break }
+                await supervisor.wait(until: nil)
+            }
+            workers.cancelAll()
+        }
+    }
+
+    private func workerLeft() {
+        workersLeft -= 1
+        if workersLeft == 0 { supervisor.ring() }
+    }
+
+    /// One worker: claims the next due job, runs it, writes how it ended — until the queue has nothing
+    /// more for it.
+    private nonisolated func runWorker(_ index: Int) async {
+        while let claimed = await nextJob(for: index) {
+            let work = self.work
+            // A consumer span in the trace of the webhook that made the job, whichever process claimed it.
+            let outcome = await traced(
+                "run job", ofKind: .consumer, context: TraceFields.context(from: claimed.job.traceContext)
+            ) { span in
+                span.attributes["deskkit.message_id"] = "\(claimed.job.messageID)"
+                span.attributes["deskkit.job.attempt"] = claimed.attempts
+                let outcome = await work(claimed.job)
+                span.attributes["deskkit.job.outcome"] = outcome.name
+                if outcome.isFailure { span.setStatus(.init(code: .error, message: outcome.name)) }
+                return outcome
+            }
+            await end(claimed, outcome)
+        }
+    }
+
+    /// The next job for worker `index`, waiting for one; nil when the queue has no more for it (closed, and
+    /// nothing due that would be lost; or the grace is over; or cancelled).
+    private func nextJob(for index: Int) async -> StoredJob? {
+        while !Task.isCancelled {
+            if stopRequested.isSet { close() }
+            if closed, let graceEnd, ContinuousClock.now >= graceEnd { return nil }
+            // Held back while webhooks pour in: looks again within a second.
+            if index >= workersNow {
+                await doorbell.wait(until: .now + .seconds(1))
+                continue
+            }
+            do {
+                let (now, lease) = (Date(), configuration.lease)
+                // Closed, only jobs that would be lost are claimed (the memory store's).
+                let jobs =
+                    try await closed
+                    ? store.claimBeforeStop(limit: 1, now: now, lease: lease)
+                    : store.claim(limit: 1, now: now, lease: lease)
+                if storeDown { logger.notice("the job store answers again") }
+                storeDown = false
+                if let claimed = jobs.first {
+                    running[claimed.job.messageID] = claimed
+                    doorbell.ring()  // another may be due: the next idle worker looks
+                    return claimed
+                }
+                if closed { return nil }
+            } catch {
+                if !storeDown { logger.error("cannot claim jobs", metadata: ["error": .string(error.description)]) }
+                storeDown = true
+            }
+            await doorbell.wait(until: await pollDeadline(), polls: true)
+        }
+        return nil
+    }
+
+    /// Until when an idle worker waits when no admission wakes it: none when another idle worker polls
+    /// already; else the store's next due job or the poll interval, whichever is sooner.
+    private func pollDeadline() async -> ContinuousClock.Instant? {
+        guard !doorbell.isPolled else { return nil }
+        let poll = ContinuousClock.now + configuration.pollInterval
+        guard !storeDown, let due = try? await store.nextDue() else { return poll }
+        // At least a millisecond: a job due now that a claim just missed is another worker's.
+        let wait = Duration.milliseconds(max(1, Int64(due.timeIntervalSinceNow * 1000)))
+        return min(poll, .now + wait)
+    }
+
+    /// Writes how `claimed` ended, as the strategy says. The store writes it even when this worker is
+    /// cancelled (``JobStore/finish(_:as:error:now:)``): a job cut short at the grace's end goes back.
+    private func end(_ claimed: StoredJob, _ outcome: JobOutcome) async {
+        let id = claimed.job.messageID
+        ending.insert(id)
+        defer {
+            ending.remove(id)
+            running[id] = nil
+        }
+        let now = Date()
+        let end = strategy.end(of: claimed, after: outcome, now: now)
+        if let counted = end.counted { metrics.job(counted) }
+        if let note = end.note {
+            logger.log(
+                level: note.level, "\(note.message)",
+                metadata: ["message_id": "\(id)", "error": .string(end.error ?? "")])
+        }
+        do {
+            switch end.state {
+            case .done: try await store.finish(id, as: .done, error: end.error, now: now)
+            case .failed: try await store.finish(id, as: .failed, error: end.error, now: now)
+            case .queued(let due):
+                try await store.reschedule(id, dueAt: due, error: end.error, now: now)
+                let wait = due.timeIntervalSince(now)
+                if wait < configuration.pollInterval / .seconds(1) {
+                    doorbell.ring(at: .now + .milliseconds(Int64(max(0, wait) * 1000)))
+                }
+            }
+        } catch {
+            // The lease runs out and the job is claimed again: at least once.
+            logger.error(
+                "cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
+        }
     }
 
     /// Hands back the unfinished jobs that end with the process (``JobStore/jobsLostAtExit()``: the memory
@@ -261,185 +401,29 @@ public actor JobQueue: Service {
         }
     }
 
-    private func dispatch(_ group: inout DiscardingTaskGroup) async {
-        var lastPurge = ContinuousClock.now
-        var storeDown = false
-        while !Task.isCancelled {  // cancelled: a hard stop, the workers are cancelled with it
-            if stopRequested.isSet { close() }
-            // Closed, until the grace ends, only jobs that would be lost are claimed (the memory store's).
-            if closed, (graceEnd.map { ContinuousClock.now >= $0 } ?? true) { return }
-            let free = workersNow - running.count
-            if free > 0 {
-                do {
-                    let (now, lease) = (Date(), configuration.lease)
-                    let jobs =
-                        try await closed
-                        ? store.claimBeforeStop(limit: free, now: now, lease: lease)
-                        : store.claim(limit: free, now: now, lease: lease)
-                    if storeDown { logger.notice("the job store answers again") }
-                    storeDown = false
-                    for job in jobs { start(job, in: &group) }
-                    if jobs.count == free { continue }  // there may be more
-                    if closed && running.isEmpty { return }  // nothing due is left
-                } catch {
-                    if !storeDown { logger.error("cannot claim jobs", metadata: ["error": .string(error.description)]) }
-                    storeDown = true
-                }
-            }
-            if ContinuousClock.now - lastPurge > .seconds(60) {
-                lastPurge = .now
-                let done = try? await store.purge(
-                    doneBefore: Date().addingTimeInterval(-(configuration.dedupWindow / .seconds(1))))
-                if let done, done > 0 { logger.debug("purged done jobs", metadata: ["count": "\(done)"]) }
-            }
-            var until = ContinuousClock.now + configuration.pollInterval
-            if closed, let end = graceEnd { until = min(until, end) }
-            await nap(until: until, in: &group)
+    /// Once a minute, deletes the done jobs older than the dedup window.
+    private func purgeDoneJobs() async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: .seconds(60)) } catch { return }
+            let done = try? await store.purge(
+                doneBefore: Date().addingTimeInterval(-(configuration.dedupWindow / .seconds(1))))
+            if let done, done > 0 { logger.debug("purged done jobs", metadata: ["count": "\(done)"]) }
         }
     }
 
-    /// Runs `claimed` in a child task of the group.
-    private func start(_ claimed: StoredJob, in group: inout DiscardingTaskGroup) {
-        running[claimed.job.messageID] = claimed
-        let work = self.work
-        group.addTask {
-            // A consumer span in the trace of the webhook that made the job, whichever process claimed it.
-            let outcome = await traced(
-                "run job", ofKind: .consumer, context: TraceFields.context(from: claimed.job.traceContext)
-            ) { span in
-                span.attributes["deskkit.message_id"] = "\(claimed.job.messageID)"
-                span.attributes["deskkit.job.attempt"] = claimed.attempts
-                let outcome = await work(claimed.job)
-                span.attributes["deskkit.job.outcome"] = outcome.name
-                if outcome.isFailure { span.setStatus(.init(code: .error, message: outcome.name)) }
-                return outcome
-            }
-            await self.settle(claimed, outcome)
-        }
-    }
-
-    /// Records how a job ended, frees its worker, wakes the dispatcher.
-    private func settle(_ claimed: StoredJob, _ outcome: JobOutcome) async {
-        let id = claimed.job.messageID
-        // A fresh task: the worker's may be cancelled (shutdown), and its end must still be written.
-        ending.insert(id)
-        await Task { await record(claimed, outcome) }.value
-        ending.remove(id)
-        running[id] = nil
-        wake()
-    }
-
-    private func record(_ claimed: StoredJob, _ outcome: JobOutcome) async {
-        let id = claimed.job.messageID
-        let now = Date()
-        do {
-            let error = outcome.storedError
-            func finished(as label: ServerMetrics.Job) async throws(JobStoreError) {
-                metrics.job(label)
-                try await store.finish(id, as: .done, error: nil, now: now)
-            }
-            switch outcome.code {
-            case .updated: try await finished(as: .updated)
-            case .noLink: try await finished(as: .noLink)
-            case .noPreview: try await finished(as: .noPreview)
-            case .cancelled:
-                try await store.reschedule(id, dueAt: now, error: nil, now: now)
-            case .permanent:
-                metrics.job(.apiFailed)
-                try await store.finish(id, as: .failed, error: error, now: now)
-            case .retryable:
-                let delay = configuration.retry.delay(after: claimed.attempts, retryAfter: outcome.apiError?.retryAfter)
-                let due = now.addingTimeInterval(delay / .seconds(1))
-                if !withinHorizon(due, claimed) {
-                    metrics.job(.apiFailed)
-                    logger.error(
-                        "job failed: retry horizon passed",
-                        metadata: ["message_id": "\(id)", "error": .string(error ?? "")])
-                    try await store.finish(id, as: .failed, error: error, now: now)
-                } else {
-                    metrics.job(.retryScheduled)
-                    try await store.reschedule(id, dueAt: due, error: error, now: now)
-                    wake(after: delay)
-                }
-            case .challenged:
-                let due = configuration.challengeRetry.delay(after: claimed.attempts).map {
-                    now.addingTimeInterval($0 / .seconds(1))
-                }
-                if let due, withinHorizon(due, claimed) {
-                    metrics.job(.challengeRetry)
-                    logger.info(
-                        "a bot check stood in for the message's pages; it will be tried again",
-                        metadata: ["message_id": "\(id)", "due": "\(due)", "error": .string(error ?? "")])
-                    try await store.reschedule(id, dueAt: due, error: error, now: now)
-                } else {
-                    metrics.job(.noPreview)
-                    try await store.finish(id, as: .done, error: error, now: now)
-                }
-            }
-        } catch {
-            // The lease runs out and the job is claimed again: at least once.
-            logger.error(
-                "cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
-        }
-    }
-
-    /// Whether an attempt due at `due` falls within the retry horizon, counted from the job's webhook.
-    private func withinHorizon(_ due: Date, _ claimed: StoredJob) -> Bool {
-        due.timeIntervalSince(claimed.acceptedAt) <= configuration.retry.horizon / .seconds(1)
-    }
-
-    // MARK: Waking and stopping
-
-    private func wake() { waker.yield() }
-
-    /// Wakes the dispatcher after `delay` when that is sooner than its next poll: a retry due soon is
-    /// claimed when it is due.
-    private func wake(after delay: Duration) {
-        guard delay < configuration.pollInterval else { return }
-        alarms.append(.now + delay)
-        wake()
-    }
-
-    /// Waits for a wake-up, at the latest at `until` (or at an alarm before it): a timer child of the group
-    /// wakes the dispatcher then, unless one due no later is already set.
-    private func nap(until: ContinuousClock.Instant, in group: inout DiscardingTaskGroup) async {
-        for due in alarms + [until] where timerDue.map({ due < $0 }) ?? true {
-            timerDue = due
-            let waker = self.waker
-            group.addTask {
-                do { try await Task.sleep(until: due) } catch { return }
-                await self.timerFired(due)
-                waker.yield()
-            }
-        }
-        alarms = []
-        var next = wakeups.makeAsyncIterator()
-        _ = await next.next()
-    }
-
-    private func timerFired(_ due: ContinuousClock.Instant) {
-        if timerDue == due { timerDue = nil }
-    }
-
-    /// Stops taking new jobs and starts the grace; running jobs go on until ``run()`` drains them.
+    /// Stops taking new jobs and starts the grace; running jobs go on until it ends.
     public func close() {
         guard !closed else { return }
         closed = true
-        graceEnd = grace.begin()
-        wake()
-    }
-
-    /// Waits for running jobs until the grace ends, then cancels them (they put themselves back in the
-    /// store).
-    private func drain(_ group: inout DiscardingTaskGroup) async {
-        let end = graceEnd ?? grace.begin()
-        while !running.isEmpty {
-            guard ContinuousClock.now < end, !Task.isCancelled else {
-                group.cancelAll()
-                break
-            }
-            await nap(until: end, in: &group)
+        let end = grace.begin()
+        graceEnd = end
+        let supervisor = self.supervisor
+        supervisor.ring()
+        // The supervisor looks again when the grace ends, and cancels the workers still at work.
+        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds((end - .now).nanoseconds)) {
+            supervisor.ring()
         }
+        doorbell.ringAll()
     }
 }
 
