@@ -150,7 +150,8 @@ struct MemoryQueueTests {
         configuration.workers = 4
         let store = Self.memory()
         let queue = JobQueue(store: store, configuration: configuration) { _ in
-            await attempts.add() == 1 ? .retryable(PlatformAPIError(.retryable, status: 503, detail: "later")) : .updated
+            let first = await attempts.add() == 1
+            return first ? .retryable(PlatformAPIError(.retryable, status: 503, detail: "later")) : .updated
         }
         _ = try await Self.run(queue) {
             try await Task.sleep(for: .milliseconds(200))  // every worker idle, one waiting for the poll
