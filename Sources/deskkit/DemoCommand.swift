@@ -31,7 +31,17 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let language = interface.language
         let server = try await PageServer.start { path in Self.serve(path) }
-        defer { Task { try? await server.stop() } }
+        do {
+            try await show(with: server, in: language)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try? await server.stop()
+    }
+
+    /// The conversation, its previews fetched from `server`.
+    private func show(with server: PageServer, in language: InterfaceLanguage) async throws {
 
         var configuration = FetchConfiguration()
         configuration.allowedAddresses = [.v4(0x7F00_0001)]

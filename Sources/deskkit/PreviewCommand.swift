@@ -105,11 +105,11 @@ struct PreviewCommand: AsyncParsableCommand {
         }
         if let languages = acceptLanguage {
             configuration.acceptLanguage = languages
-        } else if let variable = ServerConfiguration.environmentValue(
-            of: "accept_language", in: ProcessInfo.processInfo.environment)
+        } else if let setting = ServerConfiguration.setting(key: "accept_language"),
+            let text = ServerConfiguration.environmentValue(of: setting.key, in: ProcessInfo.processInfo.environment)
         {
-            do throws(AcceptLanguage.Problem) { configuration.acceptLanguage = try AcceptLanguage(variable) } catch {
-                throw ValidationError("DESKKIT_ACCEPT_LANGUAGE: \(error)")
+            do throws(AcceptLanguage.Problem) { configuration.acceptLanguage = try AcceptLanguage(text) } catch {
+                throw ValidationError("\(setting.variable): \(error)")
             }
         }
         var service = PreviewService.Configuration()

@@ -2,69 +2,102 @@ import ArgumentParser
 import DeskKitServer
 
 /// `deskkit serve`'s settings as its options, so that swift-argument-parser parses them and lays out their
-/// help. What each one means, its variable, its default and how its text is read are its setting's
-/// (``ServerConfiguration/settings``, found by ``ServerSetting/key``); a value is read there, where a
-/// problem is named by the flag it came in.
+/// help: one line each, named after its setting's key (`fetchTimeout` is `fetch_timeout`, the option
+/// `--fetch-timeout`; a switch that turns a setting off is `no` and the key: `noOembed`, `--no-oembed`). What
+/// each one means, its variable, its default, its type and range are its setting's
+/// (``ServerConfiguration/settings``); ``given`` hands the values to
+/// ``ServerConfiguration/resolve(flags:environment:file:)`` by reading the options off this type, so no list of
+/// them is written twice. A test checks that every setting has its option and every option its setting.
 struct ServeSettings: ParsableArguments {
-    @Option(name: .customLong("app-id"), help: .setting("app_id")) var appID: String?
-    @Option(name: .customLong("api-base"), help: .setting("api_base")) var apiBase: String?
-    @Option(name: .customLong("api-keys"), help: .setting("api_keys")) var apiKeys: String?
-    @Option(name: .customLong("rate-limit"), help: .setting("rate_limit")) var rateLimit: String?
-    @Option(name: .customLong("rate-burst"), help: .setting("rate_burst")) var rateBurst: String?
-    @Option(name: .customLong("host"), help: .setting("host")) var host: String?
-    @Option(name: .customLong("port"), help: .setting("port")) var port: String?
-    @Flag(name: .customLong("allow-private"), help: .setting("allow_private")) var allowPrivate = false
-    @Flag(name: .customLong("no-oembed"), help: .setting("oembed")) var noOEmbed = false
-    @Flag(name: .customLong("no-image-probe"), help: .setting("image_probe")) var noImageProbe = false
-    @Option(name: .customLong("user-agent"), help: .setting("user_agent")) var userAgent: String?
-    @Option(name: .customLong("accept-language"), help: .setting("accept_language")) var acceptLanguage: String?
-    @Option(name: .customLong("fetch-timeout"), help: .setting("fetch_timeout")) var fetchTimeout: String?
-    @Option(name: .customLong("refusal-ttl"), help: .setting("refusal_ttl")) var refusalTTL: String?
-    @Option(name: .customLong("challenge-retries"), help: .setting("challenge_retries")) var challengeRetries: String?
-    @Option(name: .customLong("challenge-retry-window"), help: .setting("challenge_retry_window"))
-    var challengeRetryWindow: String?
-    @Option(name: .customLong("max-body-bytes"), help: .setting("max_body_bytes")) var maxBodyBytes: String?
-    @Option(name: .customLong("queue-capacity"), help: .setting("queue_capacity")) var queueCapacity: String?
-    @Option(name: .customLong("workers"), help: .setting("workers")) var workers: String?
-    @Option(name: .customLong("dedup-capacity"), help: .setting("dedup_capacity")) var dedupCapacity: String?
-    @Option(name: .customLong("shutdown-grace"), help: .setting("shutdown_grace")) var shutdownGrace: String?
-    @Option(name: .customLong("store"), help: .setting("store")) var store: String?
-    @Option(name: .customLong("retry-horizon"), help: .setting("retry_horizon")) var retryHorizon: String?
-    @Option(name: .customLong("job-lease"), help: .setting("job_lease")) var jobLease: String?
-    @Option(name: .customLong("defer-enrichment-above"), help: .setting("defer_enrichment_above"))
-    var deferEnrichmentAbove: String?
-    @Option(name: .customLong("store-timeout"), help: .setting("store_timeout")) var storeTimeout: String?
-    @Option(name: .customLong("head-timeout"), help: .setting("head_timeout")) var headTimeout: String?
-    @Option(name: .customLong("body-timeout"), help: .setting("body_timeout")) var bodyTimeout: String?
-    @Option(name: .customLong("idle-timeout"), help: .setting("idle_timeout")) var idleTimeout: String?
-    @Option(name: .customLong("max-connections"), help: .setting("max_connections")) var maxConnections: String?
+    @Option(help: .setting("app_id")) var appId: SettingArgument<String>?
+    @Option(help: .setting("api_base")) var apiBase: SettingArgument<String>?
+    @Option(help: .setting("api_keys")) var apiKeys: SettingArgument<String>?
+    @Option(help: .setting("rate_limit")) var rateLimit: SettingArgument<Int>?
+    @Option(help: .setting("rate_burst")) var rateBurst: SettingArgument<Int>?
+    @Option(help: .setting("host")) var host: SettingArgument<String>?
+    @Option(help: .setting("port")) var port: SettingArgument<Int>?
+    @Flag(help: .setting("allow_private")) var allowPrivate = false
+    @Flag(help: .setting("oembed")) var noOembed = false
+    @Flag(help: .setting("image_probe")) var noImageProbe = false
+    @Option(help: .setting("user_agent")) var userAgent: SettingArgument<String>?
+    @Option(help: .setting("accept_language")) var acceptLanguage: SettingArgument<String>?
+    @Option(help: .setting("fetch_timeout")) var fetchTimeout: SettingArgument<Duration>?
+    @Option(help: .setting("refusal_ttl")) var refusalTtl: SettingArgument<Duration>?
+    @Option(help: .setting("challenge_retries")) var challengeRetries: SettingArgument<Int>?
+    @Option(help: .setting("challenge_retry_window")) var challengeRetryWindow: SettingArgument<Duration>?
+    @Option(help: .setting("max_body_bytes")) var maxBodyBytes: SettingArgument<Int>?
+    @Option(help: .setting("queue_capacity")) var queueCapacity: SettingArgument<Int>?
+    @Option(help: .setting("workers")) var workers: SettingArgument<Int>?
+    @Option(help: .setting("dedup_capacity")) var dedupCapacity: SettingArgument<Int>?
+    @Option(help: .setting("shutdown_grace")) var shutdownGrace: SettingArgument<Duration>?
+    @Option(help: .setting("store")) var store: SettingArgument<String>?
+    @Option(help: .setting("retry_horizon")) var retryHorizon: SettingArgument<Duration>?
+    @Option(help: .setting("job_lease")) var jobLease: SettingArgument<Duration>?
+    @Option(help: .setting("defer_enrichment_above")) var deferEnrichmentAbove: SettingArgument<Int>?
+    @Option(help: .setting("head_timeout")) var headTimeout: SettingArgument<Duration>?
+    @Option(help: .setting("body_timeout")) var bodyTimeout: SettingArgument<Duration>?
+    @Option(help: .setting("idle_timeout")) var idleTimeout: SettingArgument<Duration>?
+    @Option(help: .setting("max_connections")) var maxConnections: SettingArgument<Int>?
+    @Option(help: .setting("store_timeout")) var storeTimeout: SettingArgument<Duration>?
 
-    /// The settings given as flags, keyed by variable, as ``ServerConfiguration/resolve(flags:environment:file:)``
-    /// takes them (a switch gives the value it stands for).
+    /// The settings given as options, keyed by variable, as ``ServerConfiguration/resolve(flags:environment:file:)``
+    /// takes them (a switch gives the value it stands for): read off the options' names.
     var given: [String: String] {
-        let options: [(key: String, value: String?)] = [
-            ("app_id", appID), ("api_base", apiBase), ("api_keys", apiKeys), ("rate_limit", rateLimit),
-            ("rate_burst", rateBurst), ("host", host), ("port", port), ("user_agent", userAgent),
-            ("accept_language", acceptLanguage),
-            ("fetch_timeout", fetchTimeout), ("refusal_ttl", refusalTTL), ("challenge_retries", challengeRetries),
-            ("challenge_retry_window", challengeRetryWindow), ("max_body_bytes", maxBodyBytes),
-            ("queue_capacity", queueCapacity), ("workers", workers), ("dedup_capacity", dedupCapacity),
-            ("shutdown_grace", shutdownGrace), ("store", store), ("retry_horizon", retryHorizon),
-            ("job_lease", jobLease), ("defer_enrichment_above", deferEnrichmentAbove), ("store_timeout", storeTimeout),
-            ("head_timeout", headTimeout), ("body_timeout", bodyTimeout), ("idle_timeout", idleTimeout),
-            ("max_connections", maxConnections),
-        ]
-        let switches = [("allow_private", allowPrivate), ("oembed", noOEmbed), ("image_probe", noImageProbe)]
         var flags: [String: String] = [:]
-        for (key, value) in options {
-            if let value, let setting = ServerConfiguration.setting(key: key) { flags[setting.variable] = value }
-        }
-        for (key, on) in switches where on {
-            if let setting = ServerConfiguration.setting(key: key) { flags[setting.variable] = setting.flagSets }
+        for (key, value) in Self.options(of: self) {
+            if let setting = ServerConfiguration.setting(key: key) { flags[setting.variable] = value }
         }
         return flags
     }
+
+    /// Each option of `settings` by its setting's key, with the text it was given (a switch: the value it sets);
+    /// options not given are left out, and names that are no setting's key are kept (for the test that keeps
+    /// the options and the settings one to one).
+    static func options(of settings: ServeSettings, all: Bool = false) -> [(key: String, value: String)] {
+        Mirror(reflecting: settings).children.compactMap { child in
+            guard let label = child.label?.drop(while: { $0 == "_" }) else { return nil }
+            let name = label.reduce(into: "") { key, c in key += c.isUppercase ? "_" + c.lowercased() : String(c) }
+            if let option = child.value as? any GivenOption {
+                guard let text = option.givenText ?? (all ? "" : nil) else { return nil }
+                return (name, text)
+            }
+            if let flag = child.value as? Flag<Bool> {
+                let key = name.hasPrefix("no_") ? String(name.dropFirst(3)) : name
+                guard flag.wrappedValue || all else { return nil }
+                return (key, ServerConfiguration.setting(key: key)?.flagSets ?? "1")
+            }
+            return nil
+        }
+    }
 }
+
+/// A setting's value as given on the command line, of the type its setting reads (`Int`, `Duration`,
+/// `String`). The text is kept as written and read by ``ServerConfiguration/resolve(flags:environment:file:)``
+/// with the environment and the file, so that every setting at fault is named at once, by the flag it came
+/// in — swift-argument-parser would stop at the first value it cannot read.
+struct SettingArgument<Value>: ExpressibleByArgument {
+    let text: String
+    init?(argument: String) { text = argument }
+}
+
+/// An option whose value is a ``SettingArgument`` (its text, when given).
+protocol GivenOption { var givenText: String? { get } }
+
+extension Option: GivenOption where Value: GivenText {
+    var givenText: String? { wrappedValue.givenText }
+}
+
+/// An optional ``SettingArgument``.
+protocol GivenText { var givenText: String? { get } }
+
+extension Optional: GivenText where Wrapped: SettingText {
+    var givenText: String? { self?.text }
+}
+
+/// What a ``SettingArgument`` of any type holds.
+protocol SettingText { var text: String { get } }
+
+extension SettingArgument: SettingText {}
 
 extension ArgumentHelp {
     /// The help of the setting whose key is `key`: what it means, its variable (with the value a switch stands

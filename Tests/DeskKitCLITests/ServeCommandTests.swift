@@ -84,6 +84,12 @@ struct ServeCommandTests {
                 #expect(help.contains(setting.variable), "\(setting.variable) named")
             }
         }
+        // And every option of the section is a setting's: the options are named after the settings' keys.
+        let flags = Set(ServerConfiguration.settings.compactMap(\.flag))
+        let listed = options.split(separator: "\n").prefix { !$0.hasPrefix("OPTIONS") }.compactMap { line in
+            line.hasPrefix("  --") ? line.dropFirst(2).split(separator: " ").first.map(String.init) : nil
+        }
+        #expect(listed.count == flags.count && Set(listed) == flags, "\(Set(listed).symmetricDifference(flags))")
         // Each default as the configuration has it, written as a setting is.
         for shown in [
             "DESKKIT_FETCH_TIMEOUT; default 10s", "DESKKIT_REFUSAL_TTL; default 10m", "DESKKIT_PORT; default 8080",

@@ -1,12 +1,15 @@
 import DeskKitJobStore
 import DeskKitPreview
 
-/// One setting of the server, declared once: its key in a ``SettingsFile`` and in swift-configuration, the
-/// environment variable that holds it, the `deskkit serve` flag that overrides it, its type and range, its
-/// default (read off a default ``ServerConfiguration``), whether it is a secret, what it means, and what its
-/// value sets.
+/// One setting of the server, declared once — its environment variable, its type and range, its default (read
+/// off a default ``ServerConfiguration``), whether it is a secret, what it means, and what its value sets —
+/// from which the rest follows: its key in a ``SettingsFile`` and in swift-configuration (the variable without
+/// its prefix, in lower case), the `deskkit serve` option named after the key (``flag``), the option's help
+/// (``help``) and the server article's table of settings.
 ///
-/// ``ServerConfiguration/settings`` is the one table of them.
+/// ``ServerConfiguration/settings`` is the one table of them. Adding a setting is one entry there, a line of
+/// `deskkit serve`'s options named after its key (a test checks that every setting has its option and every
+/// option its setting), and its use.
 /// ``ServerConfiguration/resolve(flags:environment:file:)`` reads each through one swift-configuration
 /// `ConfigReader` over the flags, the environment and a ``SettingsFile``, `deskkit serve` takes its
 /// options' help from it, and a problem is named by the flag, the variable or the file's key it lists.
@@ -34,8 +37,14 @@ package struct ServerSetting: Sendable {
 
     /// The environment variable (`DESKKIT_PORT`).
     package let variable: String
-    /// The `deskkit serve` flag that overrides the variable (`--port`), if there is one.
-    package let flag: String?
+    /// The `deskkit serve` flag that overrides the variable, named after the key: `--port`, `--fetch-timeout`;
+    /// a switch that turns a setting off is `--no-` and the key (`--no-oembed`). Nil for the API token, which
+    /// is never an option (other users could read it in the process list).
+    package var flag: String? {
+        guard hasFlag else { return nil }
+        return "--" + (flagSets == "0" ? "no-" : "") + key.replacing("_", with: "-")
+    }
+    private let hasFlag: Bool
     /// The setting's key in a ``SettingsFile`` and in the `ConfigReader`: the variable without its `DESKKIT_`
     /// or `SENDBIRD_` prefix, in lower case (`port`, `fetch_timeout`, `api_keys`, `api_token`, `oembed`).
     package var key: String {
@@ -90,14 +99,14 @@ package struct ServerSetting: Sendable {
         }
     }
 
-    /// Text checked by `apply`, which answers what is wrong with it.
+    /// Text checked by `apply`, which answers what is wrong with it; `flag`: whether it has an option.
     static func text(
-        _ variable: String, _ flag: String?, _ meaning: String, secret: Bool = false, required: String? = nil,
+        _ variable: String, _ meaning: String, secret: Bool = false, flag: Bool = true, required: String? = nil,
         default: String? = nil,
         _ apply: @escaping @Sendable (_ text: String, _ configuration: inout ServerConfiguration) -> String?
     ) -> ServerSetting {
         ServerSetting(
-            variable: variable, flag: flag, flagSets: nil, kind: .text, isSecret: secret, meaning: meaning,
+            variable: variable, hasFlag: flag, flagSets: nil, kind: .text, isSecret: secret, meaning: meaning,
             defaultText: `default`, required: required
         ) { value, c in
             guard case .text(let text) = value else { return nil }
@@ -107,11 +116,11 @@ package struct ServerSetting: Sendable {
 
     /// A whole number in `range`.
     static func integer(
-        _ variable: String, _ flag: String?, _ meaning: String, _ range: ClosedRange<Int>,
+        _ variable: String, _ meaning: String, _ range: ClosedRange<Int>,
         _ get: (ServerConfiguration) -> Int, _ set: @escaping @Sendable (inout ServerConfiguration, Int) -> Void
     ) -> ServerSetting {
         ServerSetting(
-            variable: variable, flag: flag, flagSets: nil, kind: .wholeNumber(range), isSecret: false,
+            variable: variable, hasFlag: true, flagSets: nil, kind: .wholeNumber(range), isSecret: false,
             meaning: meaning, defaultText: String(get(ServerConfiguration.defaults)), required: nil
         ) { value, c in
             if case .wholeNumber(let n) = value { set(&c, n) }
@@ -119,13 +128,13 @@ package struct ServerSetting: Sendable {
         }
     }
 
-    /// On or off; its flag, when it has one, takes no value and sets `flagSets`.
+    /// On or off; its flag takes no value and sets `flagSets` (`0`: the flag is `--no-` and the key).
     static func onOff(
-        _ variable: String, _ flag: String?, flagSets: String = "1", _ meaning: String,
+        _ variable: String, flagSets: String = "1", _ meaning: String,
         _ get: (ServerConfiguration) -> Bool, _ set: @escaping @Sendable (inout ServerConfiguration, Bool) -> Void
     ) -> ServerSetting {
         ServerSetting(
-            variable: variable, flag: flag, flagSets: flag == nil ? nil : flagSets, kind: .onOff, isSecret: false,
+            variable: variable, hasFlag: true, flagSets: flagSets, kind: .onOff, isSecret: false,
             meaning: meaning, defaultText: get(ServerConfiguration.defaults) ? "1" : "0", required: nil
         ) { value, c in
             if case .onOff(let on) = value { set(&c, on) }
@@ -135,12 +144,12 @@ package struct ServerSetting: Sendable {
 
     /// A duration within `range`.
     static func duration(
-        _ variable: String, _ flag: String?, _ meaning: String, _ range: ClosedRange<Duration>,
+        _ variable: String, _ meaning: String, _ range: ClosedRange<Duration>,
         _ get: (ServerConfiguration) -> Duration,
         _ set: @escaping @Sendable (inout ServerConfiguration, Duration) -> Void
     ) -> ServerSetting {
         ServerSetting(
-            variable: variable, flag: flag, flagSets: nil, kind: .duration(range), isSecret: false,
+            variable: variable, hasFlag: true, flagSets: nil, kind: .duration(range), isSecret: false,
             meaning: meaning, defaultText: DurationText.format(get(ServerConfiguration.defaults)), required: nil
         ) { value, c in
             if case .duration(let duration) = value { set(&c, duration) }
@@ -156,14 +165,14 @@ extension ServerConfiguration {
     /// Every setting, in the order they are read and listed.
     package static let settings: [ServerSetting] = [
         .text(
-            "SENDBIRD_API_TOKEN", nil, "API token: Platform API calls and webhook signatures", secret: true,
+            "SENDBIRD_API_TOKEN", "API token: Platform API calls and webhook signatures", secret: true, flag: false,
             required: "is required (it signs webhooks and authenticates API calls)"
         ) { text, c in
             c.apiToken = text
             return nil
         },
         .text(
-            "SENDBIRD_APP_ID", "--app-id",
+            "SENDBIRD_APP_ID",
             "application id; the API base is https://api-{id}.sendbird.com unless DESKKIT_API_BASE is set"
         ) { text, c in
             guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
@@ -172,7 +181,7 @@ extension ServerConfiguration {
             c.appID = text
             return nil
         },
-        .text("DESKKIT_API_BASE", "--api-base", "Platform API base URL") { text, c in
+        .text("DESKKIT_API_BASE", "Platform API base URL") { text, c in
             guard text.hasPrefix("http://") || text.hasPrefix("https://"), text.count > 8, !text.contains(" ") else {
                 return "\"\(text.prefix(80))\" is not an http(s) URL"
             }
@@ -180,7 +189,7 @@ extension ServerConfiguration {
             return nil
         },
         .text(
-            "DESKKIT_API_KEYS", "--api-keys",
+            "DESKKIT_API_KEYS",
             "keys for /v1/preview, /v1/decode and /metrics (Authorization: Bearer KEY), comma-separated, 16+ characters each; none: those routes answer 401",
             secret: true
         ) { text, c in
@@ -188,34 +197,34 @@ extension ServerConfiguration {
             return nil
         },
         .integer(
-            "DESKKIT_RATE_LIMIT", "--rate-limit",
+            "DESKKIT_RATE_LIMIT",
             "requests a second each API key may make to /v1/preview and /v1/decode (0: no limit)", 0...1_000_000,
             \.rateLimit.perSecond
         ) { $0.rateLimit.perSecond = $1 },
         .integer(
-            "DESKKIT_RATE_BURST", "--rate-burst", "requests an API key may make at once", 1...1_000_000,
+            "DESKKIT_RATE_BURST", "requests an API key may make at once", 1...1_000_000,
             \.rateLimit.burst
         ) { $0.rateLimit.burst = $1 },
-        .text("DESKKIT_HOST", "--host", "address to listen on", default: defaults.host) { text, c in
+        .text("DESKKIT_HOST", "address to listen on", default: defaults.host) { text, c in
             c.host = text
             return nil
         },
-        .integer("DESKKIT_PORT", "--port", "port (0 picks a free one)", 0...65535, \.port) { $0.port = $1 },
+        .integer("DESKKIT_PORT", "port (0 picks a free one)", 0...65535, \.port) { $0.port = $1 },
         .onOff(
-            "DESKKIT_ALLOW_PRIVATE", "--allow-private", "fetch pages on private addresses (tests, intranets)",
+            "DESKKIT_ALLOW_PRIVATE", "fetch pages on private addresses (tests, intranets)",
             \.fetch.allowPrivateAddresses
         ) { $0.fetch.allowPrivateAddresses = $1 },
         .onOff(
-            "DESKKIT_OEMBED", "--no-oembed", flagSets: "0",
+            "DESKKIT_OEMBED", flagSets: "0",
             "do not ask oEmbed providers (the built-in table's, or a page's discovery link)", \.previews.oEmbed
         ) { $0.previews.oEmbed = $1 },
         .onOff(
-            "DESKKIT_IMAGE_PROBE", "--no-image-probe", flagSets: "0",
+            "DESKKIT_IMAGE_PROBE", flagSets: "0",
             "do not fetch a card's image for its size and type (nor drop it when it is none)",
             \.previews.probeImages
         ) { $0.previews.probeImages = $1 },
         .text(
-            "DESKKIT_USER_AGENT", "--user-agent",
+            "DESKKIT_USER_AGENT",
             "User-Agent of page and image fetches (by default DeskKit, its version and a URL)"
         ) { text, c in
             guard FetchConfiguration.isValidUserAgent(text) else {
@@ -225,7 +234,7 @@ extension ServerConfiguration {
             return nil
         },
         .text(
-            "DESKKIT_ACCEPT_LANGUAGE", "--accept-language",
+            "DESKKIT_ACCEPT_LANGUAGE",
             "languages asked of pages: a tag (ru: Russian first, then any) or an Accept-Language list; a /v1/preview request's \"language\" and a webhook sender's language come before it",
             default: defaults.fetch.acceptLanguage.header
         ) { text, c in
@@ -235,12 +244,12 @@ extension ServerConfiguration {
             return nil
         },
         .duration(
-            "DESKKIT_FETCH_TIMEOUT", "--fetch-timeout",
+            "DESKKIT_FETCH_TIMEOUT",
             "how long a page fetch may take, redirects and body included", .seconds(1) ... .seconds(600),
             { $0.fetch.totalTimeout }
         ) { $0.fetch.totalTimeout = $1 },
         .duration(
-            "DESKKIT_REFUSAL_TTL", "--refusal-ttl",
+            "DESKKIT_REFUSAL_TTL",
             "how long a refused page (a bot check, a login or consent wall, an error page, a parked domain, an app shell) is remembered before it is fetched again",
             .zero ... .seconds(86400), \.previews.refusalTTL
         ) {
@@ -248,36 +257,36 @@ extension ServerConfiguration {
             $0.queue.challengeRetry.minimumDelay = $1
         },
         .integer(
-            "DESKKIT_CHALLENGE_RETRIES", "--challenge-retries",
+            "DESKKIT_CHALLENGE_RETRIES",
             "times a job whose pages a bot check stood in for is tried again (0: never)", 0...20,
             \.queue.challengeRetry.retries
         ) { $0.queue.challengeRetry.retries = $1 },
         .duration(
-            "DESKKIT_CHALLENGE_RETRY_WINDOW", "--challenge-retry-window",
+            "DESKKIT_CHALLENGE_RETRY_WINDOW",
             "how long those retries are spread over, from the first attempt", .seconds(60) ... .seconds(7 * 86400),
             \.queue.challengeRetry.window
         ) { $0.queue.challengeRetry.window = $1 },
         .integer(
-            "DESKKIT_MAX_BODY_BYTES", "--max-body-bytes", "largest webhook body, in bytes", 1024...(64 << 20),
+            "DESKKIT_MAX_BODY_BYTES", "largest webhook body, in bytes", 1024...(64 << 20),
             \.maxBodyBytes
         ) { $0.maxBodyBytes = $1 },
         .integer(
-            "DESKKIT_QUEUE_CAPACITY", "--queue-capacity",
+            "DESKKIT_QUEUE_CAPACITY",
             "with --store memory: unfinished jobs at most before webhooks get 503", 1...10_000_000,
             \.memory.capacity
         ) { $0.memory.capacity = $1 },
-        .integer("DESKKIT_WORKERS", "--workers", "jobs at once", 1...4096, \.queue.workers) { $0.queue.workers = $1 },
+        .integer("DESKKIT_WORKERS", "jobs at once", 1...4096, \.queue.workers) { $0.queue.workers = $1 },
         .integer(
-            "DESKKIT_DEDUP_CAPACITY", "--dedup-capacity",
+            "DESKKIT_DEDUP_CAPACITY",
             "with --store memory: ended jobs remembered as duplicates", 0...100_000_000, \.memory.remembered
         ) { $0.memory.remembered = $1 },
         .duration(
-            "DESKKIT_SHUTDOWN_GRACE", "--shutdown-grace",
+            "DESKKIT_SHUTDOWN_GRACE",
             "how long requests and jobs may still run after SIGTERM; past it they are cut", .zero ... .seconds(3600),
             \.queue.shutdownGrace
         ) { $0.queue.shutdownGrace = $1 },
         .text(
-            "DESKKIT_STORE", "--store",
+            "DESKKIT_STORE",
             "where jobs are kept: sqlite:PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE or memory",
             secret: true, default: defaults.store.description
         ) { text, c in
@@ -285,47 +294,63 @@ extension ServerConfiguration {
             return nil
         },
         .duration(
-            "DESKKIT_RETRY_HORIZON", "--retry-horizon",
+            "DESKKIT_RETRY_HORIZON",
             "how long Platform API failures are retried, from the webhook", .zero ... .seconds(365 * 86400),
             \.queue.retry.horizon
         ) { $0.queue.retry.horizon = $1 },
         .duration(
-            "DESKKIT_JOB_LEASE", "--job-lease",
+            "DESKKIT_JOB_LEASE",
             "how long a claimed job is a worker's unless it renews it (every third of it, while it runs); a dead instance's jobs are taken up after it",
             .seconds(3) ... .seconds(86400), \.queue.lease
         ) { $0.queue.lease = $1 },
         .integer(
-            "DESKKIT_DEFER_ENRICHMENT_ABOVE", "--defer-enrichment-above",
+            "DESKKIT_DEFER_ENRICHMENT_ABOVE",
             "webhooks a second above which enrichment runs on one worker, so that admissions keep a low latency under bursts (0: off)",
             0...10_000_000, \.queue.deferEnrichmentAbove
         ) { $0.queue.deferEnrichmentAbove = $1 },
         .duration(
-            "DESKKIT_HEAD_TIMEOUT", "--head-timeout",
+            "DESKKIT_HEAD_TIMEOUT",
             "how long a connection may take to send a request's head, from when it opens",
             .milliseconds(100) ... .seconds(3600),
             \.clients.headTimeout
         ) { $0.clients.headTimeout = $1 },
         .duration(
-            "DESKKIT_BODY_TIMEOUT", "--body-timeout", "how long a request's body may take, from its head",
+            "DESKKIT_BODY_TIMEOUT", "how long a request's body may take, from its head",
             .milliseconds(100) ... .seconds(3600), \.clients.bodyTimeout
         ) { $0.clients.bodyTimeout = $1 },
         .duration(
-            "DESKKIT_IDLE_TIMEOUT", "--idle-timeout",
+            "DESKKIT_IDLE_TIMEOUT",
             "how long a kept-alive connection may wait for its next request after a response",
             .milliseconds(100) ... .seconds(86400),
             \.clients.idleTimeout
         ) { $0.clients.idleTimeout = $1 },
         .integer(
-            "DESKKIT_MAX_CONNECTIONS", "--max-connections",
+            "DESKKIT_MAX_CONNECTIONS",
             "connections open at once; one more is closed as soon as it is accepted", 1...1_000_000,
             \.clients.maxConnections
         ) { $0.clients.maxConnections = $1 },
         .duration(
-            "DESKKIT_STORE_TIMEOUT", "--store-timeout",
+            "DESKKIT_STORE_TIMEOUT",
             "how long a PostgreSQL store may take to answer before it counts as down", .seconds(1) ... .seconds(3600),
             \.storeTimeout
         ) { $0.storeTimeout = $1 },
     ]
+
+    /// The table of settings in the DeskKitServer article, as the declarations give it: variable (and its type
+    /// when it is a duration), flag (with the value a switch stands for), default, meaning. A test keeps the
+    /// article's copy equal to it (DocC cannot run code).
+    package static var settingsTable: String {
+        var rows = ["| environment | flag | default | meaning |", "|---|---|---|---|"]
+        for setting in settings {
+            var variable = "`\(setting.variable)`"
+            if case .duration = setting.kind { variable += " (duration)" }
+            if setting.required != nil { variable += " (required)" }
+            let flag = setting.flag.map { "`\($0)`" + (setting.flagSets.map { " (\($0))" } ?? "") } ?? "—"
+            let meaning = setting.meaning.replacing("|", with: "\\|")
+            rows.append("| \(variable) | \(flag) | \(setting.defaultText.map { "`\($0)`" } ?? "—") | \(meaning) |")
+        }
+        return rows.joined(separator: "\n")
+    }
 
     /// The setting read from `variable`.
     package static func setting(_ variable: String) -> ServerSetting? {

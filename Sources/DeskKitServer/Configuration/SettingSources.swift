@@ -1,11 +1,17 @@
 import Configuration
-import Synchronization
 
 /// The places a setting is read from, highest first — `deskkit serve`'s flags, the environment, a
 /// ``SettingsFile`` — as one swift-configuration `ConfigReader` over three providers: the flags and the file
 /// as `InMemoryProvider`s, the environment as an `EnvironmentVariablesProvider` whose keys are the settings'
 /// variables (`fetch_timeout` is `DESKKIT_FETCH_TIMEOUT`). Secrets are marked so in every provider and every
 /// read; a reader started with `CONFIG_ACCESS_LOG_FILE` set logs each lookup there with them redacted.
+///
+/// The file is read by ``SettingsFile`` rather than swift-configuration's `FileProvider<JSONSnapshot>`: that
+/// provider answers the keys asked for and says nothing of the others, and a key no setting has (a typo,
+/// `wrokers`) must be named; and a file value may be a list of strings (`api_keys`), which the setting reads
+/// as the variable's comma-separated text. The command line is swift-argument-parser's, which lays out
+/// `deskkit serve --help` and refuses an unknown flag by name; swift-configuration's
+/// `CommandLineArgumentsProvider` would skip it silently and has no `--no-` switches.
 struct SettingSources {
     /// Where a value came from, in the order the sources are asked.
     enum Origin: Int {
@@ -23,8 +29,8 @@ struct SettingSources {
     }
 
     private let reader: ConfigReader
-    private let lastAccess = LastAccess()
-    /// Each source's texts, by origin, keyed by variable: to name a value that cannot be read.
+    /// Each source's texts, by origin, keyed by variable: which source gives a setting (the reader asks them
+    /// in this order, and an empty text is in none), and to name a value that cannot be read.
     private let texts: [[String: String]]
 
     /// `flags` and `environment` keyed by variable (an empty text is not set), the file's values as
@@ -43,7 +49,7 @@ struct SettingSources {
             ) { key in AbsoluteConfigKey([variables[key.components.joined(separator: ".")] ?? ""]) },
         ]
         if let file { providers.append(InMemoryProvider(name: file.path, values: Self.typed(file.values))) }
-        reader = ConfigReader(providers: providers, accessReporter: lastAccess)
+        reader = ConfigReader(providers: providers)
         texts = [flags, environment, file?.values ?? [:]]
     }
 
@@ -59,14 +65,12 @@ struct SettingSources {
             case .duration:
                 reader.string(forKey: key, as: DurationSetting.self, isSecret: secret).map { .duration($0.duration) }
             }
-        // The reader asks the sources in order and stops at the first that has the key: the last one asked.
-        guard let event = lastAccess.take(), let origin = Origin(rawValue: event.providerResults.count - 1) else {
-            return .absent
-        }
-        if let value { return .value(value, origin) }
-        let failed: Bool =
-            if case .failure = event.providerResults.last?.result { true } else { event.conversionError != nil }
-        return failed ? .unreadable(text: text(of: setting, in: origin), origin) : .absent
+        // The reader answers from the first source that has the key.
+        guard let first = texts.firstIndex(where: { $0[setting.variable] != nil }),
+            let origin = Origin(rawValue: first)
+        else { return .absent }
+        guard let value else { return .unreadable(text: text(of: setting, in: origin), origin) }
+        return .value(value, origin)
     }
 
     /// The text `origin` gives `setting`, as it was written.
@@ -109,11 +113,4 @@ struct DurationSetting: ExpressibleByConfigString {
         self.duration = duration
     }
     var description: String { DurationText.format(duration) }
-}
-
-/// The reader's last access: which sources it asked for a key, and what they answered.
-private final class LastAccess: AccessReporter {
-    private let event = Mutex<AccessEvent?>(nil)
-    func report(_ event: AccessEvent) { self.event.withLock { $0 = event } }
-    func take() -> AccessEvent? { event.withLock { $0.take() } }
 }
