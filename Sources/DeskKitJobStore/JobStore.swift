@@ -24,6 +24,11 @@ public protocol JobStore: Sendable {
     /// admitted), instead of asking again and again.
     func nextDue() async throws(JobStoreError) -> Date?
 
+    /// Calls `wake` whenever another process may have queued a job due now (another instance's admission, an
+    /// operator's retry), until the calling task is cancelled: PostgreSQL's `LISTEN`. A store that only this
+    /// process writes returns at once (the default): the queue knows its own admissions.
+    func waitForArrivals(_ wake: @escaping @Sendable () -> Void) async
+
     /// Extends the leases of `claims` (jobs as ``claim(limit:now:lease:)`` handed them out) to `until`,
     /// for those still running under that claim: a job claimed again since (its attempt count moved on) or
     /// ended is left alone. Returns the message ids renewed.
@@ -78,6 +83,9 @@ extension JobStore {
 
     /// None: the jobs stay in the store for the next start.
     public func jobsLostAtExit() async -> [EnrichmentJob] { [] }
+
+    /// Returns at once: only this process writes the store, and the queue knows its own admissions.
+    public func waitForArrivals(_ wake: @escaping @Sendable () -> Void) async {}
 }
 
 extension [StoredJob] {

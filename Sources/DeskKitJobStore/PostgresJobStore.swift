@@ -155,20 +155,45 @@ public final class PostgresJobStore: JobStore {
             WHERE deskkit_jobs.state = 'done' AND deskkit_jobs.accepted_at < \(cutoff)
             RETURNING message_id
             """
-        return Set(try await committedIDs(query, client: client, logger: logger))
+        return Set(try await committedIDs(query, client: client, logger: logger, notify: true))
     }
 
     /// Runs a statement `RETURNING message_id` in a transaction of its own and returns the ids once `COMMIT`
     /// is answered. A statement run on its own is committed only after its rows and its completion are sent:
     /// a session ended in between (a server's fast shutdown ends them all) drops the statement while the
     /// client has read every row — for an admission, a webhook answered 200 without a commit.
-    private static func committedIDs(_ query: PostgresQuery, client: PostgresClient, logger: Logger) async throws
-        -> [Int64]
-    {
+    ///
+    /// `notify`: the rows are jobs due now, and every instance's idle workers are told at the commit
+    /// (`NOTIFY` on ``arrivalChannel``, which ``waitForArrivals(_:)`` listens on).
+    private static func committedIDs(
+        _ query: PostgresQuery, client: PostgresClient, logger: Logger, notify: Bool = false
+    ) async throws -> [Int64] {
         try await client.withTransaction(logger: logger) { connection in
             var ids: [Int64] = []
             for try await id in try await connection.query(query, logger: logger).decode(Int64.self) { ids.append(id) }
+            if notify && !ids.isEmpty {
+                _ = try await connection.query("SELECT pg_notify(\(Self.arrivalChannel), '')", logger: logger)
+            }
             return ids
+        }
+    }
+
+    /// The channel of the admissions' `NOTIFY`.
+    static let arrivalChannel = "deskkit_jobs"
+
+    /// Listens (one connection of the lazy pool) for jobs queued by any instance, or put back by an operator,
+    /// and calls `wake` for each transaction that queued some, until cancelled; a lost connection is replaced
+    /// a second later.
+    public func waitForArrivals(_ wake: @escaping @Sendable () -> Void) async {
+        while !Task.isCancelled {
+            do {
+                try await lazyClient.withConnection { connection in
+                    try await connection.listen(on: Self.arrivalChannel) { notices in
+                        for try await _ in notices { wake() }
+                    }
+                }
+            } catch {}
+            try? await Task.sleep(for: .seconds(1))
         }
     }
 
@@ -302,7 +327,7 @@ public final class PostgresJobStore: JobStore {
     public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
         let all = messageIDs == nil
         let ids = messageIDs ?? []
-        return try await count(
+        return try await countQueued(
             """
             UPDATE deskkit_jobs SET state = 'queued', attempts = 0, lease_until = NULL, last_error = NULL,
                 accepted_at = \(now), next_attempt_at = \(now), updated_at = \(now)
@@ -357,6 +382,14 @@ public final class PostgresJobStore: JobStore {
     private func count(_ query: PostgresQuery) async throws(JobStoreError) -> Int {
         let logger = self.logger
         return try await perform { client in try await Self.committedIDs(query, client: client, logger: logger).count }
+    }
+
+    /// ``count(_:)`` of a statement that queues jobs due now: every instance is told (``arrivalChannel``).
+    private func countQueued(_ query: PostgresQuery) async throws(JobStoreError) -> Int {
+        let logger = self.logger
+        return try await perform { client in
+            try await Self.committedIDs(query, client: client, logger: logger, notify: true).count
+        }
     }
 
     private func run(durable: Bool = true, followsCancellation: Bool = true, _ query: PostgresQuery)

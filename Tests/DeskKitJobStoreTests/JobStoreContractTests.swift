@@ -137,6 +137,40 @@ struct JobStoreContractTests {
         }
     }
 
+    /// Another instance's admission wakes this one's idle workers: PostgreSQL tells every listener at the
+    /// commit; a store only one process writes has nothing to tell and returns at once.
+    @Test(arguments: Backend.allCases)
+    func anAdmissionElsewhereIsAnnounced(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, location in
+            let other = try await Self.open(location, as: store)
+            let woken = AsyncStream<Void>.makeStream()
+            let listener = Task { await other.waitForArrivals { woken.continuation.yield() } }
+            guard backend == .postgres else {
+                await listener.value  // returned at once
+                if backend == .sqlite { await other.close() }
+                return
+            }
+            // Admitted until one is heard (the listener may not listen yet), a minute at most.
+            let admissions = Task {
+                for id in 1...600 where !Task.isCancelled {
+                    _ = try? await store.admit(Self.job(Int64(id)), now: Date(), dedupWindow: .seconds(60))
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                woken.continuation.finish()  // none heard
+            }
+            var heard = false
+            for await _ in woken.stream {
+                heard = true
+                break
+            }
+            admissions.cancel()
+            listener.cancel()
+            await listener.value
+            #expect(heard)
+            await other.close()
+        }
+    }
+
     /// A worker cancelled at the end of a shutdown's grace still writes how its job ended: the job goes back
     /// in the store, or is done, rather than staying claimed until its lease runs out.
     @Test(arguments: Backend.allCases)

@@ -15,7 +15,8 @@ import Tracing
 /// outcome is its ``RetryStrategy``'s to say (the enrichment's: ``EnrichmentRetry``), across restarts; a job
 /// whose worker died is claimed again when its lease runs out. It alone counts jobs in the metrics.
 ///
-/// Idle workers wait on a ``Doorbell``: a job admitted wakes one, and one of them waits with a deadline —
+/// Idle workers wait on a ``Doorbell``: a job admitted — here, or on another instance that shares the store
+/// (``JobStore/waitForArrivals(_:)``, PostgreSQL's `LISTEN`) — wakes one, and one of them waits with a deadline —
 /// the store's next due job (``JobStore/nextDue()``) or ``Configuration/pollInterval``, whichever is sooner
 /// — for what no admission announces (retries, other instances' jobs, expired leases).
 ///
@@ -216,6 +217,8 @@ public actor JobQueue: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.renewLeases() }
             group.addTask { await self.purgeDoneJobs() }
+            // Another instance's admissions (PostgreSQL's NOTIFY) wake an idle worker here too.
+            group.addTask { await self.store.waitForArrivals { doorbell.ring() } }
             await withTaskCancellationHandler {
                 await withGracefulShutdownHandler {
                     await runWorkers()
