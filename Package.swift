@@ -185,6 +185,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
         // The preview cache instances share in their PostgreSQL store's database.

@@ -3,6 +3,8 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import ServiceLifecycle
+import Synchronization
 
 /// The job store for several instances: one PostgreSQL database, through vapor/postgres-nio's pooled
 /// `PostgresClient`.
@@ -22,7 +24,7 @@ import PostgresNIO
 ///   (`PostgresSchema.jobs`).
 /// - Every operation has a deadline (``Options/operationTimeout``): while the database is down, admissions
 ///   fail fast (the server answers 503) instead of waiting for the pool.
-public final class PostgresJobStore: JobStore {
+public final class PostgresJobStore: JobStore, Service {
     /// Connection and timing choices.
     public struct Options: Sendable {
         /// Connections each of the two pools (durable and lazy commits) opens at most. Default 16.
@@ -41,7 +43,10 @@ public final class PostgresJobStore: JobStore {
     let client: PostgresClient
     /// Commits that may lag (`synchronous_commit = off`): the workers' claims and ends, the preview cache.
     package let lazyClient: PostgresClient
-    private let runner: Task<Void, Never>
+    /// The durable pool's connection settings (the lazy pool's differ by `synchronous_commit`).
+    private let configuration: PostgresClient.Configuration
+    /// The task that runs the pools, when the store runs them (``Pools/runByTheStore``).
+    private let runner = Mutex<Task<Void, Never>?>(nil)
     /// Pools and deadlines.
     package let options: Options
     /// Where the pools and the transactions log.
@@ -53,13 +58,16 @@ public final class PostgresJobStore: JobStore {
     static let rowsPerBatch = 1000
 
     private init(
-        location: PostgresLocation, client: PostgresClient, lazyClient: PostgresClient, runner: Task<Void, Never>,
-        options: Options, logger: Logger
+        location: PostgresLocation, configuration: PostgresClient.Configuration, options: Options, logger: Logger
     ) {
+        self.configuration = configuration
+        var configuration = configuration
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        configuration.options.additionalStartupParameters = [("synchronous_commit", "off")]
+        let lazyClient = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.location = location
         self.client = client
         self.lazyClient = lazyClient
-        self.runner = runner
         self.options = options
         self.logger = logger
         let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
@@ -77,48 +85,76 @@ public final class PostgresJobStore: JobStore {
         }
     }
 
-    /// Connects to `location` and migrates its schema (waiting for other instances that migrate it now).
+    /// Who runs the store's two connection pools.
+    public enum Pools: Sendable {
+        /// The store, in a task of its own from ``open(_:options:pools:logger:)`` to ``close()``: for a tool
+        /// or a test that uses the store without a service group.
+        case runByTheStore
+        /// The caller, as a service of its group (``run()``; the server's): the store is answered once its
+        /// service runs, and ``close()`` does nothing.
+        case service
+    }
+
+    /// Connects to `location` and migrates its schema (waiting for other instances that migrate it now),
+    /// through a connection of its own, closed before it returns.
+    ///
+    /// - Parameter pools: who runs the connection pools: ``Pools/runByTheStore`` (the default), or the
+    ///   caller's service group, of which the store is then a service (``run()``).
     public static func open(
-        _ location: PostgresLocation, options: Options = Options(), logger: Logger = Logger(label: "deskkit.store")
+        _ location: PostgresLocation, options: Options = Options(), pools: Pools = .runByTheStore,
+        logger: Logger = Logger(label: "deskkit.store")
     ) async throws(JobStoreError) -> PostgresJobStore {
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: location.database, tls: location.tls.clientTLS)
         configuration.options.maximumConnections = options.maximumConnections
         configuration.options.connectTimeout = options.connectTimeout
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        configuration.options.additionalStartupParameters = [("synchronous_commit", "off")]
-        let lazyClient = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        // Both pools run before the first query: postgres-nio warns of a lease taken before `run()`.
-        let (running, started) = AsyncStream.makeStream(of: Void.self)
-        let runner = Task {
-            await withDiscardingTaskGroup { group in
-                for pool in [client, lazyClient] {
-                    group.addTask {
-                        started.yield()
-                        await pool.run()
-                    }
-                }
-            }
-        }
-        for await _ in running.prefix(2) {}
+        let store = PostgresJobStore(location: location, configuration: configuration, options: options, logger: logger)
         do {
-            // Reachable at all? (Fails within the operation deadline, not the pool's minute of retries.)
-            try await withDeadline(options.operationTimeout) { _ = try await client.query("SELECT 1") }
-            try await PostgresSchema.jobs.migrate(client, logger: logger)
+            try await store.withOwnConnection { client in
+                // Reachable at all? (Fails within the operation deadline, not the pool's minute of retries.)
+                try await withDeadline(options.operationTimeout) { _ = try await client.query("SELECT 1") }
+                try await PostgresSchema.jobs.migrate(client, logger: logger)
+            }
         } catch {
-            runner.cancel()
-            await waitAtMost(options.operationTimeout, for: runner)
             if let refused = error as? JobStoreError { throw refused }
             throw JobStoreError(.cannotOpen, "cannot open \(location): \(describe(error))")
         }
-        return PostgresJobStore(
-            location: location, client: client, lazyClient: lazyClient, runner: runner, options: options,
-            logger: logger)
+        if case .runByTheStore = pools {
+            store.runner.withLock { $0 = Task { await store.runPools() } }
+        }
+        return store
     }
 
-    /// Closes both pools: waits for their connections to close, at most the operation timeout.
+    /// Runs `body` with a client of one connection to the store's database, run for `body` alone (in a child
+    /// task): what opening the store (and the shared preview cache) migrate with, before its pools run.
+    package func withOwnConnection<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws -> T {
+        var configuration = self.configuration
+        configuration.options.maximumConnections = 1
+        let own = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await own.run() }
+            defer { group.cancelAll() }
+            return try await body(own)
+        }
+    }
+
+    /// Runs both pools until cancelled, or a graceful shutdown of the service group: a service of the server's
+    /// group (listed before the application, so that it stops after the queue has written its last ends).
+    public func run() async {
+        await cancelWhenGracefulShutdown { await self.runPools() }
+    }
+
+    private func runPools() async {
+        await withDiscardingTaskGroup { group in
+            for pool in [client, lazyClient] { group.addTask { await pool.run() } }
+        }
+    }
+
+    /// Closes both pools when the store runs them (``Pools/runByTheStore``): waits for their connections to
+    /// close, at most the operation timeout. A store run as a service closes with its group.
     public func close() async {
+        guard let runner = runner.withLock({ $0 }) else { return }
         runner.cancel()
         await waitAtMost(options.operationTimeout, for: runner)
     }

@@ -60,10 +60,10 @@ public struct StoreLocation: Sendable, Hashable, CustomStringConvertible {
 extension StoreLocation {
     /// Opens (creating and migrating as needed) the store here; for ``memory``, a new empty
     /// ``MemoryJobStore`` of `memory`'s size. `timeout` bounds each operation of a PostgreSQL store and
-    /// each connection to it (``PostgresJobStore/Options``).
+    /// each connection to it (``PostgresJobStore/Options``); `pools` says who runs its connection pools.
     public func open(
         timeout: Duration = .seconds(5), memory: MemoryJobStore.Configuration = .init(),
-        logger: Logger = Logger(label: "deskkit.store")
+        pools: PostgresJobStore.Pools = .runByTheStore, logger: Logger = Logger(label: "deskkit.store")
     ) async throws(JobStoreError) -> any JobStore {
         switch place {
         case .memory: return MemoryJobStore(configuration: memory)
@@ -72,7 +72,7 @@ extension StoreLocation {
             var options = PostgresJobStore.Options()
             options.operationTimeout = timeout
             options.connectTimeout = timeout
-            return try await PostgresJobStore.open(location, options: options, logger: logger)
+            return try await PostgresJobStore.open(location, options: options, pools: pools, logger: logger)
         }
     }
 }

@@ -40,7 +40,8 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     }
 
     /// The cache in `store`'s database, on the store's pool of commits that may lag, within its operation
-    /// deadline. Its table is its own: created or brought up to date here (`deskkit_previews`, its versions
+    /// deadline. Its table is its own: created or brought up to date here (on a connection of its own, so
+    /// that the store's pools need not run yet) (`deskkit_previews`, its versions
     /// in `deskkit_previews_schema`), under a lock of its own, so instances that start together migrate one
     /// after the other.
     /// - Throws: `JobStoreError` `cannotOpen` when the database cannot be migrated, or a newer deskkit
@@ -50,7 +51,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     {
         let cache = PostgresPreviewCache(sharing: store)
         do {
-            try await schema.migrate(store.lazyClient, logger: logger)
+            try await store.withOwnConnection { try await schema.migrate($0, logger: logger) }
         } catch {
             if let refused = error as? JobStoreError { throw refused }
             throw JobStoreError(

@@ -89,7 +89,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let jobStore: any JobStore
         do {
-            jobStore = try await configuration.openStore(logger: logger)
+            // A PostgreSQL store's pools run as a service of the server's group (stopped after the queue).
+            jobStore = try await configuration.openStore(pools: .service, logger: logger)
         } catch {
             throw Failure(description: "cannot open the job store: \(error.detail)", exitStatus: .ioError)
         }
@@ -131,7 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         do {
             try await server.run(
-                beside: tracing.map { [$0.service] } ?? [],
+                beside: [jobStore as? any Service].compactMap { $0 } + (tracing.map { [$0.service] } ?? []),
                 onServerRunning: { channel in
                     log.info("listening", metadata: ["address": .string(channel.localAddress?.description ?? "?")])
                 })

@@ -51,9 +51,12 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// Opens (creating and migrating as needed) the job store at ``store``, within ``storeTimeout``, of
-    /// ``memory``'s size when it is memory.
-    public func openStore(logger: Logger = Logger(label: "deskkit.store")) async throws(JobStoreError) -> any JobStore {
-        try await store.open(timeout: storeTimeout, memory: memory, logger: logger)
+    /// ``memory``'s size when it is memory; `pools`: who runs a PostgreSQL store's connection pools (`deskkit
+    /// serve`: its service group).
+    public func openStore(
+        pools: PostgresJobStore.Pools = .runByTheStore, logger: Logger = Logger(label: "deskkit.store")
+    ) async throws(JobStoreError) -> any JobStore {
+        try await store.open(timeout: storeTimeout, memory: memory, pools: pools, logger: logger)
     }
 
     /// Builds the configuration from `flags` (keyed by variable, values as text, as `deskkit serve` reads
