@@ -2,7 +2,9 @@ import DequeModule
 import Foundation
 
 /// Group commit: requests that arrive while a batch is being written wait together for the next one, so a
-/// store pays one statement (and one sync to disk) per batch rather than one per request.
+/// store pays one statement (and one sync to disk) per batch rather than one per request. The stores'
+/// admissions and ends of jobs go through one; so do the queue's claims (workers that ask at once claim in
+/// one statement).
 ///
 /// No task of its own: the request that finds no batch being written leads — it writes a batch with its own
 /// item first, answers the others of that batch, and hands the lead to the first request still waiting (which
@@ -12,8 +14,8 @@ import Foundation
 ///
 /// `write` receives at most `maxBatch` items and returns one output per item, in order. When it throws,
 /// every request of that batch fails with the error as `describe` words it.
-actor GroupCommit<Item: Sendable, Output: Sendable> {
-    typealias Write = @Sendable ([Item]) async throws -> [Output]
+package actor GroupCommit<Item: Sendable, Output: Sendable> {
+    package typealias Write = @Sendable ([Item]) async throws -> [Output]
 
     /// What a waiting request is resumed with: its answer, or the lead of the next batch.
     private enum Turn: Sendable {
@@ -27,13 +29,13 @@ actor GroupCommit<Item: Sendable, Output: Sendable> {
     private var waiting: Deque<(item: Item, reply: CheckedContinuation<Turn, Never>)> = []
     private var writing = false
 
-    init(maxBatch: Int, describe: @escaping @Sendable (any Error) -> JobStoreError, write: @escaping Write) {
+    package init(maxBatch: Int, describe: @escaping @Sendable (any Error) -> JobStoreError, write: @escaping Write) {
         self.maxBatch = max(1, maxBatch)
         self.describe = describe
         self.write = write
     }
 
-    func submit(_ item: Item) async throws(JobStoreError) -> Output {
+    package func submit(_ item: Item) async throws(JobStoreError) -> Output {
         if writing {
             switch await withCheckedContinuation({ waiting.append((item, $0)) }) {
             case .answered(let result): return try result.get()

@@ -72,9 +72,12 @@ public final class PostgresJobStore: JobStore, Service {
         self.logger = logger
         let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
         let timeout = options.operationTimeout
+        let notices = NoticePace()
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
             try await withDeadline(timeout, followsCancellation: false) {
-                try await Admission.admit(batch) { try await Self.insert($0, client: client, logger: logger) }
+                try await Admission.admit(batch) {
+                    try await Self.insert($0, client: client, logger: logger, notify: notices.due())
+                }
             }
         }
         endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
@@ -133,7 +136,13 @@ public final class PostgresJobStore: JobStore, Service {
         configuration.options.maximumConnections = 1
         let own = PostgresClient(configuration: configuration, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await own.run() }
+            // It runs before it is asked: postgres-nio warns of a lease taken before `run()`.
+            let (running, started) = AsyncStream.makeStream(of: Void.self)
+            group.addTask {
+                started.yield()
+                await own.run()
+            }
+            for await _ in running.prefix(1) {}
             defer { group.cancelAll() }
             return try await body(own)
         }
@@ -167,7 +176,9 @@ public final class PostgresJobStore: JobStore, Service {
 
     /// One upsert for a batch: a message id already present is a duplicate unless its job is done and was
     /// admitted before the dedup window (then it is queued afresh).
-    private static func insert(_ rows: [Admission], client: PostgresClient, logger: Logger) async throws -> Set<Int64> {
+    private static func insert(_ rows: [Admission], client: PostgresClient, logger: Logger, notify: Bool) async throws
+        -> Set<Int64>
+    {
         let ids = rows.map(\.job.messageID)
         let channels = rows.map(\.job.channelURL)
         let texts = rows.map(\.job.text)
@@ -191,7 +202,7 @@ public final class PostgresJobStore: JobStore, Service {
             WHERE deskkit_jobs.state = 'done' AND deskkit_jobs.accepted_at < \(cutoff)
             RETURNING message_id
             """
-        return Set(try await committedIDs(query, client: client, logger: logger, notify: true))
+        return Set(try await committedIDs(query, client: client, logger: logger, notify: notify))
     }
 
     /// Runs a statement `RETURNING message_id` in a transaction of its own and returns the ids once `COMMIT`
@@ -480,6 +491,24 @@ extension PostgresLocation.TLSMode {
         case .disable: .disable
         case .prefer: .prefer(.makeClientConfiguration())
         case .require: .require(.makeClientConfiguration())
+        }
+    }
+}
+
+/// When an admission batch tells the other instances (`NOTIFY`): at most every 100 ms. A transaction that
+/// notifies takes a lock of the whole cluster at its commit, so every batch notifying halved the admissions
+/// of a loaded server; an instance's own workers hear of its jobs in-process anyway, and the others need
+/// only to be woken once — then they claim until nothing is due.
+private final class NoticePace: Sendable {
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// Whether this batch notifies (and counts it as the last that did).
+    func due() -> Bool {
+        last.withLock { last in
+            let now = ContinuousClock.now
+            if let then = last, now - then < .milliseconds(100) { return false }
+            last = now
+            return true
         }
     }
 }

@@ -11,7 +11,8 @@ import Tracing
 
 /// The server's one queue of enrichment work, over any `JobStore` (as swift-jobs' `JobQueue` over its
 /// drivers): a webhook's job is committed before the webhook is answered; ``Configuration/workers`` workers,
-/// children of one task group, each claim the next due job from the store with a lease; what follows a job's
+/// children of one task group, each claim the next due job from the store with a lease (those that ask at
+/// once, in one statement); what follows a job's
 /// outcome is its ``RetryStrategy``'s to say (the enrichment's: ``EnrichmentRetry``), across restarts; a job
 /// whose worker died is claimed again when its lease runs out. It alone counts jobs in the metrics.
 ///
@@ -92,6 +93,9 @@ public actor JobQueue: Service {
     private var workersLeft = 0
     /// Whether the last claim failed (logged once until the store answers again).
     private var storeDown = false
+    /// The workers' claims, one job each, in one statement for those that ask at once (`true`: the queue is
+    /// closed, and only jobs that would be lost are claimed).
+    private let claims: GroupCommit<Bool, StoredJob?>
 
     /// A queue over `store` whose workers run `work` on each job claimed.
     ///
@@ -121,6 +125,17 @@ public actor JobQueue: Service {
         self.handBack = handBack
         self.strategy = strategy ?? EnrichmentRetry(configuration)
         self.work = work
+        let lease = configuration.lease
+        claims = GroupCommit(
+            maxBatch: configuration.workers, describe: { $0 as? JobStoreError ?? .init(.unavailable, "\($0)") }
+        ) { batch in
+            let (now, limit) = (Date(), batch.count)
+            let jobs =
+                try await batch.contains(true)
+                ? store.claimBeforeStop(limit: limit, now: now, lease: lease)
+                : store.claim(limit: limit, now: now, lease: lease)
+            return batch.indices.map { $0 < jobs.count ? jobs[$0] : nil }
+        }
     }
 
     /// Commits `job` unless it is a duplicate, the store is full or unavailable, or the queue is closed.
@@ -291,15 +306,11 @@ public actor JobQueue: Service {
                 continue
             }
             do {
-                let (now, lease) = (Date(), configuration.lease)
                 // Closed, only jobs that would be lost are claimed (the memory store's).
-                let jobs =
-                    try await closed
-                    ? store.claimBeforeStop(limit: 1, now: now, lease: lease)
-                    : store.claim(limit: 1, now: now, lease: lease)
+                let claimed = try await claims.submit(closed)
                 if storeDown { logger.notice("the job store answers again") }
                 storeDown = false
-                if let claimed = jobs.first {
+                if let claimed {
                     running[claimed.job.messageID] = claimed
                     doorbell.ring()  // another may be due: the next idle worker looks
                     return claimed
