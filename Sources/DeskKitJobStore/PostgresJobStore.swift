@@ -496,9 +496,10 @@ extension PostgresLocation.TLSMode {
 }
 
 /// When an admission batch tells the other instances (`NOTIFY`): at most every 100 ms. A transaction that
-/// notifies takes a lock of the whole cluster at its commit, so every batch notifying halved the admissions
-/// of a loaded server; an instance's own workers hear of its jobs in-process anyway, and the others need
-/// only to be woken once — then they claim until nothing is due.
+/// notifies takes a lock of the whole cluster at its commit, and a `NOTIFY` in every batch (with a claim per
+/// job) halved the webhooks a loaded server admitted (docs/BENCHMARKS.md); an instance's own workers hear of
+/// its jobs in-process anyway, and the others need only to be woken once — then they claim until nothing is
+/// due.
 private final class NoticePace: Sendable {
     private let last = Mutex<ContinuousClock.Instant?>(nil)
 

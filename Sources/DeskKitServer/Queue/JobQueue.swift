@@ -244,7 +244,7 @@ public actor JobQueue: Service {
             } onCancel: {
                 stop()
             }
-            group.cancelAll()  // the lease renewals and the purge
+            group.cancelAll()  // the lease renewals, the purge and the listener
         }
         await handBackLostJobs()
     }
