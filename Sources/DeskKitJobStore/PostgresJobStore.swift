@@ -89,13 +89,16 @@ public final class PostgresJobStore: JobStore, Service {
     }
 
     /// Who runs the store's two connection pools.
-    public enum Pools: Sendable {
+    public struct Pools: Sendable, Hashable {
+        private enum Code { case store, service }
+        private let code: Code
+
         /// The store, in a task of its own from ``open(_:options:pools:logger:)`` to ``close()``: for a tool
         /// or a test that uses the store without a service group.
-        case runByTheStore
+        public static let runByTheStore = Pools(code: .store)
         /// The caller, as a service of its group (``run()``; the server's): the store is answered once its
         /// service runs, and ``close()`` does nothing.
-        case service
+        public static let service = Pools(code: .service)
     }
 
     /// Connects to `location` and migrates its schema (waiting for other instances that migrate it now),
@@ -123,7 +126,7 @@ public final class PostgresJobStore: JobStore, Service {
             if let refused = error as? JobStoreError { throw refused }
             throw JobStoreError(.cannotOpen, "cannot open \(location): \(describe(error))")
         }
-        if case .runByTheStore = pools {
+        if pools == .runByTheStore {
             store.runner.withLock { $0 = Task { await store.runPools() } }
         }
         return store
