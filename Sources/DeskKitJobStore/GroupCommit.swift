@@ -9,8 +9,8 @@ import Foundation
 /// No task of its own: the request that finds no batch being written leads — it writes a batch with its own
 /// item first, answers the others of that batch, and hands the lead to the first request still waiting (which
 /// writes the next batch, its own item first). A batch must not fail with its leader's cancellation: `write`
-/// goes on to its end when the leader is cancelled (the stores write through `withDeadline` with
-/// `followsCancellation: false`).
+/// goes on to its end when the leader is cancelled (PostgreSQL's through `withDeadline` with
+/// `followsCancellation: false`, SQLite's through sqlite-nio's future-based query).
 ///
 /// `write` receives at most `maxBatch` items and returns one output per item, in order. When it throws,
 /// every request of that batch fails with the error as `describe` words it.

@@ -162,8 +162,12 @@ public actor SQLiteJobStore: JobStore {
             WHERE jobs.state = 'done' AND jobs.accepted_at < ?
             RETURNING message_id
             """
+        // sqlite-nio's future-based query: its async one drops the work of a cancelled task, and the batch is
+        // written for every request waiting on it, whichever of them leads it (`GroupCommit`).
         return Set(
-            try await connection.query(sql, binds).compactMap { $0.column("message_id")?.integer.map(Int64.init) })
+            try await connection.query(sql, binds).get().compactMap {
+                $0.column("message_id")?.integer.map(Int64.init)
+            })
     }
 
     // MARK: Workers
