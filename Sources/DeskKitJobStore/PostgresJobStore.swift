@@ -104,8 +104,12 @@ public final class PostgresJobStore: JobStore, Service {
     /// Connects to `location` and migrates its schema (waiting for other instances that migrate it now),
     /// through a connection of its own, closed before it returns.
     ///
-    /// - Parameter pools: who runs the connection pools: ``Pools/runByTheStore`` (the default), or the
-    ///   caller's service group, of which the store is then a service (``run()``).
+    /// - Parameters:
+    ///   - location: the database.
+    ///   - options: pools and deadlines.
+    ///   - pools: who runs the connection pools: ``Pools/runByTheStore`` (the default), or the caller's
+    ///     service group, of which the store is then a service (``run()``).
+    ///   - logger: where the pools and the migrations log.
     public static func open(
         _ location: PostgresLocation, options: Options = Options(), pools: Pools = .runByTheStore,
         logger: Logger = Logger(label: "deskkit.store")

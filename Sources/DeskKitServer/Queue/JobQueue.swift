@@ -16,9 +16,9 @@ import Tracing
 /// outcome is its ``RetryStrategy``'s to say (the enrichment's: ``EnrichmentRetry``), across restarts; a job
 /// whose worker died is claimed again when its lease runs out. It alone counts jobs in the metrics.
 ///
-/// Idle workers wait on a ``Doorbell``: a job admitted — here, or on another instance that shares the store
-/// (``JobStore/waitForArrivals(_:)``, PostgreSQL's `LISTEN`) — wakes one, and one of them waits with a deadline —
-/// the store's next due job (``JobStore/nextDue()``) or ``Configuration/pollInterval``, whichever is sooner
+/// Idle workers wait on a `Doorbell`: a job admitted — here, or on another instance that shares the store
+/// (`JobStore.waitForArrivals(_:)`, PostgreSQL's `LISTEN`) — wakes one, and one of them waits with a deadline —
+/// the store's next due job (`JobStore.nextDue()`) or ``Configuration/pollInterval``, whichever is sooner
 /// — for what no admission announces (retries, other instances' jobs, expired leases).
 ///
 /// On graceful shutdown it stops taking new jobs and lets running ones finish within the grace, then
@@ -337,7 +337,7 @@ public actor JobQueue: Service {
     }
 
     /// Writes how `claimed` ended, as the strategy says. The store writes it even when this worker is
-    /// cancelled (``JobStore/finish(_:as:error:now:)``): a job cut short at the grace's end goes back.
+    /// cancelled (`JobStore.finish(_:as:error:now:)`): a job cut short at the grace's end goes back.
     private func end(_ claimed: StoredJob, _ outcome: JobOutcome) async {
         let id = claimed.job.messageID
         ending.insert(id)
@@ -371,7 +371,7 @@ public actor JobQueue: Service {
         }
     }
 
-    /// Hands back the unfinished jobs that end with the process (``JobStore/jobsLostAtExit()``: the memory
+    /// Hands back the unfinished jobs that end with the process (`JobStore.jobsLostAtExit()`: the memory
     /// store's; a database keeps them for the next start).
     private func handBackLostJobs() async {
         let left = await store.jobsLostAtExit()
