@@ -41,33 +41,24 @@ struct ServeSettings: ParsableArguments {
     @Option(help: .setting("store_timeout")) var storeTimeout: SettingArgument<Duration>?
 
     /// The settings given as options, keyed by variable, as ``ServerConfiguration/resolve(flags:environment:file:)``
-    /// takes them (a switch gives the value it stands for): read off the options' names.
+    /// takes them (a switch gives the value it stands for): read off the options' names (`fetchTimeout`:
+    /// `fetch_timeout`; `noOembed`: `oembed`).
     var given: [String: String] {
         var flags: [String: String] = [:]
-        for (key, value) in Self.options(of: self) {
-            if let setting = ServerConfiguration.setting(key: key) { flags[setting.variable] = value }
+        for child in Mirror(reflecting: self).children {
+            guard let label = child.label?.drop(while: { $0 == "_" }) else { continue }
+            let name = label.reduce(into: "") { key, c in key += c.isUppercase ? "_" + c.lowercased() : String(c) }
+            if let option = child.value as? any GivenOption, let text = option.givenText,
+                let setting = ServerConfiguration.setting(key: name)
+            {
+                flags[setting.variable] = text
+            } else if let flag = child.value as? Flag<Bool>, flag.wrappedValue,
+                let setting = ServerConfiguration.setting(key: name.hasPrefix("no_") ? String(name.dropFirst(3)) : name)
+            {
+                flags[setting.variable] = setting.flagSets
+            }
         }
         return flags
-    }
-
-    /// Each option of `settings` by its setting's key, with the text it was given (a switch: the value it sets);
-    /// options not given are left out, and names that are no setting's key are kept (for the test that keeps
-    /// the options and the settings one to one).
-    static func options(of settings: ServeSettings, all: Bool = false) -> [(key: String, value: String)] {
-        Mirror(reflecting: settings).children.compactMap { child in
-            guard let label = child.label?.drop(while: { $0 == "_" }) else { return nil }
-            let name = label.reduce(into: "") { key, c in key += c.isUppercase ? "_" + c.lowercased() : String(c) }
-            if let option = child.value as? any GivenOption {
-                guard let text = option.givenText ?? (all ? "" : nil) else { return nil }
-                return (name, text)
-            }
-            if let flag = child.value as? Flag<Bool> {
-                let key = name.hasPrefix("no_") ? String(name.dropFirst(3)) : name
-                guard flag.wrappedValue || all else { return nil }
-                return (key, ServerConfiguration.setting(key: key)?.flagSets ?? "1")
-            }
-            return nil
-        }
     }
 }
 
