@@ -381,13 +381,13 @@ public final class PostgresJobStore: JobStore, Service {
     public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
         let all = messageIDs == nil
         let ids = messageIDs ?? []
-        return try await countQueued(
+        return try await count(
             """
             UPDATE deskkit_jobs SET state = 'queued', attempts = 0, lease_until = NULL, last_error = NULL,
                 accepted_at = \(now), next_attempt_at = \(now), updated_at = \(now)
             WHERE state = 'failed' AND (\(all) OR message_id = ANY(\(ids)::bigint[]))
             RETURNING message_id
-            """)
+            """, notify: true)
     }
 
     public func purge(doneBefore before: Date) async throws(JobStoreError) -> Int {
@@ -433,16 +433,11 @@ public final class PostgresJobStore: JobStore, Service {
     }
 
     /// How many rows a statement `RETURNING message_id` changed, once committed.
-    private func count(_ query: PostgresQuery) async throws(JobStoreError) -> Int {
-        let logger = self.logger
-        return try await perform { client in try await Self.committedIDs(query, client: client, logger: logger).count }
-    }
-
-    /// ``count(_:)`` of a statement that queues jobs due now: every instance is told (``arrivalChannel``).
-    private func countQueued(_ query: PostgresQuery) async throws(JobStoreError) -> Int {
+    /// `notify`: the statement queues jobs due now, and every instance is told (``arrivalChannel``).
+    private func count(_ query: PostgresQuery, notify: Bool = false) async throws(JobStoreError) -> Int {
         let logger = self.logger
         return try await perform { client in
-            try await Self.committedIDs(query, client: client, logger: logger, notify: true).count
+            try await Self.committedIDs(query, client: client, logger: logger, notify: notify).count
         }
     }
 

@@ -33,12 +33,13 @@ package func withDeadline<T: Sendable>(
             let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(limit.nanoseconds)) {
                 answer.give(.failure(DeadlineExceeded(limit: limit)))
             }
-            answer.work = Task {
-                let result: Result<T, any Error>
-                do { result = .success(try await body()) } catch { result = .failure(error) }
-                timer.cancel()
-                answer.give(result)
-            }
+            answer.start(
+                Task {
+                    let result: Result<T, any Error>
+                    do { result = .success(try await body()) } catch { result = .failure(error) }
+                    timer.cancel()
+                    answer.give(result)
+                })
         }
     } onCancel: {
         if followsCancellation { answer.cancelWork() }
@@ -69,16 +70,13 @@ private final class FirstAnswer<T: Sendable>: Sendable {
         waiting?.resume(returning: result)
     }
 
-    /// The work's task; cancelled at once when the caller was cancelled before it started.
-    var work: Task<Void, Never>? {
-        get { state.withLock { $0.work } }
-        set {
-            let cancelNow = state.withLock { state in
-                state.work = newValue
-                return state.cancelled
-            }
-            if cancelNow { newValue?.cancel() }
+    /// Keeps the work's task, to cancel it; cancels it at once when the caller was cancelled before it started.
+    func start(_ work: Task<Void, Never>) {
+        let cancelNow = state.withLock { state in
+            state.work = work
+            return state.cancelled
         }
+        if cancelNow { work.cancel() }
     }
 
     func cancelWork() {

@@ -48,9 +48,9 @@ final class Doorbell: Sendable {
         for waiter in all { waiter.continuation.resume() }
     }
 
-    /// Rings once at `instant` (a retry due sooner than the next poll).
+    /// Rings once at `instant` (a retry due sooner than the next poll, the grace's end).
     func ring(at instant: ContinuousClock.Instant) {
-        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: Self.amount(until: instant)) { self.ring() }
+        Self.at(instant) { self.ring() }
     }
 
     /// Whether an idle worker already waits with a deadline, polling for what no ring announces.
@@ -59,6 +59,7 @@ final class Doorbell: Sendable {
     /// Waits for a ring, at the latest until `deadline` when one is given; returns at once when a ring was
     /// kept or the task is cancelled. `polls`: the wait stands for the idle workers' poll (``isPolled``).
     func wait(until deadline: ContinuousClock.Instant?, polls: Bool = false) async {
+        let polls = polls && deadline != nil
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -72,16 +73,14 @@ final class Doorbell: Sendable {
                         state.kept = false
                         return true
                     }
-                    state.waiting.append(Waiter(id: id, continuation: continuation, polls: polls && deadline != nil))
-                    if polls && deadline != nil { state.polling += 1 }
+                    state.waiting.append(Waiter(id: id, continuation: continuation, polls: polls))
+                    if polls { state.polling += 1 }
                     return false
                 }
                 if now {
                     continuation.resume()
                 } else if let deadline {
-                    MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: Self.amount(until: deadline)) {
-                        self.stopWaiting(id)
-                    }
+                    Self.at(deadline) { self.stopWaiting(id) }
                 }
             }
         } onCancel: {
@@ -98,7 +97,9 @@ final class Doorbell: Sendable {
         }?.continuation.resume()
     }
 
-    private static func amount(until instant: ContinuousClock.Instant) -> TimeAmount {
-        .nanoseconds(max(0, (instant - .now).nanoseconds))
+    /// Runs `body` at `instant`, on a timer of SwiftNIO's event loops.
+    private static func at(_ instant: ContinuousClock.Instant, _ body: @escaping @Sendable () -> Void) {
+        let wait = TimeAmount.nanoseconds(max(0, (instant - .now).nanoseconds))
+        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: wait, body)
     }
 }

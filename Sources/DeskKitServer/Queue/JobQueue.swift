@@ -1,10 +1,7 @@
 import DeskKitJobStore
 import DeskKitPreview
-import DeskKitTime
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import Tracing
@@ -431,12 +428,9 @@ public actor JobQueue: Service {
         closed = true
         let end = grace.begin()
         graceEnd = end
-        let supervisor = self.supervisor
         supervisor.ring()
         // The supervisor looks again when the grace ends, and cancels the workers still at work.
-        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds((end - .now).nanoseconds)) {
-            supervisor.ring()
-        }
+        supervisor.ring(at: end)
         doorbell.ringAll()
     }
 }
