@@ -18,6 +18,8 @@ const DEFAULT_OPTIONS = optionBits(undefined);
  * every text of the corpora both ways.
  */
 const CANDIDATE = /[.:@/]/;
+/** What an href puts before a link's text, by the module's code (`RawLink.Prefix` in DeskKitLinks). */
+const PREFIXES = ['', 'http://', 'https://', 'https:', 'mailto:'];
 
 /** An error DeskKit reports about its input: `problems` lists what is wrong, each with its JSON path. */
 export class DeskKitError extends Error {
@@ -200,17 +202,21 @@ class DeskKit {
       this.#release();
       return [];
     }
+    // The hrefs the module wrote out (`LinkAnswer`): most links have none, being a prefix and their text.
     const hrefsAt = answer + 8 + count * 20;
-    const hrefs = decoder.decode(this.#bytes.subarray(hrefsAt, answer + 4 + words[first]));
+    const hrefsEnd = answer + 4 + words[first];
+    const hrefs = hrefsEnd > hrefsAt ? decoder.decode(this.#bytes.subarray(hrefsAt, hrefsEnd)) : '';
     const links = new Array(count);
     let at = 0;
     for (let i = 0, w = first + 2; i < count; i++, w += 5) {
-      const href = hrefs.slice(at, (at += words[w + 3]));
-      const asciiLength = words[w + 4];
-      const asciiHref = asciiLength < 0 ? href : hrefs.slice(at, (at += asciiLength));
       const start = words[w + 1];
       const end = words[w + 2];
-      links[i] = { text: text.slice(start, end), href, asciiHref, kind: words[w] === 1 ? 'email' : 'url', start, end };
+      const linkText = text.slice(start, end);
+      const hrefLength = words[w + 3];
+      const href = hrefLength < 0 ? PREFIXES[-1 - hrefLength] + linkText : hrefs.slice(at, (at += hrefLength));
+      const asciiLength = words[w + 4];
+      const asciiHref = asciiLength < 0 ? href : hrefs.slice(at, (at += asciiLength));
+      links[i] = { text: linkText, href, asciiHref, kind: words[w] === 1 ? 'email' : 'url', start, end };
     }
     this.#release();
     return links;

@@ -93,7 +93,7 @@ public struct Link: Sendable, Hashable {
     }
 
     /// ``href`` and ``asciiHref`` made together (reading each alone makes both).
-    package var hrefs: (href: String, asciiHref: String) {
+    private var hrefs: (href: String, asciiHref: String) {
         switch storage {
         case .given(let strings): (strings.href, strings.asciiHref)
         case .found(let f): f.withBytes { f.raw.hrefs($0) }

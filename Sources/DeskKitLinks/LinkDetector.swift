@@ -105,16 +105,26 @@ public struct LinkDetector: Sendable {
     private func found(
         in bytes: UnsafeBufferPointer<UInt8>, wellFormed: Bool, _ make: (RawLink, Range<Int>, Range<Int>) -> Link
     ) -> [Link] {
-        guard bytes.count > 0 else { return [] }
+        var links: [Link] = []
+        forEachLink(utf8: bytes, wellFormed: wellFormed) { links.append(make($0, $1, $2)) }
+        return links
+    }
+
+    /// Calls `body` with each link of `bytes` in order, as parts, with its ranges in scalars and UTF-16 units: what
+    /// the web module writes out without making a ``Link``. `wellFormed`: the bytes are known to be UTF-8 (they
+    /// are then counted eight at a time; ill-formed ones give wrong offsets, never a trap).
+    package func forEachLink(
+        utf8 bytes: UnsafeBufferPointer<UInt8>, wellFormed: Bool,
+        _ body: (RawLink, _ scalars: Range<Int>, _ utf16: Range<Int>) -> Void
+    ) {
+        guard bytes.count > 0 else { return }
         var scanner = LinkScanner(bytes: bytes, options: options)
         var offsets = OffsetCounter(bytes: bytes, wellFormed: wellFormed)
-        var links: [Link] = []
         scanner.scan { raw in
             let start = offsets.advance(to: raw.range.lowerBound)
             let end = offsets.advance(to: raw.range.upperBound)
-            links.append(make(raw, start.scalars..<end.scalars, start.utf16..<end.utf16))
+            body(raw, start.scalars..<end.scalars, start.utf16..<end.utf16)
         }
-        return links
     }
 }
 

@@ -1,13 +1,26 @@
-/// One link as byte ranges, before it becomes a ``Link``.
-struct RawLink {
-    enum Prefix { case none, http, https, httpsColon, mailto }
-    var range: Range<Int>
-    var kind: Link.Kind
+/// One link as byte ranges, before it becomes a ``Link`` (the web module reads it as it is).
+package struct RawLink {
+    /// What ``Link/href`` puts before the text. The raw values are the web module's (`Web/index.mjs`).
+    package enum Prefix: Int32 {
+        /// Nothing: a scheme is written.
+        case none
+        /// `http://`
+        case http
+        /// `https://`
+        case https
+        /// `https:` (before `//host`)
+        case httpsColon
+        /// `mailto:`
+        case mailto
+    }
+    /// Where the link is, in bytes.
+    package var range: Range<Int>
+    /// A web URL or an e-mail address.
+    package var kind: Link.Kind
     /// The host (or e-mail domain) inside `range`.
     var host: Range<Int>
-    /// What ``Link/href`` puts before the text: nothing (a scheme is written), `http://`, `https://`, `https:`,
-    /// `mailto:`.
-    var prefix: Prefix
+    /// What ``Link/href`` puts before the text.
+    package var prefix: Prefix
     /// The scheme (or `mailto`) as written, lowercased in the href.
     var scheme: Range<Int>?
 }

@@ -2,6 +2,14 @@ import DeskKitJSON
 import DeskKitURL
 
 extension RawLink {
+    /// Whether ``hrefs(_:)``'s `href` is the prefix and then the text as written: no capital letter in the
+    /// scheme or the host, which the href lowercases (most links; the web module then sends no string).
+    package func hrefIsPrefixedText(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        func hasCapital(_ r: Range<Int>) -> Bool { r.contains { b[$0] >= 0x41 && b[$0] <= 0x5A } }
+        if let scheme, hasCapital(scheme) { return false }
+        return !hasCapital(host)
+    }
+
     /// The link as written in `b`.
     func text(_ b: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self)
@@ -10,7 +18,7 @@ extension RawLink {
     /// ``Link/href`` and ``Link/asciiHref``: the scheme (or the prefix to add), the host lowercased
     /// (and in punycode for the ASCII form, where every other non-ASCII character is percent-encoded as
     /// UTF-8), the rest as written.
-    func hrefs(_ b: UnsafeBufferPointer<UInt8>) -> (String, String) {
+    package func hrefs(_ b: UnsafeBufferPointer<UInt8>) -> (String, String) {
         var out: [UInt8] = []
         out.reserveCapacity(range.count + 8)
         switch prefix {

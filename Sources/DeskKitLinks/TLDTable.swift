@@ -1,9 +1,9 @@
-/// The top-level domains (``TopLevelDomains/all``: ASCII names, punycode forms and IDN names in UTF-8) as an
+/// The top-level domains (``TopLevelDomains/names``: ASCII names, punycode forms and IDN names in UTF-8) as an
 /// open-addressing hash table over their bytes, so that a label of the text is looked up where it lies,
 /// ASCII letters lowercased as it is hashed, without making a `String` of it. (A label in another script
 /// written in capitals, `РФ`, is not found here: the caller lowercases it.)
 struct TLDTable: Sendable {
-    static let shared = TLDTable(TopLevelDomains.all)
+    static let shared = TLDTable(TopLevelDomains.bytes)
 
     /// Every name's bytes, one after another (the first byte is unused: offset 0 marks an empty slot).
     private let names: [UInt8]
@@ -11,20 +11,18 @@ struct TLDTable: Sendable {
     private let slots: [UInt32]
     private let mask: Int
 
-    init(_ all: Set<String>) {
-        let sorted = all.sorted()
+    /// The table of `list`, names separated by spaces.
+    init(_ list: UnsafeBufferPointer<UInt8>) {
+        let ranges = list.indices.split { list[$0] == UInt8(ascii: " ") }
         var size = 1
-        while size < sorted.count * 3 { size <<= 1 }
-        var names: [UInt8] = [0]
+        while size < ranges.count * 3 { size <<= 1 }
         var slots = [UInt32](repeating: 0, count: size)
-        for name in sorted {
-            let bytes = Array(name.utf8)
-            var i = bytes.withUnsafeBufferPointer { Self.hash($0, 0..<$0.count) } & (size - 1)
+        for r in ranges {
+            var i = Self.hash(list, r) & (size - 1)
             while slots[i] != 0 { i = (i + 1) & (size - 1) }
-            slots[i] = UInt32(names.count) << 8 | UInt32(bytes.count)
-            names.append(contentsOf: bytes)
+            slots[i] = UInt32(1 + r.lowerBound) << 8 | UInt32(r.count)
         }
-        self.names = names
+        self.names = [0] + list
         self.slots = slots
         mask = size - 1
     }

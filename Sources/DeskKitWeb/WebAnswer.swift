@@ -50,6 +50,12 @@ enum WebAnswer {
             count += 4
         }
 
+        /// Writes `word` over the one appended `index` words after the count.
+        mutating func setWord(_ word: Int32, at index: Int) {
+            precondition(4 + 4 * index + 4 <= count, "a word not yet appended")
+            (base + 4 + 4 * index).storeBytes(of: UInt32(bitPattern: word).littleEndian, as: UInt32.self)
+        }
+
         /// Appends the string's UTF-8 bytes, copied whole.
         mutating func append(_ string: String) {
             var string = string

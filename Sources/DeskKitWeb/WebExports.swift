@@ -27,8 +27,7 @@ public func dk_free(_ pointer: UnsafeMutableRawPointer?) {
 /// The links of the UTF-8 text at `text`, found with the options `options` (``LinkAnswer/options(_:)``).
 @_cdecl("dk_find_links")
 public func dk_find_links(_ text: UnsafeRawPointer?, _ count: Int, _ options: UInt32) -> UnsafeMutableRawPointer {
-    let detector = LinkDetector(options: LinkAnswer.options(options))
-    return LinkAnswer.block(detector.links(utf8: WebAnswer.bytes(text, count)))
+    LinkAnswer.block(LinkDetector(options: LinkAnswer.options(options)), WebAnswer.bytes(text, count))
 }
 
 /// One line of `deskkit decode --messages` for the envelope's JSON at `envelope`.

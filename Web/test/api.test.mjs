@@ -17,6 +17,22 @@ test('offsets are UTF-16 code units: text.slice(start, end) is the link', () => 
   assert.equal(links[1].href, 'mailto:me@example.com');
 });
 
+test('hrefs: each prefix, capitals lowercased in scheme and host only, IDN hosts in punycode, in one text', () => {
+  // Links the module sends as offsets alone, between ones whose hrefs it writes out, so each reads its own.
+  const text = 'HTTPS://Example.COM/A then example.org/B, bücher.de/ü, //cdn.example.net/x, ann@Example.com, ' +
+    'www.example.com and ftp://files.example.com/y';
+  const hrefs = dk.findLinks(text).map((l) => [l.href, l.asciiHref]);
+  assert.deepEqual(hrefs, [
+    ['https://example.com/A', 'https://example.com/A'],
+    ['https://example.org/B', 'https://example.org/B'],
+    ['https://bücher.de/ü', 'https://xn--bcher-kva.de/%C3%BC'],
+    ['https://cdn.example.net/x', 'https://cdn.example.net/x'],
+    ['mailto:ann@example.com', 'mailto:ann@example.com'],
+    ['https://www.example.com', 'https://www.example.com'],
+    ['ftp://files.example.com/y', 'ftp://files.example.com/y'],
+  ]);
+});
+
 test('options by name, defaults when left out; a wrong name or type is a TypeError', () => {
   const text = 'example.com or http://10.0.0.1/x or 10.0.0.2/y or a@b.com';
   assert.deepEqual(dk.findLinks(text).map((l) => l.text), ['example.com', 'http://10.0.0.1/x', 'a@b.com']);

@@ -1,5 +1,5 @@
 // The web module answers as the `deskkit` command does, on the repository's corpora and the public link suites:
-// links (text, href, kind, UTF-16 offsets) under every option set the command's tests use, decoded messages and
+// links (text, href, ASCII href, kind, UTF-16 offsets) under every option set the command's tests use, decoded messages and
 // data, what the customer sees, and strict validation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,9 +31,10 @@ test('links: the same as deskkit detect --jsonl under every option set', () => {
     assert.equal(lines.length, texts.length);
     texts.forEach((text, i) => {
       const native = JSON.parse(lines[i]).links.map((l) => ({
-        text: l.text, href: l.url, kind: l.kind, start: l.utf16_start, end: l.utf16_end,
+        text: l.text, href: l.url, asciiHref: l.ascii_url, kind: l.kind, start: l.utf16_start, end: l.utf16_end,
       }));
-      const web = dk.findLinks(text, options).map(({ text, href, kind, start, end }) => ({ text, href, kind, start, end }));
+      const web = dk.findLinks(text, options)
+        .map(({ text, href, asciiHref, kind, start, end }) => ({ text, href, asciiHref, kind, start, end }));
       assert.deepEqual(web, native, `${flags.join(' ') || 'defaults'}: ${JSON.stringify(text).slice(0, 200)}`);
     });
   }

@@ -72,7 +72,50 @@ struct StringTable: @unchecked Sendable {
     private let byLength: UnsafeMutablePointer<UInt64>
     let count: Int
 
+    /// The table of `strings` (at most 64).
     init(_ strings: [String]) {
+        var table: StringTable?
+        Self.build(&table, strings)
+        self = table!
+    }
+
+    /// The keys of `K`, `names` separated by spaces in raw-value order: its case names. Written out because
+    /// Embedded Swift (the web module) keeps no case names; natively, the first use checks them against the
+    /// cases, so every test that decodes a payload would stop on a list out of step.
+    init<K: JSONKeys>(keys: K.Type, _ names: StaticString) {
+        var table: StringTable?
+        Self.build(&table, names, rawValues: K.allCases.map { $0.rawValue })
+        self = table!
+        #if !hasFeature(Embedded)
+            precondition(
+                (0..<count).map { self[$0] } == K.allCases.sorted { $0.rawValue < $1.rawValue }.map { "\($0)" },
+                "\(K.self): keys \(names)")
+        #endif
+    }
+
+    // The tables are built by functions that hand them back through `inout`: Embedded Swift (the web module)
+    // inlines into a global's initializer every call whose result is stored into the global, `@inline(never)` or
+    // not, so a table built by a returning function was a copy of all this code in each of the tables' globals.
+
+    /// The table of `names` (separated by spaces), checked against the keys' raw values, into `table`.
+    @inline(never)
+    private static func build(_ table: inout StringTable?, _ names: StaticString, rawValues: [Int]) {
+        let list = String(
+            decoding: UnsafeBufferPointer(start: names.utf8Start, count: names.utf8CodeUnitCount), as: UTF8.self
+        )
+        .split(separator: " ").map { String($0) }
+        precondition(
+            list.count <= 16 && rawValues.sorted() == Array(0..<list.count), "at most 16 keys, with raw values 0, 1, 2, …")
+        build(&table, list)
+    }
+
+    /// The table of `strings`, into `table`.
+    @inline(never)
+    private static func build(_ table: inout StringTable?, _ strings: [String]) {
+        table = StringTable(laidOut: strings)
+    }
+
+    private init(laidOut strings: [String]) {
         precondition(strings.count <= 64, "a string table holds at most 64 strings")
         count = strings.count
         values = .allocate(capacity: max(count, 1))
@@ -94,24 +137,6 @@ struct StringTable: @unchecked Sendable {
             byLength[min(s.utf8.count, 63)] |= 1 << UInt64(i)
         }
         offsets[count] = at
-    }
-
-    /// The keys of `K`, `names` separated by spaces in raw-value order: its case names. Written out because
-    /// Embedded Swift (the web module) keeps no case names; natively, the first use checks them against the
-    /// cases, so every test that decodes a payload would stop on a list out of step.
-    init<K: JSONKeys>(keys: K.Type, _ names: StaticString) {
-        let list = String(
-            decoding: UnsafeBufferPointer(start: names.utf8Start, count: names.utf8CodeUnitCount), as: UTF8.self
-        )
-        .split(separator: " ").map { String($0) }
-        precondition(
-            list.count <= 16 && K.allCases.map { $0.rawValue }.sorted() == Array(0..<list.count),
-            "at most 16 keys, with raw values 0, 1, 2, …")
-        #if !hasFeature(Embedded)
-            precondition(
-                list == K.allCases.sorted { $0.rawValue < $1.rawValue }.map { "\($0)" }, "\(K.self): keys \(names)")
-        #endif
-        self.init(list)
     }
 
     subscript(i: Int) -> String { values[i] }
