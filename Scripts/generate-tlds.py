@@ -42,8 +42,7 @@ for n in sorted(names):
         line = '       '
     line += item
 out.append(line)
-out += ['        """', '', '    /// ``names`` as strings, for a lookup by canonical equivalence (a label made a `String`).',
-        '    static let all: Set<String> = Set(String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init))',
+out += ['        """',
         '', '    /// ``names``\' bytes.',
         '    static var bytes: UnsafeBufferPointer<UInt8> {',
         '        UnsafeBufferPointer(start: names.utf8Start, count: names.utf8CodeUnitCount)', '    }', '}', '']

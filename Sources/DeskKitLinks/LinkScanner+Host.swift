@@ -156,7 +156,7 @@ extension LinkScanner {
         // Other scripts are looked up as written first, and lowercased only when not found so.
         if TLDTable.shared.contains(b, label) { return label }
         if b[label].allSatisfy({ $0 < 0x80 }) { return nil }
-        if TopLevelDomains.all.contains(lowercased(label)) { return label }
+        if isLowercasedTLD(label) { return label }
         var ends: [Int] = []
         var i = label.lowerBound
         while i < label.upperBound, ends.count < Self.longestTLD {
@@ -167,7 +167,7 @@ extension LinkScanner {
             let prefix = label.lowerBound..<end
             guard prefix.count >= 2 else { continue }
             if TLDTable.shared.contains(b, prefix)
-                || (b[prefix].contains { $0 >= 0x80 } && TopLevelDomains.all.contains(lowercased(prefix)))
+                || (b[prefix].contains { $0 >= 0x80 } && isLowercasedTLD(prefix))
             {
                 return label.lowerBound..<end
             }
@@ -248,8 +248,10 @@ extension LinkScanner {
         return j
     }
 
-    /// Lowercased text of a label in other scripts, for the TLD look-ups the byte table cannot answer.
-    func lowercased(_ r: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self).lowercased()
+    /// Whether a label in other scripts is a TLD once lowercased (`РФ`), which the byte table cannot answer
+    /// as written.
+    func isLowercasedTLD(_ r: Range<Int>) -> Bool {
+        var lowered = String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self).lowercased()
+        return lowered.withUTF8 { TLDTable.shared.contains($0, 0..<$0.count) }
     }
 }

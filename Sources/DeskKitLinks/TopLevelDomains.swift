@@ -110,9 +110,6 @@ enum TopLevelDomains {
         닷컴 삼성 한국
         """
 
-    /// ``names`` as strings, for a lookup by canonical equivalence (a label made a `String`).
-    static let all: Set<String> = Set(String(decoding: bytes, as: UTF8.self).split(separator: " ").map(String.init))
-
     /// ``names``' bytes.
     static var bytes: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: names.utf8Start, count: names.utf8CodeUnitCount)

@@ -1,7 +1,8 @@
-// What Embedded Swift's standard library leaves to the platform and WebAssembly has no runtime for: turning
-// text into a `Double` (`Double(String)`, for JSON numbers), with the C library's `strtod` (wasi-libc's, in
-// the C locale), as Swift's own runtime does elsewhere. Natively the runtime has it and this is not built.
+// What Embedded Swift's standard library leaves to the platform and WebAssembly has no runtime for. Natively the
+// runtime has it and this is not built.
 #if hasFeature(Embedded)
+    /// Turning text into a `Double` (`Double(String)`, for JSON numbers), with the C library's `strtod`
+    /// (wasi-libc's, in the C locale), as Swift's own runtime does elsewhere.
     @_extern(c, "strtod")
     func cStrtod(_ text: UnsafePointer<CChar>, _ end: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Double
 
@@ -14,5 +15,17 @@
         result.pointee = cStrtod(text, &end)
         guard let end, UnsafePointer(end) != text else { return nil }
         return UnsafePointer(end)
+    }
+
+    /// WASI's randomness (`crypto.getRandomValues` in `Web/index.mjs`).
+    @_extern(wasm, module: "wasi_snapshot_preview1", name: "random_get")
+    func wasiRandomGet(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int32
+
+    /// The seed of `Hasher` (sets and dictionaries of strings), straight from WASI: wasi-libc's `arc4random_buf`
+    /// would bring its `assert` and with it `fprintf` and the whole of `printf` (13 KB of the module).
+    @_cdecl("arc4random_buf")
+    func arc4randomBuf(_ buffer: UnsafeMutableRawPointer?, _ count: Int) {
+        guard let buffer, count > 0 else { return }
+        _ = wasiRandomGet(buffer, count)  // the import always answers (a failure would leave a fixed seed)
     }
 #endif

@@ -49,6 +49,17 @@ struct JSONTests {
         #expect(v.objectValue?.duplicateKeys == ["k"])
     }
 
+    /// Each repeated key once, where it appears the second time, in the object's order; keys equal as Swift
+    /// strings are (canonically equivalent: `é` written as one scalar or as `e` and a combining accent).
+    @Test func duplicateKeysAreListedAtTheirSecondAppearance() {
+        #expect(DuplicateKeys.secondAppearances([]) == [])
+        #expect(DuplicateKeys.secondAppearances(["a", "b", "c"]) == [])
+        #expect(DuplicateKeys.secondAppearances(["b", "a", "b", "a", "b", "c", "a"]) == [2, 3])
+        #expect(DuplicateKeys.secondAppearances(["z", "\u{E9}", "y", "e\u{301}"]) == [3])
+        let many = (0..<50_000).map { "key\($0 % 25_000)" }
+        #expect(DuplicateKeys.secondAppearances(many) == Array(25_000..<50_000))
+    }
+
     struct Bad: Sendable, CustomStringConvertible {
         let text: String
         let code: JSONSyntaxError.Code

@@ -135,13 +135,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// Keys that appear more than once, each reported once, in order of their second appearance.
     public var duplicateKeys: [String] {
-        var seen = Set<String>()
-        var reported = Set<String>()
-        var out: [String] = []
-        for m in members where !seen.insert(m.key).inserted {
-            if reported.insert(m.key).inserted { out.append(m.key) }
-        }
-        return out
+        DuplicateKeys.secondAppearances(members.map { $0.key }).map { members[$0].key }
     }
 }
 

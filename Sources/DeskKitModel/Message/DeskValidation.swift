@@ -1,7 +1,7 @@
 /// Strict validation of one line of input, whatever it holds: what `deskkit validate` prints.
 public enum DeskValidation {
     /// The keys that make a JSON object an envelope rather than a payload.
-    static let envelopeKeys: Set<String> = ["type", "message_id", "message", "custom_type", "data", "created_at"]
+    static let envelopeKeys = ["type", "message_id", "message", "custom_type", "data", "created_at"]
 
     /// Every problem of `line`, read as a message envelope (a JSON object with any of `type`, `message_id`,
     /// `message`, `custom_type`, `data`, `created_at` and no `body`), a payload (a JSON object, or a JSON

@@ -34,17 +34,16 @@ struct FieldReader {
     mutating func checkDuplicateKeys(_ tape: JSONTape, _ index: Int, at path: String) {
         switch tape.kind(index) {
         case .object:
-            var seen = Set<String>()
-            var reported = Set<String>()
-            var children: [(String, Int)] = []
+            var keys: [String] = []
+            var values: [Int] = []
             tape.forEachMember(index) { k, v in
-                let key = tape.string(at: k)
-                if !seen.insert(key).inserted, reported.insert(key).inserted {
-                    report(.duplicateKey, JSONPath.member(path, key), "the key \"\(key)\" appears more than once")
-                }
-                children.append((key, v))
+                keys.append(tape.string(at: k))
+                values.append(v)
             }
-            for (key, v) in children { checkDuplicateKeys(tape, v, at: JSONPath.member(path, key)) }
+            for i in DuplicateKeys.secondAppearances(keys) {
+                report(.duplicateKey, JSONPath.member(path, keys[i]), "the key \"\(keys[i])\" appears more than once")
+            }
+            for (key, v) in zip(keys, values) { checkDuplicateKeys(tape, v, at: JSONPath.member(path, key)) }
         case .array:
             for (i, e) in tape.elements(index).enumerated() { checkDuplicateKeys(tape, e, at: "\(path)[\(i)]") }
         default:

@@ -24,23 +24,7 @@ struct Fields<K: JSONKeys> {
 
 extension Fields {
     init(_ object: JSONFields) {
-        var slots = SIMD16<Int32>(repeating: -1)
-        let tape = object.tape
-        if tape.kind(object.index) == .object {
-            let table = K.table
-            // Written through memory: a vector's lane set by a variable index is a round trip through the stack.
-            withUnsafeMutableBytes(of: &slots) { slots in
-                var i = object.index + 1
-                let end = tape.next(object.index)
-                while i < end {
-                    if let j = tape.match(i, in: table) {
-                        slots.storeBytes(of: Int32(truncatingIfNeeded: i + 1), toByteOffset: j &* 4, as: Int32.self)
-                    }
-                    i = tape.next(i + 1)
-                }
-            }
-        }
-        self.init(object: object, slots: slots)
+        self.init(object: object, slots: object.valueTokens(of: K.table))
     }
 
     /// The value token of `key`, nil when the object has no such member.
@@ -56,6 +40,26 @@ extension Fields {
 extension JSONFields {
     /// The members named by `K`'s keys, found in one pass.
     func fields<K: JSONKeys>(_: K.Type) -> Fields<K> { Fields(self) }
+
+    /// The value token of each string of `table` among the object's members, -1 for one it lacks: ``Fields``'
+    /// work, not generic, so that the web module (Embedded Swift specializes generics) has it once.
+    @inline(never)
+    fileprivate func valueTokens(of table: StringTable) -> SIMD16<Int32> {
+        var slots = SIMD16<Int32>(repeating: -1)
+        guard tape.kind(index) == .object else { return slots }
+        // Written through memory: a vector's lane set by a variable index is a round trip through the stack.
+        withUnsafeMutableBytes(of: &slots) { slots in
+            var i = index + 1
+            let end = tape.next(index)
+            while i < end {
+                if let j = tape.match(i, in: table) {
+                    slots.storeBytes(of: Int32(truncatingIfNeeded: i + 1), toByteOffset: j &* 4, as: Int32.self)
+                }
+                i = tape.next(i + 1)
+            }
+        }
+        return slots
+    }
 }
 
 /// A short list of strings laid out for matching raw bytes against them: the keys of a ``JSONKeys`` enum,
@@ -97,15 +101,21 @@ struct StringTable: @unchecked Sendable {
     // inlines into a global's initializer every call whose result is stored into the global, `@inline(never)` or
     // not, so a table built by a returning function was a copy of all this code in each of the tables' globals.
 
-    /// The table of `names` (separated by spaces), checked against the keys' raw values, into `table`.
+    /// The table of `names` (separated by spaces), checked against the keys' raw values (0, 1, 2, … in order),
+    /// into `table`.
     @inline(never)
     private static func build(_ table: inout StringTable?, _ names: StaticString, rawValues: [Int]) {
-        let list = String(
-            decoding: UnsafeBufferPointer(start: names.utf8Start, count: names.utf8CodeUnitCount), as: UTF8.self
-        )
-        .split(separator: " ").map { String($0) }
+        var list: [String] = []
+        var start = 0
+        let bytes = UnsafeBufferPointer(start: names.utf8Start, count: names.utf8CodeUnitCount)
+        for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: " ") {
+            if end > start {
+                list.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+            }
+            start = end + 1
+        }
         precondition(
-            list.count <= 16 && rawValues.sorted() == Array(0..<list.count), "at most 16 keys, with raw values 0, 1, 2, …")
+            list.count <= 16 && rawValues.elementsEqual(0..<list.count), "at most 16 keys, with raw values 0, 1, 2, …")
         build(&table, list)
     }
 
