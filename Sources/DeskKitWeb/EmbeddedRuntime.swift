@@ -21,8 +21,9 @@
     @_extern(wasm, module: "wasi_snapshot_preview1", name: "random_get")
     func wasiRandomGet(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int32
 
-    /// The seed of `Hasher` (sets and dictionaries of strings), straight from WASI: wasi-libc's `arc4random_buf`
-    /// would bring its `assert` and with it `fprintf` and the whole of `printf` (13 KB of the module).
+    /// The seed of `Hasher`, straight from WASI. Nothing in the module hashes today (duplicate keys are found by
+    /// sorting); a set or dictionary that comes back would otherwise bring wasi-libc's `arc4random_buf`, its
+    /// `assert`, and with it `fprintf` and the whole of `printf` (13 KB).
     @_cdecl("arc4random_buf")
     func arc4randomBuf(_ buffer: UnsafeMutableRawPointer?, _ count: Int) {
         guard let buffer, count > 0 else { return }

@@ -379,7 +379,7 @@ private struct TapeBuilder {
         // text of earlier strings fits before this one's start. So a whole word stored at `o` stays inside the
         // text's capacity (at least `bytes.count`) whenever a whole word can be loaded at `i`.
         var o = outStart &+ (first &- start)
-        (out + outStart).update(from: base + start, count: first &- start)
+        UnsafeMutableRawPointer(out + outStart).copyMemory(from: base + start, byteCount: first &- start)
         var i = first
         while true {
             // Sixteen bytes at a time, copied whole; then each one-character escape in them is resolved by
@@ -444,7 +444,7 @@ private struct TapeBuilder {
                 }
             } else {
                 let n = try sequenceLength(at: i)
-                (out + o).update(from: base + i, count: n)
+                UnsafeMutableRawPointer(out + o).copyMemory(from: base + i, byteCount: n)
                 i &+= n
                 o &+= n
             }
@@ -456,7 +456,7 @@ private struct TapeBuilder {
     package mutating func growText() {
         textCapacity = max(bytes.count, textCapacity * 2)
         let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: textCapacity)
-        bigger.update(from: text, count: textCount)
+        UnsafeMutableRawPointer(bigger).copyMemory(from: text, byteCount: textCount)
         text.deallocate()
         text = bigger
     }

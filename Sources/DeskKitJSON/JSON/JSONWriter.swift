@@ -47,7 +47,7 @@ public struct JSONWriter: Sendable {
     @inlinable package mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
-        (buffer.base + written).update(from: source, count: bytes.count)
+        UnsafeMutableRawPointer(buffer.base + written).copyMemory(from: source, byteCount: bytes.count)
         written &+= bytes.count
     }
 
@@ -73,7 +73,7 @@ public struct JSONWriter: Sendable {
 
     @usableFromInline mutating func grow(_ n: Int) {
         let larger = Buffer(capacity: max(written + n, buffer.capacity * 2, 64))
-        larger.base.update(from: buffer.base, count: written)
+        UnsafeMutableRawPointer(larger.base).copyMemory(from: buffer.base, byteCount: written)
         buffer = larger
     }
 
@@ -213,7 +213,7 @@ public struct JSONWriter: Sendable {
         let at = buffer.base + written
         at[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
         at[1] = UInt8(ascii: "\"")
-        (at + 2).update(from: key.utf8Start, count: n)
+        UnsafeMutableRawPointer(at + 2).copyMemory(from: key.utf8Start, byteCount: n)
         at[n &+ 2] = UInt8(ascii: "\"")
         at[n &+ 3] = UInt8(ascii: ":")
         written &+= n &+ 4
