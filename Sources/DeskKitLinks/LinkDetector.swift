@@ -76,9 +76,11 @@ public struct LinkDetector: Sendable {
     /// are read.
     public func links(in text: String) -> [Link] {
         func find(_ bytes: UnsafeBufferPointer<UInt8>) -> [Link] {
-            found(in: bytes, wellFormed: true) { raw, range, utf16Range in
-                Link(found: raw, in: text, range: range, utf16Range: utf16Range)
+            var links: [Link] = []
+            forEachLink(utf8: bytes, wellFormed: true) { raw, range, utf16Range in
+                links.append(Link(found: raw, in: text, range: range, utf16Range: utf16Range))
             }
+            return links
         }
         // A native string's bytes in place; another (bridged) made contiguous first.
         if let links = text.utf8.withContiguousStorageIfAvailable(find) { return links }
@@ -93,20 +95,14 @@ public struct LinkDetector: Sendable {
 
     /// `links(utf8:)` on a buffer (`deskkit detect`'s lines).
     package func links(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [Link] {
-        found(in: bytes, wellFormed: false) { raw, range, utf16Range in
-            let (href, asciiHref) = raw.hrefs(bytes)
-            return Link(
-                text: raw.text(bytes), href: href, asciiHref: asciiHref, kind: raw.kind, range: range,
-                utf16Range: utf16Range, utf8Range: raw.range)
-        }
-    }
-
-    /// The links in `bytes`, each made by `make` from its parts and its ranges in scalars and UTF-16 units.
-    private func found(
-        in bytes: UnsafeBufferPointer<UInt8>, wellFormed: Bool, _ make: (RawLink, Range<Int>, Range<Int>) -> Link
-    ) -> [Link] {
         var links: [Link] = []
-        forEachLink(utf8: bytes, wellFormed: wellFormed) { links.append(make($0, $1, $2)) }
+        forEachLink(utf8: bytes, wellFormed: false) { raw, range, utf16Range in
+            let (href, asciiHref) = raw.hrefs(bytes)
+            links.append(
+                Link(
+                    text: raw.text(bytes), href: href, asciiHref: asciiHref, kind: raw.kind, range: range,
+                    utf16Range: utf16Range, utf8Range: raw.range))
+        }
         return links
     }
 
