@@ -248,6 +248,7 @@ final class Collector {
             case .jsonLD:
                 jsonLD.append(text)
             case .firstP, .pAfterH1:
+                guard !isNotice(text) else { continue }  // not the page's words: the next paragraph is read
                 if !Self.isMostlyLinks(c.linkBytes, of: c.bytes.count),
                     c.bytes.withUnsafeBufferPointer(TextCleaning.isSentenceLike)
                 {
@@ -375,7 +376,16 @@ final class Collector {
         // On the bytes first, so that most blocks cost no String; again after CDATA is taken out.
         guard block.withUnsafeBufferPointer(TextCleaning.isSentenceLike) else { return }
         let text = TextCleaning.collapse(TextCleaning.removingCDATA(String(decoding: block, as: UTF8.self)))
-        if text.utf8.withContiguousStorageIfAvailable(TextCleaning.isSentenceLike) == true { texts[.bodyText] = text }
+        if text.utf8.withContiguousStorageIfAvailable(TextCleaning.isSentenceLike) == true, !isNotice(text) {
+            texts[.bodyText] = text
+        }
+    }
+
+    /// A paragraph or block that is a notice about the reader's browser ("Please enable JavaScript…", a cookie
+    /// banner) is no description of the page — unless the page is about that (its title is such a notice too:
+    /// "How to enable JavaScript").
+    private func isNotice(_ text: String) -> Bool {
+        RefusalText.isBrowserNotice(text) && !RefusalText.isBrowserNotice(texts[.title])
     }
 
     /// Text of which links are 40 % or more: a menu, a list of tags, a language switcher.

@@ -229,4 +229,30 @@ struct ValueTests {
         #expect(m.description == "First paragraph after the heading.")
         #expect(m.image == "https://example.com/hero.jpg")
     }
+
+    /// A paragraph or block that only tells the reader about their browser (JavaScript off, an old browser, a
+    /// cookie banner) is skipped for the next one; with nothing else, the card has no description. A page
+    /// about such a thing keeps its words.
+    @Test func browserNoticesAreNoDescription() {
+        let title = "<head><title>Order 1138 – Acme Parcel Tracking</title></head>"
+        let shell = extract(
+            title + #"<body><div id="root"></div><p>Please enable JavaScript in your browser to use this site.</p>"#)
+        #expect(shell.title == "Order 1138 – Acme Parcel Tracking")
+        #expect(shell.description == nil)
+        let block = extract(title + "<body><div>You need to enable JavaScript to run this app.</div></body>")
+        #expect(block.description == nil)
+        let notices = extract(
+            title + """
+                <body><p>Your browser is out of date. Update your browser for more security and speed.</p>
+                <p>This website uses cookies to give you the best experience.</p>
+                <main><p>Your parcel left the depot at 9:40 and arrives today.</p></main></body>
+                """)
+        #expect(notices.description == "Your parcel left the depot at 9:40 and arrives today.")
+        let help = extract(
+            """
+            <head><title>How to enable JavaScript in your browser</title></head><body><h1>Enable JavaScript</h1>
+            <p>To enable JavaScript in Chrome, open Settings, then Privacy and security.</p></body>
+            """)
+        #expect(help.description == "To enable JavaScript in Chrome, open Settings, then Privacy and security.")
+    }
 }

@@ -247,7 +247,7 @@ private final class Evidence {
             return true
         }
         guard let description = page.description else { return false }
-        return description != page.signals.noscript && !isNotice(description)
+        return description != page.signals.noscript && !RefusalText.isBrowserNotice(description)
             && !RefusalPhrases.templateDescriptions.contains(RefusalText.normalize(description))
     }
 
@@ -439,7 +439,7 @@ private final class Evidence {
     func emptyShell(_ page: PageMetadata) -> FetchError? {
         let s = page.signals
         // Its only words (a few hundred bytes at most) are a notice.
-        let noticeOnly = s.textBytes < 512 && isNotice(s.textStart)
+        let noticeOnly = s.textBytes < 512 && RefusalText.isBrowserNotice(s.textStart)
         guard s.textBytes < 64 || noticeOnly, !page.stoppedEarly,
             !s.scriptSources.isEmpty || s.appRoot != nil || !s.scriptText.isEmpty, s.fieldsToFill == 0,
             s.passwordFields == 0, !describesItself
@@ -451,14 +451,6 @@ private final class Evidence {
             s.appRoot.map { "an empty #\($0)" }
             ?? (template ? "title \"\(s.documentTitle ?? "")\"" : "no text, scripts only")
         return refusal(.emptyShell, provider: nil, evidence)
-    }
-
-    /// Whether `text` is a notice about the reader's browser (JavaScript off, an old browser, cookies, an ad
-    /// blocker) rather than the page's own words.
-    func isNotice(_ text: String?) -> Bool {
-        guard let text, text.utf8.count < 512 else { return false }
-        let t = RefusalText.normalize(text)
-        return !t.isEmpty && RefusalPhrases.browserNotices.contains { t.holds($0) }
     }
 
     /// Whether a `<title>` names the page rather than the site or the app: not a bundler's template, not the

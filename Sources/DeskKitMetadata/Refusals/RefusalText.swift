@@ -2,6 +2,14 @@
 /// trailing dots, ellipses, exclamation or question marks; titles cut into their parts, status codes taken
 /// off.
 enum RefusalText {
+    /// Whether `text` is a notice about the reader's browser (JavaScript off, an old browser, cookies, an ad
+    /// blocker) rather than a page's own words: under 512 bytes, holding one of ``RefusalPhrases/browserNotices``.
+    static func isBrowserNotice(_ text: String?) -> Bool {
+        guard let text, text.utf8.count < 512 else { return false }
+        let t = normalize(text)
+        return !t.isEmpty && RefusalPhrases.browserNotices.contains { t.holds($0) }
+    }
+
     /// `text` lowercase, white space collapsed and trimmed, curly quotes straight, trailing `.…!?` (and
     /// their full-width forms) taken off. On the UTF-8 bytes after Unicode lowercasing (none for ASCII).
     static func normalize(_ text: String) -> String {
