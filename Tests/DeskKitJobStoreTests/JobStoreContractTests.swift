@@ -41,7 +41,7 @@ struct JobStoreContractTests {
             }
         case .postgres:
             let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
-            let store = try await PostgresJobStore.open(location)
+            let store = try await PostgresJobStore.open(location, options: .unhurried)
             try await body(store, .postgres(location))
             await store.close()
         }
@@ -480,5 +480,17 @@ struct JobStoreContractTests {
             let error = #expect(throws: JobStoreError.self, "\(bad)") { try StoreLocation(parsing: bad) }
             #expect(error?.kind == .badLocation)
         }
+    }
+}
+
+extension PostgresJobStore.Options {
+    /// The contract tests' stores: a minute for an operation and a connection. Some twenty open at once when the
+    /// suite starts, and on a busy 2-core machine (a build beside the tests) their migrations waited past the
+    /// default 5 s — a server's deadline, not what these tests check.
+    static var unhurried: Self {
+        var options = Self()
+        options.operationTimeout = .seconds(60)
+        options.connectTimeout = .seconds(60)
+        return options
     }
 }
