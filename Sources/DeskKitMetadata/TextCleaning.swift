@@ -126,16 +126,19 @@ enum TextCleaning {
     }
 
     /// Whether text (UTF-8) reads as prose rather than a label: at least four words (with a letter or a
-    /// digit) and 30 characters, white space runs counting as one, or, in Chinese and Japanese (written
-    /// without spaces), 15 characters. One pass over the bytes, before any string is built.
+    /// digit) and 30 characters, white space runs (no-break spaces too: `&nbsp;en&nbsp;` is one short word)
+    /// counting as one, or, in Chinese and Japanese (written without spaces), 15 characters. One pass over the
+    /// bytes, before any string is built.
     static func isSentenceLike(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         var characters = 0
         var words = 0
         var inWord = false
         var wordCounted = false
         var unspaced = false
-        for byte in utf8 {
-            if byte <= 0x20 {
+        for (i, byte) in utf8.enumerated() {
+            // U+00A0 is C2 A0: its lead byte is skipped here, its second byte below.
+            let noBreakSpace = byte == 0xA0 && i > 0 && utf8[i - 1] == 0xC2
+            if byte <= 0x20 || noBreakSpace || (byte == 0xC2 && i + 1 < utf8.count && utf8[i + 1] == 0xA0) {
                 inWord = false
                 continue
             }

@@ -230,6 +230,21 @@ struct ValueTests {
         #expect(m.image == "https://example.com/hero.jpg")
     }
 
+    /// No-break spaces are spaces when a paragraph is weighed: a language switcher padded with `&nbsp;` (Apache's
+    /// manual) is a label, not prose, and the summary after it is the description.
+    @Test func noBreakSpacesDoNotMakeALabelProse() {
+        let m = extract(
+            """
+            <body><h1>Apache Module mod_rewrite</h1><div class="toplang"><p><span>Available Languages: </span>
+            <a href="/en/">&nbsp;en&nbsp;</a> |
+            <a href="/fr/">&nbsp;fr&nbsp;</a></p></div><h3>Summary</h3>
+            <p>The mod_rewrite module uses a rule-based rewriting engine to rewrite requested URLs on the fly.</p></body>
+            """)
+        #expect(
+            m.description
+                == "The mod_rewrite module uses a rule-based rewriting engine to rewrite requested URLs on the fly.")
+    }
+
     /// A paragraph or block that only tells the reader about their browser (JavaScript off, an old browser, a
     /// cookie banner) is skipped for the next one; with nothing else, the card has no description. A page
     /// about such a thing keeps its words.
