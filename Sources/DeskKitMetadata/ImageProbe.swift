@@ -1,5 +1,11 @@
 /// An image's type and pixel size, read from its first bytes (a card is laid out before its image arrives).
 public struct ImageInfo: Sendable, Hashable {
+    /// The longer side, in pixels, below which a picture from a page's body is an icon (an arrow, a social
+    /// button) rather than the page's image: the card builder drops one probed smaller. Images a page's preview
+    /// tags name are kept whatever their size, and the metadata reader keeps them all (as open-graph-scraper's
+    /// fallbacks do: a 2×4 `<img>` is its case's image).
+    package static let iconSize = 48
+
     /// The formats the probe reads: a set that grows (CONTRIBUTING's rule), so compare with `==` and
     /// `switch` with a `default`.
     public struct Format: Sendable, Hashable, CustomStringConvertible {

@@ -147,8 +147,10 @@ struct CardBuilder: Sendable {
     }
 
     /// Fetches the card's image (its first bytes only) and writes its type and size into the details. An
-    /// image that is none, a 1×1 pixel, gone (404, 410) or at a refused address is taken off the card; one
-    /// that cannot be fetched now (a time-out, a refusal) stays, unprobed, and the details say why.
+    /// image that is none, a 1×1 pixel, gone (404, 410) or at a refused address is taken off the card, and so
+    /// is an icon the page's body gave (no preview tag named it; under `ImageInfo.iconSize` pixels on its
+    /// longer side: an arrow, a social button); one that cannot be fetched now (a time-out, a refusal) stays,
+    /// unprobed, and the details say why.
     func probeImage(of card: inout PreviewCard) async {
         guard let image = card.preview.image, !image.isEmpty else { return }
         card = await traced("probe image") { span in
@@ -167,6 +169,13 @@ struct CardBuilder: Sendable {
                 card.details.imageWidth = info.width
                 card.details.imageHeight = info.height
                 card.details.imageType = info.format
+                if card.details.sources.image == .pageFallback, let width = info.width, let height = info.height,
+                    max(width, height) < ImageInfo.iconSize
+                {
+                    card.preview.image = nil
+                    card.details.sources.image = nil
+                    card.details.imageDropped = "an icon of \(width)×\(height) from the page's body"
+                }
             } else {
                 card.preview.image = nil
                 card.details.sources.image = nil

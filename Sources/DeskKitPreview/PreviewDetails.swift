@@ -43,8 +43,8 @@ public struct PreviewDetails: Sendable, Hashable {
     /// Why an oEmbed answer the page or the provider table pointed to was not used (the card is the page's
     /// own): not JSON, a field of the wrong type, too large, a redirect loop, a refused address…
     public var oEmbedError: String?
-    /// Why the page's image is not on the card: it is no image or a 1×1 pixel, it is gone (404, 410), or
-    /// its address is refused.
+    /// Why the page's image is not on the card: it is no image or a 1×1 pixel, it is gone (404, 410), its
+    /// address is refused, or it is an icon from the page's body (under 48 pixels on its longer side).
     public var imageDropped: String?
     /// Why the card's image could not be probed, when it was kept unprobed (a time-out, a refused request:
     /// the reader's browser may still load it).

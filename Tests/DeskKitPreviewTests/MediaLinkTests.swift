@@ -59,6 +59,13 @@ struct MediaLinkTests {
             case "/gone": .html(#"<title>Gone</title><meta property="og:image" content="/missing.png">"#)
             case "/busy": .html(#"<title>Busy</title><meta property="og:image" content="/busy.png">"#)
             case "/busy.png": .init(status: 503)
+            case "/arrow.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(MediaFiles.png(11, 11)))
+            case "/button.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(MediaFiles.png(47, 20)))
+            case "/thumb.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(MediaFiles.png(48, 48)))
+            case "/manual": .html(#"<title>Manual</title><h1>mod_rewrite</h1><img src="/arrow.png"><p>Rules.</p>"#)
+            case "/share": .html(#"<title>Share</title><h1>Post</h1><img src="/button.png">"#)
+            case "/thumbnail": .html(#"<title>Thumbnail</title><h1>Post</h1><img src="/thumb.png">"#)
+            case "/tagged-icon": .html(#"<title>Tagged</title><meta property="og:image" content="/arrow.png">"#)
             default: .init(status: 404)
             }
         }
@@ -147,6 +154,26 @@ struct MediaLinkTests {
         ).get()
         #expect(kept.preview.image == server.baseURL + "/pixel.gif")
         #expect(kept.details.imageWidth == nil)
+    }
+
+    /// A picture from the page's body under 48 pixels on its longer side is an icon, not the page's image; one
+    /// the page's preview tags name stays whatever its size (the site chose it).
+    @Test func anIconFromThePagesBodyIsNoImage() async throws {
+        let server = try await Self.start()
+        defer { Task { try? await server.stop() } }
+        let service = PreviewService(fetcher: Self.fetcher(server))
+        for path in ["/manual", "/share"] {
+            let card = try await service.card(for: server.baseURL + path).get()
+            #expect(card.preview.image == nil, "\(path)")
+            #expect(card.details.imageDropped?.hasPrefix("an icon of ") == true, "\(path)")
+            #expect(card.details.sources.image == nil)
+        }
+        let thumbnail = try await service.card(for: server.baseURL + "/thumbnail").get()
+        #expect(thumbnail.preview.image == server.baseURL + "/thumb.png")
+        #expect(thumbnail.details.sources.image == .pageFallback)
+        let tagged = try await service.card(for: server.baseURL + "/tagged-icon").get()
+        #expect(tagged.preview.image == server.baseURL + "/arrow.png")
+        #expect(tagged.details.imageWidth == 11 && tagged.details.imageDropped == nil)
     }
 
     /// An image that cannot be fetched now (its server is down) stays on the card, unprobed: the reader's
