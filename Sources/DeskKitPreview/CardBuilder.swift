@@ -163,6 +163,12 @@ struct CardBuilder: Sendable {
     }
 
     private func probe(_ image: String, into card: inout PreviewCard) async {
+        /// Takes the image off the card, saying why.
+        func drop(_ reason: String) {
+            card.preview.image = nil
+            card.details.sources.image = nil
+            card.details.imageDropped = reason
+        }
         do {
             let probed = try await fetcher.fetch(image)
             if let info = probed.media?.image {
@@ -172,21 +178,15 @@ struct CardBuilder: Sendable {
                 if card.details.sources.image == .pageFallback, let width = info.width, let height = info.height,
                     max(width, height) < ImageInfo.iconSize
                 {
-                    card.preview.image = nil
-                    card.details.sources.image = nil
-                    card.details.imageDropped = "an icon of \(width)×\(height) from the page's body"
+                    drop("an icon of \(width)×\(height) from the page's body")
                 }
             } else {
-                card.preview.image = nil
-                card.details.sources.image = nil
-                card.details.imageDropped = "not an image: \(probed.contentType ?? "no Content-Type")"
+                drop("not an image: \(probed.contentType ?? "no Content-Type")")
             }
         } catch {
             let gone = error.status == 404 || error.status == 410
             if gone || [.notAnImage, .notHTML, .blockedAddress, .invalidURL].contains(error.kind) {
-                card.preview.image = nil
-                card.details.sources.image = nil
-                card.details.imageDropped = error.description
+                drop(error.description)
             } else {
                 card.details.imageProbeError = error.description
             }

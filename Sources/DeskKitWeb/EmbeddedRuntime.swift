@@ -16,17 +16,4 @@
         guard let end, UnsafePointer(end) != text else { return nil }
         return UnsafePointer(end)
     }
-
-    /// WASI's randomness (`crypto.getRandomValues` in `Web/index.mjs`).
-    @_extern(wasm, module: "wasi_snapshot_preview1", name: "random_get")
-    func wasiRandomGet(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int32
-
-    /// The seed of `Hasher`, straight from WASI. Nothing in the module hashes today (duplicate keys are found by
-    /// sorting); a set or dictionary that comes back would otherwise bring wasi-libc's `arc4random_buf`, its
-    /// `assert`, and with it `fprintf` and the whole of `printf` (13 KB).
-    @_cdecl("arc4random_buf")
-    func arc4randomBuf(_ buffer: UnsafeMutableRawPointer?, _ count: Int) {
-        guard let buffer, count > 0 else { return }
-        _ = wasiRandomGet(buffer, count)  // the import always answers (a failure would leave a fixed seed)
-    }
 #endif

@@ -38,9 +38,10 @@ enum LinkAnswer {
                     return
                 }
                 let (href, ascii) = raw.hrefs(text)
+                let asciiDiffers = ascii != href
                 out.appendWord(Int32(href.utf16.count))
-                out.appendWord(ascii == href ? -1 : Int32(ascii.utf16.count))
-                hrefs.append((href, ascii == href ? nil : ascii))
+                out.appendWord(asciiDiffers ? Int32(ascii.utf16.count) : -1)
+                hrefs.append((href, asciiDiffers ? ascii : nil))
             }
             out.setWord(count, at: 0)
             for (href, ascii) in hrefs {
