@@ -10,14 +10,35 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=wasm32-unknown-none-wasm
-swift_bin="$(dirname "$(readlink -f "$(command -v swiftc)")")"
-embedded="$swift_bin/../lib/swift/embedded/$target"
-libc=/usr/lib/wasm32-wasi
-[ -f "$libc/libc.a" ] || { echo "no wasi-libc at $libc: apt-get install wasi-libc" >&2; exit 2; }
+# Every part the build needs is looked for first, and each missing one is named with what brings it.
+# WASI_LIBC_DIR and WASM_BUILTINS point elsewhere (the check in Scripts/check-web.sh points them nowhere).
+missing=()
+swiftc_path=$(command -v swiftc || true)
+if [ -z "$swiftc_path" ]; then
+  missing+=("swiftc: the Swift toolchain (6.3 or later, which has Embedded Swift and wasm-ld), on PATH")
+else
+  swift_bin="$(dirname "$(readlink -f "$swiftc_path")")"
+  embedded="$swift_bin/../lib/swift/embedded/$target"
+  [ -d "$embedded" ] || missing+=("Embedded Swift's standard library for $target: a Swift toolchain of 6.3 or later")
+  [ -x "$swift_bin/wasm-ld" ] || missing+=("wasm-ld beside swiftc: a Swift toolchain of 6.3 or later")
+fi
+libc="${WASI_LIBC_DIR:-/usr/lib/wasm32-wasi}"
+[ -f "$libc/libc.a" ] || missing+=("wasi-libc (malloc, memcpy, strtod) at $libc: apt-get install wasi-libc")
 # compiler-rt's builtins (128-bit multiplication: `multipliedFullWidth`): Debian's libclang-rt-dev-wasm32.
-builtins=$(ls /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a 2>/dev/null | tail -1)
-[ -n "$builtins" ] || { echo "no compiler-rt builtins for wasm32: apt-get install libclang-rt-dev-wasm32" >&2; exit 2; }
-command -v wasm-opt >/dev/null || { echo "no wasm-opt: apt-get install binaryen" >&2; exit 2; }
+builtins="${WASM_BUILTINS:-}"
+if [ -z "$builtins" ]; then
+  for found in /usr/lib/llvm-*/lib/clang/*/lib/wasi/libclang_rt.builtins-wasm32.a; do
+    [ -f "$found" ] && builtins="$found"
+  done
+fi
+[ -f "$builtins" ] || missing+=("compiler-rt's builtins for wasm32: apt-get install libclang-rt-dev-wasm32")
+command -v wasm-opt >/dev/null || missing+=("wasm-opt: apt-get install binaryen")
+if ((${#missing[@]})); then
+  echo "Scripts/build-wasm.sh: Web/deskkit.wasm cannot be built here; missing:" >&2
+  printf '  - %s\n' "${missing[@]}" >&2
+  echo "Debian's parts at once: apt-get install -y wasi-libc libclang-rt-dev-wasm32 binaryen" >&2
+  exit 2
+fi
 work="${WASM_BUILD_DIR:-.build/wasm}"
 mkdir -p "$work"
 objects=()

@@ -44,29 +44,227 @@ export interface Problem {
   message: string;
 }
 
-/** One line of `deskkit decode --messages`. */
-export interface DecodedMessage {
-  message_id: number | null;
-  kind: string;
-  encoding: 'none' | 'json' | 'base64' | string;
-  visible_to_customer: boolean;
-  ticket_closed: boolean;
-  /** The payload, typed by `kind`; null for a plain message. */
-  value: unknown;
+/** A string union that still takes values this version does not name (they are kept as written). */
+type Open<T extends string> = T | (string & {});
+
+/** The `SENDBIRD_DESK_URL_PREVIEW` payload: what a client needs to draw a link card. */
+export interface URLPreviewValue {
+  /** The page. Link to it through `renderPreview`, which admits http(s) only. */
+  url: string;
+  siteName: string | null;
+  title: string | null;
+  description: string | null;
+  /** The image's URL, as the payload has it. */
+  image: string | null;
+  /** The image's pixel size, when the enrichment probed it (so a card keeps its height while the image loads). */
+  imageWidth?: number;
+  imageHeight?: number;
+}
+
+/** `SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE`: the agent asks the customer to close the ticket. */
+export interface ClosureInquiryValue {
+  state: Open<'WAITING' | 'CONFIRMED' | 'DECLINED'>;
+  ticketId: number | null;
+}
+
+/** `SENDBIRD_DESK_CUSTOMER_SATISFACTION`: the rating asked for and given. */
+export interface CustomerSatisfactionValue {
+  state: Open<'WAITING' | 'CONFIRMED'>;
+  /** 1 to 5 (a value out of range is kept, with a problem). */
+  score: number | null;
+  comment: string | null;
+  ticketId: number | null;
+}
+
+/** The types of Desk's system messages (`data.type`); agents see them, customers do not. */
+export type SystemMessageType = Open<
+  | 'TICKET_ASSIGN' | 'TICKET_TRANSFER' | 'TICKET_CLOSE'
+  | 'SYSTEM_MESSAGE_TICKET_ACTIVE_TO_IDLE_BY_SYSTEM' | 'SYSTEM_MESSAGE_TICKET_ACTIVE_TO_IDLE_BY_AGENT'
+  | 'SYSTEM_MESSAGE_TICKET_WIP_BY_AGENT' | 'SYSTEM_MESSAGE_TICKET_WIP_TO_UNASSIGNED_BY_SYSTEM'
+  | 'SYSTEM_MESSAGE_TICKET_IDLE_TO_ACTIVE_BY_AGENT' | 'SYSTEM_MESSAGE_TICKET_IDLE_TO_ACTIVE_BY_CUSTOMER'
+  | 'SYSTEM_MESSAGE_TICKET_IDLE_TO_ACTIVE_BY_SYSTEM' | 'SYSTEM_MESSAGE_TICKET_CLOSED_BY_AGENT'
+  | 'SYSTEM_MESSAGE_TICKET_CLOSED_BY_CUSTOMER' | 'SYSTEM_MESSAGE_TICKET_CLOSED_BY_PLATFORM_API'
+  | 'SYSTEM_MESSAGE_TICKET_CLOSED_BY_SYSTEM' | 'SYSTEM_MESSAGE_TICKET_REOPENED_BY_AGENT'
+  | 'SYSTEM_MESSAGE_TICKET_REOPENED_BY_CUSTOMER' | 'SYSTEM_MESSAGE_TICKET_ASSIGNED_BY_SYSTEM'
+  | 'SYSTEM_MESSAGE_TICKET_ASSIGNED_BY_AGENT' | 'SYSTEM_MESSAGE_TICKET_GROUP_ASSIGNED_BY_AGENT'
+  | 'SYSTEM_MESSAGE_TICKET_GROUP_UNASSIGNED_BY_AGENT' | 'SYSTEM_MESSAGE_TICKET_TRANSFERRED_BY_AGENT'
+  | 'SYSTEM_MESSAGE_TICKET_GROUP_TRANSFERRED_BY_AGENT' | 'SYSTEM_MESSAGE_TICKET_GROUP_TRANSFERRED_BY_PLATFORM_API'
+  | 'SYSTEM_MESSAGE_TICKET_PRIORITY_VALUE_UPDATED_BY_AGENT'
+  | 'SYSTEM_MESSAGE_TICKET_PRIORITY_VALUE_UPDATED_BY_CUSTOMER'
+  | 'SYSTEM_MESSAGE_TICKET_PRIORITY_VALUE_UPDATED_BY_PLATFORM_API'
+>;
+
+/** An agent as a system message names them. */
+export interface Agent {
+  id: number | null;
+  displayName: string | null;
+  photoThumbnailUrl: string | null;
+  sendbirdId: string | null;
+}
+
+/** A ticket's assignment to an agent. */
+export interface Assignment {
+  agent: Agent | null;
+  status: string | null;
+  unreadCount: number | null;
+}
+
+/** The ticket a system message is about. */
+export interface Ticket {
+  id: number | null;
+  channelName: string | null;
+  channelUrl: string | null;
+  status: string | null;
+  status2: string | null;
+  priority: string | null;
+  group: number | null;
+  recentAssignment: Assignment | null;
+  customFields: { key: string; value: unknown }[];
+  relatedChannels: { channelUrl: string; name: string | null }[];
+  firstResponseTime: number | null;
+  issuedAt: string | null;
+}
+
+/** A Desk system message: a change to the ticket, for agents only. */
+export interface SystemMessageValue {
+  type: SystemMessageType;
+  /** Who made the change, from the type's `_BY_…` suffix. */
+  actor: Open<'AGENT' | 'CUSTOMER' | 'SYSTEM' | 'PLATFORM_API'> | null;
+  ticket: Ticket | null;
+  transfer: { from: Assignment | null; to: Assignment | null } | null;
+}
+
+/** A Desk notification (welcome, away, closed…), shown to the customer. */
+export interface NotificationValue {
+  type: Open<
+    | 'NOTIFICATION_WELCOME' | 'NOTIFICATION_AWAY_AGENT' | 'NOTIFICATION_ASSIGNMENT_DELAY'
+    | 'NOTIFICATION_NOT_OPERATING_HOUR' | 'NOTIFICATION_MANUAL_CLOSED' | 'NOTIFICATION_AUTO_CLOSED'
+    | 'NOTIFICATION_PROACTIVE_CHAT'
+  > | null;
+}
+
+/** One answer of a bot's FAQ search. */
+export interface BotAnswer {
+  category: string | null;
+  question: string | null;
+  answer: string | null;
+  keyword: string | null;
+  url: string | null;
+  imageUrl: string | null;
+}
+
+/** `SENDBIRD_DESK_BOT_MESSAGE_FAQ_ANSWERS`. */
+export interface BotAnswersValue {
+  faqFileId: number | null;
+  results: BotAnswer[];
+}
+
+/** `data` of a type DeskKit does not know, kept as written. */
+export interface UnknownValue {
+  type: string | null;
+  /** The payload's JSON, its members as the sender wrote them. */
+  data: unknown;
+}
+
+/** `data` that could not be read; `error` says where it breaks. */
+export interface MalformedValue {
+  data: string;
+}
+
+/** Each kind of content with its typed value. */
+export type DecodedContent =
+  | { kind: 'url_preview'; value: URLPreviewValue }
+  | { kind: 'closure_inquiry'; value: ClosureInquiryValue }
+  | { kind: 'customer_satisfaction'; value: CustomerSatisfactionValue }
+  | { kind: 'system_message'; value: SystemMessageValue }
+  | { kind: 'notification'; value: NotificationValue }
+  | { kind: 'bot_answers'; value: BotAnswersValue }
+  | { kind: 'plain'; value: null }
+  | { kind: 'unknown'; value: UnknownValue }
+  | { kind: 'malformed'; value: MalformedValue };
+
+/** The kinds of content. */
+export type ContentKind = DecodedContent['kind'];
+
+/** How `data` was written: `none`, `json`, `base64`, `text`, with details (`base64+urlsafe+unpadded`, `json+bom`). */
+export type DataEncoding = Open<'none' | 'json' | 'base64' | 'text'>;
+
+/**
+ * A decoded message: one line of `deskkit decode --messages`, in camelCase. Narrow on `kind` to type `value`:
+ * `if (m.kind === 'url_preview') m.value.title`.
+ */
+export type DecodedMessage = DecodedContent & {
+  messageId: number | null;
+  encoding: DataEncoding;
+  visibleToCustomer: boolean;
+  ticketClosed: boolean;
   /** The first problem, or null. */
   error: Problem | null;
-}
+};
 
-/** What `deskkit decode DATA` prints. */
-export interface DecodedData {
-  kind: string;
-  encoding: string;
-  value: unknown;
+/** What `deskkit decode DATA` prints, in camelCase; narrow on `kind` to type `value`. */
+export type DecodedData = DecodedContent & {
+  encoding: DataEncoding;
   problems: Problem[];
+};
+
+/**
+ * A message as a `@sendbird/chat` object holds it (its members read as properties, so class instances with getters
+ * do); `messageType` 'admin' is Desk's `ADMM`.
+ */
+export interface SDKMessage {
+  messageId?: number;
+  messageType?: Open<'user' | 'file' | 'admin'>;
+  customType?: string | null;
+  data?: string | null;
+  message?: string | null;
+  createdAt?: number;
 }
 
-/** A Sendbird message object, or its JSON text. */
-export type Envelope = string | Record<string, unknown>;
+/** A message as the Platform API and webhooks' `payload` write it. */
+export interface PlatformMessage {
+  message_id?: number | string;
+  type?: Open<'MESG' | 'FILE' | 'ADMM'>;
+  custom_type?: string | null;
+  data?: string | null;
+  message?: string | null;
+  created_at?: number;
+  [member: string]: unknown;
+}
+
+/** A Sendbird webhook body of a message event: the message is its `payload`. */
+export interface WebhookBody {
+  category: string;
+  type?: string;
+  payload: PlatformMessage;
+  [member: string]: unknown;
+}
+
+/** A message in any shape a widget holds, or its JSON text. */
+export type Envelope = string | SDKMessage | PlatformMessage | WebhookBody;
+
+/** The `SENDBIRD_DESK_URL_PREVIEW` payload as written in `data`. */
+export interface URLPreviewPayload {
+  type: 'SENDBIRD_DESK_URL_PREVIEW';
+  body: { url: string; site_name?: string; title?: string; description?: string; image?: string;
+    image_width?: number; image_height?: number; [member: string]: unknown };
+}
+
+/** How `renderText` and `renderPreview` render. */
+export interface RenderOptions {
+  /** The document nodes are made in; default `globalThis.document`. */
+  document?: Document;
+  /** Rewrites a card's image URL (through an image proxy, say), or returns null to show no image. */
+  imageURL?: (url: string) => string | null;
+  /** `findLinks`' options for the links in text. */
+  linkOptions?: LinkOptions;
+  /** The longest title (and site name), in graphemes, an ellipsis included; default 150. */
+  maxTitle?: number;
+  /** The longest description, in graphemes, an ellipsis included; default 300. */
+  maxDescription?: number;
+  /** E-mail addresses as `mailto:` links; default false (only http(s) reaches an href). */
+  emailLinks?: boolean;
+}
 
 /** Thrown when a message itself cannot be read (it is no JSON object); `problems` says why and where. */
 export class DeskKitError extends Error {
@@ -76,14 +274,30 @@ export class DeskKitError extends Error {
 export interface DeskKit {
   /** The links in `text`. */
   findLinks(text: string, options?: LinkOptions): Link[];
-  /** The message decoded as `deskkit decode --messages` prints it. Throws a DeskKitError for no JSON object. */
-  decodeMessage(envelope: Envelope): DecodedMessage;
+  /**
+   * The message decoded, in any shape a widget holds it. Throws a DeskKitError for what is no message (no JSON
+   * object, or none of type, custom type, data, message id).
+   */
+  decodeMessage(message: Envelope): DecodedMessage;
   /** A message's `data` string (raw or base64 JSON), decoded. */
   decodeData(data: string): DecodedData;
-  /** Whether the audience sees the message. Throws a DeskKitError for no JSON object. */
-  visibility(envelope: Envelope, audience?: 'customer' | 'agent'): { visible: boolean; reason: string | null };
-  /** Every problem strict validation finds; empty for a valid message. */
-  validate(envelope: Envelope): Problem[];
+  /** Whether the audience sees the message. Throws a DeskKitError for what is no message. */
+  visibility(message: Envelope, audience?: 'customer' | 'agent'): { visible: boolean; reason: Open<'system_custom_type' | 'system_data_type'> | null };
+  /**
+   * Every problem strict validation finds; empty for a valid message. Takes a message, a payload or the JSON text
+   * of a `data` string; throws a DeskKitError for what is no message.
+   */
+  validate(message: Envelope | URLPreviewPayload | Record<string, unknown>): Problem[];
+  /**
+   * `text` as text nodes, each link `findLinks` finds as `<a href rel="noopener noreferrer nofollow"
+   * target="_blank">` when it is http(s); nothing is parsed as markup.
+   */
+  renderText(text: string, options?: RenderOptions): DocumentFragment;
+  /**
+   * The preview card of a message (any shape, or its decoded answer) or of a `SENDBIRD_DESK_URL_PREVIEW` payload;
+   * null when there is none or it has no title, description and image. Style it with `deskkit/card.css`.
+   */
+  renderPreview(message: Envelope | URLPreviewPayload | DecodedMessage, options?: RenderOptions): HTMLElement | null;
   /** The module's memory in bytes. */
   readonly memoryBytes: number;
 }

@@ -5,6 +5,11 @@
 //   const dk = await load();
 //   dk.findLinks('see example.com/track/1138');  // [{ text, href, asciiHref, kind, start, end }]
 
+import { DeskKitError, envelopeText, problemError } from './message.mjs';
+import { renderText, renderPreview } from './render.mjs';
+
+export { DeskKitError };
+
 /** The detector's options in the order of the bits the module reads, with their defaults. */
 const LINK_OPTIONS = [
   ['bareDomains', true], ['emails', true], ['ipHosts', false], ['anyScheme', false], ['strictHosts', false],
@@ -20,15 +25,8 @@ const DEFAULT_OPTIONS = optionBits(undefined);
 const CANDIDATE = /[.:@/]/;
 /** What an href puts before a link's text, by the module's code (`RawLink.Prefix` in DeskKitLinks). */
 const PREFIXES = ['', 'http://', 'https://', 'https:', 'mailto:'];
-
-/** An error DeskKit reports about its input: `problems` lists what is wrong, each with its JSON path. */
-export class DeskKitError extends Error {
-  constructor(message, problems = []) {
-    super(message);
-    this.name = 'DeskKitError';
-    this.problems = problems;
-  }
-}
+/** Problem codes that keep a value as written (`PayloadProblem.Code.isFatal` is false): any other at `$` is no message. */
+const KEPT = new Set(['out_of_range', 'unknown_value', 'too_long', 'duplicate_key', 'unsafe_url']);
 
 function optionBits(options) {
   if (options === undefined || options === null) options = {};
@@ -222,41 +220,51 @@ class DeskKit {
     return links;
   }
 
-  /** What one line of `deskkit decode --messages` prints for a Sendbird message (an object or its JSON text). */
-  decodeMessage(envelope) {
-    const summary = this.#json(this.#x.dk_decode_message, envelopeText(envelope, 'decodeMessage'));
+  /**
+   * A message decoded: `{ messageId, kind, encoding, visibleToCustomer, ticketClosed, value, error }`, as one line
+   * of `deskkit decode --messages` in camelCase. `message` is any shape a widget holds (`envelopeText`).
+   */
+  decodeMessage(message) {
+    const summary = this.#json(this.#x.dk_decode_message, envelopeText(message, 'decodeMessage'));
     if (summary.error && summary.error.path === '$') throw problemError('decodeMessage', summary.error);
     return summary;
   }
 
-  /** What `deskkit decode DATA` prints for a message's `data` string: `{ kind, encoding, value, problems }`. */
+  /** A message's `data` string (raw or base64 JSON), decoded: `{ kind, encoding, value, problems }`. */
   decodeData(data) {
     if (typeof data !== 'string') throw new TypeError('decodeData: data must be a string');
     return this.#json(this.#x.dk_decode_data, data);
   }
 
   /** Whether `audience` ('customer' or 'agent') sees the message: `{ visible, reason }`. */
-  visibility(envelope, audience = 'customer') {
+  visibility(message, audience = 'customer') {
     if (audience !== 'customer' && audience !== 'agent') {
       throw new TypeError(`visibility: audience must be 'customer' or 'agent', not ${String(audience)}`);
     }
-    const answer = this.#json(this.#x.dk_visibility, envelopeText(envelope, 'visibility'), audience === 'customer' ? 0 : 1);
+    const text = envelopeText(message, 'visibility');
+    const answer = this.#json(this.#x.dk_visibility, text, audience === 'customer' ? 0 : 1);
     if (answer.error) throw problemError('visibility', answer.error);
     return { visible: answer.visible, reason: answer.reason };
   }
 
-  /** Every problem strict validation finds: `[{ code, path, message }]`, empty for a valid message. */
-  validate(envelope) {
-    return this.#json(this.#x.dk_validate, envelopeText(envelope, 'validate'));
+  /**
+   * Every problem strict validation finds: `[{ code, path, message }]`, empty for a valid message. Takes a message
+   * of any shape, a payload (`{ type, body }`), or the JSON text of a `data` string.
+   */
+  validate(message) {
+    const problems = this.#json(this.#x.dk_validate, envelopeText(message, 'validate', true));
+    const root = problems.find((p) => p.path === '$' && !KEPT.has(p.code));
+    if (root) throw problemError('validate', root);
+    return problems;
   }
-}
 
-function envelopeText(envelope, call) {
-  if (typeof envelope === 'string') return envelope;
-  if (envelope !== null && typeof envelope === 'object') return JSON.stringify(envelope);
-  throw new TypeError(`${call}: a message is an object or its JSON text`);
-}
+  /** `text` as a fragment of text nodes and links (`render.mjs`). */
+  renderText(text, options) {
+    return renderText(this, text, options);
+  }
 
-function problemError(call, problem) {
-  return new DeskKitError(`${call}: ${problem.code} at ${problem.path}: ${problem.message}`, [problem]);
+  /** The preview card of a message or a `SENDBIRD_DESK_URL_PREVIEW` payload, or null (`render.mjs`). */
+  renderPreview(message, options) {
+    return renderPreview(this, message, options);
+  }
 }

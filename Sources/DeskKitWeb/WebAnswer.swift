@@ -75,9 +75,10 @@ enum WebAnswer {
         return block
     }
 
-    /// A block holding what `write` writes as JSON.
+    /// A block holding what `write` writes as JSON, its members' keys in camelCase (JavaScript's convention).
     static func json(_ write: (inout JSONWriter) -> Void) -> UnsafeMutableRawPointer {
         var writer = JSONWriter(capacity: 512)
+        writer.camelCaseKeys = true
         write(&writer)
         return writer.withUnsafeBufferPointer { block($0) }
     }

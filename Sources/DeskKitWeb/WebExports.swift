@@ -41,7 +41,7 @@ public func dk_decode_message(_ envelope: UnsafeRawPointer?, _ count: Int) -> Un
 @_cdecl("dk_decode_data")
 public func dk_decode_data(_ data: UnsafeRawPointer?, _ count: Int) -> UnsafeMutableRawPointer {
     let decoded = DeskPayload.decode(bytes: WebAnswer.bytes(data, count))
-    return WebAnswer.json { $0.write(decoded.summaryJSON) }
+    return WebAnswer.json { decoded.writeSummary(to: &$0) }
 }
 
 /// Whether the envelope at `envelope` is shown to the customer (`audience` 0) or an agent (1):

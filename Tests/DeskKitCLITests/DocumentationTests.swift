@@ -93,6 +93,7 @@ struct DocumentationTests {
         let expected = [
             "RenderMessage": "close the ticket? 4021 true",
             "DecodeStream": "Hi! plain",
+            "SDKMessage": "hidden from the customer: hidden(system_custom_type)",
             "FindLinks": "https://example.com/track/1138",
             "ReadPageMetadata": "Parcel 1138",
             "CheckRefusal": "challenge cloudflare a bot check stood in for the page (element #challenge-stage)",

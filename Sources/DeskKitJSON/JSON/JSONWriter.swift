@@ -9,6 +9,9 @@ public struct JSONWriter: Sendable {
     /// How many bytes of `buffer` this writer has written (here, not in the buffer: a class's stored `var` is
     /// checked for exclusive access at run time, which cost more than the writing).
     @usableFromInline var written = 0
+    /// Whether ``member(_:first:)`` writes its snake_case key in camelCase (`ticket_id` as `ticketId`), for
+    /// JavaScript's conventions (the web module's answers). Keys inside a ``JSONValue`` are written as they are.
+    @usableFromInline package var camelCaseKeys = false
 
     /// A writer whose buffer holds `capacity` bytes before it grows.
     public init(capacity: Int = 256) { buffer = Buffer(capacity: capacity) }
@@ -208,6 +211,7 @@ public struct JSONWriter: Sendable {
     /// Appends the key of an object member, `"key":`, after a `,` — or, for the first member, after the
     /// object's `{`. The caller closes the object with `}`. `key` is written as is: plain ASCII only.
     @inlinable public mutating func member(_ key: StaticString, first: Bool = false) {
+        if _slowPath(camelCaseKeys) { return camelCaseMember(key, first: first) }
         let n = key.utf8CodeUnitCount
         reserve(n &+ 4)
         let at = buffer.base + written
@@ -217,6 +221,23 @@ public struct JSONWriter: Sendable {
         at[n &+ 2] = UInt8(ascii: "\"")
         at[n &+ 3] = UInt8(ascii: ":")
         written &+= n &+ 4
+    }
+
+    /// ``member(_:first:)`` with the key in camelCase: each `_` dropped and the letter after it capitalised.
+    @usableFromInline mutating func camelCaseMember(_ key: StaticString, first: Bool) {
+        append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        append(UInt8(ascii: "\""))
+        var upper = false
+        for byte in UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount) {
+            if byte == UInt8(ascii: "_") {
+                upper = true
+                continue
+            }
+            append(upper && byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
+            upper = false
+        }
+        append(UInt8(ascii: "\""))
+        append(UInt8(ascii: ":"))
     }
 
     /// Appends a member: its key (as ``member(_:first:)``) and its string value, or `null`.

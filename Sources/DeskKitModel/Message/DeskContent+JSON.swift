@@ -1,5 +1,5 @@
 /// JSON renderings of typed content, as `deskkit decode` and the server print them (snake_case keys,
-/// `null` for absent fields). Each is written straight to a ``JSONWriter`` — a stream of messages costs no
+/// `null` for absent fields; a URL preview's `image_width` and `image_height` only when known). Each is written straight to a ``JSONWriter`` — a stream of messages costs no
 /// `JSONValue` tree per line — and the `JSONValue` forms are read back from those bytes, so the two can
 /// never differ.
 extension DeskContent {
@@ -15,6 +15,11 @@ extension DeskContent {
             w.member("title", p.title)
             w.member("description", p.description)
             w.member("image", p.image)
+            if let width = p.imageWidth, let height = p.imageHeight {
+                // Only when known: the value's five members are as they always were.
+                w.member("image_width", Int64(width))
+                w.member("image_height", Int64(height))
+            }
             w.raw("}")
         case .closureInquiry(let c):
             w.member("state", c.state.rawValue, first: true)
@@ -147,11 +152,18 @@ extension DeskMessage {
 
 extension DeskPayload.Decoded {
     /// What `deskkit decode DATA` prints: `{"kind", "encoding", "value", "problems"}`.
-    public var summaryJSON: JSONValue {
-        [
-            "kind": .string(content.kind.rawValue), "encoding": .string(encoding.description),
-            "value": content.jsonValue, "problems": .array(problems.map { $0.jsonValue }),
-        ]
+    public var summaryJSON: JSONValue { JSONWriter.value { writeSummary(to: &$0) } }
+
+    /// Writes ``summaryJSON``'s JSON text.
+    public func writeSummary(to w: inout JSONWriter) {
+        w.member("kind", content.kind.rawValue, first: true)
+        w.member("encoding")
+        encoding.write(to: &w)
+        w.member("value")
+        content.write(to: &w)
+        w.member("problems")
+        w.array(problems) { $0.write($1.jsonValue) }
+        w.raw("}")
     }
 }
 

@@ -65,6 +65,40 @@ extension DeskMessage {
         self = copy.withUTF8 { DeskMessage(jsonBytes: $0, options: options) }
     }
 
+    /// A message from the fields a Sendbird SDK's message object holds — what an app reads off a `BaseMessage`:
+    ///
+    /// ```swift
+    /// let desk = DeskMessage(
+    ///     customType: message.customType, data: message.data, text: message.message,
+    ///     messageID: message.messageId, messageType: message is AdminMessage ? .admin : .user,
+    ///     createdAt: message.createdAt)
+    /// if desk.isVisible(to: .customer) { show(desk.content) }
+    /// ```
+    ///
+    /// The content, problems and visibility are those of the JSON envelope with the same members (`custom_type`,
+    /// `data`, `message`, `message_id`, `type`, `created_at`); a parameter left nil is a member left out, and a
+    /// problem's path names the envelope's member (`$.custom_type`). Lenient, like every decoding initializer.
+    public init(
+        customType: String? = nil, data: String, text: String? = nil, messageID: Int64? = nil,
+        messageType: MessageType? = nil, createdAt: Int64? = nil, options: DecodingOptions = .lenient
+    ) {
+        var w = JSONWriter(capacity: 64 + data.utf8.count + (text?.utf8.count ?? 0))
+        var first = true
+        func member(_ key: StaticString) {
+            w.member(key, first: first)
+            first = false
+        }
+        if let messageType { member("type"); w.write(messageType.rawValue) }
+        if let messageID { member("message_id"); w.write(messageID) }
+        if let text { member("message"); w.write(text) }
+        if let customType { member("custom_type"); w.write(customType) }
+        if let createdAt { member("created_at"); w.write(createdAt) }
+        member("data")
+        w.write(data)
+        w.raw("}")
+        self = w.withUnsafeBufferPointer { DeskMessage(jsonBytes: $0, options: options) }
+    }
+
     /// Decodes one envelope from a parsed JSON value.
     public init(json envelope: JSONValue, options: DecodingOptions = .lenient) {
         var w = JSONWriter()

@@ -14,16 +14,27 @@ public struct URLPreview: Sendable, Hashable {
     public var description: String?
     /// An absolute http(s) URL of the preview image.
     public var image: String?
+    /// The image's width in pixels (`image_width`), when it was probed: with ``imageHeight`` a client lays the
+    /// card out before the image arrives. DeskKit's own addition to the payload; Desk's clients ignore it.
+    public var imageWidth: Int?
+    /// The image's height in pixels (`image_height`); see ``imageWidth``.
+    public var imageHeight: Int?
+
+    /// The largest image side read from a payload, in pixels; a larger one (or one under 1) is no size.
+    public static let maxImageSide = 100_000
 
     /// A preview of `url` with the fields known.
     public init(
-        url: String, siteName: String? = nil, title: String? = nil, description: String? = nil, image: String? = nil
+        url: String, siteName: String? = nil, title: String? = nil, description: String? = nil, image: String? = nil,
+        imageWidth: Int? = nil, imageHeight: Int? = nil
     ) {
         self.url = url
         self.siteName = siteName
         self.title = title
         self.description = description
         self.image = image
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
     }
 
     /// The `data.type` of URL previews.
@@ -40,12 +51,18 @@ public struct URLPreview: Sendable, Hashable {
     /// Whether the Android widget draws it (it needs `url`, `title` and `image`).
     public var isRenderableOnAndroid: Bool { isRenderableOnWeb && image != nil }
 
-    /// The body as written by ``DeskPayload/encode(_:as:)``.
+    /// The body as written by ``DeskPayload/encode(_:as:)``: `image_width` and `image_height` follow the five
+    /// fields when the image's size is known.
     public var bodyJSON: JSONValue {
-        [
+        var body: JSONObject = [
             "url": .string(url), "site_name": .string(siteName ?? ""), "title": .string(title ?? ""),
             "description": .string(description ?? ""), "image": .string(image ?? ""),
         ]
+        if image != nil, let imageWidth, let imageHeight {
+            body["image_width"] = .integer(Int64(imageWidth))
+            body["image_height"] = .integer(Int64(imageHeight))
+        }
+        return .object(body)
     }
 
     /// Reads the answer of the Desk server's own preview endpoint: `{url, title, siteName, description,
@@ -66,8 +83,9 @@ public struct URLPreview: Sendable, Hashable {
     }
 
     private enum Key: Int, JSONKeys {
-        case url, site_name, siteName, title, description, image
-        static let table = StringTable(keys: Self.self, "url site_name siteName title description image")
+        case url, site_name, siteName, title, description, image, image_width, image_height
+        static let table = StringTable(
+            keys: Self.self, "url site_name siteName title description image image_width image_height")
     }
 
     init?(body: JSONFields, reader: inout FieldReader) {
@@ -86,6 +104,21 @@ public struct URLPreview: Sendable, Hashable {
         if let problem = URLSafety.problem(with: url) { reader.report(.unsafeURL, body.path(.url), "\(problem)") }
         if let image, let problem = URLSafety.problem(with: image) {
             reader.report(.unsafeURL, body.path(.image), "\(problem)")
+        }
+        func side(_ key: Key) -> Int? {
+            guard let n = reader.int64(body, key) else { return nil }
+            guard n >= 1, n <= Self.maxImageSide else {
+                reader.report(.outOfRange, body.path(key), "\(n) pixels, not within 1...\(Self.maxImageSide)")
+                return nil
+            }
+            return Int(n)
+        }
+        let width = side(.image_width)
+        let height = side(.image_height)
+        // A size is both sides of an image the card has, or none.
+        if image != nil, let width, let height {
+            imageWidth = width
+            imageHeight = height
         }
     }
 }
