@@ -252,9 +252,10 @@ class DeskKit {
    * of any shape, a payload (`{ type, body }`), or the JSON text of a `data` string.
    */
   validate(message) {
-    const problems = this.#json(this.#x.dk_validate, envelopeText(message, 'validate', true));
+    const problems = this.#json(this.#x.dk_validate, envelopeText(message, 'validate'));
+    // Text that is no JSON object is no message — unless it is a JSON string, a `data` string to validate.
     const root = problems.find((p) => p.path === '$' && !KEPT.has(p.code));
-    if (root) throw problemError('validate', root);
+    if (root && !(typeof message === 'string' && message.trimStart().startsWith('"'))) throw problemError('validate', root);
     return problems;
   }
 

@@ -10,7 +10,7 @@ export class DeskKitError extends Error {
 }
 
 /** `messageType` of `@sendbird/chat` messages, as Desk's `type`. */
-const SDK_TYPES = { user: 'MESG', file: 'FILE', admin: 'ADMM' };
+const SDK_TYPES = new Map([['user', 'MESG'], ['file', 'FILE'], ['admin', 'ADMM']]);
 /** The members DeskKit reads, in the Platform API's names and the SDK's. */
 const PLATFORM_KEYS = ['type', 'message_id', 'message', 'custom_type', 'created_at', 'data'];
 const SDK_KEYS = ['messageType', 'messageId', 'message', 'customType', 'createdAt', 'data'];
@@ -20,10 +20,10 @@ const MESSAGE_KEYS = ['type', 'custom_type', 'data', 'message_id'];
 /**
  * The JSON text the module reads for `message`: a `@sendbird/chat` message object (its members read as
  * properties, so getters work; `messageType` 'admin' is `ADMM`), a Platform API message or webhook body
- * (snake_case), or the JSON text of any of them. Anything that is no message throws a DeskKitError. With
- * `payloads`, a JSON string (a `data` string) passes too, as `deskkit validate` reads it.
+ * (snake_case), or the JSON text of any of them. An object that is no message throws a DeskKitError; text that
+ * is no JSON object is left for the module to answer, as the `deskkit` command answers it.
  */
-export function envelopeText(message, call, payloads = false) {
+export function envelopeText(message, call) {
   if (typeof message === 'string') {
     let parsed;
     try {
@@ -31,7 +31,8 @@ export function envelopeText(message, call, payloads = false) {
     } catch {
       return message;  // the module says where the text breaks
     }
-    if (typeof parsed === 'string' && payloads) return message;
+    // Not an object: the module says what it is, as the command does (a JSON string is a `data` string to validate).
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return message;
     const shaped = messageObject(parsed, call);
     return shaped === parsed ? message : JSON.stringify(shaped);
   }
@@ -57,7 +58,7 @@ function messageObject(value, call) {
     shaped = {};
     SDK_KEYS.forEach((k, i) => {
       const v = value[k];
-      if (v !== undefined) shaped[PLATFORM_KEYS[i]] = k === 'messageType' ? (SDK_TYPES[v] ?? v) : v;
+      if (v !== undefined) shaped[PLATFORM_KEYS[i]] = k === 'messageType' ? (SDK_TYPES.get(v) ?? v) : v;
     });
   } else if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
     // An instance of a class: its members as properties, not its own fields alone (what JSON.stringify reads).

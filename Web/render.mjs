@@ -221,6 +221,8 @@ export function renderPreview(dk, message, options) {
       img.setAttribute('width', width);
       img.setAttribute('height', height);
     }
+    // An image that fails keeps its box (the card does not move), without the browser's broken-image sign.
+    img.addEventListener('error', () => media.setAttribute('data-failed', ''), { once: true });
     media.append(img);
     card.append(media);
   }

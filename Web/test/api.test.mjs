@@ -50,13 +50,74 @@ test('a message that is no JSON object throws a DeskKitError with its problem; b
     assert.throws(() => dk.decodeMessage(bad), (e) => e instanceof DeskKitError && e.problems.length === 1 && e.problems[0].path === '$');
     assert.throws(() => dk.visibility(bad, 'customer'), DeskKitError);
   }
-  assert.throws(() => dk.decodeMessage(undefined), TypeError);
+  assert.throws(() => dk.decodeMessage(undefined), DeskKitError);
   assert.throws(() => dk.visibility({ type: 'MESG' }, 'everyone'), TypeError);
   const kept = dk.decodeMessage({ type: 'MESG', message: 'hi', data: '{"type":"SENDBIRD_DESK_URL_PREVIEW","body":' });
   assert.equal(kept.kind, 'malformed');
   assert.equal(kept.error.path, '$.data');
   assert.deepEqual(dk.validate({ type: 'MESG', message: 'hi' }), []);
   assert.equal(dk.validate('{"type":"MESG","message":7}')[0].path, '$.message');
+});
+
+test('a widget\'s own message objects: an SDK admin message is hidden from the customer, in every shape', () => {
+  const sdk = { messageId: 9, messageType: 'admin', customType: 'SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE', data: '',
+    message: 'Internal note' };
+  class AdminMessage {  // what @sendbird/chat hands a widget: members as getters on a class
+    get messageId() { return 9; }
+    get messageType() { return 'admin'; }
+    get customType() { return 'SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE'; }
+    get data() { return ''; }
+    get message() { return 'Internal note'; }
+    get createdAt() { return 1764000000000; }
+  }
+  const platform = { message_id: 9, type: 'ADMM', custom_type: 'SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE', data: '',
+    message: 'Internal note' };
+  const webhook = { category: 'group_channel:message_send', type: 'ADMM', channel: { channel_url: 'c' },
+    payload: { message_id: 9, custom_type: 'SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE', data: '', message: 'Internal note' } };
+  for (const message of [sdk, new AdminMessage(), platform, webhook, JSON.stringify(sdk), JSON.stringify(platform)]) {
+    assert.deepEqual(dk.visibility(message, 'customer'), { visible: false, reason: 'system_custom_type' });
+    assert.equal(dk.visibility(message, 'agent').visible, true);
+    const decoded = dk.decodeMessage(message);
+    assert.equal(decoded.messageId, 9);
+    assert.equal(decoded.visibleToCustomer, false);
+  }
+  // 'user' and 'file' are MESG and FILE; any other messageType is kept, and validation says so.
+  assert.deepEqual(dk.validate({ messageType: 'file', data: '' }), []);
+  assert.equal(dk.validate({ messageType: 'base', data: '' })[0].path, '$.type');
+  assert.equal(dk.validate({ messageType: 'constructor', data: '' })[0].path, '$.type');
+});
+
+test('what is no message throws a DeskKitError, never an answer', () => {
+  for (const bad of [{}, [], 42, null, undefined, true, { message: 'hi' }, { text: 'hi', user: {} }, '{}', '[]', '42',
+    '"text"', 'not json']) {
+    for (const call of [(m) => dk.decodeMessage(m), (m) => dk.visibility(m, 'customer')]) {
+      assert.throws(() => call(bad), (e) => e instanceof DeskKitError && e.problems[0].path === '$', JSON.stringify(bad));
+    }
+    if (bad !== '"text"') assert.throws(() => dk.validate(bad), DeskKitError, JSON.stringify(bad));
+  }
+  // A JSON string is a data string to validate, as `deskkit validate` reads it.
+  assert.ok(Array.isArray(dk.validate('"text"')));
+});
+
+test('answers in camelCase: the message\'s members and each value\'s', () => {
+  const system = { type: 'ADMM', custom_type: 'SENDBIRD_DESK_ADMIN_MESSAGE_CUSTOM_TYPE', message_id: '7', data: JSON.stringify({
+    type: 'SYSTEM_MESSAGE_TICKET_ASSIGNED_BY_AGENT', ticket: { id: 4021, channelUrl: 'c', customFields: [{ key: 'k', value: { snake_case: 1 } }],
+      recentAssignment: { agent: { displayName: 'Cindy', photoThumbnailUrl: 'https://x/p.png' }, unreadCount: 2 } } }) };
+  const decoded = dk.decodeMessage(system);
+  assert.deepEqual(Object.keys(decoded), ['messageId', 'kind', 'encoding', 'visibleToCustomer', 'ticketClosed', 'value', 'error']);
+  assert.equal(decoded.messageId, 7);
+  assert.equal(decoded.value.ticket.channelUrl, 'c');
+  assert.deepEqual(decoded.value.ticket.customFields, [{ key: 'k', value: { snake_case: 1 } }]);  // as written
+  assert.equal(decoded.value.ticket.recentAssignment.agent.photoThumbnailUrl, 'https://x/p.png');
+  assert.equal(decoded.value.ticket.recentAssignment.unreadCount, 2);
+  const closure = dk.decodeData('{"type":"SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE","body":{"state":"WAITING","ticketId":4021}}');
+  assert.deepEqual(closure.value, { state: 'WAITING', ticketId: 4021 });
+  const unknown = dk.decodeData('{"type":"MY_TYPE","some_field":{"inner_key":1}}');
+  assert.deepEqual(unknown.value, { type: 'MY_TYPE', data: { type: 'MY_TYPE', some_field: { inner_key: 1 } } });  // as written
+  const preview = dk.decodeData('{"type":"SENDBIRD_DESK_URL_PREVIEW","body":{"url":"https://a.example","site_name":"A",' +
+    '"title":"T","image":"https://a.example/i.png","image_width":1200,"image_height":630}}');
+  assert.deepEqual(preview.value, { url: 'https://a.example', siteName: 'A', title: 'T', description: null,
+    image: 'https://a.example/i.png', imageWidth: 1200, imageHeight: 630 });
 });
 
 test('hostile input answers: deep nesting, huge numbers, invalid base64, lone surrogates, long text', () => {

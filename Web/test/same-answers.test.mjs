@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../index.mjs';
-import { linkTexts, envelopes, dataStrings, run } from './support/corpus.mjs';
+import { linkTexts, envelopes, dataStrings, run, camelCaseAnswer, isNoMessage } from './support/corpus.mjs';
 
 const dk = await load();
 
@@ -40,25 +40,27 @@ test('links: the same as deskkit detect --jsonl under every option set', () => {
   }
 });
 
-test('messages: decodeMessage gives the line deskkit decode --messages prints', () => {
+test('messages: decodeMessage gives the line deskkit decode --messages prints, in camelCase', () => {
   const lines = envelopes();
   assert.ok(lines.length > 50);
   const native = run(['decode', '--messages', '--threads', '1'], lines.join('\n') + '\n');
   assert.equal(native.length, lines.length);
   lines.forEach((line, i) => {
     const expected = JSON.parse(native[i]);
-    if (expected.error?.path === '$') {
+    if (isNoMessage(line)) {
+      assert.throws(() => dk.decodeMessage(line), (e) => e.name === 'DeskKitError' && e.problems[0].code === 'missing_field');
+    } else if (expected.error?.path === '$') {
       assert.throws(() => dk.decodeMessage(line), (e) => e.name === 'DeskKitError' && e.problems[0].code === expected.error.code);
     } else {
-      assert.deepEqual(dk.decodeMessage(line), expected, line.slice(0, 200));
+      assert.deepEqual(dk.decodeMessage(line), camelCaseAnswer(expected), line.slice(0, 200));
     }
   });
 });
 
-test('data: decodeData gives what deskkit decode DATA prints', () => {
+test('data: decodeData gives what deskkit decode DATA prints, in camelCase', () => {
   for (const data of dataStrings()) {
     const [line] = run(['decode', data]);
-    assert.deepEqual(dk.decodeData(data), JSON.parse(line), data.slice(0, 200));
+    assert.deepEqual(dk.decodeData(data), camelCaseAnswer(JSON.parse(line)), data.slice(0, 200));
   }
 });
 
@@ -72,9 +74,77 @@ test('visibility: the customer sees what deskkit filter --audience customer keep
   }
 });
 
-test('validation: validate lists the problems deskkit validate --jsonl lists', () => {
+test('validation: validate lists the problems deskkit validate --jsonl lists; what is no message throws', () => {
   const lines = envelopes();
   const native = run(['validate', '--jsonl'], lines.join('\n') + '\n');
   assert.equal(native.length, lines.length);
-  lines.forEach((line, i) => assert.deepEqual(dk.validate(line), JSON.parse(native[i]).problems, line.slice(0, 200)));
+  lines.forEach((line, i) => {
+    const problems = JSON.parse(native[i]).problems;
+    let answer;
+    try {
+      answer = dk.validate(line);
+    } catch (e) {
+      // No message: not JSON, not an object, or none of the members that make one.
+      assert.equal(e.name, 'DeskKitError', line.slice(0, 200));
+      assert.equal(e.problems[0].path, '$', line.slice(0, 200));
+      if (!isNoMessage(line)) assert.deepEqual(e.problems[0], problems.find((p) => p.path === '$'), line.slice(0, 200));
+      return;
+    }
+    assert.deepEqual(answer, problems, line.slice(0, 200));
+  });
+});
+
+/** `message` (a Platform API object) as `@sendbird/chat` holds it: a class instance whose members are getters. */
+class SDKMessage {
+  #m;
+  constructor(m) { this.#m = m; }
+  get messageId() { return this.#m.message_id; }
+  get messageType() { return { MESG: 'user', FILE: 'file', ADMM: 'admin' }[this.#m.type] ?? this.#m.type; }
+  get customType() { return this.#m.custom_type; }
+  get data() { return this.#m.data; }
+  get message() { return this.#m.message; }
+  get createdAt() { return this.#m.created_at; }
+}
+
+/** Each answer, or the DeskKitError's first problem's code. */
+function answers(message) {
+  const answer = (call) => {
+    try {
+      return call();
+    } catch (e) {
+      assert.equal(e.name, 'DeskKitError', String(e));
+      return { threw: e.problems[0].code };
+    }
+  };
+  return {
+    decoded: answer(() => dk.decodeMessage(message)),
+    customer: answer(() => dk.visibility(message, 'customer')),
+    agent: answer(() => dk.visibility(message, 'agent')),
+    problems: answer(() => dk.validate(message)),
+  };
+}
+
+test('every message of the corpora gets the same answers as JSON text, a Platform API object, a webhook and an SDK object', () => {
+  let compared = 0;
+  for (const line of envelopes()) {
+    let object;
+    try {
+      object = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (object === null || typeof object !== 'object' || Array.isArray(object) || 'body' in object) continue;
+    if (['user', 'file', 'admin'].includes(object.type)) continue;  // an SDK object cannot say these
+    const expected = answers(JSON.stringify(object));
+    const { type, ...payload } = object;
+    const webhook = { category: 'group_channel:message_send', type, payload, channel: { channel_url: 'c' } };
+    const sdk = new SDKMessage(object);
+    for (const [shape, message] of [['object', object], ['webhook', webhook], ['sdk', sdk], ['sdk text',
+      JSON.stringify({ messageId: sdk.messageId, messageType: sdk.messageType, customType: sdk.customType,
+        data: sdk.data, message: sdk.message, createdAt: sdk.createdAt })]]) {
+      assert.deepEqual(answers(message), expected, `${shape}: ${line.slice(0, 200)}`);
+    }
+    compared++;
+  }
+  assert.ok(compared > 80, `${compared} messages`);
 });

@@ -58,3 +58,38 @@ export function run(args, input) {
   if (r.status !== 0 && r.status !== 1) throw new Error(`deskkit ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
   return r.stdout.split('\n').filter((l) => l !== '');
 }
+
+/** `key` in camelCase, as the web module writes its answers' members (`ticket_id` → `ticketId`). */
+export function camelCase(key) {
+  return key.replace(/_([a-z])/g, (_, letter) => letter.toUpperCase());
+}
+
+/**
+ * A line `deskkit decode` prints, with its members in camelCase as the web module answers: every member DeskKit
+ * names, and none of what a payload carries as written (an unknown payload's `data`, a custom field's `value`).
+ */
+export function camelCaseAnswer(answer) {
+  const camel = (value, keep) => {
+    if (Array.isArray(value)) return value.map((v) => camel(v, keep));
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [camelCase(k), keep(k) ? v : camel(v, keep)]));
+  };
+  const value = answer.kind === 'unknown' ? { ...answer.value } : answer.value;
+  const converted = camel({ ...answer, value: null }, () => false);
+  converted.value = answer.kind === 'unknown'
+    ? { type: value.type, data: value.data }
+    : camel(value, (k) => k === 'value');  // a ticket's custom field: { key, value as written }
+  return converted;
+}
+
+/** Whether `line` is a JSON object with none of the members that make a message (the web module throws for it). */
+export function isNoMessage(line) {
+  let parsed;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) &&
+    !['type', 'custom_type', 'data', 'message_id'].some((k) => parsed[k] !== undefined);
+}
