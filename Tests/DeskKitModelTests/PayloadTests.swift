@@ -15,6 +15,36 @@ struct PayloadTests {
         #expect(!p.isRenderableOnWeb)
     }
 
+    @Test func urlPreviewCarriesItsImagesSizeBothWays() {
+        let sized = URLPreview(
+            url: "https://a.example/", title: "T", image: "https://a.example/i.png", imageWidth: 1200,
+            imageHeight: 630)
+        let data = DeskPayload.encode(.urlPreview(sized))
+        #expect(data.contains(#""image_width":1200,"image_height":630"#))
+        let read = DeskPayload.decode(data)
+        #expect(read.content == .urlPreview(sized) && read.problems.isEmpty)
+        #expect(read.content.jsonValue["image_width"] == 1200 && read.content.jsonValue["image_height"] == 630)
+        // Without a size (or an image), neither the payload nor the value has the members: they are as they were.
+        let plain = URLPreview(url: "https://a.example/", title: "T", image: "https://a.example/i.png")
+        #expect(!DeskPayload.encode(.urlPreview(plain)).contains("image_width"))
+        #expect(DeskContent.urlPreview(plain).jsonValue.objectValue?.count == 5)
+        let imageless = URLPreview(url: "https://a.example/", title: "T", imageWidth: 10, imageHeight: 10)
+        #expect(!DeskPayload.encode(.urlPreview(imageless)).contains("image_width"))
+    }
+
+    @Test func urlPreviewSizesOutOfRangeOrHalfGivenAreNoSize() {
+        let body =
+            #"{"type":"SENDBIRD_DESK_URL_PREVIEW","body":{"url":"https://a.example/","image":"https://a.example/i.png","#
+        let tooLarge = DeskPayload.decode(body + #""image_width":100001,"image_height":5}}"#, options: .strict)
+        guard case .urlPreview(let p) = tooLarge.content else { Issue.record("\(tooLarge.content)"); return }
+        #expect(p.imageWidth == nil && p.imageHeight == nil)
+        #expect(tooLarge.problems.map(\.path) == ["$.body.image_width"] && tooLarge.problems[0].code == .outOfRange)
+        let half = DeskPayload.decode(body + #""image_width":640}}"#)
+        #expect(half.content == .urlPreview(URLPreview(url: "https://a.example/", image: "https://a.example/i.png")))
+        let wrongType = DeskPayload.decode(body + #""image_width":"wide","image_height":5}}"#, options: .strict)
+        #expect(wrongType.problems.map(\.path) == ["$.body.image_width"])
+    }
+
     @Test func previewEndpointAnswerIsReadNestedOrNot() {
         let flat: JSONValue = ["url": "https://a.example/", "title": "T", "siteName": "S"]
         let nested: JSONValue = ["data": flat]

@@ -134,6 +134,9 @@ struct MediaLinkTests {
         #expect(good.preview.image == server.baseURL + "/shots/screen%20shot.png")
         #expect(good.details.imageWidth == 1280 && good.details.imageHeight == 800 && good.details.imageType == .png)
         #expect(good.details.json["image_width"] == 1280)
+        // The payload carries the size, so a client lays the card out before the image arrives.
+        #expect(good.preview.imageWidth == 1280 && good.preview.imageHeight == 800)
+        #expect(good.preview.bodyJSON["image_width"] == 1280 && good.preview.bodyJSON["image_height"] == 800)
         for path in ["/tracked", "/gone"] {
             let dropped = try await service.card(for: server.baseURL + path).get()
             #expect(dropped.preview.image == nil, "\(path)")
