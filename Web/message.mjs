@@ -14,63 +14,67 @@ const SDK_TYPES = new Map([['user', 'MESG'], ['file', 'FILE'], ['admin', 'ADMM']
 /** The members DeskKit reads, in the Platform API's names and the SDK's. */
 const PLATFORM_KEYS = ['type', 'message_id', 'message', 'custom_type', 'created_at', 'data'];
 const SDK_KEYS = ['messageType', 'messageId', 'message', 'customType', 'createdAt', 'data'];
-/** The members that make an object a message: one of them at least. */
-const MESSAGE_KEYS = ['type', 'custom_type', 'data', 'message_id'];
+/** Members only the SDK's objects have (a FileMessage's `type` is its file's media type, not Desk's). */
+const SDK_ONLY = ['messageType', 'messageId', 'customType', 'createdAt'];
+/**
+ * Text that may hold an SDK object or a webhook body: only such text is parsed here; the rest (the Platform API's
+ * messages) goes to the module as it is. A key inside a string is escaped there (`\"messageId\"`) and never matches.
+ */
+const SHAPED_TEXT = /"(?:messageType|messageId|customType|createdAt|category)"\s*:/;
 
 /**
  * The JSON text the module reads for `message`: a `@sendbird/chat` message object (its members read as
  * properties, so getters work; `messageType` 'admin' is `ADMM`), a Platform API message or webhook body
- * (snake_case), or the JSON text of any of them. An object that is no message throws a DeskKitError; text that
- * is no JSON object is left for the module to answer, as the `deskkit` command answers it.
+ * (snake_case), or the JSON text of any of them. A value that is no object throws a DeskKitError; the module
+ * answers an object that is no message (none of type, custom type, data, message id) with the problem
+ * JavaScript throws, and text that is no JSON object as the `deskkit` command answers it.
  */
 export function envelopeText(message, call) {
   if (typeof message === 'string') {
+    if (!SHAPED_TEXT.test(message)) return message;
     let parsed;
     try {
       parsed = JSON.parse(message);
     } catch {
       return message;  // the module says where the text breaks
     }
-    // Not an object: the module says what it is, as the command does (a JSON string is a `data` string to validate).
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return message;
-    const shaped = messageObject(parsed, call);
+    const shaped = messageObject(parsed);
     return shaped === parsed ? message : JSON.stringify(shaped);
   }
-  return JSON.stringify(messageObject(message, call));
-}
-
-/** `value` as a message object in the Platform API's shape (itself when it is one). */
-function messageObject(value, call) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const found = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+    const found = message === null ? 'null' : Array.isArray(message) ? 'an array' : typeof message;
     throw new DeskKitError(`${call}: a message is an object or its JSON text, found ${found}`,
       [{ code: 'wrong_type', path: '$', message: `a message is a JSON object, found ${found}` }]);
   }
-  let shaped = value;
+  return JSON.stringify(messageObject(message));
+}
+
+/** `value` as a message object in the Platform API's shape (itself when it is one). */
+function messageObject(value) {
   const payload = value.payload;
-  if (typeof value.category === 'string' && payload !== null && typeof payload === 'object') {
+  if (typeof value.category === 'string' && payload !== null && typeof payload === 'object' && !Array.isArray(payload)) {
     // A webhook body: the message is its payload, typed by the body's `type`.
-    shaped = { ...payload };
-    if (shaped.type === undefined && value.type !== undefined) shaped.type = value.type;
-  } else if (!PLATFORM_KEYS.some((k) => k !== 'message' && k !== 'data' && value[k] !== undefined) &&
-             SDK_KEYS.some((k) => k !== 'message' && k !== 'data' && value[k] !== undefined)) {
+    const shaped = messageObject(payload);
+    return shaped.type === undefined && value.type !== undefined ? { ...shaped, type: value.type } : shaped;
+  }
+  if (SDK_ONLY.some((k) => value[k] !== undefined)) {
     // The SDK's object: read as properties (a class's getters included).
-    shaped = {};
+    const shaped = {};
     SDK_KEYS.forEach((k, i) => {
       const v = value[k];
       if (v !== undefined) shaped[PLATFORM_KEYS[i]] = k === 'messageType' ? (SDK_TYPES.get(v) ?? v) : v;
     });
-  } else if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+    return shaped;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
     // An instance of a class: its members as properties, not its own fields alone (what JSON.stringify reads).
-    shaped = {};
+    const shaped = {};
     for (const k of PLATFORM_KEYS) if (value[k] !== undefined) shaped[k] = value[k];
+    return shaped;
   }
-  if (!MESSAGE_KEYS.some((k) => shaped[k] !== undefined)) {
-    throw new DeskKitError(`${call}: no message: none of type, custom_type, data, message_id (messageType, ` +
-      'customType, data, messageId in the SDK\'s objects)',
-      [{ code: 'missing_field', path: '$', message: 'none of type, custom_type, data, message_id' }]);
-  }
-  return shaped;
+  return value;
 }
 
 export function problemError(call, problem) {

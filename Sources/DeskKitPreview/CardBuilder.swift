@@ -48,11 +48,7 @@ struct CardBuilder: Sendable {
         guard [p.title, p.description, p.image].contains(where: { $0.map { !$0.isEmpty } ?? false }) else {
             throw RefusalCheck.nothingToShow
         }
-        // The payload carries the image's size, so a client lays the card out before the image arrives.
-        if card.preview.image != nil {
-            card.preview.imageWidth = card.details.imageWidth
-            card.preview.imageHeight = card.details.imageHeight
-        }
+        card.carryImageSize()
         return card
     }
 

@@ -1,7 +1,7 @@
 import DeskKitMetadata
 import DeskKitModel
 
-/// A preview card: the five fields of the `SENDBIRD_DESK_URL_PREVIEW` payload, and what is known beyond them.
+/// A preview card: the fields of the `SENDBIRD_DESK_URL_PREVIEW` payload, and what is known beyond them.
 public struct PreviewCard: Sendable, Hashable {
     /// The payload's fields, exactly as Desk reads them.
     public var preview: URLPreview
@@ -9,14 +9,23 @@ public struct PreviewCard: Sendable, Hashable {
     /// size, where each field came from.
     public var details: PreviewDetails
 
-    /// A card of `preview` with `details`.
+    /// A card of `preview` with `details`; the payload carries the details' image size (``carryImageSize()``).
     public init(preview: URLPreview, details: PreviewDetails = PreviewDetails()) {
         self.preview = preview
         self.details = details
+        carryImageSize()
+    }
+
+    /// Writes the probed image's size into the payload (`image_width`, `image_height`), so a client reserves the
+    /// image's space before it arrives; a card without an image or a size has none.
+    mutating func carryImageSize() {
+        let sized = preview.image != nil && details.imageWidth != nil && details.imageHeight != nil
+        preview.imageWidth = sized ? details.imageWidth : nil
+        preview.imageHeight = sized ? details.imageHeight : nil
     }
 }
 
-/// What a preview knows beyond the five fields of the `SENDBIRD_DESK_URL_PREVIEW` payload: the image's pixel
+/// What a preview knows beyond the fields of the `SENDBIRD_DESK_URL_PREVIEW` payload: the image's pixel
 /// size and type (so a client lays the card out before the image arrives), the oEmbed answer merged into the
 /// card, what a linked file is, the page's charset, and where each field came from.
 public struct PreviewDetails: Sendable, Hashable {

@@ -30,10 +30,17 @@ public func dk_find_links(_ text: UnsafeRawPointer?, _ count: Int, _ options: UI
     LinkAnswer.block(LinkDetector(options: LinkAnswer.options(options)), WebAnswer.bytes(text, count))
 }
 
-/// One line of `deskkit decode --messages` for the envelope's JSON at `envelope`.
+/// One line of `deskkit decode --messages` for the envelope's JSON at `envelope`; `{"error"}` alone, the problem
+/// at `$`, for a JSON object that is no message (``NoMessage``).
 @_cdecl("dk_decode_message")
 public func dk_decode_message(_ envelope: UnsafeRawPointer?, _ count: Int) -> UnsafeMutableRawPointer {
     let message = decoder.decode(WebAnswer.bytes(envelope, count))
+    if let problem = NoMessage.problem(of: message) {
+        return WebAnswer.json { w in
+            w.member("error", problem.jsonValue, first: true)
+            w.raw("}")
+        }
+    }
     return WebAnswer.json { message.writeSummary(to: &$0) }
 }
 
@@ -45,7 +52,8 @@ public func dk_decode_data(_ data: UnsafeRawPointer?, _ count: Int) -> UnsafeMut
 }
 
 /// Whether the envelope at `envelope` is shown to the customer (`audience` 0) or an agent (1):
-/// `{"visible", "reason", "error"}`, `error` the envelope's own problem when it is no JSON object, else null.
+/// `{"visible", "reason", "error"}`, `error` the envelope's own problem when it is no JSON object or no message
+/// (``NoMessage``), else null.
 @_cdecl("dk_visibility")
 public func dk_visibility(_ envelope: UnsafeRawPointer?, _ count: Int, _ audience: Int32) -> UnsafeMutableRawPointer {
     let message = decoder.decode(WebAnswer.bytes(envelope, count))
@@ -61,6 +69,8 @@ public func dk_visibility(_ envelope: UnsafeRawPointer?, _ count: Int, _ audienc
         w.member("error")
         if case .malformed(let m) = message.content, m.reason.path == "$" {
             w.write(m.reason.jsonValue)
+        } else if let problem = NoMessage.problem(of: message) {
+            w.write(problem.jsonValue)
         } else {
             w.raw("null")
         }
@@ -69,9 +79,11 @@ public func dk_visibility(_ envelope: UnsafeRawPointer?, _ count: Int, _ audienc
 }
 
 /// Every problem strict validation finds in the line at `line` (an envelope, a payload or a `data` string),
-/// as `deskkit validate --jsonl` lists them: `[{"code", "path", "message"}]`.
+/// as `deskkit validate --jsonl` lists them: `[{"code", "path", "message"}]`; for a JSON object that is no message,
+/// ``NoMessage/problem`` alone.
 @_cdecl("dk_validate")
 public func dk_validate(_ line: UnsafeRawPointer?, _ count: Int) -> UnsafeMutableRawPointer {
-    let problems = DeskValidation.problems(inLine: WebAnswer.bytes(line, count))
+    let bytes = WebAnswer.bytes(line, count)
+    let problems = NoMessage.isNoMessage(bytes) ? [NoMessage.problem] : DeskValidation.problems(inLine: bytes)
     return WebAnswer.json { w in w.array(problems) { $0.write($1.jsonValue) } }
 }

@@ -16,8 +16,8 @@ struct PreviewCommandTests {
         #expect(detail?.hasPrefix("2130706433 (127.0.0.1) is loopback (--allow-private") == true)
     }
 
-    /// `--details`: the Platform API body as before, and what the card's five fields cannot hold — the
-    /// image's size and type (probed), a file's type and size, why an image was left out.
+    /// `--details`: the Platform API body (the card's five fields, and the probed image's size), and what the
+    /// card's fields cannot hold — the image's type, a file's type and size, why an image was left out.
     @Test func previewDetails() async throws {
         func be32(_ v: Int) -> [UInt8] {
             [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
@@ -56,7 +56,11 @@ struct PreviewCommandTests {
         #expect(((body["body"] as? [String: Any])?["image"] as? String)?.hasSuffix("/i.png") == true)
         let fields = Set((body["body"] as? [String: Any] ?? [:]).keys)
         let five: Set<String> = ["url", "title", "site_name", "description", "image"]
-        #expect(fields.isSubset(of: five), "the payload keeps its five fields")
+        // Desk's five fields, and the probed image's size, so a client reserves its space (Desk's clients ignore
+        // members they do not know).
+        #expect(fields == five.union(["image_width", "image_height"]), "the payload keeps its five fields")
+        #expect((body["body"] as? [String: Any])?["image_width"] as? Int == 600)
+        #expect((body["body"] as? [String: Any])?["image_height"] as? Int == 315)
         // Without --details, the message alone, as before.
         #expect(try preview("/p", [])["details"] == nil)
         // A tracking pixel is left out of the card, and the details say why.
