@@ -225,19 +225,25 @@ public struct JSONWriter: Sendable {
 
     /// ``member(_:first:)`` with the key in camelCase: each `_` dropped and the letter after it capitalised.
     @usableFromInline mutating func camelCaseMember(_ key: StaticString, first: Bool) {
-        append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-        append(UInt8(ascii: "\""))
+        let n = key.utf8CodeUnitCount
+        reserve(n &+ 4)
+        let at = buffer.base + written
+        at[0] = first ? UInt8(ascii: "{") : UInt8(ascii: ",")
+        at[1] = UInt8(ascii: "\"")
+        var out = 2
         var upper = false
-        for byte in UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount) {
+        for byte in UnsafeBufferPointer(start: key.utf8Start, count: n) {
             if byte == UInt8(ascii: "_") {
                 upper = true
                 continue
             }
-            append(upper && byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte)
+            at[out] = upper && byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte &- 32 : byte
+            out &+= 1
             upper = false
         }
-        append(UInt8(ascii: "\""))
-        append(UInt8(ascii: ":"))
+        at[out] = UInt8(ascii: "\"")
+        at[out &+ 1] = UInt8(ascii: ":")
+        written &+= out &+ 2
     }
 
     /// Appends a member: its key (as ``member(_:first:)``) and its string value, or `null`.
