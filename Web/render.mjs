@@ -72,7 +72,12 @@ function schemeOf(text) {
  * `text` as an absolute URL fit for an `href` or `src` — http or https by every reading, with a host and no
  * user name or password — or null. A relative URL (an image proxy's path) is read against the document's.
  */
-export function safeURL(text, document = globalThis.document) {
+function safeURL(text, document = globalThis.document) {
+  return checkedURL(text, document)?.href ?? null;
+}
+
+/** `safeURL`'s URL object, or null. */
+function checkedURL(text, document) {
   if (typeof text !== 'string' || text.length === 0 || text.length > MAX_URL) return null;
   const scheme = schemeOf(text);
   if (scheme !== '' && scheme !== 'http' && scheme !== 'https') return null;
@@ -84,11 +89,11 @@ export function safeURL(text, document = globalThis.document) {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (!url.hostname || url.username || url.password) return null;
-  return url.href;
+  return url;
 }
 
 /** `text` cut to at most `max` graphemes, the last an ellipsis when it was cut; never inside a grapheme. */
-export function clip(text, max) {
+function clip(text, max) {
   if (text.length <= max) return text;  // fewer code units than max: fewer graphemes too
   let count = 0;
   let cut = 0;
@@ -204,14 +209,15 @@ export function renderPreview(dk, message, options) {
   if (!title && !description && !src) return null;
 
   const d = o.document;
-  const href = safeURL(preview.url, d);
-  const card = element(d, href ? 'a' : 'div', 'deskkit-card');
-  if (href) setLink(card, href);
+  const link = checkedURL(preview.url, d);
+  const card = element(d, link ? 'a' : 'div', 'deskkit-card');
+  if (link) setLink(card, link.href);
   if (src) {
     const media = element(d, 'div', 'deskkit-card-media');
     const img = d.createElement('img');
     img.setAttribute('src', src);
-    img.setAttribute('alt', '');
+    // Beside a title the image is decoration; alone, it names the link.
+    img.setAttribute('alt', title || description ? '' : (siteName ?? link?.host ?? ''));
     img.setAttribute('referrerpolicy', 'no-referrer');
     img.setAttribute('loading', 'lazy');
     img.setAttribute('decoding', 'async');
@@ -230,7 +236,7 @@ export function renderPreview(dk, message, options) {
   if (siteName) body.append(element(d, 'div', 'deskkit-card-site', siteName));
   if (title) body.append(element(d, 'div', 'deskkit-card-title', title));
   if (description) body.append(element(d, 'div', 'deskkit-card-description', description));
-  if (href) body.append(element(d, 'div', 'deskkit-card-host', new URL(href).host));
+  if (link) body.append(element(d, 'div', 'deskkit-card-host', link.host));
   card.append(body);
   return card;
 }
