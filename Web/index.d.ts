@@ -255,7 +255,7 @@ export interface RenderOptions {
   /** The document nodes are made in; default `globalThis.document`. */
   document?: Document;
   /** Rewrites a card's image URL (through an image proxy, say), or returns null to show no image. */
-  imageURL?: (url: string) => string | null;
+  imageURL?: (url: string) => string | URL | null;
   /** `findLinks`' options for the links in text. */
   linkOptions?: LinkOptions;
   /** The longest title (and site name), in graphemes, an ellipsis included; default 150. */

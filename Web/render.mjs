@@ -160,7 +160,7 @@ export function renderText(dk, text, options) {
 /**
  * The URL preview `message` carries, typed as `decodeMessage` types it (`{ url, siteName, title, description,
  * image, imageWidth?, imageHeight? }`), or null. `message` is a message in any shape, its decoded answer, or a
- * `SENDBIRD_DESK_URL_PREVIEW` payload (an object or its JSON text).
+ * `SENDBIRD_DESK_URL_PREVIEW` payload (an object, its JSON text, or a `data` string in base64).
  */
 function previewOf(dk, message) {
   let value = message;
@@ -168,6 +168,9 @@ function previewOf(dk, message) {
     try {
       value = JSON.parse(message);
     } catch {
+      // No JSON: a `data` string in base64, or text the module says is no message.
+      const decoded = dk.decodeData(message);
+      if (decoded.kind === 'url_preview') return decoded.value;
       value = message;
     }
   }
@@ -204,7 +207,10 @@ export function renderPreview(dk, message, options) {
   const description = textOf(preview.description, o.maxDescription);
   const siteName = textOf(preview.siteName, o.maxTitle);
   let image = typeof preview.image === 'string' && preview.image !== '' ? preview.image : null;
-  if (image !== null && o.imageURL) image = o.imageURL(image) ?? null;
+  if (image !== null && o.imageURL) {
+    image = o.imageURL(image) ?? null;
+    if (image instanceof URL) image = image.href;
+  }
   const src = safeURL(image, o.document);
   if (!title && !description && !src) return null;
 

@@ -18,6 +18,10 @@ test('a hostile corpus renders with nothing executed and no URL but http(s) in t
   assert.ok(found.longestTitle > 0 && found.longestTitle <= 60, `a title of ${found.longestTitle} graphemes`);
   assert.ok(found.longestDescription > 0 && found.longestDescription <= 120, `${found.longestDescription}`);
   assert.ok(found.families.length > 0 && found.families.every(Boolean), 'a family emoji was cut');
+  assert.deepEqual(found.api, {
+    base64: 'T', decoded: 'A', system: null, noMessage: 'DeskKitError', proxied: true, dropped: null,
+    mailto: 'mailto:help@example.com', noMailto: null, badOptions: ['TypeError', 'TypeError', 'TypeError', 'TypeError'],
+  });
 });
 
 test('a card keeps its height when its image loads', { skip }, async () => {
