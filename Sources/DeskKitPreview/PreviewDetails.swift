@@ -9,7 +9,7 @@ public struct PreviewCard: Sendable, Hashable {
     /// size, where each field came from.
     public var details: PreviewDetails
 
-    /// A card of `preview` with `details`; the payload carries the details' image size (``carryImageSize()``).
+    /// A card of `preview` with `details`; the payload carries the image size the details hold.
     public init(preview: URLPreview, details: PreviewDetails = PreviewDetails()) {
         self.preview = preview
         self.details = details
