@@ -40,7 +40,7 @@ final class Collector {
     /// `input` inline; they are named for the signals they give (``PageSignals``).
     enum Tag: String, CaseIterable {
         case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, a, br, inline, hidden, other
-        case noscript, form, iframe, input, textarea, appRoot = "app-root"
+        case noscript, form, iframe, input, textarea, appRoot = "app-root", article
 
         /// The tag named by `name`, a NUL-terminated name as libxml2's HTML parser reports it (lowercase),
         /// without building a String: this runs for every element of the page.
@@ -118,6 +118,12 @@ final class Collector {
     @exclusivity(unchecked) private var linkDepth = 0
     /// The depth of the `<noscript>` the parser is in: its text is no text of the page's.
     @exclusivity(unchecked) private var noscriptFrom: Int?
+    /// The depth of the consent platform's dialog the parser is in (``PageSignals/consentTextBytes``).
+    @exclusivity(unchecked) private var consentFrom: Int?
+    /// How many `<article>` elements the parser is in, and the paragraph of one being read: its depth and the
+    /// visible text before it (``PageSignals/articleParagraphs``).
+    @exclusivity(unchecked) private var articleDepth = 0
+    @exclusivity(unchecked) private var articleParagraph: (depth: Int, textBefore: Int)?
     /// ``PageSignals/textStart`` and ``PageSignals/scriptText`` as they are read.
     @exclusivity(unchecked) var textStart: [UInt8] = []
     @exclusivity(unchecked) var scriptBytes: [UInt8] = []
@@ -190,7 +196,10 @@ final class Collector {
         case .h1:
             if texts[.h1] == nil, !capturing(.h1) { capture(.h1) }
             sawH1 = true
+        case .article:
+            articleDepth += 1
         case .p where hiddenFrom == nil:
+            if articleDepth > 0, articleParagraph == nil { articleParagraph = (depth, signals.visibleTextBytes) }
             if texts[.firstP] == nil, !capturing(.firstP) { capture(.firstP) }
             if sawH1, texts[.pAfterH1] == nil, !capturing(.pAfterH1) { capture(.pAfterH1) }
         case .img, .image:
@@ -224,10 +233,15 @@ final class Collector {
             } else if !signals.markers.contains("#" + id) {
                 signals.markers.append("#" + id)
             }
+            if consentFrom == nil, RefusalSignatures.isConsentDialog("#" + id) { consentFrom = depth }
         }
         attribute.tokens(of: "class", whole: false, in: RefusalSignatures.elementClasses) { i in
             let marker = "." + RefusalSignatures.elementClasses.names[i]
             if !signals.markers.contains(marker) { signals.markers.append(marker) }
+            if consentFrom == nil, RefusalSignatures.isConsentDialog(marker) { consentFrom = depth }
+        }
+        if signals.appRoot == nil, attribute["ng-app"] != nil || attribute["data-ng-app"] != nil {
+            signals.appRoot = "ng-app"
         }
     }
 
@@ -262,8 +276,14 @@ final class Collector {
             }
         }
         if let from = noscriptFrom, depth <= from { noscriptFrom = nil }
+        if let from = consentFrom, depth <= from { consentFrom = nil }
+        if let p = articleParagraph, depth <= p.depth {
+            if signals.visibleTextBytes - p.textBefore >= 100 { signals.articleParagraphs += 1 }
+            articleParagraph = nil
+        }
         depth -= 1
         switch tag {
+        case .article: articleDepth = max(0, articleDepth - 1)
         case .script: inlineScript = false
         case .svg, .math: svgDepth = max(0, svgDepth - 1)
         case .head: endOfHead()
@@ -283,6 +303,7 @@ final class Collector {
             if hiddenFrom == nil {
                 signals.visibleTextBytes += bytes.count
                 if linkDepth > 0 { signals.linkTextBytes += bytes.count }
+                if consentFrom != nil { signals.consentTextBytes += bytes.count }
             }
         }
         if readsBodyText, hiddenFrom == nil, svgDepth == 0, block.count < limits.maxValueBytes {

@@ -104,6 +104,16 @@ enum JSONLD {
         }
     }
 
+    /// The object's `@type`s (a string or an array of them), without a schema.org prefix.
+    static func typeNames(_ object: JSONValue) -> [String] {
+        func name(_ t: String) -> String { String(t.split(separator: "/").last ?? "") }
+        switch object["@type"] {
+        case .string(let t)?: return [name(t)]
+        case .array(let list)?: return list.compactMap { $0.stringValue.map(name) }
+        default: return []
+        }
+    }
+
     /// An image given as a URL, an `ImageObject` (`url` or `contentUrl`) or an array of either.
     static func image(_ v: JSONValue?) -> String? {
         switch v {

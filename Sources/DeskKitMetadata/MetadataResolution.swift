@@ -49,7 +49,8 @@ enum MetadataResolution {
         for (key, content) in openGraphByName where !m.openGraph.contains(where: { $0.key == key }) {
             appendOpenGraph(key, content, into: &m, limits: limits, url: url)
         }
-        let ld = jsonLD(c.jsonLD, limits: limits)
+        var jsonLDTypes: [String] = []
+        let ld = jsonLD(c.jsonLD, limits: limits, types: &jsonLDTypes)
         m.jsonLD = ld
 
         // Each field: its preview tags (``CardField``), the document's title for a title, its plain
@@ -91,6 +92,9 @@ enum MetadataResolution {
         m.type = first(m.openGraph, "og:type")
         m.locale = first(m.openGraph, "og:locale")
         m.signals = c.signals
+        m.signals.jsonLDTypes = jsonLDTypes
+        m.signals.headDescription =
+            m.taggedValue(.description) ?? plainMeta(.description) ?? itemprop(.description)
         m.signals.documentTitle = text(c.texts[.title], limits.maxTitleLength)
         m.signals.heading = text(c.texts[.h1], limits.maxTitleLength)
         m.signals.noscript = text(c.texts[.noscript], limits.maxDescriptionLength)
@@ -150,7 +154,8 @@ enum MetadataResolution {
     /// Objects are read from every block, several in one block, and `@graph` arrays; the article's own
     /// object (any type but the site's, its organisation's or navigation's) is preferred for headline,
     /// name, description and image.
-    static func jsonLD(_ blocks: [String], limits: ExtractionLimits) -> [PageMetadata.Property] {
+    /// `types` gets the `@type`s of the page's own objects.
+    static func jsonLD(_ blocks: [String], limits: ExtractionLimits, types: inout [String]) -> [PageMetadata.Property] {
         var objects: [(object: JSONValue, rank: Int)] = []
         func visit(_ v: JSONValue, depth: Int) {
             guard depth < 6, objects.count < 64 else { return }
@@ -176,6 +181,7 @@ enum MetadataResolution {
             }
         }
         for (o, rank) in ordered where rank == JSONLD.contentRank {
+            for type in JSONLD.typeNames(o) where types.count < 8 && !types.contains(type) { types.append(type) }
             add("headline", o["headline"]?.stringValue)
             add("name", o["name"]?.stringValue)
             add("description", o["description"]?.stringValue)

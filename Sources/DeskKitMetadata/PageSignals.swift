@@ -42,8 +42,21 @@ public struct PageSignals: Sendable, Hashable {
     /// How many fields a person fills in (`<input>` of type text, email, tel, number, search or url, or
     /// without a type, and `<textarea>`): a sign-up or contact form has them, a captcha's page does not.
     public var fieldsToFill = 0
-    /// The id of the element an app mounts into (`root`, `app`, `__next`…, or an `<app-root>` element).
+    /// The id of the element an app mounts into (`root`, `app`, `__next`…, an `<app-root>` element, or
+    /// `ng-app` for an element with AngularJS's attribute).
     public var appRoot: String?
+    /// Of ``visibleTextBytes``, the bytes inside a consent-management platform's dialog (its container element:
+    /// `#onetrust-consent-sdk`, `#didomi-host`, `#CybotCookiebotDialog`…): a page whose text is all there is
+    /// that dialog and nothing of its own.
+    public var consentTextBytes = 0
+    /// The description the page's head gives, not its body: OpenGraph's, the Twitter card's, the plain
+    /// `<meta name="description">` or an itemprop's.
+    public var headDescription: String?
+    /// How many paragraphs of 100 bytes of text or more an `<article>` holds: an article of its own.
+    public var articleParagraphs = 0
+    /// The `@type`s of the page's own JSON-LD objects (not the site's, its owner's or navigation's), without a
+    /// schema.org prefix: `NewsArticle`, `Product`, `HowTo`…
+    public var jsonLDTypes: [String] = []
 
     /// Scripts, frames and forms kept at most, each.
     public static let maxSources = 16

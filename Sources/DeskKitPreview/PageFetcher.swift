@@ -250,7 +250,10 @@ public struct PageFetcher: Sendable {
                 let (metadata, _) = try await parse(
                     response.body, url: url, contentType: contentType,
                     maxBytes: min(configuration.maxBodyBytes, Self.maxRefusedBodyBytes))
-                if let refusal = RefusalCheck.refusal(of: metadata, response: facts), refusal.kind == .challenge {
+                // A bot check, or a site away for maintenance (503 is its status): what stood there, not a status.
+                if let refusal = RefusalCheck.refusal(of: metadata, response: facts),
+                    refusal.kind == .challenge || refusal.kind == .errorPage && status == 503
+                {
                     throw refusal
                 }
             }

@@ -234,6 +234,85 @@ struct RefusalCheckTests {
         #expect(response(200, [("Set-Cookie", "cf_clearance=1")]) == nil)
     }
 
+    @Test func theParserGathersWhatAPageSaysItIs() {
+        let words = String(repeating: "word ", count: 30)
+        let s = Self.page(
+            """
+            <html><head><script type="application/ld+json">{"@type":["https://schema.org/NewsArticle","Thing"]}</script>
+            <meta name="description" content="What the page is about, in a sentence of its own."></head>
+            <body><div ng-app="shop"></div><div id="onetrust-consent-sdk"><p>We value your privacy</p>
+            <div><b>Accept</b></div></div><article><p>\(words)</p><p>short</p><section><p>\(words)</p></section>
+            </article><p>\(words)</p></body></html>
+            """
+        ).signals
+        #expect(s.consentTextBytes == "We value your privacy".utf8.count + "Accept".utf8.count)
+        #expect(s.articleParagraphs == 2, "the paragraphs of 100 bytes inside the article")
+        #expect(s.jsonLDTypes == ["NewsArticle", "Thing"])
+        #expect(s.headDescription == "What the page is about, in a sentence of its own.")
+        #expect(s.appRoot == "ng-app")
+    }
+
+    /// A consent platform's dialog decides a page only when it is all the page has.
+    @Test func aConsentPlatformIsTheWallOnlyWhenItsDialogIsAll() {
+        let dialog =
+            #"<div id="CybotCookiebotDialog"><h2>Diese Webseite verwendet Cookies</h2><p>Wir verwenden Cookies.</p></div>"#
+        let script = #"<script src="https://consent.cookiebot.com/uc.js"></script>"#
+        let wall = Self.check("<html><head><title>Gartenbau</title>\(script)</head><body>\(dialog)</body></html>")
+        #expect(wall?.kind == .consentWall && wall?.provider == "cookiebot", "\(String(describing: wall))")
+        // The same dialog beside a page of its own, and beside a head that describes the page.
+        let text = "<p>" + String(repeating: "Öffnungszeiten der Bibliothek am Sonntag. ", count: 6) + "</p>"
+        #expect(
+            Self.check("<html><head><title>Bibliothek</title>\(script)</head><body>\(text)\(dialog)</body></html>")
+                == nil)
+        let described =
+            #"<html><head><title>Gartenbau</title><meta name="description" content="Gartenbau Müller pflanzt seit 1950 Hecken und Obstbäume in der Region.">"#
+            + "\(script)</head><body>\(dialog)</body></html>"
+        #expect(Self.check(described) == nil)
+        // The TCF stub alone names no platform; the stub with nothing else is still the wall.
+        let stub = Self.check(
+            "<html><head><title>News</title><script>(function(){window.__tcfapiLocator=1})()</script></head><body></body></html>"
+        )
+        #expect(stub?.kind == .consentWall && stub?.provider == nil, "\(String(describing: stub))")
+    }
+
+    /// Maintenance words decide on a page with little to read that says so; a service page titled "Maintenance"
+    /// with text of its own, and an article about maintenance, keep their cards.
+    @Test func maintenanceIsAnErrorPageAndTheTopicIsNot() {
+        let away = Self.check(
+            "<html><head><title>Site Maintenance</title></head><body><h1>We&rsquo;ll be back soon!</h1>"
+                + "<p>Sorry for the inconvenience but we&rsquo;re performing some maintenance at the moment.</p></body></html>"
+        )
+        #expect(away?.kind == .errorPage)
+        let ko = Self.check("<html><head><title>점검 중</title></head><body><h1>서비스 점검 중입니다</h1></body></html>")
+        #expect(ko?.kind == .errorPage)
+        let service =
+            "<html><head><title>Maintenance | Example Cars</title></head><body><h1>Maintenance</h1><p>"
+            + String(repeating: "Book your car's yearly service online; we check brakes, tyres and oil. ", count: 8)
+            + "</p></body></html>"
+        #expect(Self.check(service) == nil)
+        let article =
+            #"<html><head><title>Site maintenance: a checklist</title><meta property="og:type" content="article"></head>"#
+            + "<body><h1>We'll be back soon</h1><p>What to do before you take a site down.</p></body></html>"
+        #expect(Self.check(article) == nil)
+    }
+
+    /// An empty mount point is a shell whatever its title says; its head's description makes it a page.
+    @Test func anEmptyMountPointIsAShellUnlessItsHeadDescribesIt() {
+        let shell =
+            #"<html><head><title>Orders – Acme Dashboard</title><script src="/main.js"></script></head>"#
+            + #"<body><noscript>You need to enable JavaScript to run this app.</noscript><div id="___gatsby"></div></body></html>"#
+        #expect(Self.check(shell)?.kind == .emptyShell)
+        let described = shell.replacingOccurrences(
+            of: "</title>",
+            with: #"</title><meta name="description" content="Every order of your shop in one place, as it ships.">"#)
+        #expect(Self.check(described) == nil)
+        // Scripts without a mount point, titled for the page, keep a title-only card.
+        let scripts =
+            #"<html><head><title>Orders – Acme Dashboard</title><script src="/main.js"></script></head>"#
+            + "<body><noscript>You need to enable JavaScript to run this app.</noscript></body></html>"
+        #expect(Self.check(scripts) == nil)
+    }
+
     /// Every real page of the corpus and every page of the OpenGraph suites keeps its card; so do the real
     /// pages of `../shared/corpus/pages` (the readability articles) and its OpenGraph suite, where they are.
     @Test func noRealPageIsRefused() throws {

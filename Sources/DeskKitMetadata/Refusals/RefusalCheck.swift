@@ -217,7 +217,9 @@ private final class Evidence {
         if let (signature, evidence) = found(.standIn) {
             return refusal(signature.kind, provider: signature.provider, evidence)
         }
-        if let refusal = byWords(page) { return refusal }
+        if let refusal = consentPlatformWall(page) { return refusal }
+        // Words decide nothing on a page that says what it is: an article, a product, a help page, a post.
+        if !saysWhatItIs(page), let refusal = byWords(page) { return refusal }
         // A vendor's script or widget and nothing else: that vendor's challenge, not an empty card.
         if bare, let (signature, evidence) = contentMark() {
             return refusal(signature.kind, provider: signature.provider, "\(evidence) and nothing else")
@@ -249,6 +251,51 @@ private final class Evidence {
         guard let description = page.description else { return false }
         return description != page.signals.noscript && !RefusalText.isBrowserNotice(description)
             && !RefusalPhrases.templateDescriptions.contains(RefusalText.normalize(description))
+    }
+
+    /// A consent platform's dialog and nothing of the page's own: a platform's mark (its loader, its `__tcfapi`
+    /// stub, its dialog's container), under 200 bytes of visible text outside its dialog, no field to fill in,
+    /// and nothing in the head that describes the page. An article with the platform's banner is its article.
+    func consentPlatformWall(_ page: PageMetadata) -> FetchError? {
+        let s = page.signals
+        guard s.visibleTextBytes - s.consentTextBytes < 200, s.fieldsToFill == 0, s.passwordFields == 0,
+            !headDescribes(page)
+        else { return nil }
+        for signature in RefusalSignatures.consentPlatforms {
+            guard let evidence = evidence(of: signature) else { continue }
+            return refusal(.consentWall, provider: signature.provider, "\(evidence): its dialog is all the page has")
+        }
+        return nil
+    }
+
+    /// Whether the page says what it is, so that words about errors, captchas, logins or domains for sale are
+    /// its topic and not what stands in its place: an `og:type` of content (an article, a product, a video…),
+    /// a JSON-LD object of such a type, an `<article>` with two paragraphs of its own, or a tagged description
+    /// that is a sentence — not a refusal's words, not a bot check's or a consent form's sentence, not a domain
+    /// for sale, on a page with no password field whose title is no error's and no parked domain's (a site's
+    /// generic description on its "Page not found", a parking service's boilerplate).
+    func saysWhatItIs(_ page: PageMetadata) -> Bool {
+        if let type = page.type?.lowercased(), RefusalPhrases.contentOpenGraphTypes.contains(where: type.startsWith) {
+            return true
+        }
+        if page.signals.jsonLDTypes.contains(where: RefusalPhrases.contentJSONLDTypes.contains) { return true }
+        if page.signals.articleParagraphs >= 2 { return true }
+        guard var description = page.signals.headDescription, page.signals.passwordFields == 0,
+            description.withUTF8(TextCleaning.isSentenceLike), !isRefusalTitle(description),
+            !RefusalText.isBrowserNotice(description),
+            !title.contains(where: Self.isErrorCode), !RefusalText.matches(title, RefusalPhrases.errorTitles)
+        else { return false }
+        let words = RefusalText.normalize(description)
+        return !saysForSale(words) && !saysForSale(wholeTitle ?? "")
+            && [RefusalPhrases.challengeSentences, RefusalPhrases.consentSentences].allSatisfy {
+                RefusalText.mention(in: [words], of: $0) == nil
+            }
+    }
+
+    /// Whether the page's head describes it: a description (OpenGraph, Twitter card, meta, itemprop), a tagged
+    /// image or JSON-LD — not a description taken from its body, which on a wall is the wall's words.
+    func headDescribes(_ page: PageMetadata) -> Bool {
+        page.signals.headDescription != nil || page.isTagged(.image) || !page.jsonLD.isEmpty
     }
 
     /// A card with nothing on it — no title, description or image after every fallback, or a title that only
@@ -319,6 +366,7 @@ private final class Evidence {
             || RefusalText.matches(parts, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
             || RefusalText.matches(parts, RefusalPhrases.loginTitles, prefixes: RefusalPhrases.loginTitlePrefixes)
             || RefusalText.matches(parts, RefusalPhrases.errorTitles) || parts.contains(where: Self.isErrorCode)
+            || RefusalText.matches(parts, RefusalPhrases.maintenanceTitles)
             || RefusalText.matches(parts, RefusalPhrases.defaultPageTitles)
             || RefusalText.matches(parts, RefusalPhrases.shellTitles)
     }
@@ -384,16 +432,7 @@ private final class Evidence {
             return refusal(.parkedDomain, provider: provider(of: .parkedDomain), shown)
         }
         let parkedTexts = [s.documentTitle, s.heading, page.description].compactMap { $0 }.map(RefusalText.normalize)
-        // The domain is named by a word for it, or by the site's own name ("example.com is for sale").
-        let site = final?.site
-        let forSale = parkedTexts.first { t in
-            namesADomainForSale(t, site)
-                || RefusalPhrases.parkedPairs.contains { domain, sale in
-                    domain.contains { t.holds($0) } && sale.contains { t.holds($0) }
-                }
-                || RefusalPhrases.parkedTitleEndings.contains { t.endsWith($0) }
-                    && t.split(separator: " ").contains { Self.readsAsDomain(String($0)) }
-        }
+        let forSale = parkedTexts.first(where: saysForSale)
         if let forSale {
             return refusal(.parkedDomain, provider: provider(of: .parkedDomain), "its words: \(forSale)")
         }
@@ -421,6 +460,12 @@ private final class Evidence {
         if strong || headingSays && thin {
             return refusal(.errorPage, provider: nil, strong ? shown : "heading \"\(page.signals.heading ?? "")\"")
         }
+        // A site away for maintenance says so in its title or heading, and in its text or next to nothing else.
+        if thin, RefusalText.matches(titles + heading, RefusalPhrases.maintenanceTitles),
+            words != nil || page.signals.visibleTextBytes < 500
+        {
+            return refusal(.errorPage, provider: nil, "closed for maintenance: \(shown)")
+        }
         if RefusalText.matches(titles, RefusalPhrases.weakErrorTitles),
             headingSays || thin && (words != nil || page.description == nil)
         {
@@ -444,7 +489,11 @@ private final class Evidence {
             !s.scriptSources.isEmpty || s.appRoot != nil || !s.scriptText.isEmpty, s.fieldsToFill == 0,
             s.passwordFields == 0, !describesItself
         else { return nil }
-        if s.noscript != nil || noticeOnly, let own = s.documentTitle, isSpecific(own, page) { return nil }
+        // A page of scripts without a mount point, titled for itself, keeps a title-only card; an empty mount
+        // point is a shell whatever its title says (its head describes nothing).
+        if s.appRoot == nil, s.noscript != nil || noticeOnly, let own = s.documentTitle, isSpecific(own, page) {
+            return nil
+        }
         // Scripts and nothing else: a title alone does not describe a page.
         let template = RefusalText.matches(title, RefusalPhrases.shellTitles)
         let evidence =
@@ -468,6 +517,17 @@ private final class Evidence {
         let alphanumerics = t.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
         return !alphanumerics.allSatisfy { word in labels.contains { $0 == word || $0.hasPrefix(word) } }
             && !labels.contains { $0 == t.filter { $0.isLetter || $0.isNumber } }
+    }
+
+    /// Whether normalized text `t` says its domain is for sale: the domain named by a word for it, or by the
+    /// site's own name ("example.com is for sale").
+    func saysForSale(_ t: String) -> Bool {
+        namesADomainForSale(t, final?.site)
+            || RefusalPhrases.parkedPairs.contains { domain, sale in
+                domain.contains { t.holds($0) } && sale.contains { t.holds($0) }
+            }
+            || RefusalPhrases.parkedTitleEndings.contains { t.endsWith($0) }
+                && t.split(separator: " ").contains { Self.readsAsDomain(String($0)) }
     }
 
     /// Whether `text` says a domain is for sale by its name: "example.com is for sale", the site's own

@@ -227,6 +227,25 @@ enum RefusalPhrases {
         "página não encontrada", "pagina non trovata", "페이지를 찾을 수 없습니다",
     ]
 
+    /// Maintenance and "back soon" titles and headings, in the interface's languages (and French): a site that is
+    /// not there now. Words an article or a service page has too ("Maintenance | Example Cars"), so they decide only
+    /// on a page with little to read that says so in its text too, or has next to nothing else.
+    static let maintenanceTitles: Set<String> = [
+        "maintenance", "site maintenance", "under maintenance", "down for maintenance", "scheduled maintenance",
+        "maintenance mode", "we'll be back soon", "we will be back soon", "we'll be right back", "be right back",
+        "back soon", "site under maintenance", "website under maintenance", "temporarily down for maintenance",
+        "系统维护中", "网站维护中", "维护中", "系统维护", "网站正在维护", "正在维护", "我们很快回来",
+        "технические работы", "ведутся технические работы", "сайт на техническом обслуживании",
+        "сайт временно недоступен", "техническое обслуживание", "скоро вернёмся", "скоро вернемся",
+        "メンテナンス中", "ただいまメンテナンス中です", "ただいまメンテナンス中", "システムメンテナンス中", "メンテナンスのお知らせ",
+        "wartungsarbeiten", "wartungsmodus", "wir sind gleich wieder da", "wir sind bald wieder da",
+        "wartungsarbeiten auf der website",
+        "sitio en mantenimiento", "en mantenimiento", "estamos en mantenimiento", "volvemos pronto",
+        "página en mantenimiento", "site en maintenance", "maintenance en cours", "nous revenons bientôt",
+        "점검 중", "점검중", "서비스 점검 중입니다", "시스템 점검 중", "시스템 점검 중입니다", "서비스 점검 안내",
+        "الموقع تحت الصيانة", "تحت الصيانة", "سنعود قريبا", "سنعود قريبًا", "الموقع قيد الصيانة",
+    ]
+
     /// Error phrases that close a title without a separator ("Amazon.com Page Not Found").
     static let errorTitleEndings: [String] = [
         " page not found", " page cannot be found", " страница не найдена", "页面不存在", "ページが見つかりません",
@@ -251,6 +270,28 @@ enum RefusalPhrases {
         "您访问的页面不存在", "页面不存在", "страница не найдена", "ページが見つかりません",
         "die angeforderte seite wurde nicht gefunden", "la página que buscas no existe",
         "la page que vous recherchez n'existe pas",
+        // Maintenance.
+        "performing some maintenance", "performing scheduled maintenance", "undergoing maintenance",
+        "currently down for maintenance", "we'll be back online shortly", "we'll be back up shortly",
+        "back online shortly", "down for scheduled maintenance",
+        "ведутся технические работы", "проводятся технические работы", "正在进行系统维护", "系统维护中", "正在维护",
+        "ただいまメンテナンス中", "メンテナンスを行っております", "메인터넌스", "점검을 진행하고 있습니다", "점검 중입니다",
+        "estamos realizando tareas de mantenimiento", "estamos en mantenimiento", "wird gerade gewartet",
+        "wartungsarbeiten durch", "نقوم حاليًا بأعمال صيانة", "نقوم حاليا بأعمال صيانة", "تحت الصيانة",
+        "en cours de maintenance",
+    ]
+
+    /// `og:type`s (their start) of a page that is content of its own: an article, a product, a book, a video…
+    static let contentOpenGraphTypes = [
+        "article", "product", "book", "video", "music", "blog", "recipe", "og:product", "news", "profile",
+    ]
+
+    /// JSON-LD `@type`s of a page that is content of its own.
+    static let contentJSONLDTypes: Set<String> = [
+        "Article", "NewsArticle", "BlogPosting", "TechArticle", "ScholarlyArticle", "Report", "AnalysisNewsArticle",
+        "OpinionNewsArticle", "ReportageNewsArticle", "LiveBlogPosting", "SocialMediaPosting",
+        "DiscussionForumPosting", "HowTo", "FAQPage", "QAPage", "Question", "Product", "ProductGroup", "Recipe",
+        "Review", "Course", "Book", "Movie", "VideoObject", "Event", "JobPosting", "SoftwareApplication",
     ]
 
     /// Path segments of an error page's address, when a redirect led there (`/404`, `/errors/not-found`).

@@ -87,6 +87,8 @@ enum RefusalSignatures {
     private static let isAntibot = "microlink/is-antibot src/providers.json (MIT), 2025"
     private static let cloudflareDocs = "Cloudflare docs: Challenges, 'Detect a challenge page response' (cf-mitigated)"
     private static let seen = "seen on the vendor's challenge pages (their HTML as served to a data-centre client)"
+    private static let cmp = "the platform's install guide: its loader script, its stub and its dialog's container"
+    private static let tcf = "IAB Europe TCF v2.2: the __tcfapi stub every registered CMP puts in the page"
 
     static let all: [RefusalSignature] = [
         // Cloudflare: managed challenge, JS challenge, block pages, Turnstile.
@@ -307,6 +309,34 @@ enum RefusalSignatures {
         .init("domainmarket", .parkedDomain, .host, "domainmarket.com", .decisive, source: seen),
         .init("atom", .parkedDomain, .url, "atom.com/name/", .decisive, source: seen),
         .init("sedo", .parkedDomain, .url, "sedo.com/search/details", .decisive, source: seen),
+        // Consent-management platforms (the IAB TCF's and others): their loaders, stubs and dialogs. A mark alone
+        // decides nothing — a real article carries the banner too — but a page whose text is all inside the
+        // platform's dialog (or which has none of its own while the dialog draws itself) is its consent wall.
+        .init("onetrust", .consentWall, .script, "cdn.cookielaw.org", .mark, source: cmp),
+        .init("onetrust", .consentWall, .script, "otsdkstub.js", .mark, source: cmp),
+        .init("onetrust", .consentWall, .elementID, "onetrust-consent-sdk", .mark, source: cmp),
+        .init("onetrust", .consentWall, .elementID, "onetrust-banner-sdk", .mark, source: cmp),
+        .init("didomi", .consentWall, .script, "privacy-center.org", .mark, source: cmp),
+        .init("didomi", .consentWall, .scriptText, "privacy-center.org", .mark, source: cmp),
+        .init("didomi", .consentWall, .elementID, "didomi-host", .mark, source: cmp),
+        .init("quantcast", .consentWall, .script, "cmp.inmobi.com", .mark, source: cmp),
+        .init("quantcast", .consentWall, .scriptText, "cmp.inmobi.com", .mark, source: cmp),
+        .init("quantcast", .consentWall, .script, "quantcast.mgr.consensu.org", .mark, source: cmp),
+        .init("quantcast", .consentWall, .scriptText, "quantcast.mgr.consensu.org", .mark, source: cmp),
+        .init("quantcast", .consentWall, .elementID, "qc-cmp2-container", .mark, source: cmp),
+        .init("quantcast", .consentWall, .elementClass, "qc-cmp2-container", .mark, source: cmp),
+        .init("sourcepoint", .consentWall, .script, "privacy-mgmt.com", .mark, source: cmp),
+        .init("sourcepoint", .consentWall, .frame, "privacy-mgmt.com", .mark, source: cmp),
+        .init("sourcepoint", .consentWall, .scriptText, "window._sp_", .mark, source: cmp),
+        .init("sourcepoint", .consentWall, .elementClass, "sp_message_container", .mark, source: cmp),
+        .init("usercentrics", .consentWall, .script, "usercentrics.eu", .mark, source: cmp),
+        .init("usercentrics", .consentWall, .elementID, "usercentrics-root", .mark, source: cmp),
+        .init("usercentrics", .consentWall, .elementID, "usercentrics-cmp-ui", .mark, source: cmp),
+        .init("cookiebot", .consentWall, .script, "consent.cookiebot.com", .mark, source: cmp),
+        .init("cookiebot", .consentWall, .elementID, "CybotCookiebotDialog", .mark, source: cmp),
+        .init("trustarc", .consentWall, .script, "consent.trustarc.com", .mark, source: cmp),
+        .init("trustarc", .consentWall, .elementID, "truste-consent-track", .mark, source: cmp),
+        .init(nil, .consentWall, .scriptText, "__tcfapilocator", .mark, source: tcf),
     ]
 
     /// The signatures of `strength`, in the table's order.
@@ -331,4 +361,21 @@ enum RefusalSignatures {
 
     /// Whether `id` is an app's mount point rather than a vendor's mark.
     static func isAppRoot(_ id: String) -> Bool { RefusalPhrases.appRootIDs.contains(id) }
+
+    /// The consent platforms' marks, vendors' first and the TCF stub (anyone's) last.
+    static let consentPlatforms =
+        marks.filter { $0.kind == .consentWall && $0.provider != nil }
+        + marks.filter { $0.kind == .consentWall && $0.provider == nil }
+
+    /// The consent platforms' dialogs, as the parser's markers (`#id`, `.class`): the text inside is theirs.
+    private static let consentDialogs = consentPlatforms.compactMap { signature -> String? in
+        switch signature.place {
+        case .elementID: "#" + signature.pattern
+        case .elementClass: "." + signature.pattern
+        default: nil
+        }
+    }
+
+    /// Whether `marker` (`#id` or `.class`) is a consent platform's dialog.
+    static func isConsentDialog(_ marker: String) -> Bool { consentDialogs.contains(marker) }
 }
