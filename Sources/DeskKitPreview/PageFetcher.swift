@@ -246,16 +246,17 @@ public struct PageFetcher: Sendable {
         let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: " \t").lowercased() ?? ""
         let isHTML = mediaType == "text/html" || mediaType == "application/xhtml+xml" || mediaType.isEmpty
         guard (200..<300).contains(status) else {
-            if RefusalCheck.mayHideChallenge(status: status), isHTML {
+            if RefusalCheck.mayHideChallenge(status: status) || RefusalCheck.mayBeMaintenance(status: status), isHTML {
                 let (metadata, _) = try await parse(
                     response.body, url: url, contentType: contentType,
                     maxBytes: min(configuration.maxBodyBytes, Self.maxRefusedBodyBytes))
-                // A bot check, or a site away for maintenance (503 is its status): what stood there, not a status.
-                if let refusal = RefusalCheck.refusal(of: metadata, response: facts),
-                    refusal.kind == .challenge || refusal.kind == .errorPage && status == 503
+                // A bot check, or a site away for maintenance: what stood there, not a status.
+                if RefusalCheck.mayHideChallenge(status: status),
+                    let refusal = RefusalCheck.refusal(of: metadata, response: facts), refusal.kind == .challenge
                 {
                     throw refusal
                 }
+                if let away = RefusalCheck.maintenance(of: metadata, response: facts) { throw away }
             }
             throw FetchError.httpStatus(status)
         }

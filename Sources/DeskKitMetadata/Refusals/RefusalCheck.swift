@@ -40,9 +40,22 @@ public enum RefusalCheck {
     public static let nothingToShow = FetchError.refused(
         .emptyShell, provider: nil, "nothing to show: no title, description or image")
 
+    /// A maintenance or "back soon" page — its title or heading says the site is away for now, and its text
+    /// or its having next to nothing else agrees — whatever its status: `PageFetcher` asks it of a 5xx page,
+    /// which is `FetchError.Kind.errorPage` then rather than `httpStatus`. Nil for a page that says what it is
+    /// (an article about maintenance).
+    public static func maintenance(of page: PageMetadata, response: ResponseFacts) -> FetchError? {
+        let evidence = Evidence(response, page: page)
+        guard !evidence.saysWhatItIs(page) else { return nil }
+        return evidence.maintenance(page, words: evidence.words(of: page))
+    }
+
     /// Statuses other than 2xx whose body is read for a bot check (the others are answered as
     /// `FetchError.Kind.httpStatus` at once): 202 and 405 (AWS WAF), 403, 429, 503, 999.
     public static func mayHideChallenge(status: Int) -> Bool { [202, 403, 405, 429, 503, 999].contains(status) }
+
+    /// Statuses other than 2xx whose body is read for a maintenance page (``maintenance(of:response:)``): 5xx.
+    public static func mayBeMaintenance(status: Int) -> Bool { (500...599).contains(status) }
 }
 
 /// What one response and its page show, read once (the title's parts when a rule asks for them), and the
@@ -381,12 +394,7 @@ private final class Evidence {
         let shown = "title \"\(s.documentTitle ?? page.title ?? "")\""
         // The words of a wall come first: 512 characters of each text are enough. The start of the body's text
         // is read on a page of a few sentences (a wall's), not on an article the parser stopped early in.
-        let texts =
-            thin
-            ? [s.documentTitle, s.heading, page.description, s.noscript, s.textBytes < 1_024 ? s.textStart : nil]
-                .compactMap { $0 }.map {
-                    RefusalText.normalize(String($0.prefix(512)))
-                } : []
+        let texts = words(of: page)
 
         if RefusalText.matches(
             headlines, RefusalPhrases.challengeTitles, prefixes: RefusalPhrases.challengeTitlePrefixes)
@@ -439,6 +447,31 @@ private final class Evidence {
         return nil
     }
 
+    /// The texts whose words are read, normalized, on a page with little to read (none on another): its title,
+    /// heading, description and `<noscript>` — 512 characters of each are enough for a wall's words — and, on a page
+    /// of a few sentences, the start of its body's text.
+    func words(of page: PageMetadata) -> [String] {
+        guard thin else { return [] }
+        let s = page.signals
+        return [s.documentTitle, s.heading, page.description, s.noscript, s.textBytes < 1_024 ? s.textStart : nil]
+            .compactMap { $0 }.map { RefusalText.normalize(String($0.prefix(512))) }
+    }
+
+    /// A site away for maintenance: its title or heading says so ("Site Maintenance", "メンテナンス中"), on a page
+    /// with little to read that says so in its text too or has next to nothing else.
+    func maintenance(_ page: PageMetadata, words texts: [String]) -> FetchError? {
+        guard thin else { return nil }
+        let heading = RefusalText.parts(of: page.signals.heading)
+        guard
+            RefusalText.matches(
+                title + RefusalText.parts(of: ownTitle(page)) + heading, RefusalPhrases.maintenanceTitles),
+            RefusalText.mention(in: texts, of: RefusalPhrases.errorSentences) != nil
+                || page.signals.visibleTextBytes < 500
+        else { return nil }
+        let shown = page.signals.documentTitle ?? page.signals.heading ?? ""
+        return refusal(.errorPage, provider: nil, "closed for maintenance: \"\(shown)\"")
+    }
+
     /// A status code with an error's words or alone ("404 Not Found", "Error 404", "404"): "Order 404" or
     /// "Fiat 500" is no error.
     static func isErrorCode(_ part: (text: String, code: Bool)) -> Bool {
@@ -460,12 +493,7 @@ private final class Evidence {
         if strong || headingSays && thin {
             return refusal(.errorPage, provider: nil, strong ? shown : "heading \"\(page.signals.heading ?? "")\"")
         }
-        // A site away for maintenance says so in its title or heading, and in its text or next to nothing else.
-        if thin, RefusalText.matches(titles + heading, RefusalPhrases.maintenanceTitles),
-            words != nil || page.signals.visibleTextBytes < 500
-        {
-            return refusal(.errorPage, provider: nil, "closed for maintenance: \(shown)")
-        }
+        if let away = maintenance(page, words: texts) { return away }
         if RefusalText.matches(titles, RefusalPhrases.weakErrorTitles),
             headingSays || thin && (words != nil || page.description == nil)
         {
