@@ -1,9 +1,11 @@
 // DeskKit for web pages: Sendbird Desk message decoding, visibility, validation and link detection, from the
-// same Swift sources as the server, compiled to WebAssembly (deskkit.wasm, beside this file).
+// same Swift sources as the server, compiled to WebAssembly (deskkit.wasm, beside this file); messages in every
+// shape a widget holds (message.mjs); links and preview cards rendered safely (render.mjs).
 //
 //   import { load } from 'deskkit';
 //   const dk = await load();
 //   dk.findLinks('see example.com/track/1138');  // [{ text, href, asciiHref, kind, start, end }]
+//   if (dk.visibility(sdkMessage, 'customer').visible) bubble.append(dk.renderText(sdkMessage.message));
 
 import { DeskKitError, envelopeText, problemError } from './message.mjs';
 import { renderText, renderPreview } from './render.mjs';
