@@ -285,6 +285,11 @@ struct RefusalCheckTests {
         #expect(away?.kind == .errorPage)
         let ko = Self.check("<html><head><title>점검 중</title></head><body><h1>서비스 점검 중입니다</h1></body></html>")
         #expect(ko?.kind == .errorPage)
+        // A maintenance plugin keeps the site's description: a sentence about the site, not about this page.
+        let plugin = Self.check(
+            #"<html><head><title>Bloom Florists</title><meta name="description" content="Bloom Florists delivers fresh flowers across Berlin every day."></head>"#
+                + "<body><h1>Wartungsarbeiten</h1><p>Unsere Website wird gerade gewartet.</p></body></html>")
+        #expect(plugin?.kind == .errorPage, "\(String(describing: plugin))")
         let service =
             "<html><head><title>Maintenance | Example Cars</title></head><body><h1>Maintenance</h1><p>"
             + String(repeating: "Book your car's yearly service online; we check brakes, tyres and oil. ", count: 8)

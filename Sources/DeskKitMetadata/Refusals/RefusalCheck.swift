@@ -46,7 +46,7 @@ public enum RefusalCheck {
     /// (an article about maintenance).
     public static func maintenance(of page: PageMetadata, response: ResponseFacts) -> FetchError? {
         let evidence = Evidence(response, page: page)
-        guard !evidence.saysWhatItIs(page) else { return nil }
+        guard !evidence.saysWhatItIs(page, byDescription: false) else { return nil }
         return evidence.maintenance(page, words: evidence.words(of: page))
     }
 
@@ -231,6 +231,10 @@ private final class Evidence {
             return refusal(signature.kind, provider: signature.provider, evidence)
         }
         if let refusal = consentPlatformWall(page) { return refusal }
+        // A site away for maintenance often keeps its generic description: only being content outweighs it.
+        if !saysWhatItIs(page, byDescription: false), let away = maintenance(page, words: words(of: page)) {
+            return away
+        }
         // Words decide nothing on a page that says what it is: an article, a product, a help page, a post.
         if !saysWhatItIs(page), let refusal = byWords(page) { return refusal }
         // A vendor's script or widget and nothing else: that vendor's challenge, not an empty card.
@@ -283,17 +287,17 @@ private final class Evidence {
 
     /// Whether the page says what it is, so that words about errors, captchas, logins or domains for sale are
     /// its topic and not what stands in its place: an `og:type` of content (an article, a product, a video…),
-    /// a JSON-LD object of such a type, an `<article>` with two paragraphs of its own, or a tagged description
-    /// that is a sentence — not a refusal's words, not a bot check's or a consent form's sentence, not a domain
+    /// a JSON-LD object of such a type, an `<article>` with two paragraphs of its own, or (`byDescription`) a
+    /// description in its head that is a sentence — not a refusal's words, not a bot check's or a consent form's sentence, not a domain
     /// for sale, on a page with no password field whose title is no error's and no parked domain's (a site's
     /// generic description on its "Page not found", a parking service's boilerplate).
-    func saysWhatItIs(_ page: PageMetadata) -> Bool {
+    func saysWhatItIs(_ page: PageMetadata, byDescription: Bool = true) -> Bool {
         if let type = page.type?.lowercased(), RefusalPhrases.contentOpenGraphTypes.contains(where: type.startsWith) {
             return true
         }
         if page.signals.jsonLDTypes.contains(where: RefusalPhrases.contentJSONLDTypes.contains) { return true }
         if page.signals.articleParagraphs >= 2 { return true }
-        guard var description = page.signals.headDescription, page.signals.passwordFields == 0,
+        guard byDescription, var description = page.signals.headDescription, page.signals.passwordFields == 0,
             description.withUTF8(TextCleaning.isSentenceLike), !isRefusalTitle(description),
             !RefusalText.isBrowserNotice(description),
             !title.contains(where: Self.isErrorCode), !RefusalText.matches(title, RefusalPhrases.errorTitles)
@@ -493,7 +497,6 @@ private final class Evidence {
         if strong || headingSays && thin {
             return refusal(.errorPage, provider: nil, strong ? shown : "heading \"\(page.signals.heading ?? "")\"")
         }
-        if let away = maintenance(page, words: texts) { return away }
         if RefusalText.matches(titles, RefusalPhrases.weakErrorTitles),
             headingSays || thin && (words != nil || page.description == nil)
         {
