@@ -214,6 +214,9 @@ export type DecodedData = DecodedContent & {
  */
 export interface SDKMessage {
   messageId?: number;
+  /** Sendbird's own link preview, which `renderPreview` draws when there is no Desk preview. */
+  ogMetaData?: { url?: string; title?: string; description?: string;
+    defaultImage?: { url?: string; secureUrl?: string; width?: number; height?: number } } | null;
   messageType?: Open<'user' | 'file' | 'admin'>;
   customType?: string | null;
   data?: string | null;
@@ -294,8 +297,9 @@ export interface DeskKit {
    */
   renderText(text: string, options?: RenderOptions): DocumentFragment;
   /**
-   * The preview card of a message (any shape, or its decoded answer) or of a `SENDBIRD_DESK_URL_PREVIEW` payload;
-   * null when there is none or it has no title, description and image. Style it with `deskkit/card.css`.
+   * The preview card of a message (any shape, or its decoded answer) or of a `SENDBIRD_DESK_URL_PREVIEW` payload —
+   * or, for a message without one, of Sendbird's own (`ogMetaData`, `og_tag`); null when there is none or it has no
+   * title, description and image. Style it with `deskkit/card.css`.
    */
   renderPreview(message: Envelope | URLPreviewPayload | DecodedMessage, options?: RenderOptions): HTMLElement | null;
   /** The module's memory in bytes. */

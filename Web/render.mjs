@@ -184,7 +184,30 @@ function previewOf(dk, message) {
     }
   }
   const decoded = dk.decodeMessage(message);
-  return decoded.kind === 'url_preview' ? decoded.value : null;
+  if (decoded.kind === 'url_preview') return decoded.value;
+  return value !== null && typeof value === 'object' ? sendbirdPreview(value) : null;
+}
+
+/**
+ * Sendbird's own link preview of a message without a Desk one — `ogMetaData` in `@sendbird/chat` (`{ title, url,
+ * description, defaultImage: { url, secureUrl, width, height } }`), `og_tag` in the Platform API (`{ "og:title",
+ * "og:url", "og:description", "og:image": { url, secure_url, width, height } }`) — as a URL preview value, or null.
+ * Its members are checked as a payload's are: only strings are text, only http(s) a link.
+ */
+function sendbirdPreview(message) {
+  const sdk = message.ogMetaData;
+  const platform = message.og_tag;
+  if (sdk !== null && typeof sdk === 'object') {
+    const image = sdk.defaultImage ?? {};
+    return { url: sdk.url, siteName: null, title: sdk.title, description: sdk.description,
+      image: image.secureUrl ?? image.url, imageWidth: image.width, imageHeight: image.height };
+  }
+  if (platform !== null && typeof platform === 'object') {
+    const image = platform['og:image'] ?? {};
+    return { url: platform['og:url'], siteName: null, title: platform['og:title'], description: platform['og:description'],
+      image: image.secure_url ?? image.url, imageWidth: image.width, imageHeight: image.height };
+  }
+  return null;
 }
 
 /** A positive pixel size for an attribute, or null. */

@@ -20,7 +20,8 @@ test('a hostile corpus renders with nothing executed and no URL but http(s) in t
   assert.ok(found.families.length > 0 && found.families.every(Boolean), 'a family emoji was cut');
   assert.deepEqual(found.api, {
     base64: 'T', decoded: 'A', system: null, noMessage: 'DeskKitError', proxied: true, dropped: null,
-    mailto: 'mailto:help@example.com', noMailto: null, badOptions: ['TypeError', 'TypeError', 'TypeError', 'TypeError'],
+    mailto: 'mailto:help@example.com', noMailto: null, sdkOG: '640', platformOG: 'Platform OG',
+    hostileOG: ['DIV', null, true], badOptions: ['TypeError', 'TypeError', 'TypeError', 'TypeError'],
   });
 });
 
