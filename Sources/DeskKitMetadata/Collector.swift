@@ -240,7 +240,8 @@ final class Collector {
             if !signals.markers.contains(marker) { signals.markers.append(marker) }
             if consentFrom == nil, RefusalSignatures.isConsentDialog(marker) { consentFrom = depth }
         }
-        if signals.appRoot == nil, attribute["ng-app"] != nil || attribute["data-ng-app"] != nil {
+        // AngularJS's root: on `<html>`, `<body>` or an element just inside it (looked for there only).
+        if signals.appRoot == nil, depth <= 3, attribute["ng-app"] != nil || attribute["data-ng-app"] != nil {
             signals.appRoot = "ng-app"
         }
     }
