@@ -1,4 +1,3 @@
-import DeskKitJSON
 import DeskKitModel
 
 /// What a web widget hands in that is a JSON object but no message: none of `type`, `custom_type`, `data`,
@@ -22,14 +21,5 @@ enum NoMessage {
         }
         if case .malformed(let m) = message.content, m.reason.path == "$" { return nil }  // no JSON object: its own
         return message.problems.contains { paths.contains($0.path) } ? nil : problem
-    }
-
-    /// Whether `line` is a JSON object without any of the members that make a message (a payload has `type`).
-    static func isNoMessage(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard case .success(.object(let o)) = JSONValue.parseResult(line) else { return false }
-        return !["type", "custom_type", "data", "message_id"].contains { key in
-            if let value = o[key], value != .null { return true }
-            return false
-        }
     }
 }

@@ -84,6 +84,7 @@ public func dk_visibility(_ envelope: UnsafeRawPointer?, _ count: Int, _ audienc
 @_cdecl("dk_validate")
 public func dk_validate(_ line: UnsafeRawPointer?, _ count: Int) -> UnsafeMutableRawPointer {
     let bytes = WebAnswer.bytes(line, count)
-    let problems = NoMessage.isNoMessage(bytes) ? [NoMessage.problem] : DeskValidation.problems(inLine: bytes)
+    // A payload (`{"type", "body"}`) has a type, and a `data` string is no object: only no message is refused.
+    let problems = NoMessage.problem(of: decoder.decode(bytes)).map { [$0] } ?? DeskValidation.problems(inLine: bytes)
     return WebAnswer.json { w in w.array(problems) { $0.write($1.jsonValue) } }
 }

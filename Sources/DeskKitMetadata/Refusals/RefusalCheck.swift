@@ -46,7 +46,7 @@ public enum RefusalCheck {
     /// (an article about maintenance).
     public static func maintenance(of page: PageMetadata, response: ResponseFacts) -> FetchError? {
         let evidence = Evidence(response, page: page)
-        guard !evidence.saysWhatItIs(page, byDescription: false) else { return nil }
+        guard !evidence.isContent(page) else { return nil }
         return evidence.maintenance(page, words: evidence.words(of: page))
     }
 
@@ -231,12 +231,12 @@ private final class Evidence {
             return refusal(signature.kind, provider: signature.provider, evidence)
         }
         if let refusal = consentPlatformWall(page) { return refusal }
-        // A site away for maintenance often keeps its generic description: only being content outweighs it.
-        if !saysWhatItIs(page, byDescription: false), let away = maintenance(page, words: words(of: page)) {
-            return away
-        }
-        // Words decide nothing on a page that says what it is: an article, a product, a help page, a post.
-        if !saysWhatItIs(page), let refusal = byWords(page) { return refusal }
+        // Words decide nothing on a page that says what it is: an article, a product, a help page, a post. A site
+        // away for maintenance often keeps its generic description: only being content outweighs it.
+        let content = isContent(page)
+        let texts = words(of: page)
+        if !content, let away = maintenance(page, words: texts) { return away }
+        if !content, !describesInASentence(page), let refusal = byWords(page, words: texts) { return refusal }
         // A vendor's script or widget and nothing else: that vendor's challenge, not an empty card.
         if bare, let (signature, evidence) = contentMark() {
             return refusal(signature.kind, provider: signature.provider, "\(evidence) and nothing else")
@@ -285,19 +285,23 @@ private final class Evidence {
         return nil
     }
 
-    /// Whether the page says what it is, so that words about errors, captchas, logins or domains for sale are
-    /// its topic and not what stands in its place: an `og:type` of content (an article, a product, a video…),
-    /// a JSON-LD object of such a type, an `<article>` with two paragraphs of its own, or (`byDescription`) a
-    /// description in its head that is a sentence — not a refusal's words, not a bot check's or a consent form's sentence, not a domain
-    /// for sale, on a page with no password field whose title is no error's and no parked domain's (a site's
-    /// generic description on its "Page not found", a parking service's boilerplate).
-    func saysWhatItIs(_ page: PageMetadata, byDescription: Bool = true) -> Bool {
+    /// Whether the page says it is content of its own, so that words about errors, captchas, logins or domains for
+    /// sale are its topic and not what stands in its place: an `og:type` of content (an article, a product, a
+    /// video…), a JSON-LD object of such a type, or an `<article>` with two paragraphs of its own.
+    func isContent(_ page: PageMetadata) -> Bool {
         if let type = page.type?.lowercased(), RefusalPhrases.contentOpenGraphTypes.contains(where: type.startsWith) {
             return true
         }
-        if page.signals.jsonLDTypes.contains(where: RefusalPhrases.contentJSONLDTypes.contains) { return true }
-        if page.signals.articleParagraphs >= 2 { return true }
-        guard byDescription, var description = page.signals.headDescription, page.signals.passwordFields == 0,
+        return page.signals.jsonLDTypes.contains(where: RefusalPhrases.contentJSONLDTypes.contains)
+            || page.signals.articleParagraphs >= 2
+    }
+
+    /// Whether the page's head describes it in a sentence, which outweighs topic words too: not a refusal's words,
+    /// not a bot check's or a consent form's sentence, not a domain for sale, on a page with no password field whose
+    /// title is no error's and no parked domain's (a site's generic description on its "Page not found", a parking
+    /// service's boilerplate).
+    func describesInASentence(_ page: PageMetadata) -> Bool {
+        guard var description = page.signals.headDescription, page.signals.passwordFields == 0,
             description.withUTF8(TextCleaning.isSentenceLike), !isRefusalTitle(description),
             !RefusalText.isBrowserNotice(description),
             !title.contains(where: Self.isErrorCode), !RefusalText.matches(title, RefusalPhrases.errorTitles)
@@ -388,17 +392,14 @@ private final class Evidence {
             || RefusalText.matches(parts, RefusalPhrases.shellTitles)
     }
 
-    /// The page's words decide, on a page without metadata of its own.
-    func byWords(_ page: PageMetadata) -> FetchError? {
+    /// The page's words decide, on a page without metadata of its own: `texts` are ``words(of:)``.
+    func byWords(_ page: PageMetadata, words texts: [String]) -> FetchError? {
         let s = page.signals
         // The title, og:title or twitter:title (when they are refusal words), and the first heading.
         let titles = title + RefusalText.parts(of: ownTitle(page))
         let heading = RefusalText.parts(of: s.heading)
         let headlines = titles + heading
         let shown = "title \"\(s.documentTitle ?? page.title ?? "")\""
-        // The words of a wall come first: 512 characters of each text are enough. The start of the body's text
-        // is read on a page of a few sentences (a wall's), not on an article the parser stopped early in.
-        let texts = words(of: page)
 
         if RefusalText.matches(
             headlines, RefusalPhrases.challengeTitles, prefixes: RefusalPhrases.challengeTitlePrefixes)

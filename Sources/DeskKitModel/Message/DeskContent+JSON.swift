@@ -15,7 +15,7 @@ extension DeskContent {
             w.member("title", p.title)
             w.member("description", p.description)
             w.member("image", p.image)
-            if let width = p.imageWidth, let height = p.imageHeight {
+            if let (width, height) = p.imageSize {
                 // Only when known: the value's five members are as they always were.
                 w.member("image_width", Int64(width))
                 w.member("image_height", Int64(height))

@@ -58,11 +58,17 @@ public struct URLPreview: Sendable, Hashable {
             "url": .string(url), "site_name": .string(siteName ?? ""), "title": .string(title ?? ""),
             "description": .string(description ?? ""), "image": .string(image ?? ""),
         ]
-        if image != nil, let imageWidth, let imageHeight {
-            body["image_width"] = .integer(Int64(imageWidth))
-            body["image_height"] = .integer(Int64(imageHeight))
+        if let (width, height) = imageSize {
+            body["image_width"] = .integer(Int64(width))
+            body["image_height"] = .integer(Int64(height))
         }
         return .object(body)
+    }
+
+    /// The image's size as the payload carries it: both sides, of an image the card has; else nil.
+    var imageSize: (width: Int, height: Int)? {
+        guard image != nil, let imageWidth, let imageHeight else { return nil }
+        return (imageWidth, imageHeight)
     }
 
     /// Reads the answer of the Desk server's own preview endpoint: `{url, title, siteName, description,
