@@ -11,7 +11,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             case notAnImage = "not_an_image", httpStatus = "http_status", tls, dns, connection
             case challenge, consentWall = "consent_wall", loginWall = "login_wall", errorPage = "error_page"
             case parkedDomain = "parked_domain", emptyShell = "empty_shell"
-            case cancelled
+            case cancelled, policy
         }
         private let code: Code
         private init(_ code: Code) { self.code = code }
@@ -54,6 +54,9 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The caller stopped waiting (a server shutting down, a request gone): the fetch says nothing about
         /// the page, and is not cached. A time limit that runs out is ``timeout``.
         public static let cancelled = Kind(.cancelled)
+        /// The operator's site policy (``SitePolicy``) refuses the host — the link's, a redirect's, an oEmbed
+        /// endpoint's or an image's: nothing was fetched from it.
+        public static let policy = Kind(.policy)
 
         // The refusals: the fetch worked, but what came back is not the page the link points to.
 

@@ -20,6 +20,9 @@ public struct FetchConfiguration: Sendable {
     public var allowedPorts: Set<Int> = [80, 443]
     /// Addresses allowed even though the address policy blocks them (a test or demo server). Default none.
     public var allowedAddresses: Set<IPAddress> = []
+    /// The sites the operator lets DeskKit fetch from (`preview_hosts_deny`, `preview_hosts_allow`), checked
+    /// on every request: the link's, each redirect's, an oEmbed endpoint's, an image's. Default: every site.
+    public var sitePolicy = SitePolicy()
     /// Skip the address policy altogether (`--allow-private`: for trusted networks only). Default off.
     public var allowPrivateAddresses = false
     /// The `User-Agent` sent (`--user-agent`, `DESKKIT_USER_AGENT`). Default ``defaultUserAgent``.

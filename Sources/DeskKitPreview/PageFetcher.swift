@@ -117,7 +117,7 @@ public struct PageFetcher: Sendable {
     /// the limit, the work cancelled), its errors mapped onto ``FetchError``: the limit running out is
     /// ``FetchError/Kind/timeout``, the caller cancelling ``FetchError/Kind/cancelled``. `work` is given the
     /// same limit as an instant, for AsyncHTTPClient's requests: one limit, however many hops.
-    private func withTotalTimeout<T: Sendable>(_ work: @escaping @Sendable (NIODeadline) async throws -> T)
+    func withTotalTimeout<T: Sendable>(_ work: @escaping @Sendable (NIODeadline) async throws -> T)
         async throws(FetchError) -> T
     {
         let total = configuration.totalTimeout
@@ -131,8 +131,10 @@ public struct PageFetcher: Sendable {
         }
     }
 
-    /// Checks the URL's port and every address of its host; returns the address to connect to.
+    /// Checks the URL's host against the site policy, its port, and every address of its host; returns the
+    /// address to connect to.
     private func address(for url: WebURL) async throws(FetchError) -> IPAddress {
+        if let refusal = configuration.sitePolicy.refusal(host: url.host) { throw refusal }
         guard configuration.allowedPorts.contains(url.port) || configuration.allowPrivateAddresses else {
             throw FetchError(.blockedAddress, "port \(url.port) is not allowed")
         }
@@ -163,9 +165,11 @@ public struct PageFetcher: Sendable {
 
     /// Requests `start`, following redirects (each hop checked like the first), and reads the final answer
     /// with `read`.
-    private func follow<T>(
-        _ start: WebURL, accept: String, deadline: NIODeadline,
-        read: @escaping (HTTPClientResponse, WebURL) async throws -> T
+    /// `headers`: sent besides the fetcher's own (`If-None-Match` for the image proxy); `compressed`: whether a
+    /// compressed answer is asked for (not of an image passed on as it is).
+    func follow<T>(
+        _ start: WebURL, accept: String, headers: [(String, String)] = [], compressed: Bool = true,
+        deadline: NIODeadline, read: @escaping (HTTPClientResponse, WebURL) async throws -> T
     ) async throws -> T {
         var url = start
         var redirects = 0
@@ -186,7 +190,9 @@ public struct PageFetcher: Sendable {
                     host: url.asciiHost, address: IPAddress(host: url.host) == nil ? address : nil,
                     configuration: configuration
                 ) { client in
-                    try await exchange(client, url, accept: accept, deadline: deadline, span: span, read: read)
+                    try await exchange(
+                        client, url, accept: accept, headers: headers, compressed: compressed, deadline: deadline,
+                        span: span, read: read)
                 }
             }
             switch outcome {
@@ -207,14 +213,15 @@ public struct PageFetcher: Sendable {
     }
 
     private func exchange<T>(
-        _ client: HTTPClient, _ url: WebURL, accept: String, deadline: NIODeadline, span: any Span,
-        read: (HTTPClientResponse, WebURL) async throws -> T
+        _ client: HTTPClient, _ url: WebURL, accept: String, headers: [(String, String)], compressed: Bool,
+        deadline: NIODeadline, span: any Span, read: (HTTPClientResponse, WebURL) async throws -> T
     ) async throws -> Outcome<T> {
         var request = HTTPClientRequest(url: url.requestString)
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         request.headers.add(name: "Accept", value: accept)
         request.headers.add(name: "Accept-Language", value: configuration.acceptLanguage.header)
-        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        request.headers.add(name: "Accept-Encoding", value: compressed ? "gzip, deflate" : "identity")
+        request.headers.add(contentsOf: headers)
         let response = try await client.execute(request, deadline: deadline)
         let headerBytes = response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         guard headerBytes <= configuration.maxHeaderBytes else {
@@ -354,7 +361,7 @@ public struct PageFetcher: Sendable {
     }
 
     /// Maps AsyncHTTPClient and NIO errors onto ``FetchError``.
-    static func map(_ error: any Error) -> FetchError {
+    package static func map(_ error: any Error) -> FetchError {
         if let e = error as? FetchError { return e }
         if let e = error as? HTTPClientError {
             switch e {

@@ -31,6 +31,13 @@ struct PreviewCache<Value> {
         if entries.count > capacity { evict() }
     }
 
+    /// Drops the entries whose key `matches`; returns how many went.
+    mutating func removeAll(where matches: (String) -> Bool) -> Int {
+        let before = entries.count
+        entries = entries.filter { !matches($0.key) }
+        return before - entries.count
+    }
+
     /// Drops expired entries, then the least recently used tenth (so eviction costs O(1) per insert on average).
     private mutating func evict() {
         let now = ContinuousClock.now

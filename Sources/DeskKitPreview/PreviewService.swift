@@ -76,9 +76,8 @@ public actor PreviewService {
     /// cancelled (a server shutting down), the fetch is cancelled too, instead of running to its timeout.
     private var inFlight: [String: SharedFetch] = [:]
     private let global: AsyncLimiter
-    /// Each host's limiter while fetches to it run or wait, with how many: a host's entry goes with its last
-    /// fetch, so a server that sees a new host in every message keeps none of them.
-    private var perHost: [String: (limiter: AsyncLimiter, users: Int)] = [:]
+    /// Each host's limiter while fetches to it run or wait.
+    private let perHost: HostLimiters
 
     /// A service that fetches with `fetcher`; `sharedCache` (a database) lets several services fetch each URL
     /// once; `metrics` counts its requests, cache hits, fetches and failed fetches (`deskkit_preview_*_total`,
@@ -95,6 +94,7 @@ public actor PreviewService {
         detector = LinkDetector(options: configuration.linkOptions)
         cache = PreviewCache(capacity: configuration.cacheCapacity)
         global = AsyncLimiter(limit: configuration.maxConcurrentFetches)
+        perHost = HostLimiters(limit: configuration.maxConcurrentFetchesPerHost)
     }
 
     /// The links of `text` that `previews(for:)` previews: its first ``Configuration/maxLinksPerMessage``
@@ -146,6 +146,12 @@ public actor PreviewService {
         let language = language ?? fetcher.configuration.acceptLanguage
         let key = Self.cacheKey(url, language == fetcher.configuration.acceptLanguage ? nil : language)
         metrics.requests.increment()
+        // A site the operator refuses gets no fetch, and nothing is cached of it.
+        if let refusal = fetcher.configuration.sitePolicy.refusal(url: url) {
+            metrics.fetchFailed(refusal)
+            span.attributes["deskkit.preview.source"] = "policy"
+            return .failure(refusal)
+        }
         let now = ContinuousClock.now
         if let cached = cache.value(for: key, now: now) {
             metrics.cacheHits.increment()
@@ -193,23 +199,22 @@ public actor PreviewService {
         }
     }
 
+    /// Takes back the card (or the refusal) cached for `url`, in every language: from this service's cache and
+    /// from the shared one, so that the next message gets a fresh card. Returns the entries dropped here and
+    /// in the shared cache (nil without one).
+    /// - Throws: the shared cache's error when it cannot be reached (this service's entries are gone already).
+    public func forget(_ url: String) async throws -> (memory: Int, shared: Int?) {
+        let key = Self.cacheKey(url, nil)
+        let memory = cache.removeAll { $0 == key || ($0.hasPrefix(key) && $0.dropFirst(key.count).first == " ") }
+        guard let sharedCache else { return (memory, nil) }
+        return (memory, try await sharedCache.forget(key))
+    }
+
     /// Cached entries (for tests and metrics).
     public var cachedCount: Int { cache.count }
 
     /// Hosts with fetches running or waiting (for tests and metrics).
     public var hostsInFlight: Int { perHost.count }
-
-    /// The limiter of `host`, counted as used until ``doneWithLimiter(for:)``.
-    private func limiter(for host: String) -> AsyncLimiter {
-        let l = perHost[host]?.limiter ?? AsyncLimiter(limit: configuration.maxConcurrentFetchesPerHost)
-        perHost[host] = (l, (perHost[host]?.users ?? 0) + 1)
-        return l
-    }
-
-    private func doneWithLimiter(for host: String) {
-        guard let entry = perHost[host] else { return }
-        perHost[host] = entry.users > 1 ? (entry.limiter, entry.users - 1) : nil
-    }
 
     /// Fetches `url` unless the shared cache has its answer or another service is fetching it (then waits
     /// for that answer, up to the fetch lease). A shared cache that fails is passed by.
@@ -244,31 +249,27 @@ public actor PreviewService {
     private func fetchLimited(_ url: String, language: AcceptLanguage) async -> Result<PreviewCard, FetchError> {
         // Parsed once: for the per-host limit and for the fetch.
         let parsed = Result { () throws(FetchError) in try WebURL(url) }
-        let hostName = (try? parsed.get())?.host ?? url
-        let host = limiter(for: hostName)
-        defer { doneWithLimiter(for: hostName) }
-        // A caller gone while waiting for a place (a server shutting down) fetches nothing.
-        do { try await global.acquire() } catch { return .failure(PageFetcher.map(error)) }
-        do { try await host.acquire() } catch {
-            global.release()
+        do {
+            // A caller gone while waiting for a place (a server shutting down) fetches nothing.
+            return try await perHost.withPlace(for: (try? parsed.get())?.host ?? url) {
+                try await global.acquire()
+                defer { global.release() }
+                metrics.fetches.increment()
+                var fetcher = self.fetcher
+                fetcher.configuration.acceptLanguage = language
+                let builder = CardBuilder(
+                    fetcher: fetcher, oEmbedProviders: configuration.oEmbed ? configuration.oEmbedProviders : nil,
+                    probeImages: configuration.probeImages)
+                do throws(FetchError) {
+                    return .success(try await builder.card(for: try parsed.get(), link: url))
+                } catch {
+                    metrics.fetchFailed(error)
+                    return .failure(error)
+                }
+            }
+        } catch {
             return .failure(PageFetcher.map(error))
         }
-        metrics.fetches.increment()
-        var fetcher = self.fetcher
-        fetcher.configuration.acceptLanguage = language
-        let builder = CardBuilder(
-            fetcher: fetcher, oEmbedProviders: configuration.oEmbed ? configuration.oEmbedProviders : nil,
-            probeImages: configuration.probeImages)
-        let result: Result<PreviewCard, FetchError>
-        do {
-            result = .success(try await builder.card(for: try parsed.get(), link: url))
-        } catch {
-            metrics.fetchFailed(error)
-            result = .failure(error)
-        }
-        host.release()
-        global.release()
-        return result
     }
 }
 

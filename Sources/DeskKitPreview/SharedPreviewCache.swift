@@ -27,6 +27,10 @@ public protocol SharedPreviewCache: Sendable {
     /// through `LISTEN`) returns when it is; one that is not, after a pause of 100 ms (the default). The
     /// service then looks the URL up again.
     func waitForAnswer(to url: String, upTo limit: Duration) async
+
+    /// Drops what the cache holds for `url`, in every language (the keys `url` and `url` + space + a language),
+    /// answer and refusal alike, so that the next message gets a fresh card; returns how many entries went.
+    func forget(_ url: String) async throws -> Int
 }
 
 extension SharedPreviewCache {

@@ -18,9 +18,10 @@ import Tracing
 /// try await server.makeApplication().runService()
 /// ```
 ///
-/// Routes: `POST /webhooks/sendbird` (signed by Sendbird), `GET /health` (open), and, with an API key
-/// (``ServerConfiguration/apiKeys``, `Authorization: Bearer KEY`), `POST /v1/preview`, `POST /v1/decode`
-/// (both rate-limited per key) and `GET /metrics`.
+/// Routes: `POST /webhooks/sendbird` (signed by Sendbird), `GET /health` (open), `GET`/`HEAD
+/// /images/{signature}/{url}` (the image proxy, with ``ServerConfiguration/imageProxy``; the signature is its
+/// authorisation), and, with an API key (``ServerConfiguration/apiKeys``, `Authorization: Bearer KEY`),
+/// `POST /v1/preview`, `POST /v1/decode`, `DELETE /v1/previews?url=` (rate-limited per key) and `GET /metrics`.
 public struct EnrichmentServer: Sendable {
     /// The settings the server runs with.
     public let configuration: ServerConfiguration
@@ -38,6 +39,8 @@ public struct EnrichmentServer: Sendable {
     let limiter: RateLimiter
     let health: HealthRoute
     let scrape: MetricsRoute
+    /// The image proxy's fetches under way.
+    let images: ImageDownloads
 
     /// The largest body of `/v1/preview`: 64 KiB.
     public static let maxPreviewRequestBytes = PreviewRoute.maxRequestBytes
@@ -71,7 +74,10 @@ public struct EnrichmentServer: Sendable {
             api: PlatformAPIClient(
                 baseURL: configuration.apiBase, apiToken: configuration.apiToken, timeout: configuration.apiTimeout,
                 metrics: metrics, logger: logger),
-            metrics: metrics, logger: logger)
+            imageProxy: configuration.imageProxy, metrics: metrics, logger: logger)
+        images = ImageDownloads(
+            fetcher: previews.fetcher, limits: configuration.imageLimits,
+            perHost: configuration.previews.maxConcurrentFetchesPerHost)
         grace = ShutdownGrace(configuration.queue.shutdownGrace)
         queue = JobQueue(
             store: store, configuration: configuration.queue, metrics: metrics, logger: logger, handBack: handBack,
@@ -156,14 +162,26 @@ public struct EnrichmentServer: Sendable {
         let contract = OpenAPIRoute()
         router.get("/openapi.yaml") { _, _ in contract.handle(as: "application/yaml") }
         router.get("/openapi.json") { _, _ in contract.handle(as: "application/json") }
-        let preview = PreviewRoute(previews: previews, metrics: metrics, grace: grace)
+        let preview = PreviewRoute(
+            previews: previews, imageProxy: configuration.imageProxy, metrics: metrics, grace: grace)
         let decode = DecodeRoute()
+        let forget = ForgetRoute(previews: previews)
         let work = router.group("/v1")
         if let tracing { work.add(middleware: tracing) }
         work
             .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: limiter))
             .post("preview") { request, _ in try await preview.handle(request) }
             .post("decode") { request, _ in try await decode.handle(request) }
+            .delete("previews") { request, _ in try await forget.handle(request) }
+        // The image proxy is open: a URL's signature is its authorisation.
+        if let signer = configuration.imageProxy {
+            let proxy = ImageProxyRoute(
+                signer: signer, downloads: images, maxAge: configuration.imageMaxAge, metrics: metrics)
+            router.get("/images/:signature/:url") { request, context in try await proxy.handle(request, context: context) }
+            router.head("/images/:signature/:url") { request, context in
+                try await proxy.handle(request, context: context)
+            }
+        }
         router.group("/metrics")
             .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: nil))
             .get { _, _ in await scrape.handle() }

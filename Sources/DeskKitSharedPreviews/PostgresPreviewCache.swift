@@ -201,6 +201,20 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
         }
     }
 
+    public func forget(_ url: String) async throws -> Int {
+        let client = self.client
+        let prefix = url + " "
+        return try await withDeadline(operationTimeout) {
+            let rows = try await client.query(
+                """
+                DELETE FROM deskkit_previews WHERE url = \(url) OR starts_with(url, \(prefix)) RETURNING url
+                """)
+            var count = 0
+            for try await _ in rows.decode(String.self) { count += 1 }
+            return count
+        }
+    }
+
     public func store(_ result: Result<PreviewCard, FetchError>, for url: String, ttl: Duration, now: Date) async throws
     {
         let client = self.client

@@ -25,7 +25,7 @@ struct DeskKitCommand: AsyncParsableCommand {
         subcommands: [
             DecodeCommand.self, FilterCommand.self, ValidateCommand.self, EncodeCommand.self, DetectCommand.self,
             ExtractCommand.self, PreviewCommand.self, DemoCommand.self, MutateCommand.self, ServeCommand.self,
-            JobsCommand.self, WebhookCommand.self,
+            JobsCommand.self, PreviewsCommand.self, SignImageCommand.self, WebhookCommand.self,
         ]
     )
 

@@ -17,7 +17,8 @@ struct PreviewCommand: AsyncParsableCommand {
             On failure prints {"error": {"kind", "provider", "detail"}} and exits 1: a page that stands in \
             for the one linked (a bot check, a consent or login wall, an error page served as a success, a \
             parked domain, an empty app shell) gets no card but its kind (challenge, consent_wall, login_wall, \
-            error_page, parked_domain, empty_shell), and provider names who ran it when that is known.
+            error_page, parked_domain, empty_shell), and provider names who ran it when that is known; a host \
+            the site policy refuses (--preview-hosts-deny, --preview-hosts-allow) gets kind policy, and no fetch.
             """
     )
 
@@ -42,6 +43,9 @@ struct PreviewCommand: AsyncParsableCommand {
         name: .long,
         help: "Allow private, loopback and other non-public addresses and any port (trusted networks only).")
     var allowPrivate = false
+
+    @Option(help: .setting("preview_hosts_deny")) var previewHostsDeny: String?
+    @Option(help: .setting("preview_hosts_allow")) var previewHostsAllow: String?
 
     @Option(
         name: .long,
@@ -111,6 +115,16 @@ struct PreviewCommand: AsyncParsableCommand {
             do throws(AcceptLanguage.Problem) { configuration.acceptLanguage = try AcceptLanguage(text) } catch {
                 throw ValidationError("\(setting.variable): \(error)")
             }
+        }
+        // The site policy of deskkit serve: its flags, else its variables.
+        let environment = ProcessInfo.processInfo.environment
+        do throws(SitePolicy.Problem) {
+            configuration.sitePolicy = try SitePolicy(
+                deny: previewHostsDeny ?? ServerConfiguration.environmentValue(of: "preview_hosts_deny", in: environment),
+                allow: previewHostsAllow
+                    ?? ServerConfiguration.environmentValue(of: "preview_hosts_allow", in: environment))
+        } catch {
+            throw ValidationError("site policy: \(error)")
         }
         var service = PreviewService.Configuration()
         service.probeImages = !noImageProbe

@@ -21,6 +21,14 @@ struct ServeSettings: ParsableArguments {
     @Flag(help: .setting("image_probe")) var noImageProbe = false
     @Option(help: .setting("user_agent")) var userAgent: SettingArgument<String>?
     @Option(help: .setting("accept_language")) var acceptLanguage: SettingArgument<String>?
+    @Option(help: .setting("preview_hosts_deny")) var previewHostsDeny: SettingArgument<String>?
+    @Option(help: .setting("preview_hosts_allow")) var previewHostsAllow: SettingArgument<String>?
+    @Option(help: .setting("public_url")) var publicUrl: SettingArgument<String>?
+    @Option(help: .setting("image_proxy_keys")) var imageProxyKeys: SettingArgument<String>?
+    @Option(help: .setting("image_proxy_max_pixels")) var imageProxyMaxPixels: SettingArgument<Int>?
+    @Option(help: .setting("image_proxy_max_bytes")) var imageProxyMaxBytes: SettingArgument<Int>?
+    @Option(help: .setting("image_proxy_timeout")) var imageProxyTimeout: SettingArgument<Duration>?
+    @Option(help: .setting("image_proxy_max_age")) var imageProxyMaxAge: SettingArgument<Duration>?
     @Option(help: .setting("fetch_timeout")) var fetchTimeout: SettingArgument<Duration>?
     @Option(help: .setting("refusal_ttl")) var refusalTtl: SettingArgument<Duration>?
     @Option(help: .setting("challenge_retries")) var challengeRetries: SettingArgument<Int>?

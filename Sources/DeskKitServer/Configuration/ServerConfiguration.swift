@@ -43,6 +43,20 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     public var fetch = FetchConfiguration()
     /// Cache and concurrency of previews.
     public var previews = PreviewService.Configuration()
+    /// The image proxy: where clients reach this server (`DESKKIT_PUBLIC_URL`) and the keys that sign its
+    /// image URLs (`DESKKIT_IMAGE_PROXY_KEYS`). Nil unless both are given: then the cards the server writes name
+    /// their images through `GET /images/{signature}/{url}`; without them, cards name the images' own URLs
+    /// and the route answers 404.
+    public var imageProxy: ImageURLSigner?
+    /// The proxy's limits: pixels (`DESKKIT_IMAGE_PROXY_MAX_PIXELS`), bytes (`DESKKIT_IMAGE_PROXY_MAX_BYTES`) and
+    /// time (`DESKKIT_IMAGE_PROXY_TIMEOUT`) of one image.
+    public var imageLimits = ImageLimits()
+    /// The longest `max-age` the proxy passes on (`DESKKIT_IMAGE_PROXY_MAX_AGE`): the origin's when shorter.
+    /// Default 1 day.
+    public var imageMaxAge: Duration = .seconds(86400)
+    /// The two settings of ``imageProxy``, as read, until both are known.
+    var imageProxyKeys: String?
+    var publicURL: String?
 
     /// A configuration with defaults for everything but the API token and base URL.
     public init(apiToken: String, apiBase: String) {
@@ -104,6 +118,17 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
                     .init(setting: "SENDBIRD_APP_ID", problem: "is required unless DESKKIT_API_BASE is set"))
             }
         }
+        // The proxy needs both its keys and the address clients reach it at.
+        if let keys = c.imageProxyKeys {
+            if let publicURL = c.publicURL {
+                c.imageProxy = try? ImageURLSigner(keys: keys, publicURL: publicURL)
+            } else if !failed.contains("DESKKIT_PUBLIC_URL") {
+                problems.append(
+                    .init(
+                        setting: "DESKKIT_PUBLIC_URL",
+                        problem: "is required with DESKKIT_IMAGE_PROXY_KEYS (the proxied images' URLs start with it)"))
+            }
+        }
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         return c
     }
@@ -115,6 +140,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
             + "max body \(maxBodyBytes) B, workers \(queue.workers), "
             + "store \(store) (timeout \(storeTimeout)\(store == .memory ? ", capacity \(memory.capacity), remembered \(memory.remembered)" : "")), "
             + "retry horizon \(queue.retry.horizon), job lease \(queue.lease) (renewed every \(queue.heartbeat)), "
+            + "site policy \(fetch.sitePolicy), \(imageProxy.map(\.description) ?? "no image proxy"), "
             + "fetch timeout \(fetch.totalTimeout), shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
     }
 }

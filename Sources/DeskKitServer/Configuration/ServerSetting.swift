@@ -243,6 +243,63 @@ extension ServerConfiguration {
             }
             return nil
         },
+        .text(
+            "DESKKIT_PREVIEW_HOSTS_DENY",
+            "hosts that get no fetch and no card, comma-separated: example.com covers its subdomains, *.example.com only them; every redirect, oEmbed endpoint and image is held to it"
+        ) { text, c in
+            do throws(SitePolicy.Problem) { c.fetch.sitePolicy.deny = try SitePolicy.patterns(text) } catch {
+                return error.description
+            }
+            return nil
+        },
+        .text(
+            "DESKKIT_PREVIEW_HOSTS_ALLOW",
+            "when given, the only hosts that get a fetch (less those denied), patterns as for the deny list"
+        ) { text, c in
+            do throws(SitePolicy.Problem) {
+                let patterns = try SitePolicy.patterns(text)
+                c.fetch.sitePolicy.allow = patterns.isEmpty ? nil : patterns
+            } catch {
+                return error.description
+            }
+            return nil
+        },
+        .text(
+            "DESKKIT_PUBLIC_URL",
+            "where clients reach this server (https://chat-media.example.com): the start of the proxied images' URLs"
+        ) { text, c in
+            do throws(ImageProxyError) { c.publicURL = try ImageURLSigner.publicURL(text) } catch {
+                return error.description
+            }
+            return nil
+        },
+        .text(
+            "DESKKIT_IMAGE_PROXY_KEYS",
+            "keys that sign the image proxy's URLs, comma-separated, 16+ characters each: the first signs, every one verifies; with DESKKIT_PUBLIC_URL, cards name their images through /images/",
+            secret: true
+        ) { text, c in
+            do throws(ImageProxyError) { _ = try ImageURLSigner.keys(text) } catch { return error.description }
+            c.imageProxyKeys = text
+            return nil
+        },
+        .integer(
+            "DESKKIT_IMAGE_PROXY_MAX_PIXELS",
+            "pixels (width × height, read from its header) a proxied image may have", 1...1_000_000_000,
+            \.imageLimits.maxPixels
+        ) { $0.imageLimits.maxPixels = $1 },
+        .integer(
+            "DESKKIT_IMAGE_PROXY_MAX_BYTES", "bytes a proxied image may have", 1024...1_000_000_000,
+            \.imageLimits.maxBytes
+        ) { $0.imageLimits.maxBytes = $1 },
+        .duration(
+            "DESKKIT_IMAGE_PROXY_TIMEOUT", "how long one proxied image's fetch may take, redirects and body included",
+            .seconds(1) ... .seconds(3600), \.imageLimits.timeout
+        ) { $0.imageLimits.timeout = $1 },
+        .duration(
+            "DESKKIT_IMAGE_PROXY_MAX_AGE",
+            "the longest Cache-Control max-age of a proxied image (the origin's when shorter)",
+            .zero ... .seconds(365 * 86400), \.imageMaxAge
+        ) { $0.imageMaxAge = $1 },
         .duration(
             "DESKKIT_FETCH_TIMEOUT",
             "how long a page fetch may take, redirects and body included", .seconds(1) ... .seconds(600),

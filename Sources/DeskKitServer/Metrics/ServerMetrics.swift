@@ -64,13 +64,24 @@ public struct ServerMetrics: Sendable {
     /// `deskkit_webhooks_total{outcome}`.
     func webhook(_ outcome: Webhook) { count("deskkit_webhooks_total", [("outcome", outcome.rawValue)]) }
 
-    /// `deskkit_previews_total{outcome}`: the previews a job got for its links (`ok`), or not (`error`; why
-    /// is counted once, at the fetch: `deskkit_fetch_errors_total{kind}`).
+    /// `deskkit_previews_total{outcome}`: the previews a job or a request got for its links (`ok`), links
+    /// the site policy refused (`policy`), or failed fetches (`error`; why is counted once, at the fetch:
+    /// `deskkit_fetch_errors_total{kind}`).
     func previews(_ results: [Result<URLPreview, FetchError>]) {
         for result in results {
-            count("deskkit_previews_total", [("outcome", (try? result.get()) == nil ? "error" : "ok")])
+            let outcome =
+                switch result {
+                case .success: "ok"
+                case .failure(let e) where e.kind == .policy: "policy"
+                case .failure: "error"
+                }
+            count("deskkit_previews_total", [("outcome", outcome)])
         }
     }
+
+    /// `deskkit_proxied_images_total{outcome}`: images passed on (`ok`), answered not modified
+    /// (`not_modified`), unknown signatures (`not_found`), or the kind of fetch error that refused one.
+    func proxiedImage(_ outcome: String) { count("deskkit_proxied_images_total", [("outcome", outcome)]) }
 
     /// `deskkit_jobs_total{outcome}`.
     func job(_ outcome: Job, count amount: Int = 1) {

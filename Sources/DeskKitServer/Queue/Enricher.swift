@@ -8,6 +8,8 @@ import Logging
 struct Enricher: Sendable {
     let previews: PreviewService
     let api: PlatformAPIClient
+    /// Names the card's image through the image proxy, when it is configured.
+    let imageProxy: ImageURLSigner?
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -19,7 +21,7 @@ struct Enricher: Sendable {
             .map { $0.map(\.preview) }
         metrics.previews(results)
         if Task.isCancelled { return .cancelled }
-        guard let preview = results.lazy.compactMap({ try? $0.get() }).first else {
+        guard var preview = results.lazy.compactMap({ try? $0.get() }).first else {
             let errors = results.compactMap { r -> String? in
                 if case .failure(let e) = r { return e.kind.rawValue } else { return nil }
             }
@@ -33,6 +35,7 @@ struct Enricher: Sendable {
             }
             return results.isEmpty ? .noLink : .noPreview
         }
+        if let imageProxy, let image = preview.image { preview.image = imageProxy.proxiedURL(for: image) }
         let message = DeskPayload.message(.urlPreview(preview), text: job.text)
         do {
             try await api.updateMessage(channelURL: job.channelURL, messageID: job.messageID, with: message)

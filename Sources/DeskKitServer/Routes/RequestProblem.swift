@@ -12,6 +12,8 @@ struct RequestProblem: HTTPResponseError {
     /// Each problem with its JSON path: the answer's `problems`.
     var problems: [PayloadProblem]?
     var headers: HTTPFields = [:]
+    /// A typed error, the answer's `error` in place of ``message``: `{"kind", "detail"}` of a fetch.
+    var error: JSONValue?
 
     init(
         _ status: HTTPResponse.Status, _ message: String? = nil, problems: [PayloadProblem]? = nil,
@@ -23,9 +25,18 @@ struct RequestProblem: HTTPResponseError {
         self.headers = headers
     }
 
+    /// A typed error (``error``) answered with `status`.
+    init(_ status: HTTPResponse.Status, error: JSONValue, headers: HTTPFields = [:]) {
+        self.init(status, nil, headers: headers)
+        self.error = error
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        guard message != nil || problems != nil else { return Response(status: status, headers: headers) }
+        guard message != nil || problems != nil || error != nil else {
+            return Response(status: status, headers: headers)
+        }
         var members: [JSONObject.Member] = []
+        if let error { members.append(.init(key: "error", value: error)) }
         if let message { members.append(.init(key: "error", value: .string(message))) }
         if let problems { members.append(.init(key: "problems", value: .array(problems.map(\.jsonValue)))) }
         var response = Response.json(status, .object(JSONObject(members)))

@@ -1,0 +1,265 @@
+import DeskKitPreview
+import DequeModule
+import NIOCore
+import Synchronization
+
+/// The proxy's fetches of images under way. Requests for one image (with the same conditional headers) that
+/// arrive before its fetch has passed on its first byte share that fetch: one request to the origin, its bytes
+/// given to each of them. A fetch waits for a place among its host's (``HostLimiters``), and a request that
+/// arrives while it waits joins it too.
+///
+/// Memory does not grow with an image's size: a fetch goes on only while every one of its requests has less
+/// than ``highWater`` bytes not yet sent; the slowest sets the pace.
+final class ImageDownloads: Sendable {
+    /// Bytes a request may have waiting to be sent before its fetch waits for it: 256 KiB.
+    static let highWater = 256 * 1024
+
+    private let fetcher: PageFetcher
+    private let limits: ImageLimits
+    private let hosts: HostLimiters
+    private let running = Mutex<[ImageRequest: ImageDownload]>([:])
+
+    /// Downloads of images with `fetcher`, within `limits`, at most `perHost` of them to one host at once.
+    init(fetcher: PageFetcher, limits: ImageLimits, perHost: Int) {
+        self.fetcher = fetcher
+        self.limits = limits
+        hosts = HostLimiters(limit: perHost)
+    }
+
+    /// Fetches under way (for tests).
+    var count: Int { running.withLock { $0.count } }
+
+    /// A place in the download of `request`'s image: the one under way when it has sent nothing yet, or a new one.
+    func subscribe(_ request: ImageRequest) -> ImageDownload.Subscription {
+        let (download, subscription, isNew) = running.withLock { running in
+            if let download = running[request], let subscription = download.join() {
+                return (download, subscription, false)
+            }
+            let download = ImageDownload()
+            running[request] = download
+            return (download, download.join()!, true)
+        }
+        if isNew { start(download, for: request) }
+        return subscription
+    }
+
+    private func start(_ download: ImageDownload, for request: ImageRequest) {
+        let (fetcher, limits, hosts) = (self.fetcher, self.limits, self.hosts)
+        let task = Task {
+            let host = (try? WebURL(request.url))?.host ?? request.url
+            do {
+                try await hosts.withPlace(for: host) {
+                    try await fetcher.fetchImage(
+                        request, limits: limits,
+                        head: { head in download.publish(.success(head)) },
+                        chunk: { buffer in
+                            // Once bytes go out, no one else may join: they would miss them.
+                            self.stopSharing(download, of: request)
+                            try await download.send(buffer)
+                        })
+                }
+                download.finish(nil)
+            } catch {
+                let error = PageFetcher.map(error)
+                download.publish(.failure(error))
+                download.finish(error)
+            }
+            stopSharing(download, of: request)
+        }
+        download.setTask(task)
+    }
+
+    private func stopSharing(_ download: ImageDownload, of request: ImageRequest) {
+        running.withLock { running in
+            if running[request] === download { running[request] = nil }
+        }
+    }
+}
+
+/// One fetch of an image, given to every request that joined it.
+final class ImageDownload: Sendable {
+    private struct Subscriber {
+        var chunks: Deque<ByteBuffer> = []
+        var bytes = 0
+        var waiting: CheckedContinuation<ByteBuffer?, any Error>?
+    }
+
+    private struct State {
+        var head: Result<ImageHead, FetchError>?
+        var headWaiters: [CheckedContinuation<Result<ImageHead, FetchError>, Never>] = []
+        /// Whether a byte has gone out: no one joins after.
+        var sending = false
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+        /// The body's end: nil while it flows, then `.success(())` or the error it ended with.
+        var end: Result<Void, FetchError>?
+        /// The fetch, waiting for its slowest request.
+        var producer: CheckedContinuation<Void, Never>?
+        var task: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// A request's place: its head, then its bytes. Leaving (the request gone) lets the fetch go on without it;
+    /// the last one leaving cancels it.
+    struct Subscription: Sendable {
+        let download: ImageDownload
+        let id: Int
+
+        /// What the origin answered, once the first bytes have shown the image's type (or why it is refused).
+        func head() async -> Result<ImageHead, FetchError> {
+            await withTaskCancellationHandler { await download.head() } onCancel: { download.leave(id) }
+        }
+
+        /// The next piece of the body; nil at its end.
+        /// - Throws: the ``FetchError`` the body ended with (too many bytes, a broken connection), or
+        ///   `CancellationError`.
+        func next() async throws -> ByteBuffer? { try await download.next(id) }
+
+        /// The request is done with the download.
+        func leave() { download.leave(id) }
+    }
+
+    /// A new place, or nil once bytes have gone out.
+    func join() -> Subscription? {
+        state.withLock { state -> Subscription? in
+            guard !state.sending, state.end == nil else { return nil }
+            defer { state.nextID += 1 }
+            state.subscribers[state.nextID] = Subscriber()
+            return Subscription(download: self, id: state.nextID)
+        }
+    }
+
+    func setTask(_ task: Task<Void, Never>) {
+        let cancel = state.withLock { state in
+            state.task = task
+            return state.subscribers.isEmpty
+        }
+        if cancel { task.cancel() }
+    }
+
+    fileprivate func head() async -> Result<ImageHead, FetchError> {
+        await withCheckedContinuation { continuation in
+            let known = state.withLock { state in
+                if state.head == nil { state.headWaiters.append(continuation) }
+                return state.head
+            }
+            if let known { continuation.resume(returning: known) }
+        }
+    }
+
+    /// The origin's answer (the first call counts).
+    func publish(_ head: Result<ImageHead, FetchError>) {
+        let waiters = state.withLock { state in
+            guard state.head == nil else { return [CheckedContinuation<Result<ImageHead, FetchError>, Never>]() }
+            state.head = head
+            defer { state.headWaiters = [] }
+            return state.headWaiters
+        }
+        for waiter in waiters { waiter.resume(returning: head) }
+    }
+
+    /// Gives `buffer` to every request; waits while one of them has ``ImageDownloads/highWater`` bytes or more
+    /// not yet sent. Throws `CancellationError` when no request is left.
+    func send(_ buffer: ByteBuffer) async throws {
+        let handed: [CheckedContinuation<ByteBuffer?, any Error>] = try state.withLock { state in
+            state.sending = true
+            guard !state.subscribers.isEmpty else { throw CancellationError() }
+            var handed: [CheckedContinuation<ByteBuffer?, any Error>] = []
+            for id in state.subscribers.keys {
+                if let waiting = state.subscribers[id]!.waiting {
+                    state.subscribers[id]!.waiting = nil
+                    handed.append(waiting)
+                } else {
+                    state.subscribers[id]!.chunks.append(buffer)
+                    state.subscribers[id]!.bytes += buffer.readableBytes
+                }
+            }
+            return handed
+        }
+        for waiting in handed { waiting.resume(returning: buffer) }
+        await withCheckedContinuation { continuation in
+            let goOn = state.withLock { state in
+                guard Self.isFull(state) else { return true }
+                state.producer = continuation
+                return false
+            }
+            if goOn { continuation.resume() }
+        }
+    }
+
+    private static func isFull(_ state: State) -> Bool {
+        state.subscribers.values.contains { $0.bytes >= ImageDownloads.highWater }
+    }
+
+    /// The body ended: with `error`, or whole.
+    func finish(_ error: FetchError?) {
+        let waiting = state.withLock { state in
+            state.end = error.map { .failure($0) } ?? .success(())
+            var waiting: [CheckedContinuation<ByteBuffer?, any Error>] = []
+            for id in state.subscribers.keys {
+                if let w = state.subscribers[id]!.waiting {
+                    waiting.append(w)
+                    state.subscribers[id]!.waiting = nil
+                }
+            }
+            return waiting
+        }
+        for w in waiting {
+            if let error { w.resume(throwing: error) } else { w.resume(returning: nil) }
+        }
+    }
+
+    fileprivate func next(_ id: Int) async throws -> ByteBuffer? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let (answer, producer): (Result<ByteBuffer?, any Error>?, CheckedContinuation<Void, Never>?) =
+                    state.withLock { state in
+                        guard var subscriber = state.subscribers[id] else { return (.failure(CancellationError()), nil) }
+                        if Task.isCancelled { return (.failure(CancellationError()), nil) }
+                        if let chunk = subscriber.chunks.popFirst() {
+                            subscriber.bytes -= chunk.readableBytes
+                            state.subscribers[id] = subscriber
+                            return (.success(chunk), Self.release(&state))
+                        }
+                        switch state.end {
+                        case .success?: return (.success(nil), nil)
+                        case .failure(let error)?: return (.failure(error), nil)
+                        case nil:
+                            subscriber.waiting = continuation
+                            state.subscribers[id] = subscriber
+                            return (nil, Self.release(&state))
+                        }
+                    }
+                producer?.resume()
+                if let answer { continuation.resume(with: answer) }
+            }
+        } onCancel: {
+            leave(id)
+        }
+    }
+
+    /// The fetch's continuation, when it waits and no request is full any more.
+    private static func release(_ state: inout State) -> CheckedContinuation<Void, Never>? {
+        guard let producer = state.producer, !isFull(state) else { return nil }
+        state.producer = nil
+        return producer
+    }
+
+    fileprivate func leave(_ id: Int) {
+        let (waiting, producer, task) = state.withLock { state in
+            let waiting = state.subscribers.removeValue(forKey: id)?.waiting
+            let task = state.subscribers.isEmpty && state.end == nil ? state.task : nil
+            // The fetch goes on for the others, or ends (its next `send` throws) when none is left.
+            var producer = Self.release(&state)
+            if state.subscribers.isEmpty, producer == nil {
+                producer = state.producer
+                state.producer = nil
+            }
+            return (waiting, producer, task)
+        }
+        waiting?.resume(throwing: CancellationError())
+        producer?.resume()
+        task?.cancel()
+    }
+}

@@ -1,0 +1,85 @@
+import DeskKitModel
+import DeskKitPreview
+import Hummingbird
+
+/// `GET` and `HEAD /images/{signature}/{url}`: a card's image, fetched by the server for the customer's browser
+/// (``ImageURLSigner``). Open like the webhook: the signature is the authorisation.
+///
+/// A bad or unknown signature, or a URL that is not http(s), is 404 before any request leaves the server. The
+/// image is fetched through the page fetcher's address guard, site policy and redirect rules, with no cookie or
+/// credential and none of the client's headers but `Accept`, `If-None-Match` and `If-Modified-Since`; its type
+/// is read from its bytes (JPEG, PNG, GIF, WebP, AVIF, ICO pass), its pixels and bytes are capped, and it
+/// streams to the client with headers that keep a browser from reading it as anything but an image.
+struct ImageProxyRoute: Sendable {
+    let signer: ImageURLSigner
+    let downloads: ImageDownloads
+    /// The longest `max-age` passed on (``ServerConfiguration/ImageProxy/maxAge``).
+    let maxAge: Duration
+    let metrics: ServerMetrics
+
+    /// The headers of every answer: no sniffing, no script or style from the image, no referrer, sandboxed.
+    static let safetyHeaders: HTTPFields = [
+        .init("X-Content-Type-Options")!: "nosniff",
+        .contentSecurityPolicy: "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",
+        .init("Referrer-Policy")!: "no-referrer",
+    ]
+
+    func handle(_ request: Request, context: some RequestContext) async throws(RequestProblem) -> Response {
+        guard let signature = context.parameters.get("signature"), let encoded = context.parameters.get("url"),
+            let url = signer.verifiedURL(signature: signature[...], url: encoded[...])
+        else {
+            metrics.proxiedImage("not_found")
+            throw RequestProblem(.notFound, "no such image", headers: Self.safetyHeaders)
+        }
+        let subscription = downloads.subscribe(
+            ImageRequest(
+                url: url, accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                ifModifiedSince: request.headers[.ifModifiedSince]))
+        let head: ImageHead
+        switch await subscription.head() {
+        case .success(let answer): head = answer
+        case .failure(let error):
+            subscription.leave()
+            metrics.proxiedImage(error.kind.rawValue)
+            throw Self.problem(error)
+        }
+        var headers = Self.safetyHeaders
+        headers[.cacheControl] = "public, max-age=\(Int(min(head.maxAge ?? maxAge, maxAge) / .seconds(1)))"
+        if let etag = head.etag { headers[.eTag] = etag }
+        if let lastModified = head.lastModified { headers[.lastModified] = lastModified }
+        if head.status == 304 {
+            subscription.leave()
+            metrics.proxiedImage("not_modified")
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = head.mediaType
+        if let length = head.contentLength { headers[.contentLength] = String(length) }
+        metrics.proxiedImage("ok")
+        guard request.method != .head else {
+            subscription.leave()
+            return Response(status: .ok, headers: headers, body: ResponseBody())
+        }
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: head.contentLength) { writer in
+                defer { subscription.leave() }
+                while let buffer = try await subscription.next() { try await writer.write(buffer) }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// The answer to a fetch that failed: 415 for bytes that are no image passed on, 403 for a host the guard
+    /// or the site policy refuses, 504 for a time-out, 502 for the rest (the origin's status, too many bytes or
+    /// pixels, a broken connection); `{"error": {"kind", "detail"}}`.
+    static func problem(_ error: FetchError) -> RequestProblem {
+        let status: HTTPResponse.Status =
+            switch error.kind {
+            case .notAnImage: .unsupportedMediaType
+            case .blockedAddress, .policy: .forbidden
+            case .timeout: .gatewayTimeout
+            case .invalidURL: .notFound
+            default: .badGateway
+            }
+        return RequestProblem(status, error: error.json, headers: safetyHeaders)
+    }
+}

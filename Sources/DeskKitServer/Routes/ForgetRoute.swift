@@ -1,0 +1,25 @@
+import DeskKitModel
+import DeskKitPreview
+import Hummingbird
+
+/// `DELETE /v1/previews?url=…`, behind an API key: takes back a URL's cached card or refusal, in this
+/// instance's memory and in the shared PostgreSQL cache, so that the next message gets a fresh one.
+struct ForgetRoute: Sendable {
+    let previews: PreviewService
+
+    /// → `{"url", "memory", "shared"}`: the entries dropped from this instance's cache and from the shared one
+    /// (null without one). 400 without a `url`; 503 when the shared cache cannot be reached.
+    func handle(_ request: Request) async throws(RequestProblem) -> Response {
+        guard let url = request.uri.queryParameters.get("url"), !url.isEmpty else {
+            throw RequestProblem(.badRequest, "the query names no url (DELETE /v1/previews?url=…)")
+        }
+        do {
+            let (memory, shared) = try await previews.forget(url)
+            return .json(.ok, ["url": .string(url), "memory": .integer(Int64(memory)), "shared": shared.map { .integer(Int64($0)) } ?? .null])
+        } catch {
+            throw RequestProblem(
+                .serviceUnavailable, "the shared preview cache cannot be reached (this instance's card is gone): \(error)",
+                headers: [.retryAfter: "1"])
+        }
+    }
+}
