@@ -3,7 +3,8 @@
 # schemathesis: every operation, checked for not_a_server_error, status_code_conformance,
 # content_type_conformance and response_schema_conformance. Whatever it finds is fixed in the server, not in
 # the document. Webhook bodies are signed with the server's token (Scripts/api_fuzz_hooks.py), so the fuzzer
-# reaches the webhook route itself, not only its signature check. The server runs with traces on (exported to
+# reaches the webhook route itself, not only its signature check; half the image proxy's URLs are signed
+# with its key, so it reaches the proxy's fetch too. The server runs with traces on (exported to
 # a sink in the namespace), so the fuzzed `traceparent` and `tracestate` headers meet the real propagator.
 #
 #   Scripts/api-fuzz.sh [MAX_TIME_SECONDS]      (default 120)
@@ -28,7 +29,7 @@ if [ "$(id -u)" = 0 ]; then isolate=(unshare -n); else isolate=(unshare -rn); fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export DESKKIT work max_time venv
-export DESKKIT_FUZZ_TOKEN=fuzz-token SCHEMATHESIS_HOOKS=api_fuzz_hooks PYTHONPATH="$PWD/Scripts"
+export DESKKIT_FUZZ_TOKEN=fuzz-token DESKKIT_FUZZ_IMAGE_KEY=fuzz-image-key-0123456789 SCHEMATHESIS_HOOKS=api_fuzz_hooks PYTHONPATH="$PWD/Scripts"
 export EXAMPLES=${EXAMPLES:-60}
 "${isolate[@]}" bash -euo pipefail -c '
     ip link set lo up
@@ -46,7 +47,8 @@ class Sink(s.BaseHTTPRequestHandler):
 s.HTTPServer((\"127.0.0.1\", 4318), Sink).serve_forever()" &
     sink=$!
     OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_SWIFT_LOG_LEVEL=warning \
-    SENDBIRD_API_TOKEN=$DESKKIT_FUZZ_TOKEN DESKKIT_API_KEYS=$key "$DESKKIT" serve --port $port --store memory \
+    SENDBIRD_API_TOKEN=$DESKKIT_FUZZ_TOKEN DESKKIT_API_KEYS=$key DESKKIT_IMAGE_PROXY_KEYS=$DESKKIT_FUZZ_IMAGE_KEY \
+        "$DESKKIT" serve --port $port --store memory --public-url "http://127.0.0.1:$port" \
         --api-base http://127.0.0.1:9 --rate-limit 0 --fetch-timeout 2s --log-level warning 2> "$work/serve.log" &
     server=$!
     trap "kill $server $sink 2>/dev/null; wait $server 2>/dev/null || true" EXIT

@@ -18,7 +18,14 @@ struct OpenAPIContractTests {
         var path: String
         var headers: HTTPFields = [:]
         var body: String?
+        /// The operation's path in the document, when it has parameters (`/images/{signature}/{url}`).
+        var operation: String?
+        /// The document's path of the operation.
+        var documented: String { operation ?? path.prefix { $0 != "?" }.description }
     }
+
+    /// The image proxy's signer in these tests.
+    static let signer = try! ImageURLSigner(keys: "proxy-key-0123456789", publicURL: "https://media.example.com")
 
     static let key = EnrichmentServerTests.apiKey
     static let json: HTTPFields = [.authorization: "Bearer \(key)", .contentType: "application/json"]
@@ -76,12 +83,20 @@ struct OpenAPIContractTests {
                 method: .post, path: "/v1/decode",
                 headers: [.authorization: "Bearer \(key)", .contentType: "image/png"],
                 body: "{}"),
+            Call(method: .delete, path: "/v1/previews?url=https%3A%2F%2Fexample.com%2F", headers: json),
+            Call(method: .delete, path: "/v1/previews", headers: json),
+            Call(method: .delete, path: "/v1/previews?url=x"),
+            Call(method: .get, path: "/images/AAAA/aHR0cHM6Ly9leGFtcGxlLmNvbS8", operation: "/images/{signature}/{url}"),
+            Call(
+                method: .head, path: "/images/\(signer.signature(of: "http://127.0.0.1/a.png"))/\(ImageURLSigner.encode(Array("http://127.0.0.1/a.png".utf8)))",
+                operation: "/images/{signature}/{url}"),
         ]
     }()
 
     @Test func everyAnswerIsOneTheDocumentGivesItsOperation() async throws {
         var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
         configuration.apiKeys = try APIKeys(parsing: Self.key)
+        configuration.imageProxy = Self.signer
         let server = EnrichmentServer(
             configuration: configuration, store: MemoryJobStore(configuration: configuration.memory),
             logger: Logger(label: "test"))
@@ -97,16 +112,17 @@ struct OpenAPIContractTests {
                 paths.members.flatMap { path in
                     (path.value.objectValue?.members ?? []).map { "\($0.key.uppercased()) \(path.key)" }
                 })
-            #expect(documented == Set(Self.calls.map { "\($0.method) \($0.path)" }))
+            #expect(documented == Set(Self.calls.map { "\($0.method) \($0.documented)" }))
             var drawn: Set<String> = []
             for call in Self.calls {
-                let operation = try #require(paths[call.path]?[call.method.rawValue.lowercased()], "\(call.path)")
+                let operation = try #require(
+                    paths[call.documented]?[call.method.rawValue.lowercased()], "\(call.documented)")
                 try await client.execute(
                     uri: call.path, method: call.method, headers: call.headers,
                     body: call.body.map { ByteBuffer(string: $0) }
                 ) { response in
                     let status = String(response.status.code)
-                    drawn.insert("\(call.method) \(call.path) \(status)")
+                    drawn.insert("\(call.method) \(call.documented) \(status)")
                     let answer = operation["responses"]?[status]
                     #expect(answer != nil, "\(call.method) \(call.path) answered \(status), which is not documented")
                     let contentType = response.headers[.contentType]?.prefix { $0 != ";" }.description
@@ -128,7 +144,8 @@ struct OpenAPIContractTests {
                 "POST /v1/preview 400", "POST /v1/preview 401", "POST /v1/preview 413", "POST /v1/preview 415",
                 "POST /v1/preview 422", "POST /webhooks/sendbird 400", "POST /webhooks/sendbird 401",
                 "POST /webhooks/sendbird 413", "POST /webhooks/sendbird 415", "POST /v1/decode 415",
-                "GET /metrics 401",
+                "GET /metrics 401", "DELETE /v1/previews 200", "DELETE /v1/previews 400", "DELETE /v1/previews 401",
+                "GET /images/{signature}/{url} 404", "HEAD /images/{signature}/{url} 403",
             ] {
                 #expect(drawn.contains(expected), "\(expected) was not drawn: \(drawn.sorted())")
             }

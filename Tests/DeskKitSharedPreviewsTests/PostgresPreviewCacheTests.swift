@@ -157,4 +157,22 @@ struct PostgresPreviewCacheTests {
         await a.close()
         await b.close()
     }
+
+    /// `forget` drops a URL's answers in every language, and nothing of another URL that starts like it.
+    @Test func aURLsCardsAreTakenBackInEveryLanguage() async throws {
+        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let store = try await PostgresJobStore.open(location)
+        let cache = try await PostgresPreviewCache.open(sharing: store)
+        let card = PreviewCard(preview: URLPreview(url: "https://example.com/a", title: "A"), details: .init())
+        for key in ["https://example.com/a", "https://example.com/a ru", "https://example.com/a de, *;q=0.5", "https://example.com/ab"] {
+            try await cache.store(.success(card), for: key, ttl: .seconds(600), now: Date())
+        }
+        try await cache.store(.failure(FetchError(.loginWall, "a form")), for: "https://example.com/b", ttl: .seconds(600), now: Date())
+        #expect(try await cache.forget("https://example.com/a") == 3)
+        #expect(try await cache.lookup("https://example.com/a ru", now: Date(), fetchLease: .seconds(5)).cached == nil)
+        #expect(try await cache.lookup("https://example.com/ab", now: Date(), fetchLease: .seconds(5)).cached != nil)
+        #expect(try await cache.forget("https://example.com/b") == 1)
+        #expect(try await cache.forget("https://example.com/b") == 0)
+        await store.close()
+    }
 }
