@@ -95,7 +95,7 @@ public enum ImageSniff {
     public static func sniff(_ prefix: [UInt8], complete: Bool) -> Verdict {
         let boxed = prefix.count >= 8 && prefix[4...7].elementsEqual("ftyp".utf8)  // AVIF's first box may be 256 bytes
         if prefix.count >= 4, prefix[0] == 0, prefix[1] == 0, prefix[2] == 1, prefix[3] == 0, !boxed {
-            return icon(prefix)
+            return icon(prefix, complete: complete)
         }
         if let markup = utf16Markup(prefix) { return .refused(markup) }
         switch ImageProbe.probe(prefix, complete: complete) {
@@ -107,12 +107,30 @@ public enum ImageSniff {
         }
     }
 
-    /// A Windows icon: its first entry's size (0 stands for 256).
-    private static func icon(_ b: [UInt8]) -> Verdict {
-        guard b.count >= 8 else { return .needMore }
-        guard b[4] | b[5] != 0 else { return .refused("an icon file with no image in it") }
-        return .image(
-            mediaType: "image/x-icon", width: b[6] == 0 ? 256 : Int(b[6]), height: b[7] == 0 ? 256 : Int(b[7]))
+    /// A Windows icon: the largest of its images, each read from the directory (where 0 stands for 256) or, for
+    /// an image stored as a PNG, from that PNG's own header — which is what a browser decodes.
+    private static func icon(_ b: [UInt8], complete: Bool) -> Verdict {
+        guard b.count >= 6 else { return complete ? .refused("a truncated icon file") : .needMore }
+        let count = Int(b[4]) | Int(b[5]) << 8
+        guard count > 0 else { return .refused("an icon file with no image in it") }
+        guard b.count >= 6 + 16 * count else { return complete ? .refused("a truncated icon file") : .needMore }
+        var width = 0
+        var height = 0
+        for i in 0..<count {
+            let entry = 6 + 16 * i
+            var w = b[entry] == 0 ? 256 : Int(b[entry])
+            var h = b[entry + 1] == 0 ? 256 : Int(b[entry + 1])
+            let offset = (0..<4).reduce(0) { $0 | Int(b[entry + 12 + $1]) << (8 * $1) }
+            guard offset + 24 <= b.count else {
+                return complete ? .refused("an icon whose image \(i + 1) lies past its first bytes") : .needMore
+            }
+            if b[offset..<offset + 8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+                let be32 = { (at: Int) in (0..<4).reduce(0) { $0 << 8 | Int(b[at + $1]) } }
+                (w, h) = (be32(offset + 16), be32(offset + 20))
+            }
+            if Double(w) * Double(h) > Double(width) * Double(height) { (width, height) = (w, h) }
+        }
+        return .image(mediaType: "image/x-icon", width: width, height: height)
     }
 
     /// Text in UTF-16 (with or without its byte-order mark) that starts with markup: an SVG, HTML or XML.
@@ -201,9 +219,8 @@ extension PageFetcher {
             guard let width, let height else {
                 throw FetchError(.notAnImage, "no pixel size in the first \(prefix.count) bytes of the \(mediaType)")
             }
-            guard width.multipliedReportingOverflow(by: height).partialValue <= limits.maxPixels,
-                width <= limits.maxPixels, height <= limits.maxPixels
-            else {
+            let pixels = width.multipliedReportingOverflow(by: height)
+            guard !pixels.overflow, pixels.partialValue <= limits.maxPixels else {
                 throw FetchError(
                     .tooLarge, "the image claims \(width)×\(height) pixels, over the \(limits.maxPixels) allowed")
             }

@@ -30,7 +30,8 @@ struct ImageProxyCommandTests {
         // No fetch is made: a host that does not resolve answers with the policy, not a DNS error.
         let denied = try CLI.run(["preview", "see https://tracker.invalid/x", "--preview-hosts-deny", "invalid"])
         #expect(denied.status == 1)
-        let error = try #require(try CLI.json(try #require(denied.lines.first))["error"] as? [String: Any])
+        let line = try #require(denied.lines.first)
+        let error = try #require(try CLI.json(line)["error"] as? [String: Any])
         #expect(error["kind"] as? String == "policy")
         let notAllowed = try CLI.run(
             ["preview", "https://a.invalid/"], environment: ["DESKKIT_PREVIEW_HOSTS_ALLOW": "docs.example"])
