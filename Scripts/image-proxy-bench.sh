@@ -43,6 +43,7 @@ def png(path, width, height):
 png(os.path.join(sys.argv[1], "small.png"), 184, 180)
 png(os.path.join(sys.argv[1], "big.png"), 1800, 1795)
 PY
+chmod -R a+rX "$work"  # nginx's workers read the files as another user
 ls -l "$work/www" | awk 'NR > 1 { printf "%s: %d bytes\n", $9, $5 }'
 
 cat > "$work/origin.conf" <<EOF
@@ -74,7 +75,7 @@ nginx -c "$work/origin.conf"
 nginx -c "$work/proxy.conf"
 
 key=bench-image-key-0123456789
-DESKKIT_IMAGE_PROXY_KEYS=$key "$deskkit" serve --port $server_port --store memory --api-base http://127.0.0.1:9 \
+SENDBIRD_API_TOKEN=bench-token DESKKIT_IMAGE_PROXY_KEYS=$key "$deskkit" serve --port $server_port --store memory --api-base http://127.0.0.1:9 \
     --allow-private --public-url "http://127.0.0.1:$server_port" --log-level warning \
     --max-connections 10000 2> "$work/serve.log" &
 server=$!

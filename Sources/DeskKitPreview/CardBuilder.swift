@@ -43,6 +43,13 @@ struct CardBuilder: Sendable {
         case .failed(let why)?: card.details.oEmbedError = why
         case nil: break
         }
+        // An image on a host the site policy refuses is not on the card, probed or not: a reader's browser
+        // would fetch it from there.
+        if let image = card.preview.image, let refusal = fetcher.configuration.sitePolicy.refusal(url: image) {
+            card.preview.image = nil
+            card.details.sources.image = nil
+            card.details.imageDropped = refusal.description
+        }
         if probeImages, card.details.mediaType == nil { await probeImage(of: &card) }
         let p = card.preview
         guard [p.title, p.description, p.image].contains(where: { $0.map { !$0.isEmpty } ?? false }) else {
@@ -186,7 +193,7 @@ struct CardBuilder: Sendable {
             }
         } catch {
             let gone = error.status == 404 || error.status == 410
-            if gone || [.notAnImage, .notHTML, .blockedAddress, .invalidURL].contains(error.kind) {
+            if gone || [.notAnImage, .notHTML, .blockedAddress, .invalidURL, .policy].contains(error.kind) {
                 drop(error.description)
             } else {
                 card.details.imageProbeError = error.description

@@ -95,6 +95,8 @@ public actor PreviewService {
         cache = PreviewCache(capacity: configuration.cacheCapacity)
         global = AsyncLimiter(limit: configuration.maxConcurrentFetches)
         perHost = HostLimiters(limit: configuration.maxConcurrentFetchesPerHost)
+        // A card another service took back goes from this one's cache too.
+        sharedCache?.whenForgotten { [weak self] key in await self?.dropCached(key) }
     }
 
     /// The links of `text` that `previews(for:)` previews: its first ``Configuration/maxLinksPerMessage``
@@ -200,14 +202,21 @@ public actor PreviewService {
     }
 
     /// Takes back the card (or the refusal) cached for `url`, in every language: from this service's cache and
-    /// from the shared one, so that the next message gets a fresh card. Returns the entries dropped here and
+    /// from the shared one, which tells the other services sharing it to drop theirs (PostgreSQL's, while it
+    /// listens), so that the next message gets a fresh card wherever it is enriched. Returns the entries dropped here and
     /// in the shared cache (nil without one).
     /// - Throws: the shared cache's error when it cannot be reached (this service's entries are gone already).
     public func forget(_ url: String) async throws -> (memory: Int, shared: Int?) {
         let key = Self.cacheKey(url, nil)
-        let memory = cache.removeAll { $0 == key || ($0.hasPrefix(key) && $0.dropFirst(key.count).first == " ") }
+        let memory = dropCached(key)
         guard let sharedCache else { return (memory, nil) }
         return (memory, try await sharedCache.forget(key))
+    }
+
+    /// Drops this service's entries for the URL whose key is `key`, in every language.
+    @discardableResult
+    private func dropCached(_ key: String) -> Int {
+        cache.removeAll { $0 == key || ($0.hasPrefix(key) && $0.dropFirst(key.count).first == " ") }
     }
 
     /// Cached entries (for tests and metrics).

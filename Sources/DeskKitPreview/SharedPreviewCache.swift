@@ -31,9 +31,16 @@ public protocol SharedPreviewCache: Sendable {
     /// Drops what the cache holds for `url`, in every language (the keys `url` and `url` + space + a language),
     /// answer and refusal alike, so that the next message gets a fresh card; returns how many entries went.
     func forget(_ url: String) async throws -> Int
+
+    /// Calls `action` with the key of every URL forgotten through the cache by any service — so that each
+    /// service drops it from its own cache too. A cache that is not told of them (the default) never calls it.
+    func whenForgotten(_ action: @escaping @Sendable (String) async -> Void)
 }
 
 extension SharedPreviewCache {
+    /// Never calls `action`: for a cache that is not told of what others forget.
+    public func whenForgotten(_ action: @escaping @Sendable (String) async -> Void) {}
+
     /// Pauses (``pauseBeforeLookingAgain(upTo:)``): for a cache that is not told of answers.
     public func waitForAnswer(to url: String, upTo limit: Duration) async {
         await pauseBeforeLookingAgain(upTo: limit)

@@ -17,7 +17,8 @@ import Synchronization
 /// An answer stored is announced on the channel `deskkit_previews` (`NOTIFY`, the URL as payload, or an
 /// empty one for a URL over 7,000 bytes: everyone looks again); while the cache runs as a service
 /// (``run()``, one connection kept listening), an instance waiting for another's fetch is woken by it.
-/// Without it, waiting instances look again every 100 ms.
+/// Without it, waiting instances look again every 100 ms. A URL forgotten (``forget(_:)``) is announced on
+/// the same channel as `forget ` and the URL: every listening instance drops it from its own cache.
 public final class PostgresPreviewCache: SharedPreviewCache, Service {
     /// The channel answers are announced on.
     static let channel = "deskkit_previews"
@@ -25,6 +26,10 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     private let operationTimeout: Duration
     private let lastSweep = Mutex<ContinuousClock.Instant?>(nil)
     private let waiters = Mutex(Waiters())
+    /// What the services sharing this cache do when a URL is forgotten (``whenForgotten(_:)``).
+    private let forgetActions = Mutex<[@Sendable (String) async -> Void]>([])
+    /// The start of a notice that a URL was forgotten (an answer's notice is the URL itself).
+    static let forgetNotice = "forget "
 
     /// Who waits for which answer, while a connection listens.
     private struct Waiters {
@@ -98,7 +103,14 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
                         try await connection.listen(on: Self.channel) { notices in
                             setListening(true)
                             defer { setListening(false) }
-                            for try await notice in notices { wake(notice.payload) }
+                            for try await notice in notices {
+                                if notice.payload.hasPrefix(Self.forgetNotice) {
+                                    let key = String(notice.payload.dropFirst(Self.forgetNotice.count))
+                                    for action in forgetActions.withLock({ $0 }) { await action(key) }
+                                } else {
+                                    wake(notice.payload)
+                                }
+                            }
                         }
                     }
                 } catch {}
@@ -201,6 +213,10 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
         }
     }
 
+    public func whenForgotten(_ action: @escaping @Sendable (String) async -> Void) {
+        forgetActions.withLock { $0.append(action) }
+    }
+
     public func forget(_ url: String) async throws -> Int {
         let client = self.client
         let prefix = url + " "
@@ -211,6 +227,10 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
                 """)
             var count = 0
             for try await _ in rows.decode(String.self) { count += 1 }
+            // Every instance listening drops the URL from its own cache (a URL too long for a notice is not told).
+            if url.utf8.count <= 7000 {
+                _ = try await client.query("SELECT pg_notify(\(Self.channel), \(Self.forgetNotice + url))")
+            }
             return count
         }
     }

@@ -3,6 +3,7 @@ import DeskKitPageServer
 import DeskKitPreview
 import DeskKitTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Preview service", .serialized)
@@ -99,5 +100,60 @@ struct PyrusPreviewTests {
         let previews = await service.previews(for: reply.comment.body ?? "")  // a reply's text, as any message's
         #expect(previews.count == 1)
         #expect(try previews[0].result.get().title == "OG page")
+    }
+}
+
+/// The site policy holds for every request a card makes: the link's, a redirect's, an oEmbed endpoint's and the
+/// image's; a refused link is not fetched, not cached, and counted.
+@Suite("Site policy in previews")
+struct SitePolicyPreviewTests {
+    @Test func everyRequestOfACardIsHeldToThePolicy() async throws {
+        let hits = Mutex<[String]>([])
+        let server = try await PageServer.start { path in
+            hits.withLock { $0.append(path) }
+            switch path {
+            case "/page":
+                return .html(
+                    #"<title>Parcel</title><meta property="og:image" content="http://denied.localhost/i.png">"#
+                        + #"<link rel="alternate" type="application/json+oembed" href="http://denied.localhost/oembed.json">"#)
+            case "/to-denied": return .redirect("http://cdn.denied.localhost/page")
+            default: return .init(status: 404)
+            }
+        }
+        defer { Task { try? await server.stop() } }
+        var configuration = FetchConfiguration()
+        configuration.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
+        configuration.allowedPorts.insert(server.port)
+        configuration.sitePolicy = try SitePolicy(deny: "denied.localhost", allow: nil)
+        let metrics = TestMetrics()
+        let service = PreviewService(fetcher: PageFetcher(configuration: configuration), metrics: metrics)
+
+        let card = try await service.card(for: server.baseURL + "/page").get()
+        #expect(card.preview.title == "Parcel")
+        #expect(card.preview.image == nil)
+        #expect(card.details.imageDropped?.hasPrefix("policy:") == true)
+        #expect(card.details.oEmbedError?.contains("policy") == true)
+
+        guard case .failure(let redirected) = await service.card(for: server.baseURL + "/to-denied") else {
+            Issue.record("a redirect to a denied host got a card")
+            return
+        }
+        #expect(redirected.kind == .policy)
+
+        for _ in 0..<2 {
+            guard case .failure(let denied) = await service.card(for: "http://denied.localhost/x") else {
+                Issue.record("a denied link got a card")
+                return
+            }
+            #expect(denied.kind == .policy)
+        }
+        #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "policy")]) == 3)
+        #expect(hits.withLock { $0 } == ["/page", "/to-denied"])
+        // Without a probe the image is still taken off.
+        var service2 = PreviewService.Configuration()
+        service2.probeImages = false
+        let unprobed = try await PreviewService(fetcher: PageFetcher(configuration: configuration), configuration: service2)
+            .card(for: server.baseURL + "/page").get()
+        #expect(unprobed.preview.image == nil)
     }
 }

@@ -2,7 +2,7 @@ import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
-import DeskKitServer
+@testable import DeskKitServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -29,14 +29,15 @@ struct ImageProxyTests {
 
     /// What the origin was asked: each request's path and headers.
     final class Requests: Sendable {
-        let seen = Mutex<[(path: String, headers: [(String, String)])]>([])
+        let seen = Mutex<[(path: String, headers: [(String, String)], at: ContinuousClock.Instant)]>([])
+        func arrival(_ path: String) -> ContinuousClock.Instant? { seen.withLock { $0.first { $0.path == path }?.at } }
         func count(_ path: String) -> Int { seen.withLock { $0.filter { $0.path == path }.count } }
         func headers(_ path: String) -> [(String, String)] { seen.withLock { $0.last { $0.path == path }?.headers ?? [] } }
     }
 
     static func origin(_ requests: Requests) async throws -> PageServer {
         try await PageServer.start(host: "127.0.0.2") { path, headers in
-            requests.seen.withLock { $0.append((path, headers)) }
+            requests.seen.withLock { $0.append((path, headers, .now)) }
             let header: (String) -> String? = { name in headers.first { $0.0.lowercased() == name }?.1 }
             func served(_ name: String, as type: String, _ extra: [(String, String)] = []) -> PageServer.Response {
                 .init(headers: [("Content-Type", type)] + extra, body: .bytes(file(name)))
@@ -67,7 +68,7 @@ struct ImageProxyTests {
             case "/etag.png":
                 if header("if-none-match") == "\"v1\"" { return .init(status: 304, headers: [("ETag", "\"v1\"")]) }
                 return served("card.png", as: "image/png", [("ETag", "\"v1\""), ("Last-Modified", "Tue, 01 Sep 2026 10:00:00 GMT")])
-            case "/slow.png": return .init(headers: [("Content-Type", "image/png")], body: .drip(slowPNG, interval: .milliseconds(5)))
+            case "/slow.png", "/slow2.png": return .init(headers: [("Content-Type", "image/png")], body: .drip(slowPNG, interval: .milliseconds(5)))
             case "/gone.png": return .init(status: 404)
             case "/page":
                 return .html(#"<title>Order 1138</title><meta property="og:title" content="Parcel 1138"><meta property="og:image" content="/card.png">"#)
@@ -311,6 +312,25 @@ struct ImageProxyTests {
         }
     }
 
+    /// With one fetch to a host at a time, the second image's request reaches the origin only once the first
+    /// image's body (sent a byte every 5 ms: over 300 ms) has been passed on.
+    @Test func thePerHostLimitHolds() async throws {
+        try await withProxy({ $0.previews.maxConcurrentFetchesPerHost = 1 }) { client, origin, requests, signer in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for name in ["/slow.png", "/slow2.png"] {
+                    group.addTask {
+                        try await client.execute(uri: Self.path(signer, origin.baseURL + name), method: .get) {
+                            #expect(Array($0.body.readableBytesView) == Self.slowPNG)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let (a, b) = (try #require(requests.arrival("/slow.png")), try #require(requests.arrival("/slow2.png")))
+            #expect(abs((b - a) / .milliseconds(1)) >= 250, "the second fetch began \(b - a) after the first")
+        }
+    }
+
     @Test func withoutTheSettingsThereIsNoProxy() async throws {
         try await withProxy({ $0.imageProxy = nil }) { client, origin, _, signer in
             try await client.execute(uri: Self.path(signer, origin.baseURL + "/card.png"), method: .get) {
@@ -413,6 +433,38 @@ struct ImageProxyTests {
             }
             try await client.execute(uri: query, method: .delete) { #expect($0.status == .unauthorized) }
         }
+    }
+
+    /// A request that reads nothing holds its fetch back (at most 256 KiB wait for it), and the fetch's time limit
+    /// still ends it: memory does not grow, and nothing hangs.
+    @Test func aRequestThatReadsNothingHoldsNoMoreThanItsShare() async throws {
+        let requests = Requests()
+        let origin = try await Self.origin(requests)
+        var fetch = FetchConfiguration()
+        fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
+        fetch.allowedPorts.insert(origin.port)
+        var limits = ImageLimits()
+        limits.timeout = .seconds(1)
+        limits.maxBytes = 1_000_000_000
+        let downloads = ImageDownloads(fetcher: PageFetcher(configuration: fetch), limits: limits, perHost: 4)
+        let subscription = downloads.subscribe(ImageRequest(url: origin.baseURL + "/30mb-without-length"))
+        guard case .success(let head) = await subscription.head() else {
+            Issue.record("no head")
+            return
+        }
+        #expect(head.mediaType == "image/png")
+        try await Task.sleep(for: .milliseconds(1500))
+        var read = 0
+        do {
+            while let buffer = try await subscription.next() { read += buffer.readableBytes }
+            Issue.record("the body ended without an error")
+        } catch let error as FetchError {
+            #expect(error.kind == .timeout)
+        }
+        #expect(read <= ImageDownloads.highWater + 512 * 1024, "\(read) bytes were kept for a request reading nothing")
+        #expect(downloads.count == 0)
+        subscription.leave()
+        try await origin.stop()
     }
 }
 

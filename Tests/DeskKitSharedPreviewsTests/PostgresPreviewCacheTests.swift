@@ -175,4 +175,35 @@ struct PostgresPreviewCacheTests {
         #expect(try await cache.forget("https://example.com/b") == 0)
         await store.close()
     }
+
+    /// A card taken back on one instance goes from every listening instance's own cache: the next message
+    /// gets a fresh card wherever it is enriched.
+    @Test func aCardTakenBackOnOneInstanceGoesFromTheOthers() async throws {
+        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let version = Mutex(1)
+        let pages = try await PageServer.start { _ in .html("<title>Version \(version.withLock { $0 })</title>") }
+        var fetch = FetchConfiguration()
+        fetch.allowPrivateAddresses = true
+        let (a, b) = (try await PostgresJobStore.open(location), try await PostgresJobStore.open(location))
+        let (cacheA, cacheB) = (try await PostgresPreviewCache.open(sharing: a), try await PostgresPreviewCache.open(sharing: b))
+        let listening = Task { await cacheB.run() }
+        let ready = ContinuousClock.now + .seconds(30)
+        while !cacheB.isListening, ContinuousClock.now < ready { try await Task.sleep(for: .milliseconds(20)) }
+        let serviceA = PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: cacheA)
+        let serviceB = PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: cacheB)
+        let url = pages.baseURL + "/post"
+        #expect(try await serviceA.card(for: url).get().preview.title == "Version 1")
+        #expect(try await serviceB.card(for: url).get().preview.title == "Version 1")
+        #expect(await serviceB.cachedCount == 1)
+        version.withLock { $0 = 2 }
+        let dropped = try await serviceA.forget(url)
+        #expect(dropped.memory == 1 && dropped.shared == 1)
+        let told = ContinuousClock.now + .seconds(10)
+        while await serviceB.cachedCount > 0, ContinuousClock.now < told { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await serviceB.card(for: url).get().preview.title == "Version 2")
+        listening.cancel()
+        await a.close()
+        await b.close()
+        try await pages.stop()
+    }
 }

@@ -178,14 +178,24 @@ final class ImageDownload: Sendable {
             return handed
         }
         for waiting in handed { waiting.resume(returning: buffer) }
-        await withCheckedContinuation { continuation in
-            let goOn = state.withLock { state in
-                guard Self.isFull(state) else { return true }
-                state.producer = continuation
-                return false
+        // The fetch's time limit cancels it while it waits for a request that reads nothing.
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let goOn = state.withLock { state in
+                    guard Self.isFull(state), !Task.isCancelled else { return true }
+                    state.producer = continuation
+                    return false
+                }
+                if goOn { continuation.resume() }
             }
-            if goOn { continuation.resume() }
+        } onCancel: {
+            let producer = state.withLock { state in
+                defer { state.producer = nil }
+                return state.producer
+            }
+            producer?.resume()
         }
+        try Task.checkCancellation()
     }
 
     private static func isFull(_ state: State) -> Bool {
