@@ -32,10 +32,13 @@ public struct SitePolicy: Sendable, Hashable, CustomStringConvertible {
             guard !host.isEmpty, host.utf8.count <= 253,
                 labels.allSatisfy({ label in
                     (1...63).contains(label.utf8.count)
-                        && label.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || Self.isAlphanumeric($0) }
+                        && label.utf8.allSatisfy {
+                            $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || Self.isAlphanumeric($0)
+                        }
                 })
             else {
-                throw Problem(pattern: String(text.prefix(80)), reason: "is not a host name (example.com or *.example.com)")
+                throw Problem(
+                    pattern: String(text.prefix(80)), reason: "is not a host name (example.com or *.example.com)")
             }
             self.host = host
         }

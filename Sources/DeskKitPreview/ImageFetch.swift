@@ -34,7 +34,8 @@ public struct ImageRequest: Sendable, Hashable {
     /// The `Accept` sent: the client's when it is short and printable, else one that asks for the formats
     /// passed on.
     var acceptHeader: String {
-        accept.flatMap { Self.isSendable($0) ? $0 : nil } ?? "image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8"
+        accept.flatMap { Self.isSendable($0) ? $0 : nil }
+            ?? "image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8"
     }
 
     /// 1 to 512 printable ASCII bytes: nothing that would split a header.

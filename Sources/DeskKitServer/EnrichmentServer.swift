@@ -177,7 +177,9 @@ public struct EnrichmentServer: Sendable {
         if let signer = configuration.imageProxy {
             let proxy = ImageProxyRoute(
                 signer: signer, downloads: images, maxAge: configuration.imageMaxAge, metrics: metrics)
-            router.get("/images/:signature/:url") { request, context in try await proxy.handle(request, context: context) }
+            router.get("/images/:signature/:url") { request, context in
+                try await proxy.handle(request, context: context)
+            }
             router.head("/images/:signature/:url") { request, context in
                 try await proxy.handle(request, context: context)
             }

@@ -120,7 +120,8 @@ struct PreviewCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         do throws(SitePolicy.Problem) {
             configuration.sitePolicy = try SitePolicy(
-                deny: previewHostsDeny ?? ServerConfiguration.environmentValue(of: "preview_hosts_deny", in: environment),
+                deny: previewHostsDeny
+                    ?? ServerConfiguration.environmentValue(of: "preview_hosts_deny", in: environment),
                 allow: previewHostsAllow
                     ?? ServerConfiguration.environmentValue(of: "preview_hosts_allow", in: environment))
         } catch {

@@ -24,7 +24,8 @@ struct SignImageCommand: ParsableCommand {
         guard
             let keys = imageProxyKeys ?? ServerConfiguration.environmentValue(of: "image_proxy_keys", in: environment)
         else {
-            throw Failure(description: "no keys: give --image-proxy-keys or DESKKIT_IMAGE_PROXY_KEYS", exitStatus: .usage)
+            throw Failure(
+                description: "no keys: give --image-proxy-keys or DESKKIT_IMAGE_PROXY_KEYS", exitStatus: .usage)
         }
         guard let base = publicUrl ?? ServerConfiguration.environmentValue(of: "public_url", in: environment) else {
             throw Failure(description: "no public URL: give --public-url or DESKKIT_PUBLIC_URL", exitStatus: .usage)
@@ -36,7 +37,8 @@ struct SignImageCommand: ParsableCommand {
         let proxied = signer.proxiedURL(for: url)
         guard proxied != url else {
             throw Failure(
-                description: "\"\(url.prefix(80))\" is not an http(s) URL of at most \(ImageURLSigner.maxURLBytes) bytes",
+                description:
+                    "\"\(url.prefix(80))\" is not an http(s) URL of at most \(ImageURLSigner.maxURLBytes) bytes",
                 exitStatus: .dataError)
         }
         print(proxied)

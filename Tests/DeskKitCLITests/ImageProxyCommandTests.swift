@@ -10,14 +10,18 @@ struct ImageProxyCommandTests {
         let keys = "new-key-0123456789abc,old-key-0123456789abc"
         let url = "https://cdn.example.org/p/ä.png?s=2"
         let signer = try ImageURLSigner(keys: keys, publicURL: "https://media.example.com")
-        let flags = try CLI.run(["sign-image", url, "--image-proxy-keys", keys, "--public-url", "https://media.example.com/"])
+        let flags = try CLI.run([
+            "sign-image", url, "--image-proxy-keys", keys, "--public-url", "https://media.example.com/",
+        ])
         #expect(flags.status == 0)
         #expect(flags.stdout == signer.proxiedURL(for: url) + "\n")
         let environment = try CLI.run(
             ["sign-image", url],
             environment: ["DESKKIT_IMAGE_PROXY_KEYS": keys, "DESKKIT_PUBLIC_URL": "https://media.example.com"])
         #expect(environment.stdout == flags.stdout)
-        let notWeb = try CLI.run(["sign-image", "javascript:alert(1)", "--image-proxy-keys", keys, "--public-url", "https://m.example"])
+        let notWeb = try CLI.run([
+            "sign-image", "javascript:alert(1)", "--image-proxy-keys", keys, "--public-url", "https://m.example",
+        ])
         #expect(notWeb.status == 65)
         #expect(notWeb.stderr.contains("not an http(s) URL"))
         let short = try CLI.run(["sign-image", url, "--image-proxy-keys", "short", "--public-url", "https://m.example"])
@@ -63,7 +67,9 @@ struct ImageProxyCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try CLI.run(["jobs", "list", "--store", "sqlite:\(directory.path)/s.sqlite"])
-        let sqlite = try CLI.run(["previews", "forget", "https://example.com/", "--store", "sqlite:\(directory.path)/s.sqlite"])
+        let sqlite = try CLI.run([
+            "previews", "forget", "https://example.com/", "--store", "sqlite:\(directory.path)/s.sqlite",
+        ])
         #expect(sqlite.status == 64 || sqlite.status == 66)
     }
 }

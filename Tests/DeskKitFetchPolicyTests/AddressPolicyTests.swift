@@ -102,7 +102,7 @@ struct AddressPolicyTests {
         #expect(FetchError(kindName: "http_status", detail: "HTTP 410") == gone)
         #expect(FetchError(kindName: "timeout", detail: "connect took longer than 5 s")?.status == nil)
         #expect(FetchError(kindName: "no_such_kind", detail: "") == nil)
-        #expect(FetchError.Kind.allCases.count == 18)
+        #expect(FetchError.Kind.allCases.count == 19)
         #expect(FetchError.Kind.allCases.filter(\.isRefusal) == FetchError.Kind.refusals)
         #expect(
             FetchError.Kind.refusals.map(\.rawValue) == [

@@ -35,7 +35,10 @@ struct SitePolicyTests {
         #expect(policy.refusal(url: "not a url") == nil)
     }
 
-    @Test(arguments: ["a b.example", "*.", "exa mple", "*.*.example", "http://example.com", "a..b", String(repeating: "a", count: 64) + ".example"])
+    @Test(arguments: [
+        "a b.example", "*.", "exa mple", "*.*.example", "http://example.com", "a..b",
+        String(repeating: "a", count: 64) + ".example",
+    ])
     func whatIsNoHostIsNamed(_ pattern: String) {
         #expect(throws: SitePolicy.Problem.self) { try SitePolicy(deny: pattern, allow: nil) }
     }

@@ -15,13 +15,16 @@ struct ImageSniffTests {
 
     @Test(arguments: [
         ("card.jpg", "image/jpeg", 600, 315), ("card.png", "image/png", 600, 315), ("card.gif", "image/gif", 120, 63),
-        ("card.webp", "image/webp", 300, 158), ("card.avif", "image/avif", 300, 158), ("icon.ico", "image/x-icon", 32, 32),
+        ("card.webp", "image/webp", 300, 158), ("card.avif", "image/avif", 300, 158),
+        ("icon.ico", "image/x-icon", 32, 32),
         ("bomb-30000x30000.png", "image/png", 30000, 30000),
         // An icon's directory says 256×256; the PNG inside, which a browser decodes, says 40,000×40,000.
         ("bomb-in-icon.ico", "image/x-icon", 40000, 40000),
     ])
     func imagesPassWithTheirTypeAndSize(_ name: String, _ type: String, _ width: Int, _ height: Int) throws {
-        #expect(ImageSniff.sniff(try Self.file(name), complete: true) == .image(mediaType: type, width: width, height: height))
+        #expect(
+            ImageSniff.sniff(try Self.file(name), complete: true)
+                == .image(mediaType: type, width: width, height: height))
     }
 
     @Test(arguments: ["script.svg", "script-utf16.svg", "script-utf16be-nobom.svg", "page.html"])
@@ -40,7 +43,9 @@ struct ImageSniffTests {
             return
         }
         // UTF-16 little-endian markup without its mark.
-        guard case .refused = ImageSniff.sniff(Array("<svg>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), complete: true)
+        guard
+            case .refused = ImageSniff.sniff(
+                Array("<svg>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), complete: true)
         else {
             Issue.record("UTF-16LE markup passed")
             return

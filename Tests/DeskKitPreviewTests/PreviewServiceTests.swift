@@ -115,7 +115,8 @@ struct SitePolicyPreviewTests {
             case "/page":
                 return .html(
                     #"<title>Parcel</title><meta property="og:image" content="http://denied.localhost/i.png">"#
-                        + #"<link rel="alternate" type="application/json+oembed" href="http://denied.localhost/oembed.json">"#)
+                        + #"<link rel="alternate" type="application/json+oembed" href="http://denied.localhost/oembed.json">"#
+                )
             case "/to-denied": return .redirect("http://cdn.denied.localhost/page")
             default: return .init(status: 404)
             }
@@ -152,8 +153,10 @@ struct SitePolicyPreviewTests {
         // Without a probe the image is still taken off.
         var service2 = PreviewService.Configuration()
         service2.probeImages = false
-        let unprobed = try await PreviewService(fetcher: PageFetcher(configuration: configuration), configuration: service2)
-            .card(for: server.baseURL + "/page").get()
+        let unprobed = try await PreviewService(
+            fetcher: PageFetcher(configuration: configuration), configuration: service2
+        )
+        .card(for: server.baseURL + "/page").get()
         #expect(unprobed.preview.image == nil)
     }
 }

@@ -24,7 +24,9 @@ struct ImageProxyTests {
 
     /// A PNG of 640×400 sent a byte every 5 ms: its first bytes take a while to show its type.
     static let slowPNG: [UInt8] =
-        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 2, 0x80, 0, 0, 1, 0x90]
+        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [
+            0, 0, 2, 0x80, 0, 0, 1, 0x90,
+        ]
         + Array(repeating: 7, count: 40)
 
     /// What the origin was asked: each request's path and headers.
@@ -32,7 +34,9 @@ struct ImageProxyTests {
         let seen = Mutex<[(path: String, headers: [(String, String)], at: ContinuousClock.Instant)]>([])
         func arrival(_ path: String) -> ContinuousClock.Instant? { seen.withLock { $0.first { $0.path == path }?.at } }
         func count(_ path: String) -> Int { seen.withLock { $0.filter { $0.path == path }.count } }
-        func headers(_ path: String) -> [(String, String)] { seen.withLock { $0.last { $0.path == path }?.headers ?? [] } }
+        func headers(_ path: String) -> [(String, String)] {
+            seen.withLock { $0.last { $0.path == path }?.headers ?? [] }
+        }
     }
 
     static func origin(_ requests: Requests) async throws -> PageServer {
@@ -67,11 +71,16 @@ struct ImageProxyTests {
                 return served("card.png", as: "image/png", [("Set-Cookie", "track=1; Path=/"), ("ETag", "\"v1\"")])
             case "/etag.png":
                 if header("if-none-match") == "\"v1\"" { return .init(status: 304, headers: [("ETag", "\"v1\"")]) }
-                return served("card.png", as: "image/png", [("ETag", "\"v1\""), ("Last-Modified", "Tue, 01 Sep 2026 10:00:00 GMT")])
-            case "/slow.png", "/slow2.png": return .init(headers: [("Content-Type", "image/png")], body: .drip(slowPNG, interval: .milliseconds(5)))
+                return served(
+                    "card.png", as: "image/png",
+                    [("ETag", "\"v1\""), ("Last-Modified", "Tue, 01 Sep 2026 10:00:00 GMT")])
+            case "/slow.png", "/slow2.png":
+                return .init(headers: [("Content-Type", "image/png")], body: .drip(slowPNG, interval: .milliseconds(5)))
             case "/gone.png": return .init(status: 404)
             case "/page":
-                return .html(#"<title>Order 1138</title><meta property="og:title" content="Parcel 1138"><meta property="og:image" content="/card.png">"#)
+                return .html(
+                    #"<title>Order 1138</title><meta property="og:title" content="Parcel 1138"><meta property="og:image" content="/card.png">"#
+                )
             default: return .init(status: 404)
             }
         }
@@ -93,7 +102,8 @@ struct ImageProxyTests {
         tweak(&configuration)
         let server = EnrichmentServer(configuration: configuration, store: MemoryJobStore())
         do {
-            try await server.makeApplication().test(.ahc()) { client in try await body(client, origin, requests, signer) }
+            try await server.makeApplication().test(.ahc()) { client in try await body(client, origin, requests, signer)
+            }
         } catch {
             try? await origin.stop()
             throw error
@@ -124,14 +134,20 @@ struct ImageProxyTests {
         let stranger = try ImageURLSigner(keys: "third-key-0123456789", publicURL: Self.publicURL)
         let strangerParts = stranger.proxiedURL(for: url).split(separator: "/").suffix(2)
         #expect(signer.verifiedURL(signature: strangerParts.first!, url: strangerParts.last!) == nil)
-        #expect(signer.verifiedURL(signature: parts[1], url: ImageURLSigner.encode(Array("https://x.example/".utf8))[...]) == nil)
+        #expect(
+            signer.verifiedURL(signature: parts[1], url: ImageURLSigner.encode(Array("https://x.example/".utf8))[...])
+                == nil)
         #expect(signer.verifiedURL(signature: parts[1] + "=", url: parts[2]) == nil)
         // Not http(s): left as it is, and never verified.
         #expect(signer.proxiedURL(for: "data:image/png;base64,AAAA") == "data:image/png;base64,AAAA")
         let file = "file:///etc/passwd"
-        #expect(signer.verifiedURL(signature: signer.signature(of: file)[...], url: ImageURLSigner.encode(Array(file.utf8))[...]) == nil)
+        #expect(
+            signer.verifiedURL(
+                signature: signer.signature(of: file)[...], url: ImageURLSigner.encode(Array(file.utf8))[...]) == nil)
         // Settings: a short key is named by its position, never shown; the public URL must be http(s).
-        #expect(throws: ImageProxyError.self) { try ImageURLSigner(keys: "long-enough-key-0123,short", publicURL: Self.publicURL) }
+        #expect(throws: ImageProxyError.self) {
+            try ImageURLSigner(keys: "long-enough-key-0123,short", publicURL: Self.publicURL)
+        }
         #expect((try? ImageURLSigner(keys: "k-0123456789abcdef", publicURL: "chat.example.com")) == nil)
     }
 
@@ -159,7 +175,8 @@ struct ImageProxyTests {
                 ("card.jpg", "image/jpeg"), ("card.png", "image/png"), ("card.gif", "image/gif"),
                 ("card.webp", "image/webp"), ("card.avif", "image/avif"), ("icon.ico", "image/x-icon"),
             ] {
-                try await client.execute(uri: Self.path(signer, "\(origin.baseURL)/\(name)"), method: .get) { response in
+                try await client.execute(uri: Self.path(signer, "\(origin.baseURL)/\(name)"), method: .get) {
+                    response in
                     #expect(response.status == .ok, "\(name)")
                     #expect(response.headers[.contentType] == type, "\(name)")
                     #expect(Array(response.body.readableBytesView) == Self.file(name), "\(name)")
@@ -269,10 +286,13 @@ struct ImageProxyTests {
     @Test func noCookieEitherWayAndConditionalRequestsAre304() async throws {
         try await withProxy { client, origin, requests, signer in
             let headers: HTTPFields = [
-                .cookie: "session=secret", .authorization: "Bearer x", .userAgent: "Browser/1", .accept: "image/webp,*/*",
+                .cookie: "session=secret", .authorization: "Bearer x", .userAgent: "Browser/1",
+                .accept: "image/webp,*/*",
                 .referer: "https://chat.example.com/conversation/1",
             ]
-            try await client.execute(uri: Self.path(signer, origin.baseURL + "/cookie.png"), method: .get, headers: headers) {
+            try await client.execute(
+                uri: Self.path(signer, origin.baseURL + "/cookie.png"), method: .get, headers: headers
+            ) {
                 #expect($0.status == .ok)
                 #expect($0.headers[.setCookie] == nil)
                 #expect($0.headers[.eTag] == "\"v1\"")
@@ -368,12 +388,16 @@ struct ImageProxyTests {
             let body = EnrichmentServerTests.webhook(text: "Where is it? \(origin.baseURL)/page")
             var headers: HTTPFields = [.contentType: "application/json"]
             headers[.init("x-sendbird-signature")!] = WebhookSignature.sign(body, token: EnrichmentServerTests.token)
-            try await client.execute(uri: "/webhooks/sendbird", method: .post, headers: headers, body: ByteBuffer(bytes: body)) {
+            try await client.execute(
+                uri: "/webhooks/sendbird", method: .post, headers: headers, body: ByteBuffer(bytes: body)
+            ) {
                 #expect($0.status == .ok)
             }
             let puts = try await fake.waitForPuts(1)
             let data = try #require(puts.first?.body["data"]?.stringValue)
-            guard case .urlPreview(let preview) = DeskPayload.decode(data, customType: DeskPayload.richMessageCustomType).content
+            guard
+                case .urlPreview(let preview) = DeskPayload.decode(data, customType: DeskPayload.richMessageCustomType)
+                    .content
             else {
                 Issue.record("no preview in \(data)")
                 return
@@ -401,7 +425,9 @@ struct ImageProxyTests {
                 #expect(json["previews"]?.arrayValue?.first?["error"]?["kind"] == "policy")
             }
             #expect(origin.connectionsAccepted == 0)
-            let metrics = try await client.execute(uri: "/metrics", method: .get, headers: EnrichmentServerTests.authorized) {
+            let metrics = try await client.execute(
+                uri: "/metrics", method: .get, headers: EnrichmentServerTests.authorized
+            ) {
                 String(buffer: $0.body)
             }
             #expect(metrics.contains(#"deskkit_previews_total{outcome="policy"} 1"#))
@@ -418,8 +444,11 @@ struct ImageProxyTests {
                 }
             }
             #expect(requests.count("/page") == 1)
-            let query = "/v1/previews?url=" + (origin.baseURL + "/page").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-            try await client.execute(uri: query, method: .delete, headers: EnrichmentServerTests.authorized) { response in
+            let query =
+                "/v1/previews?url=" + (origin.baseURL + "/page").addingPercentEncoding(
+                    withAllowedCharacters: .alphanumerics)!
+            try await client.execute(uri: query, method: .delete, headers: EnrichmentServerTests.authorized) {
+                response in
                 #expect(response.status == .ok)
                 let json = try JSONValue.parse(String(buffer: response.body))
                 #expect(json["memory"] == 1 && json["shared"] == .null)

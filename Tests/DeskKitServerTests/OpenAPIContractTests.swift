@@ -86,9 +86,12 @@ struct OpenAPIContractTests {
             Call(method: .delete, path: "/v1/previews?url=https%3A%2F%2Fexample.com%2F", headers: json),
             Call(method: .delete, path: "/v1/previews", headers: json),
             Call(method: .delete, path: "/v1/previews?url=x"),
-            Call(method: .get, path: "/images/AAAA/aHR0cHM6Ly9leGFtcGxlLmNvbS8", operation: "/images/{signature}/{url}"),
             Call(
-                method: .head, path: "/images/\(signer.signature(of: "http://127.0.0.1/a.png"))/\(ImageURLSigner.encode(Array("http://127.0.0.1/a.png".utf8)))",
+                method: .get, path: "/images/AAAA/aHR0cHM6Ly9leGFtcGxlLmNvbS8", operation: "/images/{signature}/{url}"),
+            Call(
+                method: .head,
+                path:
+                    "/images/\(signer.signature(of: "http://127.0.0.1/a.png"))/\(ImageURLSigner.encode(Array("http://127.0.0.1/a.png".utf8)))",
                 operation: "/images/{signature}/{url}"),
         ]
     }()

@@ -164,10 +164,14 @@ struct PostgresPreviewCacheTests {
         let store = try await PostgresJobStore.open(location)
         let cache = try await PostgresPreviewCache.open(sharing: store)
         let card = PreviewCard(preview: URLPreview(url: "https://example.com/a", title: "A"), details: .init())
-        for key in ["https://example.com/a", "https://example.com/a ru", "https://example.com/a de, *;q=0.5", "https://example.com/ab"] {
+        for key in [
+            "https://example.com/a", "https://example.com/a ru", "https://example.com/a de, *;q=0.5",
+            "https://example.com/ab",
+        ] {
             try await cache.store(.success(card), for: key, ttl: .seconds(600), now: Date())
         }
-        try await cache.store(.failure(FetchError(.loginWall, "a form")), for: "https://example.com/b", ttl: .seconds(600), now: Date())
+        try await cache.store(
+            .failure(FetchError(.loginWall, "a form")), for: "https://example.com/b", ttl: .seconds(600), now: Date())
         #expect(try await cache.forget("https://example.com/a") == 3)
         #expect(try await cache.lookup("https://example.com/a ru", now: Date(), fetchLease: .seconds(5)).cached == nil)
         #expect(try await cache.lookup("https://example.com/ab", now: Date(), fetchLease: .seconds(5)).cached != nil)
@@ -185,7 +189,9 @@ struct PostgresPreviewCacheTests {
         var fetch = FetchConfiguration()
         fetch.allowPrivateAddresses = true
         let (a, b) = (try await PostgresJobStore.open(location), try await PostgresJobStore.open(location))
-        let (cacheA, cacheB) = (try await PostgresPreviewCache.open(sharing: a), try await PostgresPreviewCache.open(sharing: b))
+        let (cacheA, cacheB) = (
+            try await PostgresPreviewCache.open(sharing: a), try await PostgresPreviewCache.open(sharing: b)
+        )
         let listening = Task { await cacheB.run() }
         let ready = ContinuousClock.now + .seconds(30)
         while !cacheB.isListening, ContinuousClock.now < ready { try await Task.sleep(for: .milliseconds(20)) }
@@ -199,7 +205,9 @@ struct PostgresPreviewCacheTests {
         let dropped = try await serviceA.forget(url)
         #expect(dropped.memory == 1 && dropped.shared == 1)
         let told = ContinuousClock.now + .seconds(10)
-        while await serviceB.cachedCount > 0, ContinuousClock.now < told { try await Task.sleep(for: .milliseconds(20)) }
+        while await serviceB.cachedCount > 0, ContinuousClock.now < told {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(try await serviceB.card(for: url).get().preview.title == "Version 2")
         listening.cancel()
         await a.close()

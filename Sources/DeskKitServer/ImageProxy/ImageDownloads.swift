@@ -108,7 +108,11 @@ final class ImageDownload: Sendable {
 
         /// What the origin answered, once the first bytes have shown the image's type (or why it is refused).
         func head() async -> Result<ImageHead, FetchError> {
-            await withTaskCancellationHandler { await download.head() } onCancel: { download.leave(id) }
+            await withTaskCancellationHandler {
+                await download.head()
+            } onCancel: {
+                download.leave(id)
+            }
         }
 
         /// The next piece of the body; nil at its end.
@@ -225,7 +229,9 @@ final class ImageDownload: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let (answer, producer): (Result<ByteBuffer?, any Error>?, CheckedContinuation<Void, Never>?) =
                     state.withLock { state in
-                        guard var subscriber = state.subscribers[id] else { return (.failure(CancellationError()), nil) }
+                        guard var subscriber = state.subscribers[id] else {
+                            return (.failure(CancellationError()), nil)
+                        }
                         if Task.isCancelled { return (.failure(CancellationError()), nil) }
                         if let chunk = subscriber.chunks.popFirst() {
                             subscriber.bytes -= chunk.readableBytes

@@ -15,10 +15,16 @@ struct ForgetRoute: Sendable {
         }
         do {
             let (memory, shared) = try await previews.forget(url)
-            return .json(.ok, ["url": .string(url), "memory": .integer(Int64(memory)), "shared": shared.map { .integer(Int64($0)) } ?? .null])
+            return .json(
+                .ok,
+                [
+                    "url": .string(url), "memory": .integer(Int64(memory)),
+                    "shared": shared.map { .integer(Int64($0)) } ?? .null,
+                ])
         } catch {
             throw RequestProblem(
-                .serviceUnavailable, "the shared preview cache cannot be reached (this instance's card is gone): \(error)",
+                .serviceUnavailable,
+                "the shared preview cache cannot be reached (this instance's card is gone): \(error)",
                 headers: [.retryAfter: "1"])
         }
     }
