@@ -159,9 +159,9 @@ extension PageFetcher {
     /// `head` what the origin answered once the first bytes have shown the image's type and pixel size, then
     /// `chunk` each piece of the body as it arrives, as sent (so memory does not grow with the image).
     ///
-    /// - Throws: ``FetchError``: ``FetchError/Kind/notAnImage`` for bytes of a type not passed on (an SVG, HTML…),
-    ///   ``FetchError/Kind/tooLarge`` for more pixels or bytes than `limits` allow (bytes past the limit are
-    ///   not passed on: the answer is cut there), ``FetchError/Kind/httpStatus`` for a status other than 2xx or
+    /// - Throws: `FetchError`: `not_an_image` for bytes of a type not passed on (an SVG, HTML…),
+    ///   `too_large` for more pixels or bytes than `limits` allow (bytes past the limit are
+    ///   not passed on: the answer is cut there), `http_status` for a status other than 2xx or
     ///   304, and the fetch's own errors (a refused address, a host the site policy refuses, a time-out).
     public func fetchImage(
         _ request: ImageRequest, limits: ImageLimits,

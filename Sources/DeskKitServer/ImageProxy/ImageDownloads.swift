@@ -116,7 +116,7 @@ final class ImageDownload: Sendable {
         }
 
         /// The next piece of the body; nil at its end.
-        /// - Throws: the ``FetchError`` the body ended with (too many bytes, a broken connection), or
+        /// - Throws: the `FetchError` the body ended with (too many bytes, a broken connection), or
         ///   `CancellationError`.
         func next() async throws -> ByteBuffer? { try await download.next(id) }
 

@@ -13,7 +13,7 @@ import Hummingbird
 struct ImageProxyRoute: Sendable {
     let signer: ImageURLSigner
     let downloads: ImageDownloads
-    /// The longest `max-age` passed on (``ServerConfiguration/ImageProxy/maxAge``).
+    /// The longest `max-age` passed on (``ServerConfiguration/imageMaxAge``).
     let maxAge: Duration
     let metrics: ServerMetrics
 
@@ -57,7 +57,10 @@ struct ImageProxyRoute: Sendable {
         metrics.proxiedImage("ok")
         guard request.method != .head else {
             subscription.leave()
-            return Response(status: .ok, headers: headers, body: ResponseBody())
+            // No body, and no length but the origin's (an empty body would say 0).
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody(contentLength: head.contentLength) { try await $0.finish(nil) })
         }
         return Response(
             status: .ok, headers: headers,
