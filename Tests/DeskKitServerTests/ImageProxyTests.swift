@@ -67,6 +67,7 @@ struct ImageProxyTests {
             case "/to-loopback": return .redirect("http://127.0.0.1:1/card.png")
             case "/to-metadata": return .redirect("http://[::ffff:169.254.169.254]/latest/meta-data")
             case "/to-localhost": return .redirect("http://localhost/card.png")
+            case "/to-file": return .redirect("file:///etc/passwd")
             case "/cookie.png":
                 return served("card.png", as: "image/png", [("Set-Cookie", "track=1; Path=/"), ("ETag", "\"v1\"")])
             case "/etag.png":
@@ -140,6 +141,8 @@ struct ImageProxyTests {
         #expect(signer.verifiedURL(signature: parts[1] + "=", url: parts[2]) == nil)
         // Not http(s): left as it is, and never verified.
         #expect(signer.proxiedURL(for: "data:image/png;base64,AAAA") == "data:image/png;base64,AAAA")
+        #expect(signer.proxiedURL(for: "http://") == "http://")
+        #expect(signer.verifiedURL(signature: signer.signature(of: "http://")[...], url: "aHR0cDovLw"[...]) == nil)
         let file = "file:///etc/passwd"
         #expect(
             signer.verifiedURL(
@@ -271,6 +274,10 @@ struct ImageProxyTests {
     @Test func redirectsToPrivateAddressesAndDeniedHostsAreRefused() async throws {
         try await withProxy({ $0.fetch.sitePolicy = try! SitePolicy(deny: "localhost", allow: nil) }) {
             client, origin, _, signer in
+            try await client.execute(uri: Self.path(signer, origin.baseURL + "/to-file"), method: .get) { response in
+                #expect(response.status == .badGateway)
+                #expect(String(buffer: response.body).contains("invalid_url"))
+            }
             for (path, kind) in [
                 ("/to-loopback", "blocked_address"), ("/to-metadata", "blocked_address"), ("/to-localhost", "policy"),
             ] {

@@ -73,10 +73,8 @@ struct ImageProxyRoute: Sendable {
 
     /// The answer to a fetch that failed: 415 for bytes that are no image passed on, 403 for a host the guard
     /// or the site policy refuses, 504 for a time-out, 502 for the rest (the origin's status, too many bytes or
-    /// pixels, a broken connection); `{"error": {"kind", "detail"}}`. A URL that cannot be requested is 404.
+    /// pixels, a broken connection, a redirect to what is no web URL); `{"error": {"kind", "detail"}}`.
     static func problem(_ error: FetchError) -> RequestProblem {
-        // A signed URL the fetcher cannot request is no image, as an unsigned one.
-        if error.kind == .invalidURL { return RequestProblem(.notFound, "no such image", headers: safetyHeaders) }
         let status: HTTPResponse.Status =
             switch error.kind {
             case .notAnImage: .unsupportedMediaType

@@ -1,4 +1,5 @@
 import Crypto
+import DeskKitPreview
 import DeskKitModel
 
 /// Signs and checks the image proxy's URLs: `{public_url}/images/{signature}/{url}`, where `signature` is the
@@ -59,8 +60,8 @@ public struct ImageURLSigner: Sendable, CustomStringConvertible {
         return base
     }
 
-    /// The proxied URL of `url`; `url` itself when it is not an http(s) URL (a `data:` image stays as it is)
-    /// or is longer than ``maxURLBytes``.
+    /// The proxied URL of `url`; `url` itself when it is not an http(s) URL a request can be made of (a `data:`
+    /// image stays as it is) or is longer than ``maxURLBytes``.
     public func proxiedURL(for url: String) -> String {
         guard Self.isWebURL(url), url.utf8.count <= Self.maxURLBytes else { return url }
         return "\(publicURL)/images/\(signature(of: url))/\(Self.encode(Array(url.utf8)))"
@@ -72,7 +73,7 @@ public struct ImageURLSigner: Sendable, CustomStringConvertible {
     }
 
     /// The image URL a proxied path names, when `signature` is one of the keys' for it and it is an http(s)
-    /// URL; nil otherwise (a bad or unknown signature, an encoding that is not unpadded base64url, another
+    /// URL a request can be made of; nil otherwise (a bad or unknown signature, an encoding that is not unpadded base64url, another
     /// scheme). The signature is compared in constant time.
     public func verifiedURL(signature: Substring, url encoded: Substring) -> String? {
         guard encoded.utf8.count <= (Self.maxURLBytes + 2) / 3 * 4,
@@ -89,9 +90,10 @@ public struct ImageURLSigner: Sendable, CustomStringConvertible {
 
     public var description: String { "image proxy at \(publicURL), \(keys.count) key(s)" }
 
+    /// Whether `url` is an http(s) URL a request can be made of (a host, a port).
     private static func isWebURL(_ url: String) -> Bool {
         let lower = url.prefix(8).lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        return (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && (try? WebURL(url)) != nil
     }
 
     /// Unpadded base64url.
