@@ -74,7 +74,7 @@ public struct EnrichmentServer: Sendable {
             api: PlatformAPIClient(
                 baseURL: configuration.apiBase, apiToken: configuration.apiToken, timeout: configuration.apiTimeout,
                 metrics: metrics, logger: logger),
-            imageProxy: configuration.imageProxy, metrics: metrics, logger: logger)
+            images: configuration.cardImages, metrics: metrics, logger: logger)
         images = ImageDownloads(
             fetcher: previews.fetcher, limits: configuration.imageLimits,
             perHost: configuration.previews.maxConcurrentFetchesPerHost)
@@ -163,7 +163,7 @@ public struct EnrichmentServer: Sendable {
         router.get("/openapi.yaml") { _, _ in contract.handle(as: "application/yaml") }
         router.get("/openapi.json") { _, _ in contract.handle(as: "application/json") }
         let preview = PreviewRoute(
-            previews: previews, imageProxy: configuration.imageProxy, metrics: metrics, grace: grace)
+            previews: previews, images: configuration.cardImages, metrics: metrics, grace: grace)
         let decode = DecodeRoute()
         let forget = ForgetRoute(previews: previews)
         let work = router.group("/v1")

@@ -78,6 +78,9 @@ struct ImageProxyTests {
             case "/slow.png", "/slow2.png":
                 return .init(headers: [("Content-Type", "image/png")], body: .drip(slowPNG, interval: .milliseconds(5)))
             case "/gone.png": return .init(status: 404)
+            case "/logo.svg": return served("script.svg", as: "image/svg+xml")
+            case "/svg-page": return .html(#"<title>Logo</title><meta property="og:image" content="/logo.svg">"#)
+            case "/bomb-page": return .html(#"<title>Huge</title><meta property="og:image" content="/bomb.png">"#)
             case "/page":
                 return .html(
                     #"<title>Order 1138</title><meta property="og:title" content="Parcel 1138"><meta property="og:image" content="/card.png">"#
@@ -383,6 +386,18 @@ struct ImageProxyTests {
             try await client.execute(uri: String(image.dropFirst(Self.publicURL.count)), method: .get) {
                 #expect($0.status == .ok)
                 #expect(Array($0.body.readableBytesView) == Self.file("card.png"))
+            }
+            // What the proxy would refuse is not on the card: no broken image in the widget.
+            for (page, why) in [("/svg-page", "SVG"), ("/bomb-page", "30000×30000")] {
+                let request = ByteBuffer(string: #"{"url": "\#(origin.baseURL)\#(page)"}"#)
+                try await client.execute(
+                    uri: "/v1/preview", method: .post,
+                    headers: EnrichmentServerTests.authorized.merging([.contentType: "application/json"]), body: request
+                ) { response in
+                    let item = try JSONValue.parse(String(buffer: response.body))["previews"]?.arrayValue?.first
+                    #expect((item?["payload"]?["body"]?["image"]?.stringValue ?? "").isEmpty, "\(page)")
+                    #expect(item?["details"]?["image_dropped"]?.stringValue?.contains(why) == true, "\(page)")
+                }
             }
         }
     }

@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// The longest `max-age` the proxy passes on (`DESKKIT_IMAGE_PROXY_MAX_AGE`): the origin's when shorter.
     /// Default 1 day.
     public var imageMaxAge: Duration = .seconds(86400)
+    /// What the cards the server writes name as their images, by ``imageProxy`` and ``imageLimits``.
+    var cardImages: CardImages { CardImages(signer: imageProxy, maxPixels: imageLimits.maxPixels) }
     /// The two settings of ``imageProxy``, as read, until both are known.
     var imageProxyKeys: String?
     var publicURL: String?

@@ -9,7 +9,7 @@ struct Enricher: Sendable {
     let previews: PreviewService
     let api: PlatformAPIClient
     /// Names the card's image through the image proxy, when it is configured.
-    let imageProxy: ImageURLSigner?
+    let images: CardImages
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -17,11 +17,11 @@ struct Enricher: Sendable {
     func process(_ job: EnrichmentJob) async -> JobOutcome {
         var log: Logger.Metadata = ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"]
         let urls = job.links ?? previews.linksToPreview(in: job.text).map(\.href)
-        let results = await previews.cards(for: urls, language: job.language.flatMap { try? AcceptLanguage($0) })
-            .map { $0.map(\.preview) }
+        let cards = await previews.cards(for: urls, language: job.language.flatMap { try? AcceptLanguage($0) })
+        let results = cards.map { $0.map(\.preview) }
         metrics.previews(results)
         if Task.isCancelled { return .cancelled }
-        guard var preview = results.lazy.compactMap({ try? $0.get() }).first else {
+        guard let card = cards.lazy.compactMap({ try? $0.get() }).first else {
             let errors = results.compactMap { r -> String? in
                 if case .failure(let e) = r { return e.kind.rawValue } else { return nil }
             }
@@ -35,7 +35,7 @@ struct Enricher: Sendable {
             }
             return results.isEmpty ? .noLink : .noPreview
         }
-        if let imageProxy, let image = preview.image { preview.image = imageProxy.proxiedURL(for: image) }
+        let preview = images.written(card).preview
         let message = DeskPayload.message(.urlPreview(preview), text: job.text)
         do {
             try await api.updateMessage(channelURL: job.channelURL, messageID: job.messageID, with: message)

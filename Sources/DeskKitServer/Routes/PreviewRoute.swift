@@ -8,7 +8,7 @@ struct PreviewRoute: Sendable {
     static let maxRequestBytes = 64 * 1024
     let previews: PreviewService
     /// Names the cards' images through the image proxy, when it is configured.
-    let imageProxy: ImageURLSigner?
+    let images: CardImages
     let metrics: ServerMetrics
     /// The shutdown grace: a request still fetching when it ends is answered 503.
     let grace: ShutdownGrace
@@ -59,10 +59,8 @@ struct PreviewRoute: Sendable {
         var items: [JSONValue] = []
         for (link, url, result) in results {
             switch result {
-            case .success(var card):
-                if let imageProxy, let image = card.preview.image {
-                    card.preview.image = imageProxy.proxiedURL(for: image)
-                }
+            case .success(let found):
+                let card = images.written(found)
                 let rich = RichPayload.urlPreview(card.preview)
                 items.append([
                     "link": .string(link), "url": .string(url), "data": .string(DeskPayload.encode(rich)),
