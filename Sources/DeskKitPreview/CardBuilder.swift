@@ -46,9 +46,7 @@ struct CardBuilder: Sendable {
         // An image on a host the site policy refuses is not on the card, probed or not: a reader's browser
         // would fetch it from there.
         if let image = card.preview.image, let refusal = fetcher.configuration.sitePolicy.refusal(url: image) {
-            card.preview.image = nil
-            card.details.sources.image = nil
-            card.details.imageDropped = refusal.description
+            card.dropImage(because: refusal.description)
         }
         if probeImages, card.details.mediaType == nil { await probeImage(of: &card) }
         let p = card.preview
@@ -171,12 +169,6 @@ struct CardBuilder: Sendable {
     }
 
     private func probe(_ image: String, into card: inout PreviewCard) async {
-        /// Takes the image off the card, saying why.
-        func drop(_ reason: String) {
-            card.preview.image = nil
-            card.details.sources.image = nil
-            card.details.imageDropped = reason
-        }
         do {
             let probed = try await fetcher.fetch(image)
             if let info = probed.media?.image {
@@ -186,15 +178,15 @@ struct CardBuilder: Sendable {
                 if card.details.sources.image == .pageFallback, let width = info.width, let height = info.height,
                     max(width, height) < ImageInfo.iconSize
                 {
-                    drop("an icon of \(width)×\(height) from the page's body")
+                    card.dropImage(because: "an icon of \(width)×\(height) from the page's body")
                 }
             } else {
-                drop("not an image: \(probed.contentType ?? "no Content-Type")")
+                card.dropImage(because: "not an image: \(probed.contentType ?? "no Content-Type")")
             }
         } catch {
             let gone = error.status == 404 || error.status == 410
             if gone || [.notAnImage, .notHTML, .blockedAddress, .invalidURL, .policy].contains(error.kind) {
-                drop(error.description)
+                card.dropImage(because: error.description)
             } else {
                 card.details.imageProbeError = error.description
             }

@@ -29,8 +29,12 @@ public struct FetchConfiguration: Sendable {
     public var userAgent = Self.defaultUserAgent
     /// Whether `text` can be sent as a `User-Agent`: 1 to 512 printable ASCII characters (no line break that
     /// would split the header).
-    public static func isValidUserAgent(_ text: String) -> Bool {
-        (1...512).contains(text.utf8.count) && text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    public static func isValidUserAgent(_ text: String) -> Bool { isSendable(text) }
+
+    /// Whether `value` may be sent as a header's value: 1 to 512 printable ASCII bytes, nothing that would split
+    /// the header (a `User-Agent`, a client's `Accept` or `If-None-Match` passed on by the image proxy).
+    package static func isSendable(_ value: String) -> Bool {
+        (1...512).contains(value.utf8.count) && value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 
     /// Names DeskKit, its version and where to read about it, so that a site's operator can tell who

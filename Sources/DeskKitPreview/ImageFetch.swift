@@ -24,8 +24,10 @@ public struct ImageRequest: Sendable, Hashable {
     /// The headers sent to the origin besides the fetcher's own: the conditional ones, when given and short.
     var conditionalHeaders: [(String, String)] {
         var headers: [(String, String)] = []
-        if let ifNoneMatch, Self.isSendable(ifNoneMatch) { headers.append(("If-None-Match", ifNoneMatch)) }
-        if let ifModifiedSince, Self.isSendable(ifModifiedSince) {
+        if let ifNoneMatch, FetchConfiguration.isSendable(ifNoneMatch) {
+            headers.append(("If-None-Match", ifNoneMatch))
+        }
+        if let ifModifiedSince, FetchConfiguration.isSendable(ifModifiedSince) {
             headers.append(("If-Modified-Since", ifModifiedSince))
         }
         return headers
@@ -34,13 +36,8 @@ public struct ImageRequest: Sendable, Hashable {
     /// The `Accept` sent: the client's when it is short and printable, else one that asks for the formats
     /// passed on.
     var acceptHeader: String {
-        accept.flatMap { Self.isSendable($0) ? $0 : nil }
+        accept.flatMap { FetchConfiguration.isSendable($0) ? $0 : nil }
             ?? "image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8"
-    }
-
-    /// 1 to 512 printable ASCII bytes: nothing that would split a header.
-    private static func isSendable(_ value: String) -> Bool {
-        (1...512).contains(value.utf8.count) && value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
     }
 }
 
@@ -55,6 +52,13 @@ public struct ImageLimits: Sendable, Hashable {
     public var timeout: Duration = .seconds(30)
     /// The default limits.
     public init() {}
+
+    /// Why an image of `width` × `height` pixels is not passed on (more than ``maxPixels``), or nil.
+    public func pixelRefusal(width: Int, height: Int) -> FetchError? {
+        let pixels = width.multipliedReportingOverflow(by: height)
+        guard pixels.overflow || pixels.partialValue > maxPixels else { return nil }
+        return FetchError(.tooLarge, "the image claims \(width)×\(height) pixels, over the \(maxPixels) allowed")
+    }
 }
 
 /// What the origin answered, as the proxy passes it on: an image whose type was read from its bytes, or
@@ -103,10 +107,13 @@ public enum ImageSniff {
         case .needMore: return .needMore
         case .notAnImage: return .refused("the first bytes are not a JPEG, PNG, GIF, WebP, AVIF or ICO image")
         case .image(let info):
-            guard info.format != .svg else { return .refused("an SVG image (it may run scripts)") }
+            guard passesOn(info.format) else { return .refused("an SVG image (it may run scripts)") }
             return .image(mediaType: "image/\(info.format.rawValue)", width: info.width, height: info.height)
         }
     }
+
+    /// Whether images of `format`, as `ImageProbe` reads them, are passed on: every raster format; not SVG.
+    public static func passesOn(_ format: ImageInfo.Format) -> Bool { format != .svg }
 
     /// A Windows icon: the largest of its images, each read from the directory (where 0 stands for 256) or, for
     /// an image stored as a PNG, from that PNG's own header — which is what a browser decodes.
@@ -220,11 +227,7 @@ extension PageFetcher {
             guard let width, let height else {
                 throw FetchError(.notAnImage, "no pixel size in the first \(prefix.count) bytes of the \(mediaType)")
             }
-            let pixels = width.multipliedReportingOverflow(by: height)
-            guard !pixels.overflow, pixels.partialValue <= limits.maxPixels else {
-                throw FetchError(
-                    .tooLarge, "the image claims \(width)×\(height) pixels, over the \(limits.maxPixels) allowed")
-            }
+            if let refusal = limits.pixelRefusal(width: width, height: height) { throw refusal }
             answer.mediaType = mediaType
             answer.width = width
             answer.height = height

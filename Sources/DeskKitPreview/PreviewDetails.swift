@@ -23,6 +23,14 @@ public struct PreviewCard: Sendable, Hashable {
         preview.imageWidth = sized ? details.imageWidth : nil
         preview.imageHeight = sized ? details.imageHeight : nil
     }
+
+    /// Takes the image off the card (and its size off the payload), saying why in ``PreviewDetails/imageDropped``.
+    package mutating func dropImage(because reason: String) {
+        preview.image = nil
+        details.sources.image = nil
+        details.imageDropped = reason
+        carryImageSize()
+    }
 }
 
 /// What a preview knows beyond the fields of the `SENDBIRD_DESK_URL_PREVIEW` payload: the image's pixel

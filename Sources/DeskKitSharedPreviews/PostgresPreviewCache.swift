@@ -145,7 +145,11 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
 
     /// A notice's payload for `url`: the URL itself, or "" (everyone) when it is too long for one (8,000
     /// bytes at most, in the server's encoding).
-    private static func payload(for url: String) -> String { url.utf8.count <= 7000 ? url : "" }
+    private static func payload(for url: String) -> String { fitsANotice(url) ? url : "" }
+
+    /// Whether `url` fits in a notice's payload (8,000 bytes at most, in the server's encoding; 7,000 leaves room
+    /// for the `forget ` prefix and the encoding).
+    private static func fitsANotice(_ url: String) -> Bool { url.utf8.count <= 7000 }
 
     /// Returns when an answer for `url` is announced, at most `limit` later; without a listening
     /// connection, after 100 ms.
@@ -228,7 +232,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
             var count = 0
             for try await _ in rows.decode(String.self) { count += 1 }
             // Every instance listening drops the URL from its own cache (a URL too long for a notice is not told).
-            if url.utf8.count <= 7000 {
+            if Self.fitsANotice(url) {
                 _ = try await client.query("SELECT pg_notify(\(Self.channel), \(Self.forgetNotice + url))")
             }
             return count

@@ -31,11 +31,8 @@ public struct APIKeys: Sendable, Hashable, CustomStringConvertible {
     ///   blank entry (`a,,b`, a trailing comma), a key too short or too long, a character outside the
     ///   alphabet.
     public init(parsing list: String) throws(APIKeysError) {
-        let entries = list.split(separator: ",", omittingEmptySubsequences: false)
         var digests: [SHA256Digest] = []
-        for (i, entry) in entries.enumerated() {
-            let key = entry.trimmingWhiteSpace
-            let position = entries.count == 1 ? "the key" : "key \(i + 1) of \(entries.count)"
+        for (position, key) in KeyList.entries(list) {
             if key.isEmpty { throw APIKeysError("\(position) is empty (keys are separated by commas, none blank)") }
             guard key.utf8.count >= Self.minimumLength else {
                 throw APIKeysError("\(position) has \(key.utf8.count) characters; at least \(Self.minimumLength)")

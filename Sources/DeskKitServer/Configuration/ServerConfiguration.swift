@@ -55,7 +55,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// Default 1 day.
     public var imageMaxAge: Duration = .seconds(86400)
     /// What the cards the server writes name as their images, by ``imageProxy`` and ``imageLimits``.
-    var cardImages: CardImages { CardImages(signer: imageProxy, maxPixels: imageLimits.maxPixels) }
+    var cardImages: CardImages { CardImages(signer: imageProxy, limits: imageLimits) }
     /// The two settings of ``imageProxy``, as read, until both are known.
     var imageProxyKeys: String?
     var publicURL: String?

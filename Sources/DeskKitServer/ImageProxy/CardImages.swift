@@ -7,27 +7,23 @@ import DeskKitPreview
 struct CardImages: Sendable {
     /// The proxy's signer; nil when the proxy is off.
     let signer: ImageURLSigner?
-    /// The proxy's pixel cap (``ServerConfiguration/imageLimits``).
-    let maxPixels: Int
+    /// The proxy's limits (``ServerConfiguration/imageLimits``).
+    let limits: ImageLimits
 
     /// `card` as the server writes it.
     func written(_ card: PreviewCard) -> PreviewCard {
         guard let signer, let image = card.preview.image else { return card }
         var card = card
         let details = card.details
-        let pixels = (details.imageWidth ?? 0).multipliedReportingOverflow(by: details.imageHeight ?? 0)
-        if details.imageType == .svg || pixels.overflow || pixels.partialValue > maxPixels {
-            card.preview.image = nil
-            card.preview.imageWidth = nil
-            card.preview.imageHeight = nil
-            card.details.sources.image = nil
-            card.details.imageDropped =
-                details.imageType == .svg
-                ? "an SVG image, which the image proxy does not pass on"
-                : "\(details.imageWidth ?? 0)×\(details.imageHeight ?? 0) pixels, over the image proxy's \(maxPixels)"
-            return card
+        if let type = details.imageType, !ImageSniff.passesOn(type) {
+            card.dropImage(because: "an \(type.rawValue.uppercased()) image, which the image proxy does not pass on")
+        } else if let width = details.imageWidth, let height = details.imageHeight,
+            let refusal = limits.pixelRefusal(width: width, height: height)
+        {
+            card.dropImage(because: "the image proxy's limit: \(refusal.detail)")
+        } else {
+            card.preview.image = signer.proxiedURL(for: image)
         }
-        card.preview.image = signer.proxiedURL(for: image)
         return card
     }
 }

@@ -35,10 +35,7 @@ public struct ImageURLSigner: Sendable, CustomStringConvertible {
     /// The keys of a comma-separated list, each 16 characters or more.
     static func keys(_ list: String) throws(ImageProxyError) -> [SymmetricKey] {
         var keys: [SymmetricKey] = []
-        let entries = list.split(separator: ",", omittingEmptySubsequences: false)
-        for (i, entry) in entries.enumerated() {
-            let key = entry.trimmingWhiteSpace
-            let position = entries.count == 1 ? "the key" : "key \(i + 1) of \(entries.count)"
+        for (position, key) in KeyList.entries(list) {
             guard key.utf8.count >= Self.minimumKeyLength else {
                 throw ImageProxyError(
                     "\(position) has \(key.utf8.count) characters; at least \(Self.minimumKeyLength)")
