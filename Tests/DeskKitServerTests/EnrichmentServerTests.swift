@@ -350,7 +350,13 @@ struct EnrichmentServerTests {
 
     @Test func shutdownFinishesQueuedWorkWithinTheGrace() async throws {
         let handedBack = Recorder()
-        let fake = try await withServer({ $0.queue.workers = 1 }, handBack: { await handedBack.handBack($0) }) {
+        // A grace far longer than the work: shutdown ends when the queue is empty, not at the grace, and a
+        // machine loaded by the whole suite (CI) still finishes three fetches and PUTs within it.
+        let tweak: (inout ServerConfiguration) -> Void = {
+            $0.queue.workers = 1
+            $0.queue.shutdownGrace = .seconds(60)
+        }
+        let fake = try await withServer(tweak, handBack: { await handedBack.handBack($0) }) {
             client, fake, pages, _ async throws in
             await fake.setDelay(.milliseconds(200))
             for id in Int64(1)...3 { try await Self.post(client, Self.webhook(id: id, text: "\(pages.baseURL)/\(id)")) }
