@@ -34,7 +34,7 @@ let documentationPlugin: [Package.Dependency] =
     ProcessInfo.processInfo.environment["DESKKIT_DOCS"] == nil
     ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0")]
 
-// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · URLs · link detection · ICU formats and HTML cards in the reader's language ·
+// Modules, lowest first: JSON and bytes · message model and codecs (no I/O) · the formats as JSON Schema · URLs · link detection · ICU formats and HTML cards in the reader's language ·
 // libxml2 shim · what may be fetched (no I/O) · page metadata extraction and refusals · safe fetching and previews · job stores · server · the `deskkit` command.
 let package = Package(
     name: "DeskKit",
@@ -46,6 +46,7 @@ let package = Package(
     products: [
         .library(name: "DeskKitJSON", targets: ["DeskKitJSON"]),
         .library(name: "DeskKitModel", targets: ["DeskKitModel"]),
+        .library(name: "DeskKitSchemas", targets: ["DeskKitSchemas"]),
         .library(name: "DeskKitURL", targets: ["DeskKitURL"]),
         .library(name: "DeskKitLinks", targets: ["DeskKitLinks"]),
         .library(name: "DeskKitCards", targets: ["DeskKitCards"]),
@@ -85,6 +86,14 @@ let package = Package(
         // UTF-8 validation. What every module that reads text builds on.
         .target(name: "DeskKitJSON"),
         .target(name: "DeskKitModel", dependencies: ["DeskKitJSON"]),
+        // The formats as JSON Schema (draft 2020-12): every Desk payload, the message, Sendbird's webhook, Pyrus
+        // and LiveTex. The files are the source; `deskkit schema` and the server's /schemas/ serve them
+        // compiled in, and Web/schemas/ ships a copy (checked equal by the tests).
+        .target(
+            name: "DeskKitSchemas", dependencies: ["DeskKitJSON"],
+            resources: [
+                .embedInCode("Schemas/common.json"), .embedInCode("Schemas/desk-data.json"), .embedInCode("Schemas/url-preview.json"), .embedInCode("Schemas/closure-inquiry.json"), .embedInCode("Schemas/customer-satisfaction.json"), .embedInCode("Schemas/bot-answers.json"), .embedInCode("Schemas/notification.json"), .embedInCode("Schemas/system-message.json"), .embedInCode("Schemas/desk-message.json"), .embedInCode("Schemas/sendbird-webhook.json"), .embedInCode("Schemas/pyrus-webhook.json"), .embedInCode("Schemas/pyrus-auth.json"), .embedInCode("Schemas/livetex-webhook.json")
+            ]),
         // Time limits: the one deadline helper (answered at the deadline, the work cancelled; its timer is
         // SwiftNIO's) and `Duration` in the units SwiftNIO takes. What fetching and the stores bound their
         // waits with.
@@ -203,7 +212,7 @@ let package = Package(
         .target(
             name: "DeskKitServer",
             dependencies: [
-                "DeskKitModel", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore", "DeskKitTime",
+                "DeskKitModel", "DeskKitSchemas", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore", "DeskKitTime",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 .product(name: "NIOCore", package: "swift-nio", condition: server),
@@ -232,6 +241,7 @@ let package = Package(
             name: "deskkit",
             dependencies: [
                 "DeskKitModel",
+                "DeskKitSchemas",
                 "DeskKitLinks",
                 "DeskKitCards",
                 "DeskKitMetadata",
@@ -267,6 +277,8 @@ let package = Package(
             name: "DeskKitModelTests",
             dependencies: ["DeskKitModel", "DeskKitInvariants"]
         ),
+        // The schemas' examples decode with no problem; Web/schemas/ is the same files.
+        .testTarget(name: "DeskKitSchemasTests", dependencies: ["DeskKitSchemas", "DeskKitModel"]),
         .testTarget(
             name: "DeskKitLinksTests",
             dependencies: ["DeskKitLinks", "DeskKitURL"],

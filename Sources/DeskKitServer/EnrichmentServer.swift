@@ -162,6 +162,8 @@ public struct EnrichmentServer: Sendable {
         let contract = OpenAPIRoute()
         router.get("/openapi.yaml") { _, _ in contract.handle(as: "application/yaml") }
         router.get("/openapi.json") { _, _ in contract.handle(as: "application/json") }
+        let schemas = SchemaRoute()
+        router.get("/schemas/:file") { _, context in try schemas.handle(context.parameters.get("file")) }
         let preview = PreviewRoute(
             previews: previews, images: configuration.cardImages, metrics: metrics, grace: grace)
         let decode = DecodeRoute()

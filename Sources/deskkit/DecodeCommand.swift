@@ -27,7 +27,7 @@ struct DecodeCommand: ParsableCommand {
     @Option(
         name: .long,
         help:
-            "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook: the other formats read JSON bodies (DATA, or lines with --messages)."
+            "desk (default), desk-message, desk-data, sendbird-webhook, pyrus-webhook, pyrus-auth or livetex-webhook: the formats but desk read JSON bodies (DATA, or lines with --messages)."
     )
     var format: PayloadFormat = .desk
 

@@ -1,12 +1,40 @@
 import ArgumentParser
 import DeskKitModel
 
-/// The payload formats `deskkit decode` and `deskkit validate` read.
+/// The payload formats `deskkit decode` and `deskkit validate` read. Every one but `desk` (which tells an envelope
+/// from a payload by its members) is also the name of its JSON Schema (`deskkit schema NAME`), and
+/// `deskkit validate --format NAME` is the strict validation that schema equals.
 enum PayloadFormat: String, ExpressibleByArgument, CaseIterable {
     case desk
+    case deskMessage = "desk-message"
+    case deskData = "desk-data"
+    case sendbirdWebhook = "sendbird-webhook"
     case pyrusWebhook = "pyrus-webhook"
     case pyrusAuth = "pyrus-auth"
     case livetexWebhook = "livetex-webhook"
+
+    /// Every problem of one line of this format, read strictly: what `deskkit validate` prints.
+    func problems(inLine line: UnsafeBufferPointer<UInt8>) -> [PayloadProblem] {
+        switch self {
+        case .desk: return DeskValidation.problems(inLine: line)
+        case .deskMessage: return DeskMessage(jsonBytes: line, options: .strict).problems
+        case .deskData: return Self.deskData(line, options: .strict).problems
+        case .sendbirdWebhook:
+            let (webhook, problems) = SendbirdWebhook.decode(line, options: .strict)
+            return problems + (webhook?.message?.problems ?? [])
+        default: return decode(line, strict: true).1
+        }
+    }
+
+    /// A line read as a message's `data` once decoded: a JSON object (anything else is the problem at `$`).
+    private static func deskData(_ line: UnsafeBufferPointer<UInt8>, options: DecodingOptions) -> DeskPayload.Decoded {
+        var decoded = DeskPayload.decode(bytes: line, expectsPayload: true, options: options)
+        if let payload = decoded.payload, payload.objectValue == nil {
+            decoded.problems.insert(
+                PayloadProblem(.wrongType, at: "$", "a payload is a JSON object, found \(payload.typeName)"), at: 0)
+        }
+        return decoded
+    }
 
     /// Decodes one body of a non-Desk format: `{"format", "valid", "value", "problems"}`.
     func decode(_ body: UnsafeBufferPointer<UInt8>, strict: Bool) -> (JSONValue, [PayloadProblem]) {
@@ -14,9 +42,21 @@ enum PayloadFormat: String, ExpressibleByArgument, CaseIterable {
         let value: JSONValue?
         let problems: [PayloadProblem]
         switch self {
-        case .desk:
+        case .desk, .deskMessage:
             let m = DeskMessage(jsonBytes: body, options: options)
             return (m.summaryJSON, m.problems)
+        case .deskData:
+            let d = Self.deskData(body, options: options)
+            return (d.summaryJSON, d.problems)
+        case .sendbirdWebhook:
+            let r = SendbirdWebhook.decode(body, options: options)
+            value = r.value.map { w in
+                [
+                    "category": .string(w.category), "app_id": .optional(w.appID), "sender_id": .optional(w.senderID),
+                    "channel_url": .optional(w.channelURL), "message": w.message?.summaryJSON ?? .null,
+                ]
+            }
+            problems = r.problems + (r.value?.message?.problems ?? [])
         case .pyrusWebhook:
             let r = PyrusReplyWebhook.decode(body, options: options)
             (value, problems) = (r.value?.jsonValue, r.problems)

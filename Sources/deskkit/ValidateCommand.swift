@@ -19,7 +19,13 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "The file to read (default: standard input).")
     var file: String?
 
-    @Option(name: .long, help: "desk (default), pyrus-webhook, pyrus-auth or livetex-webhook.")
+    @Option(
+        name: .long,
+        help: """
+            desk (default: an envelope, a payload or a data string, told apart by their members), or a schema's name: \
+            desk-message, desk-data, sendbird-webhook, pyrus-webhook, pyrus-auth, livetex-webhook (the strict \
+            validation `deskkit schema NAME` equals).
+            """)
     var format: PayloadFormat = .desk
 
     @Flag(
@@ -37,7 +43,7 @@ struct ValidateCommand: ParsableCommand {
         var lines = 0
         try reader.forEachNonBlankLine({ line, number in
             lines += 1
-            let problems = format == .desk ? DeskValidation.problems(inLine: line) : format.decode(line, strict: true).1
+            let problems = format.problems(inLine: line)
             problemCount += problems.count
             if jsonl {
                 out.line([

@@ -21,7 +21,8 @@ public struct DeskMessage: Sendable, Hashable {
         public var description: String { rawValue }
     }
 
-    /// The longest `custom_type` Sendbird accepts.
+    /// The longest `custom_type` Sendbird accepts, in characters (Unicode code points, as JSON Schema's `maxLength`
+    /// counts them).
     public static let maxCustomTypeLength = 128
 
     /// `type`: user, admin or file message; nil when absent.
@@ -170,8 +171,10 @@ extension DeskMessage {
         let messageID = reader.int64(o, .message_id)
         let text = reader.string(o, .message)
         let customType = reader.string(o, .custom_type, known: DeskPayload.knownCustomTypes)
-        if let ct = customType, ct.utf8.count > maxCustomTypeLength, ct.count > maxCustomTypeLength {
-            reader.report(.tooLong, "$.custom_type", "\(ct.count) characters, more than \(maxCustomTypeLength)")
+        if let ct = customType, ct.utf8.count > maxCustomTypeLength, ct.unicodeScalars.count > maxCustomTypeLength {
+            reader.report(
+                .tooLong, "$.custom_type",
+                "\(ct.unicodeScalars.count) characters (code points), more than \(maxCustomTypeLength)")
         }
         let createdAt = reader.int64(o, .created_at)
         var data: String?

@@ -49,7 +49,9 @@ public struct LiveTexPush: Sendable, Hashable {
         -> (value: LiveTexPush?, problems: [PayloadProblem])
     {
         OtherSystemsDecoding.decode(json, options: options) { o, reader in
-            let version = reader.identifier(o, "version", required: true)
+            // The version as text; a number is the version it equals (`1.0` is "1"), as JSON Schema compares them.
+            var version = reader.identifier(o, "version", required: true)
+            if let v = o["version"], o.tape.kind(v) == .number, Double(o.tape.numberText(at: v)) == 1 { version = "1" }
             let platform = reader.string(o, "platform", required: true)
             let to = reader.string(o, "to", required: true)
             var text = reader.string(o, "text")

@@ -7,7 +7,7 @@ public struct PyrusAuthRequest: Sendable, Hashable {
     /// `security_key` (at most 100 characters). Never printed or logged.
     public var securityKey: String
 
-    /// The longest user id and security key Pyrus sends.
+    /// The longest user id and security key Pyrus sends, in characters (Unicode code points).
     public static let maxFieldLength = 100
 
     /// Reads the POST body, JSON or `application/x-www-form-urlencoded` (by `contentType`, or by its first
@@ -41,9 +41,11 @@ public struct PyrusAuthRequest: Sendable, Hashable {
                 problems.append(PayloadProblem(.missingField, at: "$.\(key)", "is required"))
                 continue
             }
-            if key != "app_id", v.count > maxFieldLength {
+            if key != "app_id", v.unicodeScalars.count > maxFieldLength {
                 problems.append(
-                    PayloadProblem(.tooLong, at: "$.\(key)", "\(v.count) characters, more than \(maxFieldLength)"))
+                    PayloadProblem(
+                        .tooLong, at: "$.\(key)",
+                        "\(v.unicodeScalars.count) characters (code points), more than \(maxFieldLength)"))
             }
         }
         guard problems.isEmpty else { return (nil, problems) }

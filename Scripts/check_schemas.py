@@ -1,0 +1,288 @@
+"""The JSON Schemas against DeskKit's strict validation (Scripts/check-schemas.sh runs this).
+
+1. Every schema is a valid draft 2020-12 document, and every example validates against its schema.
+2. Equal to the validator: every JSON text of Corpus/ and the `deskkit mutate` variants of them that are still
+   JSON (RFC 8259 text in UTF-8 without lone surrogates, NaN or a key twice — what a schema cannot see) is
+   validated under each format both ways — `deskkit validate --format NAME` and the schema NAME with Python's
+   `jsonschema` — and the two must agree on every one.
+3. hypothesis-jsonschema generates valid instances of every payload schema; `deskkit decode` reads each as its
+   kind with no problem.
+
+`jsonschema` leaves contentMediaType/contentEncoding/contentSchema as annotations (draft 2020-12 allows that);
+here they are asserted, as the schemas' descriptions say: a string under `contentMediaType: application/json`
+holds JSON — base64 of it with `contentEncoding: base64` — with a BOM and white space allowed around it, and
+that JSON validates against `contentSchema`.
+"""
+
+import base64
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+import referencing
+import referencing.jsonschema
+from jsonschema import Draft202012Validator, ValidationError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMAS = os.path.join(ROOT, "Sources", "DeskKitSchemas", "Schemas")
+DESKKIT = os.environ.get("DESKKIT", os.path.join(ROOT, ".build", "debug", "deskkit"))
+FORMATS = ["desk-data", "desk-message", "sendbird-webhook", "pyrus-webhook", "pyrus-auth", "livetex-webhook"]
+# The rules the schemas' descriptions name as ones no schema can state: a text DeskKit finds one of these in is
+# left out of the comparison (and counted).
+UNSTATED = {"duplicate_key", "too_deep"}
+PAYLOADS = {"url-preview": "url_preview", "closure-inquiry": "closure_inquiry",
+            "customer-satisfaction": "customer_satisfaction", "bot-answers": "bot_answers",
+            "notification": "notification", "system-message": "system_message"}
+
+
+def load_schemas():
+    docs = {}
+    for name in sorted(os.listdir(SCHEMAS)):
+        with open(os.path.join(SCHEMAS, name), encoding="utf-8") as f:
+            docs[name[:-5]] = json.load(f)
+    # Without $schema, a $ref into another document keeps this harness's validator (with content assertion)
+    # instead of jsonschema's own for the dialect.
+    bare = {name: {k: v for k, v in doc.items() if k != "$schema"} for name, doc in docs.items()}
+    registry = referencing.Registry().with_resources(
+        (doc["$id"], referencing.Resource(contents=doc, specification=referencing.jsonschema.DRAFT202012))
+        for doc in bare.values())
+    return docs, bare, registry
+
+
+# MARK: Content assertion
+
+def strict_json(text):
+    """JSON as RFC 8259 has it, or None: no NaN/Infinity, no key twice, no lone surrogate."""
+    duplicate = False
+
+    def pairs(items):
+        nonlocal duplicate
+        keys = [k for k, _ in items]
+        if len(set(keys)) != len(keys):
+            duplicate = True
+        return dict(items)
+
+    def constant(name):
+        raise ValueError(name)
+
+    try:
+        value = json.loads(text, object_pairs_hook=pairs, parse_constant=constant)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (ValueError, RecursionError, UnicodeEncodeError):
+        return None, False
+    return value, duplicate
+
+
+def trim(text):
+    """Without a byte order mark and the white space (space, tab, CR, LF) around it."""
+    t = text.strip(" \t\r\n")
+    if t.startswith("\ufeff"):
+        t = t[1:].strip(" \t\r\n")
+    return t
+
+
+def from_base64(text):
+    t = trim(text).replace("\r\n", "").replace("\n", "")
+    urlsafe = "-" in t or "_" in t
+    t += "=" * (-len(t) % 4)
+    try:
+        raw = base64.b64decode(t, altchars=b"-_" if urlsafe else None, validate=True)
+        return raw.decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def content_media_type(validator, media_type, instance, schema):
+    if media_type != "application/json" or not isinstance(instance, str):
+        return
+    if schema.get("contentEncoding") == "base64":
+        text = from_base64(instance)
+        if text is None or not trim(text)[:1] in ("{", "["):
+            yield ValidationError("not base64 of JSON")
+            return
+    else:
+        text = instance
+    value, _ = strict_json(trim(text))
+    if value is None and trim(text) != "null":
+        yield ValidationError("does not hold JSON")
+        return
+    if "contentSchema" in schema:
+        yield from validator.descend(value, schema["contentSchema"])
+
+
+Validator = jsonschema.validators.extend(Draft202012Validator, {"contentMediaType": content_media_type})
+
+
+# MARK: DeskKit
+
+def deskkit(*args, stdin=None):
+    return subprocess.run([DESKKIT, *args], input=stdin, capture_output=True, check=False)
+
+
+def deskkit_valid(fmt, texts):
+    """`deskkit validate --format fmt --jsonl` on each text (one line each): valid or not, and the problems."""
+    out = deskkit("validate", "--format", fmt, "--jsonl", "-", stdin="\n".join(texts).encode() + b"\n")
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(answers) == len(texts), (fmt, len(answers), len(texts), out.stderr[:500])
+    return [(a["valid"], a["problems"]) for a in answers]
+
+
+def corpus_texts():
+    """Every JSON text in Corpus/ (whole files and lines of JSON-lines files), and the data payloads inside."""
+    texts = set()
+    for folder in ["envelope", "messages", "message-data", "validate", "webhooks", "pyrus-webhook",
+                   "pyrus-auth", "livetex-webhook"]:
+        base = os.path.join(ROOT, "Corpus", folder)
+        for name in sorted(os.listdir(base)):
+            with open(os.path.join(base, name), "rb") as f:
+                raw = f.read()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            candidates = [text] + text.splitlines()
+            for c in candidates:
+                for t in (c, trim(c), from_base64(c) or ""):
+                    value, duplicate = strict_json(t)
+                    if isinstance(value, dict) and not duplicate and "\n" not in t:
+                        texts.add(t)
+                        data = value.get("data")
+                        if isinstance(data, str):
+                            for inner in (trim(data), from_base64(data) or ""):
+                                v, dup = strict_json(inner)
+                                if isinstance(v, dict) and not dup and "\n" not in inner:
+                                    texts.add(inner)
+    return sorted(texts)
+
+
+def variants(texts, count, seed):
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        f.write("\n".join(texts) + "\n")
+    out = deskkit("mutate", f.name, "--count", str(count), "--seed", str(seed))
+    os.unlink(f.name)
+    kept = []
+    for line in out.stdout.decode().splitlines():
+        text = json.loads(line)["text"]
+        if text is None or "\n" in text or "\r" in text:
+            continue
+        value, duplicate = strict_json(text)
+        if value is not None and not duplicate:
+            kept.append(text)
+    return kept
+
+
+def compare(docs, registry, texts):
+    failures = 0
+    for fmt in FORMATS:
+        validator = Validator(docs[fmt], registry=registry)
+        answers = deskkit_valid(fmt, texts)
+        agree = valid = 0
+        beyond = 0
+        for text, (ok, problems) in zip(texts, answers):
+            if any(p["code"] in UNSTATED for p in problems):
+                beyond += 1
+                continue
+            errors = list(validator.iter_errors(json.loads(text)))
+            if (not errors) == ok:
+                agree += 1
+                valid += ok
+            else:
+                failures += 1
+                if failures <= 20:
+                    print(f"DISAGREE {fmt}: deskkit {'valid' if ok else problems[:2]} schema "
+                          f"{'valid' if not errors else [(list(e.absolute_path), e.message[:120]) for e in errors[:2]]}"
+                          f"\n    {text[:400]}")
+        print(f"{fmt}: {len(texts)} texts, {agree} agree ({valid} valid both ways), {beyond} left out for a rule "
+              f"no schema states (a key twice inside data, nesting past the parser's 128 levels)")
+    return failures
+
+
+def hypothesis_instances(docs, registry, per_schema):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis_jsonschema import from_schema
+
+    failures = 0
+    for name, kind in PAYLOADS.items():
+        bundled = bundle(docs, name)
+        instances = []
+
+        @settings(max_examples=per_schema, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(from_schema(bundled))
+        def collect(instance):
+            instances.append(json.dumps(instance, ensure_ascii=False))
+
+        collect()
+        out = deskkit("validate", "--format", "desk-data", "--jsonl", "-",
+                      stdin="\n".join(instances).encode() + b"\n")
+        answers = [json.loads(line) for line in out.stdout.splitlines()]
+        decoded = [json.loads(line) for line in deskkit("decode", "--format", "desk-data", "--messages", "-",
+                                                         stdin="\n".join(instances).encode() + b"\n").stdout.splitlines()]
+        bad = [(i, a["problems"]) for i, a in zip(instances, answers) if not a["valid"]]
+        wrong_kind = [(i, d["kind"]) for i, d in zip(instances, decoded) if d.get("kind") != kind]
+        failures += len(bad) + len(wrong_kind)
+        for i, p in bad[:5]:
+            print(f"HYPOTHESIS {name}: deskkit finds {p[:2]} in {i[:300]}")
+        for i, k in wrong_kind[:5]:
+            print(f"HYPOTHESIS {name}: decoded as {k}, not {kind}: {i[:300]}")
+        print(f"{name}: {len(instances)} generated, {len(instances) - len(bad)} valid for deskkit, "
+              f"{len(instances) - len(wrong_kind)} decoded as {kind}")
+    return failures
+
+
+def bundle(docs, name):
+    """`name` with every document it refers to inlined under $defs (hypothesis-jsonschema reads one document)."""
+    def rewrite(node, here):
+        if isinstance(node, dict):
+            out = {}
+            for k, v in node.items():
+                if k == "$ref":
+                    target, _, pointer = v.partition("#")
+                    doc = target[:-5] if target else here
+                    out[k] = f"#/$defs/{doc}" + (pointer.replace("/$defs/", f"/$defs/{doc}/$defs/", 1)
+                                                if pointer.startswith("/$defs/") else pointer)
+                elif k in ("$id", "$schema", "examples"):
+                    continue
+                else:
+                    out[k] = rewrite(v, here)
+            return out
+        if isinstance(node, list):
+            return [rewrite(v, here) for v in node]
+        return node
+
+    defs = {n: rewrite(d, n) for n, d in docs.items()}
+    root = dict(defs[name])
+    root["$defs"] = dict(root.get("$defs", {}), **defs)
+    return root
+
+
+def main():
+    originals, docs, registry = load_schemas()
+    failures = 0
+    for name, doc in docs.items():
+        Draft202012Validator.check_schema(originals[name])
+        validator = Validator(doc, registry=registry)
+        for example in doc.get("examples", []):
+            for error in validator.iter_errors(example):
+                failures += 1
+                print(f"EXAMPLE {name}: {error.message[:200]}")
+    print(f"{len(docs)} schemas are draft 2020-12 documents; their examples validate")
+
+    count = int(os.environ.get("SCHEMA_VARIANTS", "40000"))
+    texts = corpus_texts()
+    mutated = variants(texts, count, seed=int(os.environ.get("SCHEMA_SEED", "1")))
+    print(f"{len(texts)} JSON texts in Corpus/, {len(mutated)} of {count} mutate variants still JSON")
+    failures += compare(docs, registry, sorted(set(texts + mutated)))
+    examples = int(os.environ.get("SCHEMA_EXAMPLES", "2000"))
+    if examples:
+        failures += hypothesis_instances(docs, registry, examples)
+    if failures:
+        print(f"{failures} disagreements")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
