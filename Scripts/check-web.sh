@@ -33,6 +33,9 @@ tsc --strict --noEmit --target es2022 --lib es2022,dom --module nodenext --modul
 echo "TypeScript: Web/test/types/narrowing.mts compiles with tsc --strict"
 (cd Web && npm pack --offline --pack-destination "$work" --json > "$work/pack.json")
 files=$(python3 -c 'import json,sys; print(" ".join(sorted(f["path"] for f in json.load(open(sys.argv[1]))[0]["files"])))' "$work/pack.json")
-expected="README.md card.css deskkit.wasm index.d.ts index.mjs message.mjs package.json render.mjs"
+# The schemas are Sources/DeskKitSchemas/Schemas/ as they are (what `deskkit schema` and the server serve).
+diff -r Sources/DeskKitSchemas/Schemas Web/schemas
+schemas=$(cd Web && ls schemas/*.json | tr '\n' ' ')
+expected="README.md card.css deskkit.wasm index.d.ts index.mjs message.mjs package.json render.mjs ${schemas% }"
 [ "$files" = "$expected" ] || { echo "npm pack holds: $files (expected: $expected)" >&2; exit 1; }
 echo "web package: $(ls "$work"/*.tgz | xargs -n1 basename), $files"
