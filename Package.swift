@@ -92,7 +92,13 @@ let package = Package(
         .target(
             name: "DeskKitSchemas", dependencies: ["DeskKitJSON"],
             resources: [
-                .embedInCode("Schemas/common.json"), .embedInCode("Schemas/desk-data.json"), .embedInCode("Schemas/url-preview.json"), .embedInCode("Schemas/closure-inquiry.json"), .embedInCode("Schemas/customer-satisfaction.json"), .embedInCode("Schemas/bot-answers.json"), .embedInCode("Schemas/notification.json"), .embedInCode("Schemas/system-message.json"), .embedInCode("Schemas/desk-message.json"), .embedInCode("Schemas/sendbird-webhook.json"), .embedInCode("Schemas/pyrus-webhook.json"), .embedInCode("Schemas/pyrus-auth.json"), .embedInCode("Schemas/livetex-webhook.json")
+                .embedInCode("Schemas/common.json"), .embedInCode("Schemas/desk-data.json"),
+                .embedInCode("Schemas/url-preview.json"), .embedInCode("Schemas/closure-inquiry.json"),
+                .embedInCode("Schemas/customer-satisfaction.json"), .embedInCode("Schemas/bot-answers.json"),
+                .embedInCode("Schemas/notification.json"), .embedInCode("Schemas/system-message.json"),
+                .embedInCode("Schemas/desk-message.json"), .embedInCode("Schemas/sendbird-webhook.json"),
+                .embedInCode("Schemas/pyrus-webhook.json"), .embedInCode("Schemas/pyrus-auth.json"),
+                .embedInCode("Schemas/livetex-webhook.json"),
             ]),
         // Time limits: the one deadline helper (answered at the deadline, the work cancelled; its timer is
         // SwiftNIO's) and `Duration` in the units SwiftNIO takes. What fetching and the stores bound their

@@ -5,7 +5,7 @@
 set -euo pipefail
 # The manifest adds swift-docc-plugin only when asked: no app that depends on DeskKit resolves it.
 export DESKKIT_DOCS=1
-libraries=(DeskKitJSON DeskKitModel DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
+libraries=(DeskKitJSON DeskKitModel DeskKitSchemas DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
   DeskKitJobStore DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
 
 graphs=.build/docs-symbolgraph

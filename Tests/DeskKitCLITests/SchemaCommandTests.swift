@@ -10,7 +10,9 @@ struct SchemaCommandTests {
     @Test func listAndPrint() throws {
         let names = try CLI.run(["schema", "--list", "--names"])
         #expect(names.status == 0)
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".json") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasSuffix(".json")
+        }
         #expect(Set(names.lines) == Set(files.map { String($0.dropLast(5)) }))
         let list = try CLI.run(["schema", "--list"])
         #expect(list.lines.contains { $0.hasPrefix("desk-data") && $0.hasSuffix("Desk data") })
@@ -27,9 +29,11 @@ struct SchemaCommandTests {
     }
 
     @Test func validateReadsALineAsTheFormatNamed() throws {
-        let preview = #"{"type": "SENDBIRD_DESK_URL_PREVIEW", "body": {"url": "https://example.com/", "image_width": "640"}}"#
+        let preview =
+            #"{"type": "SENDBIRD_DESK_URL_PREVIEW", "body": {"url": "https://example.com/", "image_width": "640"}}"#
         let envelope = #"{"type": "MESG", "custom_type": "SENDBIRD_DESK_RICH_MESSAGE", "data": "   "}"#
-        let webhook = #"{"category": "group_channel:message_send", "channel": {"channel_url": "c"}, "payload": {"message_id": "7", "type": "X"}}"#
+        let webhook =
+            #"{"category": "group_channel:message_send", "channel": {"channel_url": "c"}, "payload": {"message_id": "7", "type": "X"}}"#
         let input = [preview, envelope, webhook, "[1]"].joined(separator: "\n")
         func answers(_ format: String) throws -> [String] {
             try CLI.run(["validate", "--format", format, "--jsonl", "-"], stdin: input).lines
