@@ -162,8 +162,10 @@ public struct EnrichmentServer: Sendable {
         let contract = OpenAPIRoute()
         router.get("/openapi.yaml") { _, _ in contract.handle(as: "application/yaml") }
         router.get("/openapi.json") { _, _ in contract.handle(as: "application/json") }
-        let schemas = SchemaRoute()
-        router.get("/schemas/:file") { _, context in try schemas.handle(context.parameters.get("file")) }
+        let schemas = SchemaRoute(publicURL: configuration.publicURL)
+        router.get("/schemas/:file") { request, context in
+            try schemas.handle(context.parameters.get("file"), host: request.head.authority)
+        }
         let preview = PreviewRoute(
             previews: previews, images: configuration.cardImages, metrics: metrics, grace: grace)
         let decode = DecodeRoute()
