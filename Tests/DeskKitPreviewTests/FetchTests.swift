@@ -94,6 +94,9 @@ enum TestServer {
         var c = FetchConfiguration()
         c.allowedAddresses = [address]
         c.allowedPorts = [server.port, 80]
+        // Far past what a test waits for: a suite that starts a page server for each of its 173 cases at once
+        // loads the machine past the default 5 s connect on CI.
+        c.connectTimeout = .seconds(60)
         c.totalTimeout = .seconds(60)
         return c
     }
