@@ -2,7 +2,7 @@
 # The JSON Schemas (Sources/DeskKitSchemas/Schemas/) against DeskKit's strict validation, with Python's
 # `jsonschema` and hypothesis-jsonschema from PyPI (Scripts/check_schemas.py says what is checked):
 #   Scripts/check-schemas.sh [VARIANTS] [EXAMPLES]
-# VARIANTS `deskkit mutate` variants of the corpus (default 40000), EXAMPLES hypothesis instances per schema
+# VARIANTS `deskkit mutate` variants of the corpus and the generated instances (default 100000), EXAMPLES hypothesis instances per schema
 # (default 1000). The tools go into a virtualenv at $SCHEMAS_VENV (default ~/.cache/deskkit-schemas); DESKKIT
 # names the binary (default: .build/debug/deskkit, built by `swift test`).
 set -euo pipefail
@@ -15,4 +15,4 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jsonschema, hy
 fi
 export DESKKIT=${DESKKIT:-.build/debug/deskkit}
 [ -x "$DESKKIT" ] || swift build --product deskkit
-SCHEMA_VARIANTS=${1:-40000} SCHEMA_EXAMPLES=${2:-1000} "$venv/bin/python" Scripts/check_schemas.py
+SCHEMA_VARIANTS=${1:-100000} SCHEMA_EXAMPLES=${2:-1000} "$venv/bin/python" Scripts/check_schemas.py
