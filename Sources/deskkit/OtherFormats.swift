@@ -13,19 +13,6 @@ enum PayloadFormat: String, ExpressibleByArgument, CaseIterable {
     case pyrusAuth = "pyrus-auth"
     case livetexWebhook = "livetex-webhook"
 
-    /// Every problem of one line of this format, read strictly: what `deskkit validate` prints.
-    func problems(inLine line: UnsafeBufferPointer<UInt8>) -> [PayloadProblem] {
-        switch self {
-        case .desk: return DeskValidation.problems(inLine: line)
-        case .deskMessage: return DeskMessage(jsonBytes: line, options: .strict).problems
-        case .deskData: return Self.deskData(line, options: .strict).problems
-        case .sendbirdWebhook:
-            let (webhook, problems) = SendbirdWebhook.decode(line, options: .strict)
-            return problems + (webhook?.message?.problems ?? [])
-        default: return decode(line, strict: true).1
-        }
-    }
-
     /// A line read as a message's `data` once decoded: a JSON object (anything else is the problem at `$`).
     private static func deskData(_ line: UnsafeBufferPointer<UInt8>, options: DecodingOptions) -> DeskPayload.Decoded {
         var decoded = DeskPayload.decode(bytes: line, expectsPayload: true, options: options)
@@ -36,7 +23,9 @@ enum PayloadFormat: String, ExpressibleByArgument, CaseIterable {
         return decoded
     }
 
-    /// Decodes one body of a non-Desk format: `{"format", "valid", "value", "problems"}`.
+    /// Decodes one body: a Desk message's summary (`desk`, `desk-message`), a payload's (`desk-data`), or
+    /// `{"format", "valid", "value", "problems"}`; and its problems (every one, with `strict`: what
+    /// `deskkit validate --format` prints).
     func decode(_ body: UnsafeBufferPointer<UInt8>, strict: Bool) -> (JSONValue, [PayloadProblem]) {
         let options: DecodingOptions = strict ? .strict : .lenient
         let value: JSONValue?

@@ -43,7 +43,7 @@ struct ValidateCommand: ParsableCommand {
         var lines = 0
         try reader.forEachNonBlankLine({ line, number in
             lines += 1
-            let problems = format.problems(inLine: line)
+            let problems = format == .desk ? DeskValidation.problems(inLine: line) : format.decode(line, strict: true).1
             problemCount += problems.count
             if jsonl {
                 out.line([
