@@ -125,8 +125,9 @@ struct FieldReader {
         case .number:
             if let i = tape.integer(at: v) { return i }
             let text = tape.numberText(at: v)
-            // A number with no fraction, however written (`1.0`, `1e3`), as JSON Schema's `integer` reads it.
-            if let d = Double(text), let i = Int64(exactly: d) { return i }
+            // A number with no fraction, however written (`1.0`, `1e3`), as JSON Schema's `integer` reads it. (Not
+            // `Int64(exactly:)`, which calls libm's `trunc`: the client products link no libm.)
+            if let d = Double(text), d >= -0x1p63, d < 0x1p63, Double(Int64(d)) == d { return Int64(d) }
             let integral = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
             report(
                 integral ? .numberTooLarge : .wrongType, path(),
