@@ -16,7 +16,10 @@ enum PayloadFormat: String, ExpressibleByArgument, CaseIterable {
     /// A line read as a message's `data` once decoded: a JSON object (anything else is the problem at `$`).
     private static func deskData(_ line: UnsafeBufferPointer<UInt8>, options: DecodingOptions) -> DeskPayload.Decoded {
         var decoded = DeskPayload.decode(bytes: line, expectsPayload: true, options: options)
-        if let payload = decoded.payload, payload.objectValue == nil {
+        // The JSON found starts with `{`, `[` or `"`: only what is no object is parsed again, for its type's name.
+        if decoded.payloadText?.utf8.first != UInt8(ascii: "{"), let payload = decoded.payload,
+            payload.objectValue == nil
+        {
             decoded.problems.insert(
                 PayloadProblem(.wrongType, at: "$", "a payload is a JSON object, found \(payload.typeName)"), at: 0)
         }

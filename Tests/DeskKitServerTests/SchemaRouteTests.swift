@@ -56,7 +56,8 @@ struct SchemaRouteTests {
     }
 
     @Test func aPublicURLIsTheBase() async throws {
-        try await withServer(publicURL: "https://desk-tools.example.com/") { client in
+        // As the setting's reader leaves it: without the trailing slash.
+        try await withServer(publicURL: try ImageURLSigner.publicURL("https://desk-tools.example.com/")) { client in
             let id = try await client.execute(uri: "/schemas/desk-message.json", method: .get) {
                 try Self.id($0.body)
             }

@@ -10,7 +10,8 @@ import NIOCore
 /// a tool that reads it from the server (schemathesis, an OpenAPI generator) resolves its relative `$ref`s
 /// against the server too. Nothing else in the document changes.
 struct SchemaRoute: Sendable {
-    /// The server's public URL (``ServerConfiguration``'s `public_url`), when it has one.
+    /// The server's public URL (``ServerConfiguration``'s `public_url`, without a trailing slash as the setting's
+    /// reader leaves it), when it has one.
     var publicURL: String?
 
     func handle(_ file: String?, host: String?) throws(RequestProblem) -> Response {
@@ -31,7 +32,7 @@ struct SchemaRoute: Sendable {
     /// Where the documents are served from, without a trailing slash; nil keeps the canonical `$id`s (a
     /// request without a usable `Host`).
     func base(host: String?) -> String? {
-        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        if let publicURL { return publicURL }
         guard let host, !host.isEmpty, host.utf8.allSatisfy(Self.isHostByte) else { return nil }
         return "http://\(host)"
     }
