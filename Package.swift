@@ -316,6 +316,7 @@ let package = Package(
             name: "DeskKitServerTests",
             dependencies: [
                 "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport",
+                .product(name: "Configuration", package: "swift-configuration", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),

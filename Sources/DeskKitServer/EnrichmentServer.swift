@@ -81,7 +81,7 @@ public struct EnrichmentServer: Sendable {
         grace = ShutdownGrace(configuration.queue.shutdownGrace)
         queue = JobQueue(
             store: store, configuration: configuration.queue, metrics: metrics, logger: logger, handBack: handBack,
-            grace: grace, work: { await enricher.process($0) })
+            grace: grace, retry: configuration.retry, work: { await enricher.process($0) })
         health = HealthRoute(queue: queue, store: configuration.store.description)
         scrape = MetricsRoute(metrics: metrics, previews: previews, queue: queue)
     }

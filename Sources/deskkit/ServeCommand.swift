@@ -13,12 +13,13 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the enrichment server: Sendbird webhooks in, URL previews written into messages.",
+        usage: "deskkit serve [--SETTING <value> …] [--config <file>] [--hand-back <path>] [--log-level <level>]",
         discussion: """
             Routes: POST /webhooks/sendbird (signed with x-sendbird-signature; answers at once, works \
             afterwards) and GET /health are open; POST /v1/preview ({"text"} or {"url"}), POST /v1/decode \
             (JSON lines of envelopes) and GET /metrics (Prometheus) need Authorization: Bearer KEY, one of \
             --api-keys (better given as its variable, which other users cannot read in the process list). \
-            Settings come from the options below, then the environment (each option's variable, named \
+            Settings come from the flags under SETTINGS (deskkit serve --help), then the environment (each flag's variable, named \
             after it), then --config FILE (a JSON object keyed by each variable without its prefix, in \
             lower case: {"port": 8080, "fetch_timeout": "10s", "api_keys": ["…"], "oembed": false}). Durations are written 500ms, 10s, 5m, 12h or 1d (a bare number is seconds). \
             The API token is SENDBIRD_API_TOKEN (or api_token in the file), never an option, so that other \
@@ -38,10 +39,13 @@ struct ServeCommand: AsyncParsableCommand {
             webhook to its Platform API call are exported over OTLP/HTTP; the other standard OTEL_* \
             variables (OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER…) apply. Off \
             otherwise.
-            """
+            """,
+        // Its help is swift-argument-parser's with the settings' section, which is read off their table.
+        helpNames: []
     )
 
-    @OptionGroup(title: "Settings") var settings: ServeSettings
+    /// The settings' flags and values, read by ``ServeSettings`` off the table of settings.
+    @Argument(parsing: .allUnrecognized, help: .hidden) var settings: [String] = []
 
     @Option(
         name: .long, help: "With --store memory: file to append the jobs not finished at shutdown to, as JSON lines.")
@@ -57,12 +61,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Flag(name: .shortAndLong, help: "Show help information.") var help = false
+
+    /// swift-argument-parser's help of the command, with the SETTINGS section before its options.
+    static func helpText(columns: Int = 80) -> String {
+        let help = DeskKitCommand.helpMessage(for: ServeCommand.self, columns: columns)
+        guard let options = help.range(of: "OPTIONS:") else { return help + "\n" + ServeSettings.help() }
+        return help[..<options.lowerBound] + ServeSettings.help(columns: columns) + "\n\n" + help[options.lowerBound...]
+    }
+
     func run() async throws {
+        if help {
+            print(Self.helpText())
+            return
+        }
         let configuration: ServerConfiguration
         do {
             let file = try config.map { path throws(ConfigurationError) in try SettingsFile(contentsOf: path) }
             configuration = try ServerConfiguration.resolve(
-                flags: settings.given,
+                flags: ServeSettings.given(settings),
                 environment: ProcessInfo.processInfo.environment, file: file)
         } catch {
             throw Failure(description: "bad configuration: \(error)", exitStatus: .usage)

@@ -1,106 +1,86 @@
 import ArgumentParser
 import DeskKitServer
 
-/// `deskkit serve`'s settings as its options, so that swift-argument-parser parses them and lays out their
-/// help: one line each, named after its setting's key (`fetchTimeout` is `fetch_timeout`, the option
-/// `--fetch-timeout`; a switch that turns a setting off is `no` and the key: `noOembed`, `--no-oembed`). What
-/// each one means, its variable, its default, its type and range are its setting's
-/// (``ServerConfiguration/settings``); ``given`` hands the values to
-/// ``ServerConfiguration/resolve(flags:environment:file:)`` by reading the options off this type, so no list of
-/// them is written twice. A test checks that every setting has its option and every option its setting.
-struct ServeSettings: ParsableArguments {
-    @Option(help: .setting("app_id")) var appId: SettingArgument<String>?
-    @Option(help: .setting("api_base")) var apiBase: SettingArgument<String>?
-    @Option(help: .setting("api_keys")) var apiKeys: SettingArgument<String>?
-    @Option(help: .setting("rate_limit")) var rateLimit: SettingArgument<Int>?
-    @Option(help: .setting("rate_burst")) var rateBurst: SettingArgument<Int>?
-    @Option(help: .setting("host")) var host: SettingArgument<String>?
-    @Option(help: .setting("port")) var port: SettingArgument<Int>?
-    @Flag(help: .setting("allow_private")) var allowPrivate = false
-    @Flag(help: .setting("oembed")) var noOembed = false
-    @Flag(help: .setting("image_probe")) var noImageProbe = false
-    @Option(help: .setting("user_agent")) var userAgent: SettingArgument<String>?
-    @Option(help: .setting("accept_language")) var acceptLanguage: SettingArgument<String>?
-    @Option(help: .setting("preview_hosts_deny")) var previewHostsDeny: SettingArgument<String>?
-    @Option(help: .setting("preview_hosts_allow")) var previewHostsAllow: SettingArgument<String>?
-    @Option(help: .setting("public_url")) var publicUrl: SettingArgument<String>?
-    @Option(help: .setting("image_proxy_keys")) var imageProxyKeys: SettingArgument<String>?
-    @Option(help: .setting("image_proxy_max_pixels")) var imageProxyMaxPixels: SettingArgument<Int>?
-    @Option(help: .setting("image_proxy_max_bytes")) var imageProxyMaxBytes: SettingArgument<Int>?
-    @Option(help: .setting("image_proxy_timeout")) var imageProxyTimeout: SettingArgument<Duration>?
-    @Option(help: .setting("image_proxy_max_age")) var imageProxyMaxAge: SettingArgument<Duration>?
-    @Option(help: .setting("fetch_timeout")) var fetchTimeout: SettingArgument<Duration>?
-    @Option(help: .setting("refusal_ttl")) var refusalTtl: SettingArgument<Duration>?
-    @Option(help: .setting("challenge_retries")) var challengeRetries: SettingArgument<Int>?
-    @Option(help: .setting("challenge_retry_window")) var challengeRetryWindow: SettingArgument<Duration>?
-    @Option(help: .setting("max_body_bytes")) var maxBodyBytes: SettingArgument<Int>?
-    @Option(help: .setting("queue_capacity")) var queueCapacity: SettingArgument<Int>?
-    @Option(help: .setting("workers")) var workers: SettingArgument<Int>?
-    @Option(help: .setting("dedup_capacity")) var dedupCapacity: SettingArgument<Int>?
-    @Option(help: .setting("shutdown_grace")) var shutdownGrace: SettingArgument<Duration>?
-    @Option(help: .setting("store")) var store: SettingArgument<String>?
-    @Option(help: .setting("retry_horizon")) var retryHorizon: SettingArgument<Duration>?
-    @Option(help: .setting("job_lease")) var jobLease: SettingArgument<Duration>?
-    @Option(help: .setting("defer_enrichment_above")) var deferEnrichmentAbove: SettingArgument<Int>?
-    @Option(help: .setting("head_timeout")) var headTimeout: SettingArgument<Duration>?
-    @Option(help: .setting("body_timeout")) var bodyTimeout: SettingArgument<Duration>?
-    @Option(help: .setting("idle_timeout")) var idleTimeout: SettingArgument<Duration>?
-    @Option(help: .setting("max_connections")) var maxConnections: SettingArgument<Int>?
-    @Option(help: .setting("store_timeout")) var storeTimeout: SettingArgument<Duration>?
-
-    /// The settings given as options, keyed by variable, as ``ServerConfiguration/resolve(flags:environment:file:)``
-    /// takes them (a switch gives the value it stands for): read off the options' names (`fetchTimeout`:
-    /// `fetch_timeout`; `noOembed`: `oembed`).
-    var given: [String: String] {
-        var flags: [String: String] = [:]
-        for child in Mirror(reflecting: self).children {
-            guard let label = child.label?.drop(while: { $0 == "_" }) else { continue }
-            let name = label.reduce(into: "") { key, c in key += c.isUppercase ? "_" + c.lowercased() : String(c) }
-            if let option = child.value as? any GivenOption, let text = option.givenText,
-                let setting = ServerConfiguration.setting(key: name)
-            {
-                flags[setting.variable] = text
-            } else if let flag = child.value as? Flag<Bool>, flag.wrappedValue,
-                let setting = ServerConfiguration.setting(key: name.hasPrefix("no_") ? String(name.dropFirst(3)) : name)
-            {
-                flags[setting.variable] = setting.flagSets
+/// `deskkit serve`'s settings on its command line, read off the table of settings
+/// (``ServerConfiguration/settings``) and nothing else: each setting's flag is named after its key
+/// (`fetch_timeout` is `--fetch-timeout VALUE` or `--fetch-timeout=VALUE`; a switch that turns a setting off is
+/// `--no-` and the key: `--no-oembed`), and its help is its setting's meaning, variable and default. No option
+/// is declared a second time: swift-argument-parser hands over what it does not know, and this reads it.
+enum ServeSettings {
+    /// The settings given in `arguments` (what swift-argument-parser left), keyed by variable, as
+    /// ``ServerConfiguration/resolve(flags:environment:file:)`` takes them (a switch gives the value it stands
+    /// for). Throws every argument that is no setting's flag, or lacks its value, at once.
+    static func given(_ arguments: [String]) throws(ConfigurationError) -> [String: String] {
+        var given: [String: String] = [:]
+        var problems: [ConfigurationError.Problem] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            guard argument.hasPrefix("--") else {
+                problems.append(.init(setting: "\"\(argument.prefix(40))\"", problem: "is not an option's value"))
+                continue
+            }
+            let (name, inline) =
+                argument.firstIndex(of: "=").map {
+                    (String(argument[..<$0]), String(argument[argument.index(after: $0)...]))
+                }
+                ?? (argument, nil)
+            guard let setting = flags[name] else {
+                problems.append(
+                    .init(setting: name, problem: "is not an option of deskkit serve (see deskkit serve --help)"))
+                // What follows it, unless a flag, was meant as its value.
+                if inline == nil, rest.first?.hasPrefix("--") == false { rest = rest.dropFirst() }
+                continue
+            }
+            if let value = setting.flagSets {
+                if inline != nil { problems.append(.init(setting: name, problem: "takes no value")) }
+                given[setting.variable] = value
+            } else if let value = inline ?? rest.first.flatMap({ $0.hasPrefix("--") ? nil : $0 }) {
+                if inline == nil { rest = rest.dropFirst() }
+                given[setting.variable] = value
+            } else {
+                problems.append(.init(setting: name, problem: "needs a value"))
             }
         }
-        return flags
+        guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
+        return given
+    }
+
+    /// Every setting with a flag, by flag.
+    private static let flags = Dictionary(
+        uniqueKeysWithValues: ServerConfiguration.settings.compactMap { s in s.flag.map { ($0, s) } })
+
+    /// The help's SETTINGS section, laid out as swift-argument-parser lays out options: the flag (and its
+    /// value's name) in the first 26 columns, the help wrapped at `columns` under it.
+    static func help(columns: Int = 80) -> String {
+        var lines = ["SETTINGS:"]
+        for setting in ServerConfiguration.settings {
+            guard let flag = setting.flag else { continue }
+            let head = "  \(flag)" + (setting.flagSets == nil ? " <\(flag.dropFirst(2))>" : "")
+            let words = setting.help.split(separator: " ")
+            var line = head.count < 26 ? head.padding(toLength: 26, withPad: " ", startingAt: 0) : ""
+            if line.isEmpty {
+                lines.append(head)
+                line = String(repeating: " ", count: 26)
+            }
+            var first = true
+            for word in words {
+                if !first && line.count + 1 + word.count > columns {
+                    lines.append(line)
+                    line = String(repeating: " ", count: 26)
+                    first = true
+                }
+                line += (first ? "" : " ") + word
+                first = false
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
     }
 }
 
-/// A setting's value as given on the command line, of the type its setting reads (`Int`, `Duration`,
-/// `String`). The text is kept as written and read by ``ServerConfiguration/resolve(flags:environment:file:)``
-/// with the environment and the file, so that every setting at fault is named at once, by the flag it came
-/// in — swift-argument-parser would stop at the first value it cannot read.
-struct SettingArgument<Value>: ExpressibleByArgument {
-    let text: String
-    init?(argument: String) { text = argument }
-}
-
-/// An option whose value is a ``SettingArgument`` (its text, when given).
-protocol GivenOption { var givenText: String? { get } }
-
-extension Option: GivenOption where Value: GivenText {
-    var givenText: String? { wrappedValue.givenText }
-}
-
-/// An optional ``SettingArgument``.
-protocol GivenText { var givenText: String? { get } }
-
-extension Optional: GivenText where Wrapped: SettingText {
-    var givenText: String? { self?.text }
-}
-
-/// What a ``SettingArgument`` of any type holds.
-protocol SettingText { var text: String { get } }
-
-extension SettingArgument: SettingText {}
-
 extension ArgumentHelp {
-    /// The help of the setting whose key is `key`: what it means, its variable (with the value a switch stands
-    /// for: the oEmbed switch's `=0`) and its default.
+    /// The help of the setting whose key is `key`, for another command's option that shares it (`deskkit
+    /// preview --preview-hosts-deny`): what it means, its variable and its default.
     static func setting(_ key: String) -> ArgumentHelp {
         ArgumentHelp(ServerConfiguration.setting(key: key)?.help ?? "")
     }

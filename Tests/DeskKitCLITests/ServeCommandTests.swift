@@ -66,10 +66,10 @@ struct ServeCommandTests {
         for secret in [token, "pass-word-77", "key-nobody-may-read-0042"] { #expect(!lines.contains(secret)) }
     }
 
-    /// `deskkit serve`'s options are its settings (`ServerConfiguration.settings`): every setting's flag is
-    /// an option listed with its meaning and variable by swift-argument-parser, no help line starts at column
-    /// 0 among them, every option reaches its setting (a bad value is named by its flag), and an unknown
-    /// flag is refused by name.
+    /// `deskkit serve`'s settings' flags are read off the table of settings (`ServerConfiguration.settings`)
+    /// and declared nowhere else: every setting's flag is listed with its meaning and variable, laid out as
+    /// swift-argument-parser lays out the other options, every flag reaches its setting (a bad value is named
+    /// by its flag), and what is no flag of a setting, or lacks its value, is refused by name.
     @Test func everySettingIsAnOptionInTheHelp() throws {
         let help = try CLI.run(["serve", "--help"]).stdout
         #expect(ServerConfiguration.settings.count >= 16)
@@ -98,7 +98,9 @@ struct ServeCommandTests {
                 options.replacingOccurrences(of: "\n                          ", with: " ").contains(shown), "\(shown)")
         }
         let lines = options.split(separator: "\n").prefix { !$0.hasPrefix("OPTIONS") && !$0.isEmpty }
-        #expect(lines.count > 20 && lines.allSatisfy { $0.hasPrefix("  ") }, "laid out by swift-argument-parser")
+        #expect(lines.count > 20 && lines.allSatisfy { $0.hasPrefix("  ") }, "laid out as swift-argument-parser does")
+        #expect(help.contains("OPTIONS:\n  --hand-back") && help.contains("-h, --help"), "the other options follow")
+        #expect(try CLI.run(["serve", "-h"]).stdout == help)
         // Every option with a value reaches its setting: a value none takes is named by its flag.
         let valued = ServerConfiguration.settings.compactMap { s in s.flagSets == nil ? s.flag : nil }
             .filter { $0 != "--host" && $0 != "--user-agent" }  // any text is a host or a User-Agent
@@ -109,7 +111,18 @@ struct ServeCommandTests {
         let unknown = try CLI.run(
             ["serve", "--prot", "8080"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("--prot"), "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.hasSuffix(
+                "bad configuration: --prot is not an option of deskkit serve (see deskkit serve --help)\n"),
+            "named, and its value taken as its: \(unknown.stderr)")
+        let misused = try CLI.run(
+            ["serve", "--no-oembed=1", "stray", "--port"],
+            environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
+        #expect(misused.status == 64)
+        #expect(
+            misused.stderr.contains(
+                #"--no-oembed takes no value; "stray" is not an option's value; --port needs a value"#),
+            "\(misused.stderr)")
     }
 
     /// The real binary starts, answers, and stops on SIGTERM with exit status 0.

@@ -24,8 +24,8 @@ struct DurableQueueTests {
 
     static func fast(_ c: inout ServerConfiguration) {
         c.store = .sqlite(path: "test")
-        c.queue.retry.firstDelay = .milliseconds(100)
-        c.queue.retry.maxDelay = .milliseconds(200)
+        c.retry.firstDelay = .milliseconds(100)
+        c.retry.maxDelay = .milliseconds(200)
         c.queue.pollInterval = .milliseconds(50)
     }
 
@@ -67,7 +67,7 @@ struct DurableQueueTests {
         try await Self.withStore { store in
             try await servers.withServer(
                 {
-                    Self.fast(&$0); $0.queue.retry.horizon = .zero
+                    Self.fast(&$0); $0.retry.horizon = .zero
                 }, store: store
             ) { client, fake, pages, _ async throws in
                 await fake.answer(.init(status: 404), .init(status: 500))

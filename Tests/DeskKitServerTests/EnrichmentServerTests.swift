@@ -63,7 +63,7 @@ struct EnrichmentServerTests {
         var configuration = ServerConfiguration(apiToken: Self.token, apiBase: await fake.baseURL)
         configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
         configuration.fetch.allowedPorts.insert(pages.port)
-        configuration.queue.retry.firstDelay = .milliseconds(10)
+        configuration.retry.firstDelay = .milliseconds(10)
         configuration.queue.pollInterval = .milliseconds(50)
         configuration.queue.shutdownGrace = .seconds(5)
         configuration.apiKeys = try APIKeys(parsing: Self.apiKey)
@@ -272,7 +272,7 @@ struct EnrichmentServerTests {
     @Test func retriesEndAtTheHorizonAndClientErrorsAreNotRetried() async throws {
         // A horizon of 4 s: on a loaded machine (a fuzzer on the other core) the page alone took 1.5 s, and
         // a horizon of 2 s left no time for a second try.
-        try await withServer({ $0.queue.retry.horizon = .seconds(4) }) { client, fake, pages, _ async throws in
+        try await withServer({ $0.retry.horizon = .seconds(4) }) { client, fake, pages, _ async throws in
             await fake.down(until: .now + .seconds(60))
             try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a"))
             _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 1"#)
@@ -484,7 +484,7 @@ struct EnrichmentServerTests {
             flags: ["DESKKIT_FETCH_TIMEOUT": "10s", "DESKKIT_SHUTDOWN_GRACE": "1500ms", "DESKKIT_RETRY_HORIZON": "2d"],
             environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_REFUSAL_TTL": "5m"])
         #expect(units.fetch.totalTimeout == .seconds(10) && units.queue.shutdownGrace == .milliseconds(1500))
-        #expect(units.queue.retry.horizon == .seconds(2 * 86400) && units.previews.refusalTTL == .seconds(300))
+        #expect(units.retry.horizon == .seconds(2 * 86400) && units.previews.refusalTTL == .seconds(300))
         let defaults = try ServerConfiguration.resolve(environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t"])
         #expect(defaults.storeTimeout == .seconds(5))
         #expect(defaults.fetch.totalTimeout == .seconds(10))
@@ -540,13 +540,13 @@ struct EnrichmentServerTests {
                 == #"DESKKIT_OEMBED "maybe" is not 1 or 0"#)
         // Refusals: remembered 10 minutes, bot checks tried again 3 times in an hour; the retries wait at least
         // as long as a refusal is remembered.
-        #expect(defaults.previews.refusalTTL == .seconds(600) && defaults.queue.challengeRetry.retries == 3)
-        #expect(defaults.queue.challengeRetry.window == .seconds(3600))
+        #expect(defaults.previews.refusalTTL == .seconds(600) && defaults.retry.challenge.retries == 3)
+        #expect(defaults.retry.challenge.window == .seconds(3600))
         let walls = try ServerConfiguration.resolve(
             flags: ["DESKKIT_REFUSAL_TTL": "120", "DESKKIT_CHALLENGE_RETRIES": "1"],
             environment: ["SENDBIRD_APP_ID": "a", "SENDBIRD_API_TOKEN": "t", "DESKKIT_CHALLENGE_RETRY_WINDOW": "600"])
-        #expect(walls.previews.refusalTTL == .seconds(120) && walls.queue.challengeRetry.minimumDelay == .seconds(120))
-        #expect(walls.queue.challengeRetry.retries == 1 && walls.queue.challengeRetry.window == .seconds(600))
+        #expect(walls.previews.refusalTTL == .seconds(120) && walls.retry.challenge.minimumDelay == .seconds(120))
+        #expect(walls.retry.challenge.retries == 1 && walls.retry.challenge.window == .seconds(600))
         #expect(
             problem(["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "a", "DESKKIT_CHALLENGE_RETRIES": "50"])?.hasPrefix(
                 "DESKKIT_CHALLENGE_RETRIES") == true)
@@ -557,9 +557,9 @@ struct EnrichmentServerTests {
     /// kind and provider, and `/v1/preview` says what stood there.
     @Test func wallsGetNoCardAndOnlyBotChecksAreTriedAgain() async throws {
         try await withServer({
-            $0.queue.challengeRetry.retries = 2
-            $0.queue.challengeRetry.window = .milliseconds(300)
-            $0.queue.challengeRetry.minimumDelay = .zero
+            $0.retry.challenge.retries = 2
+            $0.retry.challenge.window = .milliseconds(300)
+            $0.retry.challenge.minimumDelay = .zero
             $0.previews.refusalTTL = .milliseconds(1)
         }) { client, fake, pages, _ async throws in
             #expect(try await Self.post(client, Self.webhook(id: 2001, text: "\(pages.baseURL)/challenge")).0 == .ok)

@@ -1,3 +1,4 @@
+import Foundation
 import DeskKitJobStore
 import DeskKitPreview
 import DeskKitServer
@@ -102,10 +103,10 @@ struct MemoryQueueTests {
     /// honouring the server's `Retry-After` when it is longer; past the horizon it fails.
     @Test func retriesFollowThePolicyAndEndAtTheHorizon() async throws {
         let attempts = Attempts()
-        var configuration = JobQueue.Configuration()
-        configuration.retry.firstDelay = .milliseconds(20)
+        var retry = EnrichmentRetry()
+        retry.firstDelay = .milliseconds(20)
         let store = Self.memory()
-        let queue = JobQueue(store: store, configuration: configuration) { job in
+        let queue = JobQueue(store: store, retry: retry) { job in
             guard job.messageID == 1 else {
                 return .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
             }
@@ -117,9 +118,9 @@ struct MemoryQueueTests {
             default: return .updated
             }
         }
-        var past = configuration
-        past.retry.horizon = .zero
-        let pastHorizon = JobQueue(store: store, configuration: past) { _ in
+        var past = retry
+        past.horizon = .zero
+        let pastHorizon = JobQueue(store: store, retry: past) { _ in
             .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
         }
         _ = try await Self.run(queue) {
@@ -146,10 +147,11 @@ struct MemoryQueueTests {
         let attempts = Attempts()
         var configuration = JobQueue.Configuration()
         configuration.pollInterval = .seconds(3600)
-        configuration.retry.firstDelay = .milliseconds(50)
         configuration.workers = 4
+        var retry = EnrichmentRetry()
+        retry.firstDelay = .milliseconds(50)
         let store = Self.memory()
-        let queue = JobQueue(store: store, configuration: configuration) { _ in
+        let queue = JobQueue(store: store, configuration: configuration, retry: retry) { _ in
             let first = await attempts.add() == 1
             return first ? .retryable(PlatformAPIError(.retryable, status: 503, detail: "later")) : .updated
         }
@@ -166,12 +168,12 @@ struct MemoryQueueTests {
     /// horizon, finished at once.
     @Test func challengesAreTriedAgainABoundedNumberOfTimes() async throws {
         let attempts = Attempts()
-        var configuration = JobQueue.Configuration()
-        configuration.challengeRetry.retries = 2
-        configuration.challengeRetry.window = .milliseconds(200)
-        configuration.challengeRetry.minimumDelay = .zero
+        var retry = EnrichmentRetry()
+        retry.challenge.retries = 2
+        retry.challenge.window = .milliseconds(200)
+        retry.challenge.minimumDelay = .zero
         let store = Self.memory()
-        let queue = JobQueue(store: store, configuration: configuration) { _ in
+        let queue = JobQueue(store: store, retry: retry) { _ in
             _ = await attempts.add()
             return .challenged(.refused(.challenge, provider: "cloudflare", "a bot check stood in for the page"))
         }
@@ -184,10 +186,34 @@ struct MemoryQueueTests {
         #expect(await attempts.times.count == 3)
     }
 
+    /// A strategy written outside the module decides alone: the queue writes its decision — a retry at
+    /// the time it names with its error, then a failure with its own error — and asks nothing else.
+    @Test func aStrategyOfOnesOwnDecidesWhatFollows() async throws {
+        struct TwiceThenGiveUp: RetryStrategy {
+            func decide(_ outcome: JobOutcome, for job: StoredJob, now: Date) -> RetryDecision {
+                if job.attempts < 2 { return .retry(at: now.addingTimeInterval(0.05), error: "again \(job.attempts)") }
+                return .fail(error: "gave up after \(job.attempts): \(outcome.name)", reason: "two attempts")
+            }
+        }
+        let attempts = Attempts()
+        let store = Self.memory()
+        let queue = JobQueue(store: store, retry: TwiceThenGiveUp()) { _ in
+            _ = await attempts.add()
+            return .updated  // a success the strategy still fails: the queue adds no rule of its own
+        }
+        _ = try await Self.run(queue) {
+            #expect(await queue.submit(Self.job(1)) == .accepted)
+            try await Self.waitFor(.failed, in: store)
+        }
+        let failed = try #require(await store.list(state: .failed, limit: 1).first)
+        #expect(failed.attempts == 2 && failed.lastError == "gave up after 2: updated")
+        #expect(await attempts.times.count == 2)
+    }
+
     /// The retries spread over the window, each wait twice the one before, none shorter than the minimum
     /// (the refusal's time in the cache): 3 in an hour by default.
     @Test func theChallengeScheduleFitsItsWindow() {
-        var policy = ChallengeRetry()
+        var policy = EnrichmentRetry.Challenge()
         let minutes = (1...4).map { policy.delay(after: $0).map { $0 / .seconds(60) } }
         #expect(minutes[0] == 10, "not sooner than the refusal is cached")
         #expect(abs(minutes[1]! - 60 * 3 / 7 + 10) < 0.01 && abs(minutes[2]! - 60 * 4 / 7) < 0.01)
@@ -202,7 +228,7 @@ struct MemoryQueueTests {
     /// The delays themselves: doubling from the first, capped, jittered by 50–100 %, and the server's
     /// `Retry-After` (capped) when it is longer.
     @Test func theBackOffDoublesIsCappedAndYieldsToRetryAfter() {
-        var policy = RetryPolicy()
+        var policy = EnrichmentRetry()
         policy.firstDelay = .seconds(1)
         policy.maxDelay = .seconds(10)
         policy.maxRetryAfter = .seconds(60)
@@ -214,9 +240,11 @@ struct MemoryQueueTests {
             #expect(policy.delay(after: 1, retryAfter: .seconds(3600)) == .seconds(60), "Retry-After capped")
             #expect(policy.delay(after: 4, retryAfter: .milliseconds(1)) >= .seconds(4), "the longer wins")
         }
-        #expect(RetryPolicy.retryAfter("120") == .seconds(120))
-        #expect(RetryPolicy.retryAfter("soon") == nil)
-        #expect(RetryPolicy.isRetried(429) && RetryPolicy.isRetried(503) && !RetryPolicy.isRetried(404))
+        #expect(PlatformAPIError.retryAfter("120") == .seconds(120))
+        #expect(PlatformAPIError.retryAfter("soon") == nil)
+        #expect(
+            PlatformAPIError.isRetryable(status: 429) && PlatformAPIError.isRetryable(status: 503)
+                && !PlatformAPIError.isRetryable(status: 404))
     }
 }
 

@@ -39,8 +39,8 @@ struct PostgresServerTests {
             PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()), options: options)
         let tweak: (inout ServerConfiguration) -> Void = {
             $0.store = .sqlite(path: "unused")
-            $0.queue.retry.firstDelay = .seconds(1)
-            $0.queue.retry.maxDelay = .seconds(5)
+            $0.retry.firstDelay = .seconds(1)
+            $0.retry.maxDelay = .seconds(5)
             $0.queue.pollInterval = .milliseconds(100)
         }
         try await servers.withServer(tweak, logger: Self.quiet, store: store) { client, fake, pages, _ async throws in
@@ -83,8 +83,8 @@ struct PostgresServerTests {
             try PostgresLocation(parsing: cluster.url(database: "desk")), options: options)
         let tweak: (inout ServerConfiguration) -> Void = {
             $0.store = .sqlite(path: "unused")
-            $0.queue.retry.firstDelay = .milliseconds(200)
-            $0.queue.retry.maxDelay = .seconds(1)
+            $0.retry.firstDelay = .milliseconds(200)
+            $0.retry.maxDelay = .seconds(1)
             $0.queue.pollInterval = .milliseconds(100)
             $0.queue.lease = .seconds(3)
         }

@@ -1,3 +1,4 @@
+public import Configuration
 import DeskKitJobStore
 import DeskKitPreview
 import Logging
@@ -28,8 +29,11 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// Where jobs are kept. Default `StoreLocation.default`, a SQLite file in the working directory: the
     /// one default of `deskkit serve`, `deskkit jobs` and this initialiser.
     public var store = StoreLocation.default
-    /// Workers, leases, retries, dedup window and shutdown grace of the one queue, whatever the store.
+    /// Workers, leases, dedup window and shutdown grace of the one queue, whatever the store.
     public var queue = JobQueue.Configuration()
+    /// What follows a job's outcome: when a failed Platform API call or a bot-checked page is tried again,
+    /// and for how long (`DESKKIT_RETRY_HORIZON`, `DESKKIT_CHALLENGE_RETRIES`, …).
+    public var retry = EnrichmentRetry()
     /// The size of the memory store (`--store memory`): unfinished jobs at most, ended ones remembered.
     public var memory = MemoryJobStore.Configuration()
     /// How long one operation of a PostgreSQL store (`DESKKIT_STORE_TIMEOUT`, default 5 s) or a connection
@@ -37,7 +41,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// again later.
     public var storeTimeout: Duration = .seconds(5)
     /// How long one Platform API call may take. Default 10 s; a call that fails is retried by the queue
-    /// (``JobQueue/Configuration/retry``).
+    /// (``retry``).
     public var apiTimeout: Duration = .seconds(10)
     /// How pages are fetched; `--allow-private` sets `allowPrivateAddresses` (tests and intranets only).
     public var fetch = FetchConfiguration()
@@ -75,18 +79,44 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         try await store.open(timeout: storeTimeout, memory: memory, pools: pools, logger: logger)
     }
 
+    /// Reads every setting from `reader` by its key (``ServerSetting/key``: `port`, `fetch_timeout`,
+    /// `api_token`, `store`…; `deskkit serve --help` and the DeskKitServer article list them), as the type the
+    /// setting takes: an application embedding the server hands it a reader of its own — scoped as it likes,
+    /// over the providers it likes, whose order is the precedence. A key no provider has keeps its default.
+    /// Throws a ``ConfigurationError`` that names every setting at fault, by its key, and what is wrong with
+    /// it.
+    ///
+    /// ```swift
+    /// let reader = ConfigReader(providers: [
+    ///     InMemoryProvider(values: ["port": 9090, "workers": 8]),
+    ///     EnvironmentVariablesProvider(),
+    /// ])
+    /// let configuration = try ServerConfiguration(reader: reader.scoped(to: "deskkit"))
+    /// ```
+    public init(reader: ConfigReader) throws(ConfigurationError) {
+        self = try Self.read(SettingSources(reader: reader), problems: [])
+    }
+
     /// Builds the configuration from `flags` (keyed by variable, values as text, as `deskkit serve` reads
-    /// them) over `environment` over `file`, through the table of settings, with one swift-configuration `ConfigReader`
-    /// over the three. An empty text is not set. Throws a ``ConfigurationError`` that names every setting at
-    /// fault and what is wrong with it — by its flag when the value came from one,
-    /// by its variable from the environment, by the file and its key from the file.
+    /// them) over `environment` over `file`, through the table of settings, with one swift-configuration
+    /// `ConfigReader` over the three. An empty text is not set. Throws a ``ConfigurationError`` that names
+    /// every setting at fault and what is wrong with it — by its flag when the value came from one, by its
+    /// variable from the environment, by the file and its key from the file.
     public static func resolve(
         flags: [String: String] = [:], environment: [String: String], file: SettingsFile? = nil
     ) throws(ConfigurationError) -> ServerConfiguration {
-        var problems: [ConfigurationError.Problem] = file?.problems ?? []
+        try read(
+            SettingSources(flags: flags, environment: environment, file: file), problems: file?.problems ?? [])
+    }
+
+    /// Every setting of `sources`, then what follows from several (the API base, the image proxy); throws
+    /// `problems` and those found.
+    private static func read(_ sources: SettingSources, problems: [ConfigurationError.Problem])
+        throws(ConfigurationError) -> ServerConfiguration
+    {
+        var problems = problems
         var failed: Set<String> = []  // the variables at fault
         var c = ServerConfiguration(apiToken: "", apiBase: "")
-        let sources = SettingSources(flags: flags, environment: environment, file: file)
         for setting in settings {
             let problem: (String, SettingSources.Origin)?
             switch sources.lookUp(setting) {
@@ -96,7 +126,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
                 problem = (setting.problem(reading: text), origin)
             case .value(let value, let origin):
                 if !setting.admits(value) {
-                    problem = (setting.problem(reading: sources.text(of: setting, in: origin)), origin)
+                    problem = (setting.problem(reading: sources.text(of: setting, value)), origin)
                 } else {
                     problem = setting.apply(value, &c).map { ($0, origin) }
                 }
@@ -106,7 +136,8 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
                 switch origin {
                 case .flag: setting.flag ?? setting.variable
                 case .environment: setting.variable
-                case .file: "\(file?.path ?? ""): \(setting.key)"
+                case .file(let path): "\(path): \(setting.key)"
+                case .reader: setting.key
                 }
             problems.append(.init(setting: name, problem: text))
             failed.insert(setting.variable)
@@ -135,15 +166,11 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         return c
     }
 
-    /// The settings, with the token masked: safe to log.
+    /// Every setting that has a value, by its key, as a setting writes it (`port 8080, fetch_timeout 10s, …`),
+    /// the secrets redacted: safe to log.
     public var description: String {
-        "listen \(host):\(port), app \(appID ?? "-"), api \(apiBase), token \(String(repeating: "*", count: 4)) (\(apiToken.count) chars), "
-            + "\(apiKeys), rate \(rateLimit.perSecond)/s (burst \(rateLimit.burst)) a key, "
-            + "max body \(maxBodyBytes) B, workers \(queue.workers), "
-            + "store \(store) (timeout \(storeTimeout)\(store == .memory ? ", capacity \(memory.capacity), remembered \(memory.remembered)" : "")), "
-            + "retry horizon \(queue.retry.horizon), job lease \(queue.lease) (renewed every \(queue.heartbeat)), "
-            + "site policy \(fetch.sitePolicy), \(imageProxy.map(\.description) ?? "no image proxy"), "
-            + "fetch timeout \(fetch.totalTimeout), shutdown grace \(queue.shutdownGrace), private addresses \(fetch.allowPrivateAddresses ? "allowed" : "blocked")"
+        Self.settings.compactMap { setting in setting.shown(self).map { "\(setting.key) \($0)" } }
+            .joined(separator: ", ")
     }
 }
 
@@ -155,11 +182,20 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
         public var setting: String
         /// What is wrong with its value, as a sentence.
         public var problem: String
+
+        /// `setting` (a variable, a flag, a file's key) and what is wrong with it.
+        public init(setting: String, problem: String) {
+            self.setting = setting
+            self.problem = problem
+        }
         public var description: String { "\(setting) \(problem)" }
     }
 
     /// Every setting at fault, in the order they were read.
     public var problems: [Problem]
+
+    /// An error of `problems`.
+    public init(problems: [Problem]) { self.problems = problems }
     /// The first setting at fault.
     public var setting: String { problems.first?.setting ?? "" }
     /// Every problem, separated by "; ".

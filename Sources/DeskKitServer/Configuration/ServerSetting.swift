@@ -1,18 +1,17 @@
 import DeskKitJobStore
 import DeskKitPreview
 
-/// One setting of the server, declared once — its environment variable, its type and range, its default (read
-/// off a default ``ServerConfiguration``), whether it is a secret, what it means, and what its value sets —
-/// from which the rest follows: its key in a ``SettingsFile`` and in swift-configuration (the variable without
-/// its prefix, in lower case), the `deskkit serve` option named after the key (``flag``), the option's help
-/// (``help``) and the server article's table of settings.
+/// One setting of the server, declared once — its environment variable, its type and range, how its value is
+/// read from a configuration and written into one, whether it is a secret, what it means — from which the
+/// rest follows: its key in a `ConfigReader` and a ``SettingsFile`` (the variable without its prefix, in lower
+/// case), the `deskkit serve` flag named after the key (``flag``) and its help (``help``), its default (read off
+/// a default ``ServerConfiguration``), the server article's table of settings and the configuration's
+/// `description`.
 ///
-/// ``ServerConfiguration/settings`` is the one table of them. Adding a setting is one entry there, a line of
-/// `deskkit serve`'s options named after its key (a test checks that every setting has its option and every
-/// option its setting), and its use.
-/// ``ServerConfiguration/resolve(flags:environment:file:)`` reads each through one swift-configuration
-/// `ConfigReader` over the flags, the environment and a ``SettingsFile``, `deskkit serve` takes its
-/// options' help from it, and a problem is named by the flag, the variable or the file's key it lists.
+/// ``ServerConfiguration/settings`` is the one table of them: adding a setting is one entry there and its
+/// use. ``ServerConfiguration/init(reader:)`` reads each by its key from a swift-configuration `ConfigReader`;
+/// ``ServerConfiguration/resolve(flags:environment:file:)`` builds that reader over the flags, the environment
+/// and a ``SettingsFile``, and names a problem by the flag, the variable or the file's key that gave it.
 package struct ServerSetting: Sendable {
     /// The type a setting's value is read as.
     package enum Kind: Sendable, Hashable {
@@ -61,11 +60,13 @@ package struct ServerSetting: Sendable {
     package let isSecret: Bool
     /// What the setting means (for a switch, what its flag does).
     package let meaning: String
-    /// Its default as written in a setting (`10m`, `8080`, `sqlite:deskkit-state.sqlite`), read off
-    /// a default configuration; nil when it has none to show.
-    package let defaultText: String?
+    /// Its default as written in a setting, read off a default configuration; nil when it has none to show.
+    package var defaultText: String? { shown(ServerConfiguration.defaults) }
     /// Why it must be set, when it must.
     let required: String?
+    /// Its value in a configuration as a setting writes it (`10m`, `8080`, `sqlite:deskkit-state.sqlite`), a
+    /// secret's redacted; nil when it has none to show.
+    let shown: @Sendable (ServerConfiguration) -> String?
     /// Gives the value to a configuration; answers what is wrong with it, or nil.
     let apply: @Sendable (_ value: Value, _ configuration: inout ServerConfiguration) -> String?
 
@@ -99,15 +100,16 @@ package struct ServerSetting: Sendable {
         }
     }
 
-    /// Text checked by `apply`, which answers what is wrong with it; `flag`: whether it has an option.
+    /// Text checked by `apply`, which answers what is wrong with it; `shown`: the value a configuration has,
+    /// as written (a secret's redacted); `flag`: whether it has an option.
     static func text(
         _ variable: String, _ meaning: String, secret: Bool = false, flag: Bool = true, required: String? = nil,
-        default: String? = nil,
+        shown: @escaping @Sendable (ServerConfiguration) -> String?,
         _ apply: @escaping @Sendable (_ text: String, _ configuration: inout ServerConfiguration) -> String?
     ) -> ServerSetting {
         ServerSetting(
             variable: variable, hasFlag: flag, flagSets: nil, kind: .text, isSecret: secret, meaning: meaning,
-            defaultText: `default`, required: required
+            required: required, shown: shown
         ) { value, c in
             guard case .text(let text) = value else { return nil }
             return apply(text, &c)
@@ -117,11 +119,12 @@ package struct ServerSetting: Sendable {
     /// A whole number in `range`.
     static func integer(
         _ variable: String, _ meaning: String, _ range: ClosedRange<Int>,
-        _ get: (ServerConfiguration) -> Int, _ set: @escaping @Sendable (inout ServerConfiguration, Int) -> Void
+        _ get: @escaping @Sendable (ServerConfiguration) -> Int,
+        _ set: @escaping @Sendable (inout ServerConfiguration, Int) -> Void
     ) -> ServerSetting {
         ServerSetting(
             variable: variable, hasFlag: true, flagSets: nil, kind: .wholeNumber(range), isSecret: false,
-            meaning: meaning, defaultText: String(get(ServerConfiguration.defaults)), required: nil
+            meaning: meaning, required: nil, shown: { String(get($0)) }
         ) { value, c in
             if case .wholeNumber(let n) = value { set(&c, n) }
             return nil
@@ -131,11 +134,12 @@ package struct ServerSetting: Sendable {
     /// On or off; its flag takes no value and sets `flagSets` (`0`: the flag is `--no-` and the key).
     static func onOff(
         _ variable: String, flagSets: String = "1", _ meaning: String,
-        _ get: (ServerConfiguration) -> Bool, _ set: @escaping @Sendable (inout ServerConfiguration, Bool) -> Void
+        _ get: @escaping @Sendable (ServerConfiguration) -> Bool,
+        _ set: @escaping @Sendable (inout ServerConfiguration, Bool) -> Void
     ) -> ServerSetting {
         ServerSetting(
             variable: variable, hasFlag: true, flagSets: flagSets, kind: .onOff, isSecret: false,
-            meaning: meaning, defaultText: get(ServerConfiguration.defaults) ? "1" : "0", required: nil
+            meaning: meaning, required: nil, shown: { get($0) ? "1" : "0" }
         ) { value, c in
             if case .onOff(let on) = value { set(&c, on) }
             return nil
@@ -145,12 +149,12 @@ package struct ServerSetting: Sendable {
     /// A duration within `range`.
     static func duration(
         _ variable: String, _ meaning: String, _ range: ClosedRange<Duration>,
-        _ get: (ServerConfiguration) -> Duration,
+        _ get: @escaping @Sendable (ServerConfiguration) -> Duration,
         _ set: @escaping @Sendable (inout ServerConfiguration, Duration) -> Void
     ) -> ServerSetting {
         ServerSetting(
             variable: variable, hasFlag: true, flagSets: nil, kind: .duration(range), isSecret: false,
-            meaning: meaning, defaultText: DurationText.format(get(ServerConfiguration.defaults)), required: nil
+            meaning: meaning, required: nil, shown: { DurationText.format(get($0)) }
         ) { value, c in
             if case .duration(let duration) = value { set(&c, duration) }
             return nil
@@ -166,14 +170,16 @@ extension ServerConfiguration {
     package static let settings: [ServerSetting] = [
         .text(
             "SENDBIRD_API_TOKEN", "API token: Platform API calls and webhook signatures", secret: true, flag: false,
-            required: "is required (it signs webhooks and authenticates API calls)"
+            required: "is required (it signs webhooks and authenticates API calls)",
+            shown: { $0.apiToken.isEmpty ? nil : "<redacted>" }
         ) { text, c in
             c.apiToken = text
             return nil
         },
         .text(
             "SENDBIRD_APP_ID",
-            "application id; the API base is https://api-{id}.sendbird.com unless DESKKIT_API_BASE is set"
+            "application id; the API base is https://api-{id}.sendbird.com unless DESKKIT_API_BASE is set",
+            shown: \.appID
         ) { text, c in
             guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
                 return "\"\(text.prefix(40))\" is not an application id"
@@ -181,7 +187,8 @@ extension ServerConfiguration {
             c.appID = text
             return nil
         },
-        .text("DESKKIT_API_BASE", "Platform API base URL") { text, c in
+        .text("DESKKIT_API_BASE", "Platform API base URL", shown: { $0.apiBase.isEmpty ? nil : $0.apiBase }) {
+            text, c in
             guard text.hasPrefix("http://") || text.hasPrefix("https://"), text.count > 8, !text.contains(" ") else {
                 return "\"\(text.prefix(80))\" is not an http(s) URL"
             }
@@ -191,7 +198,7 @@ extension ServerConfiguration {
         .text(
             "DESKKIT_API_KEYS",
             "keys for /v1/preview, /v1/decode and /metrics (Authorization: Bearer KEY), comma-separated, 16+ characters each; none: those routes answer 401",
-            secret: true
+            secret: true, shown: { $0.apiKeys.count == 0 ? nil : $0.apiKeys.description }
         ) { text, c in
             do throws(APIKeysError) { c.apiKeys = try APIKeys(parsing: text) } catch { return error.description }
             return nil
@@ -205,7 +212,7 @@ extension ServerConfiguration {
             "DESKKIT_RATE_BURST", "requests an API key may make at once", 1...1_000_000,
             \.rateLimit.burst
         ) { $0.rateLimit.burst = $1 },
-        .text("DESKKIT_HOST", "address to listen on", default: defaults.host) { text, c in
+        .text("DESKKIT_HOST", "address to listen on", shown: \.host) { text, c in
             c.host = text
             return nil
         },
@@ -225,7 +232,8 @@ extension ServerConfiguration {
         ) { $0.previews.probeImages = $1 },
         .text(
             "DESKKIT_USER_AGENT",
-            "User-Agent of page and image fetches (by default DeskKit, its version and a URL)"
+            "User-Agent of page and image fetches (by default DeskKit, its version and a URL)",
+            shown: { $0.fetch.userAgent == defaults.fetch.userAgent ? nil : $0.fetch.userAgent }
         ) { text, c in
             guard FetchConfiguration.isValidUserAgent(text) else {
                 return "is not 1 to 512 printable ASCII characters"
@@ -236,7 +244,7 @@ extension ServerConfiguration {
         .text(
             "DESKKIT_ACCEPT_LANGUAGE",
             "languages asked of pages: a tag (ru: Russian first, then any) or an Accept-Language list; a /v1/preview request's \"language\" and a webhook sender's language come before it",
-            default: defaults.fetch.acceptLanguage.header
+            shown: \.fetch.acceptLanguage.header
         ) { text, c in
             do throws(AcceptLanguage.Problem) { c.fetch.acceptLanguage = try AcceptLanguage(text) } catch {
                 return error.reason
@@ -245,7 +253,11 @@ extension ServerConfiguration {
         },
         .text(
             "DESKKIT_PREVIEW_HOSTS_DENY",
-            "hosts that get no fetch and no card, comma-separated: example.com covers its subdomains, *.example.com only them; every redirect, oEmbed endpoint and image is held to it"
+            "hosts that get no fetch and no card, comma-separated: example.com covers its subdomains, *.example.com only them; every redirect, oEmbed endpoint and image is held to it",
+            shown: { c in
+                c.fetch.sitePolicy.deny.isEmpty
+                    ? nil : c.fetch.sitePolicy.deny.map(\.description).joined(separator: ",")
+            }
         ) { text, c in
             do throws(SitePolicy.Problem) { c.fetch.sitePolicy.deny = try SitePolicy.patterns(text) } catch {
                 return error.description
@@ -254,7 +266,8 @@ extension ServerConfiguration {
         },
         .text(
             "DESKKIT_PREVIEW_HOSTS_ALLOW",
-            "when given, the only hosts that get a fetch (less those denied), patterns as for the deny list"
+            "when given, the only hosts that get a fetch (less those denied), patterns as for the deny list",
+            shown: { $0.fetch.sitePolicy.allow?.map(\.description).joined(separator: ",") }
         ) { text, c in
             do throws(SitePolicy.Problem) {
                 let patterns = try SitePolicy.patterns(text)
@@ -266,7 +279,8 @@ extension ServerConfiguration {
         },
         .text(
             "DESKKIT_PUBLIC_URL",
-            "where clients reach this server (https://chat-media.example.com): the start of the proxied images' URLs"
+            "where clients reach this server (https://chat-media.example.com): the start of the proxied images' URLs",
+            shown: \.publicURL
         ) { text, c in
             do throws(ImageProxyError) { c.publicURL = try ImageURLSigner.publicURL(text) } catch {
                 return error.description
@@ -276,7 +290,7 @@ extension ServerConfiguration {
         .text(
             "DESKKIT_IMAGE_PROXY_KEYS",
             "keys that sign the image proxy's URLs, comma-separated, 16+ characters each: the first signs, every one verifies; with DESKKIT_PUBLIC_URL, cards name their images through /images/",
-            secret: true
+            secret: true, shown: { $0.imageProxyKeys == nil ? nil : "<redacted>" }
         ) { text, c in
             do throws(ImageProxyError) { _ = try ImageURLSigner.keys(text) } catch { return error.description }
             c.imageProxyKeys = text
@@ -311,18 +325,18 @@ extension ServerConfiguration {
             .zero ... .seconds(86400), \.previews.refusalTTL
         ) {
             $0.previews.refusalTTL = $1
-            $0.queue.challengeRetry.minimumDelay = $1
+            $0.retry.challenge.minimumDelay = $1
         },
         .integer(
             "DESKKIT_CHALLENGE_RETRIES",
             "times a job whose pages a bot check stood in for is tried again (0: never)", 0...20,
-            \.queue.challengeRetry.retries
-        ) { $0.queue.challengeRetry.retries = $1 },
+            \.retry.challenge.retries
+        ) { $0.retry.challenge.retries = $1 },
         .duration(
             "DESKKIT_CHALLENGE_RETRY_WINDOW",
             "how long those retries are spread over, from the first attempt", .seconds(60) ... .seconds(7 * 86400),
-            \.queue.challengeRetry.window
-        ) { $0.queue.challengeRetry.window = $1 },
+            \.retry.challenge.window
+        ) { $0.retry.challenge.window = $1 },
         .integer(
             "DESKKIT_MAX_BODY_BYTES", "largest webhook body, in bytes", 1024...(64 << 20),
             \.maxBodyBytes
@@ -345,7 +359,7 @@ extension ServerConfiguration {
         .text(
             "DESKKIT_STORE",
             "where jobs are kept: sqlite:PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE or memory",
-            secret: true, default: defaults.store.description
+            secret: true, shown: \.store.description
         ) { text, c in
             do throws(JobStoreError) { c.store = try StoreLocation(parsing: text) } catch { return error.detail }
             return nil
@@ -353,8 +367,8 @@ extension ServerConfiguration {
         .duration(
             "DESKKIT_RETRY_HORIZON",
             "how long Platform API failures are retried, from the webhook", .zero ... .seconds(365 * 86400),
-            \.queue.retry.horizon
-        ) { $0.queue.retry.horizon = $1 },
+            \.retry.horizon
+        ) { $0.retry.horizon = $1 },
         .duration(
             "DESKKIT_JOB_LEASE",
             "how long a claimed job is a worker's unless it renews it (every third of it, while it runs); a dead instance's jobs are taken up after it",

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a Platform API call failed.
 public struct PlatformAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The ways a call fails. A struct over a private code rather than an enum, so that a kind added later
@@ -32,6 +34,21 @@ public struct PlatformAPIError: Error, Sendable, Hashable, CustomStringConvertib
         self.status = status
         self.retryAfter = retryAfter
         self.detail = detail
+    }
+
+    /// Whether a status is worth another attempt: 429 and 5xx.
+    public static func isRetryable(status: Int) -> Bool { status == 429 || (500...599).contains(status) }
+
+    /// A `Retry-After` value (seconds, or an HTTP date) as a delay from `now`.
+    public static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return .milliseconds(max(0, Int64(date.timeIntervalSince(now) * 1000)))
     }
 
     public var description: String { "\(kind)\(status.map { ", HTTP \($0)" } ?? ""): \(detail)" }

@@ -1,49 +1,64 @@
 import DeskKitJobStore
 import Foundation
 
-/// The enrichment's rules for what follows a job's outcome, given to the ``JobQueue``: a failed Platform API
-/// call is tried again by the ``RetryPolicy`` (a refusal fails at once), a bot check by the ``ChallengeRetry``
-/// (then the job ends as `no_preview`), neither past the retry horizon counted from the webhook; a run cut
-/// short by a shutdown is put back, due at once.
-public struct EnrichmentRetry: RetryStrategy {
-    /// When and how long a failed Platform API call is tried again.
-    public var retry: RetryPolicy
+/// The enrichment's ``RetryStrategy``: a Platform API call that failed in a way worth another try (429,
+/// 5xx, a transport error) is tried again with a doubling, jittered back-off that yields to the server's
+/// `Retry-After`; a refusal fails at once; a job whose pages a bot check stood in for is tried again on the
+/// ``challenge`` schedule, then finished as `no_preview`. Nothing is tried again past the ``horizon``,
+/// counted from the webhook. Every store keeps the same schedule: each attempt is one claim.
+public struct EnrichmentRetry: RetryStrategy, Hashable {
+    /// How long failures are retried, counted from the webhook; then the job fails with its last error
+    /// (`DESKKIT_RETRY_HORIZON`). Default 24 hours.
+    public var horizon: Duration = .seconds(24 * 3600)
+    /// The wait after the first failed call; each next one doubles, with 50–100 % jitter. Default 1 s.
+    public var firstDelay: Duration = .seconds(1)
+    /// The longest wait computed. Default 10 minutes.
+    public var maxDelay: Duration = .seconds(600)
+    /// The longest `Retry-After` honoured; a longer one is cut to this. Default 10 minutes.
+    public var maxRetryAfter: Duration = .seconds(600)
     /// When a job whose pages a bot check stood in for is tried again.
-    public var challengeRetry: ChallengeRetry
+    public var challenge = Challenge()
 
-    /// The rules of `retry` and `challengeRetry`.
-    public init(retry: RetryPolicy = RetryPolicy(), challengeRetry: ChallengeRetry = ChallengeRetry()) {
-        self.retry = retry
-        self.challengeRetry = challengeRetry
-    }
+    /// The default rules (see each property).
+    public init() {}
 
-    /// The rules of a queue's configuration.
-    public init(_ configuration: JobQueue.Configuration) {
-        self.init(retry: configuration.retry, challengeRetry: configuration.challengeRetry)
-    }
-
-    public func end(of claimed: StoredJob, after outcome: JobOutcome, now: Date) -> JobEnd {
+    public func decide(_ outcome: JobOutcome, for job: StoredJob, now: Date) -> RetryDecision {
         let error = outcome.storedError
         switch outcome.code {
-        case .updated: return .updated
-        case .noLink: return .noLink
-        case .noPreview: return .noPreview()
-        case .cancelled: return .again(at: now)
-        case .permanent: return .failed(error: error)
+        case .updated, .noLink, .noPreview, .cancelled: return .finish()
+        case .permanent: return .fail(error: error)
         case .retryable:
-            let delay = retry.delay(after: claimed.attempts, retryAfter: outcome.apiError?.retryAfter)
-            let due = now.addingTimeInterval(delay / .seconds(1))
-            guard withinHorizon(due, claimed) else { return .failed(error: error, reason: "retry horizon passed") }
+            let due = now + delay(after: job.attempts, retryAfter: outcome.apiError?.retryAfter)
+            guard withinHorizon(due, job) else { return .fail(error: error, reason: "retry horizon passed") }
             return .retry(at: due, error: error)
         case .challenged:
-            let due = challengeRetry.delay(after: claimed.attempts).map { now.addingTimeInterval($0 / .seconds(1)) }
-            guard let due, withinHorizon(due, claimed) else { return .noPreview(error: error) }
-            return .challengeRetry(at: due, error: error)
+            guard let wait = challenge.delay(after: job.attempts), withinHorizon(now + wait, job) else {
+                return .finish(error: error)
+            }
+            return .retry(
+                at: now + wait, error: error,
+                reason: "a bot check stood in for the message's pages; it will be tried again")
         }
     }
 
-    /// Whether an attempt due at `due` falls within the retry horizon, counted from the job's webhook.
-    private func withinHorizon(_ due: Date, _ claimed: StoredJob) -> Bool {
-        due.timeIntervalSince(claimed.acceptedAt) <= retry.horizon / .seconds(1)
+    /// The wait before attempt `attempts + 1` of a failed call: ``firstDelay`` doubled per attempt after
+    /// the first, capped at ``maxDelay``, with jitter — or the server's `Retry-After` (capped at
+    /// ``maxRetryAfter``) when longer.
+    public func delay(after attempts: Int, retryAfter: Duration? = nil) -> Duration {
+        let exponential = firstDelay * (1 << Swift.min(Swift.max(attempts - 1, 0), 20))
+        let backoff = Swift.min(exponential, maxDelay) * Double.random(in: 0.5...1.0)
+        guard let retryAfter else { return backoff }
+        return Swift.max(backoff, Swift.min(retryAfter, maxRetryAfter))
+    }
+
+    /// Whether an attempt due at `due` falls within the horizon, counted from the job's webhook.
+    private func withinHorizon(_ due: Date, _ job: StoredJob) -> Bool {
+        due.timeIntervalSince(job.acceptedAt) <= horizon / .seconds(1)
+    }
+}
+
+extension Date {
+    fileprivate static func + (date: Date, duration: Duration) -> Date {
+        date.addingTimeInterval(duration / .seconds(1))
     }
 }

@@ -34,7 +34,7 @@ public struct JobOutcome: Sendable, Hashable, CustomStringConvertible {
     /// The Platform API refused the update for good (a 4xx other than 429).
     public static func permanent(_ error: PlatformAPIError) -> JobOutcome { JobOutcome(.permanent, apiError: error) }
     /// No link gave a card, and a bot check stood in for a page (`FetchError.Kind.challenge`): tried again
-    /// later by the ``ChallengeRetry`` policy, then finished as `no_preview`.
+    /// later on the ``EnrichmentRetry/Challenge`` schedule, then finished as `no_preview`.
     public static func challenged(_ error: FetchError) -> JobOutcome { JobOutcome(.challenged, fetchError: error) }
 
     /// The outcome's name (`deskkit.job.outcome` in a span): `updated`, `no_link`, `no_preview`, `retryable`,
@@ -47,8 +47,9 @@ public struct JobOutcome: Sendable, Hashable, CustomStringConvertible {
         return name
     }
 
-    /// Whether the message was not updated because the Platform API failed.
-    var isFailure: Bool { code == .retryable || code == .permanent }
+    /// Whether the message was not updated because the Platform API failed (``retryable(_:)``,
+    /// ``permanent(_:)``).
+    public var isFailure: Bool { code == .retryable || code == .permanent }
 
     /// The error the store keeps for the job: the Platform API's, or what stood in for its pages.
     var storedError: String? { apiError?.description ?? fetchError?.description }

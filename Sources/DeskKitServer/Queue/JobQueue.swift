@@ -10,7 +10,7 @@ import Tracing
 /// drivers): a webhook's job is committed before the webhook is answered; ``Configuration/workers`` workers,
 /// children of one task group, each claim the next due job from the store with a lease (those that ask at
 /// once, in one statement); what follows a job's
-/// outcome is its ``RetryStrategy``'s to say (the enrichment's: ``EnrichmentRetry``), across restarts; a job
+/// outcome is its ``retry`` strategy's to say (the enrichment's: ``EnrichmentRetry``), across restarts; a job
 /// whose worker died is claimed again when its lease runs out. It alone counts jobs in the metrics.
 ///
 /// Idle workers wait on a `Doorbell`: a job admitted — here, or on another instance that shares the store
@@ -31,11 +31,6 @@ public actor JobQueue: Service {
         /// takes it. A running job renews it every ``heartbeat``, so it bounds how long a dead instance's
         /// jobs wait, not how long a job may take. Default 30 s.
         public var lease: Duration = .seconds(30)
-        /// When and how long a failed Platform API call is tried again (the default strategy's,
-        /// ``EnrichmentRetry``).
-        public var retry = RetryPolicy()
-        /// When a job whose pages a bot check stood in for is tried again (the default strategy's).
-        public var challengeRetry = ChallengeRetry()
         /// How often an idle worker asks the store for due jobs when nothing wakes the workers and the store
         /// names no job due sooner (jobs of other instances). Default 1 s.
         public var pollInterval: Duration = .seconds(1)
@@ -64,7 +59,8 @@ public actor JobQueue: Service {
     /// Where the jobs live.
     public nonisolated let store: any JobStore
     private let work: @Sendable (EnrichmentJob) async -> JobOutcome
-    private let strategy: any RetryStrategy
+    /// What follows each outcome.
+    public nonisolated let retry: any RetryStrategy
     private let handBack: HandBack?
     /// Counts the shutdown grace from when the server was asked to stop, shared with its requests.
     private let grace: ShutdownGrace
@@ -105,14 +101,13 @@ public actor JobQueue: Service {
     ///     (each is also logged as an error with its channel and message id, and counted as `handed_back`).
     ///   - grace: the shutdown grace shared with the server's requests (by default the queue's own, of
     ///     ``Configuration/shutdownGrace``), begun by whichever is asked to stop first.
-    ///   - strategy: what follows each outcome of `work`; by default the enrichment's rules
-    ///     (``EnrichmentRetry``) with the configuration's ``Configuration/retry`` and
-    ///     ``Configuration/challengeRetry``.
+    ///   - retry: what follows each outcome of `work`; by default the enrichment's rules
+    ///     (``EnrichmentRetry``).
     ///   - work: what a worker does with a job.
     public init(
         store: any JobStore, configuration: Configuration = Configuration(), metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.queue"), handBack: HandBack? = nil, grace: ShutdownGrace? = nil,
-        strategy: (any RetryStrategy)? = nil, work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome
+        retry: any RetryStrategy = EnrichmentRetry(), work: @escaping @Sendable (EnrichmentJob) async -> JobOutcome
     ) {
         self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace)
         self.store = store
@@ -120,7 +115,7 @@ public actor JobQueue: Service {
         self.metrics = metrics
         self.logger = logger
         self.handBack = handBack
-        self.strategy = strategy ?? EnrichmentRetry(configuration)
+        self.retry = retry
         self.work = work
         let lease = configuration.lease
         claims = GroupCommit(
@@ -333,8 +328,9 @@ public actor JobQueue: Service {
         return min(poll, .now + wait)
     }
 
-    /// Writes how `claimed` ended, as the strategy says. The store writes it even when this worker is
-    /// cancelled (`JobStore.finish(_:as:error:now:)`): a job cut short at the grace's end goes back.
+    /// Writes how `claimed` ended, as ``retry`` decides; a run cut short by a shutdown goes back, due at
+    /// once, uncounted. The store writes it even when this worker is cancelled
+    /// (`JobStore.finish(_:as:error:now:)`): a job cut short at the grace's end goes back.
     private func end(_ claimed: StoredJob, _ outcome: JobOutcome) async {
         let id = claimed.job.messageID
         ending.insert(id)
@@ -343,19 +339,20 @@ public actor JobQueue: Service {
             running[id] = nil
         }
         let now = Date()
-        let end = strategy.end(of: claimed, after: outcome, now: now)
-        if let counted = end.counted { metrics.job(counted) }
-        if let note = end.note {
+        let decision =
+            outcome.code == .cancelled ? RetryDecision(.retry(at: now)) : retry.decide(outcome, for: claimed, now: now)
+        if outcome.code != .cancelled { metrics.job(Self.counted(decision, outcome)) }
+        if let reason = decision.reason {
+            let level: Logger.Level = decision.action == .fail ? .error : .info
             logger.log(
-                level: note.level, "\(note.message)",
-                metadata: ["message_id": "\(id)", "error": .string(end.error ?? "")])
+                level: level, "\(reason)", metadata: ["message_id": "\(id)", "error": .string(decision.error ?? "")])
         }
         do {
-            switch end.state {
-            case .done: try await store.finish(id, as: .done, error: end.error, now: now)
-            case .failed: try await store.finish(id, as: .failed, error: end.error, now: now)
-            case .queued(let due):
-                try await store.reschedule(id, dueAt: due, error: end.error, now: now)
+            switch decision.action {
+            case .finish: try await store.finish(id, as: .done, error: decision.error, now: now)
+            case .fail: try await store.finish(id, as: .failed, error: decision.error, now: now)
+            case .retry(let due):
+                try await store.reschedule(id, dueAt: due, error: decision.error, now: now)
                 let wait = due.timeIntervalSince(now)
                 if wait < configuration.pollInterval / .seconds(1) {
                     doorbell.ring(at: .now + .milliseconds(Int64(max(0, wait) * 1000)))
@@ -365,6 +362,20 @@ public actor JobQueue: Service {
             // The lease runs out and the job is claimed again: at least once.
             logger.error(
                 "cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
+        }
+    }
+
+    /// How a decision on `outcome` is counted in `deskkit_jobs_total{outcome}`.
+    private static func counted(_ decision: RetryDecision, _ outcome: JobOutcome) -> ServerMetrics.Job {
+        switch decision.action {
+        case .finish:
+            switch outcome.code {
+            case .updated: .updated
+            case .noLink: .noLink
+            default: .noPreview
+            }
+        case .fail: .apiFailed
+        case .retry: outcome.code == .challenged ? .challengeRetry : .retryScheduled
         }
     }
 
