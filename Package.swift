@@ -54,6 +54,7 @@ let package = Package(
         .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
         .library(name: "DeskKitPageServer", targets: ["DeskKitPageServer"]),
         .library(name: "DeskKitJobStore", targets: ["DeskKitJobStore"]),
+        .library(name: "DeskKitJobs", targets: ["DeskKitJobs"]),
         .library(name: "DeskKitSharedPreviews", targets: ["DeskKitSharedPreviews"]),
         .library(name: "DeskKitServer", targets: ["DeskKitServer"]),
         .library(name: "DeskKitInvariants", targets: ["DeskKitInvariants"]),
@@ -80,6 +81,8 @@ let package = Package(
         // Spans (the API every library uses) and, for `deskkit serve`, their OTLP/HTTP exporter (no gRPC).
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.0.0", traits: ["OTLPHTTP"]),
+        // Tests only: a clock the tests move (`TestClock`).
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ] + documentationPlugin,
     targets: [
         // JSON and bytes: the tape parser, `JSONValue`, the writer, lines, base64, hex, percent-encoding,
@@ -203,6 +206,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
+        // The queue over a job store: claims as an async sequence, workers, leases, retries, the shutdown grace.
+        // No HTTP server.
+        .target(
+            name: "DeskKitJobs",
+            dependencies: [
+                "DeskKitJobStore",
+                .product(name: "DequeModule", package: "swift-collections", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
+            ]
+        ),
         // The preview cache instances share in their PostgreSQL store's database.
         .target(
             name: "DeskKitSharedPreviews",
@@ -218,7 +234,8 @@ let package = Package(
         .target(
             name: "DeskKitServer",
             dependencies: [
-                "DeskKitModel", "DeskKitSchemas", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore", "DeskKitTime",
+                "DeskKitModel", "DeskKitSchemas", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore", "DeskKitJobs",
+                "DeskKitTime",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 .product(name: "NIOCore", package: "swift-nio", condition: server),
@@ -327,6 +344,15 @@ let package = Package(
             name: "DeskKitTestSupport",
             dependencies: [.product(name: "MetricsTestKit", package: "swift-metrics", condition: server)],
             path: "Tests/DeskKitTestSupport"),
+        .testTarget(
+            name: "DeskKitJobsTests",
+            dependencies: [
+                "DeskKitJobs", "DeskKitJobStore",
+                .product(name: "Clocks", package: "swift-clocks", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+            ]
+        ),
         .testTarget(
             name: "DeskKitJobStoreTests",
             dependencies: [

@@ -14,7 +14,7 @@ export DESKKIT_DOCS=1
 cd "$(dirname "$0")/.."
 out=${1:-.build/docs-site}
 libraries=(DeskKitJSON DeskKitModel DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
-  DeskKitJobStore DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
+  DeskKitJobStore DeskKitJobs DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
 targets=()
 for library in "${libraries[@]}"; do targets+=(--target "$library"); done
 rm -rf "$out"

@@ -6,7 +6,7 @@ set -euo pipefail
 # The manifest adds swift-docc-plugin only when asked: no app that depends on DeskKit resolves it.
 export DESKKIT_DOCS=1
 libraries=(DeskKitJSON DeskKitModel DeskKitSchemas DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
-  DeskKitJobStore DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
+  DeskKitJobStore DeskKitJobs DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
 
 graphs=.build/docs-symbolgraph
 rm -rf "$graphs"

@@ -28,10 +28,10 @@ public struct EnrichmentServer: Sendable {
     /// The server's counters and gauges, served at `GET /metrics`.
     public let metrics: ServerMetrics
     /// The jobs, over the store given.
-    public let queue: JobQueue
+    public let queue: EnrichmentQueue
     /// Finds and fetches the previews.
     public let previews: PreviewService
-    /// The shutdown grace (``JobQueue/Configuration/shutdownGrace``), shared by requests in flight and
+    /// The shutdown grace (`JobQueueConfiguration.shutdownGrace`), shared by requests in flight and
     /// running jobs, counted from when the server is asked to stop.
     public let grace: ShutdownGrace
     let logger: Logger
@@ -56,11 +56,11 @@ public struct EnrichmentServer: Sendable {
     ///   - metrics: where the server's counters and gauges are kept.
     ///   - logger: what the server logs to.
     ///   - sharedPreviews: a preview cache shared with other instances (PostgreSQL's), behind this one's own.
-    ///   - handBack: with a `MemoryJobStore`, also receives the jobs left at shutdown (see ``JobQueue``).
+    ///   - handBack: with a `MemoryJobStore`, also receives the jobs left at shutdown (see ``EnrichmentQueue``).
     public init(
         configuration: ServerConfiguration, store: any JobStore, metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.server"), sharedPreviews: (any SharedPreviewCache)? = nil,
-        handBack: JobQueue.HandBack? = nil
+        handBack: EnrichmentQueue.HandBack? = nil
     ) {
         self.configuration = configuration
         self.metrics = metrics
@@ -79,9 +79,9 @@ public struct EnrichmentServer: Sendable {
             fetcher: previews.fetcher, limits: configuration.imageLimits,
             perHost: configuration.previews.maxConcurrentFetchesPerHost)
         grace = ShutdownGrace(configuration.queue.shutdownGrace)
-        queue = JobQueue(
-            store: store, configuration: configuration.queue, metrics: metrics, logger: logger, handBack: handBack,
-            grace: grace, retry: configuration.retry, work: { await enricher.process($0) })
+        queue = EnrichmentQueue(
+            store: store, configuration: configuration.queue, retry: configuration.retry, metrics: metrics.factory,
+            logger: logger, handBack: handBack, grace: grace, work: { await enricher.process($0) })
         health = HealthRoute(queue: queue, store: configuration.store.description)
         scrape = MetricsRoute(metrics: metrics, previews: previews, queue: queue)
     }
@@ -115,7 +115,7 @@ public struct EnrichmentServer: Sendable {
     }
 
     /// Runs the application until SIGTERM or SIGINT, then stops within the shutdown grace
-    /// (``JobQueue/Configuration/shutdownGrace``): requests and jobs still running when it ends are cut
+    /// (`JobQueueConfiguration.shutdownGrace`): requests and jobs still running when it ends are cut
     /// (503 with `Retry-After`; jobs back in the store), and whatever still holds on is cancelled 2 seconds
     /// later. `services` (a telemetry exporter) start before the application and stop after it.
     public func run(

@@ -124,7 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let server = EnrichmentServer(
             configuration: configuration, store: jobStore, logger: logger, sharedPreviews: sharedPreviews,
-            handBack: handBackPath.map { path -> JobQueue.HandBack in
+            handBack: handBackPath.map { path -> EnrichmentQueue.HandBack in
                 { @Sendable jobs in
                     var lines = JSONWriter()
                     for job in jobs {

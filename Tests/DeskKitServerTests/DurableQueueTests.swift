@@ -145,11 +145,11 @@ struct DurableQueueTests {
     /// running the whole suite can delay one renewal by seconds, not three in a row.)
     @Test func aLongJobKeepsItsLeaseWhileItRuns() async throws {
         try await Self.withStore { store in
-            var configuration = JobQueue.Configuration()
+            var configuration = JobQueueConfiguration()
             configuration.lease = .seconds(8)
             configuration.pollInterval = .milliseconds(50)
             #expect(configuration.heartbeat == .seconds(8) / 3)
-            let queue = JobQueue(store: store, configuration: configuration) { _ in
+            let queue = EnrichmentQueue(store: store, configuration: configuration, retry: EnrichmentRetry()) { _ in
                 try? await Task.sleep(for: .seconds(20))
                 return .noLink
             }
@@ -180,11 +180,14 @@ struct DurableQueueTests {
             let records = LogRecords()
             var logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
             logger.logLevel = .warning
-            var configuration = JobQueue.Configuration()
+            var configuration = JobQueueConfiguration()
             configuration.workers = 8
             configuration.lease = .milliseconds(150)
             configuration.pollInterval = .milliseconds(10)
-            let queue = JobQueue(store: store, configuration: configuration, logger: logger) { _ in
+            let queue = EnrichmentQueue(
+                store: store, configuration: configuration, retry: EnrichmentRetry(),
+                logger: logger
+            ) { _ in
                 try? await Task.sleep(for: .milliseconds(3))
                 return .noLink
             }
@@ -218,12 +221,12 @@ struct DurableQueueTests {
     /// hold back would show four in every one).
     @Test func enrichmentWaitsOnOneWorkerWhileAdmissionsPourIn() async throws {
         try await Self.withStore { store in
-            var configuration = JobQueue.Configuration()
+            var configuration = JobQueueConfiguration()
             configuration.workers = 4
             configuration.pollInterval = .milliseconds(20)
             configuration.deferEnrichmentAbove = 10
             let running = Running()
-            let queue = JobQueue(store: store, configuration: configuration) { _ in
+            let queue = EnrichmentQueue(store: store, configuration: configuration, retry: EnrichmentRetry()) { _ in
                 await running.enter()
                 try? await Task.sleep(for: .milliseconds(100))
                 await running.leave()

@@ -34,7 +34,7 @@ struct EnrichmentServerTests {
     @discardableResult
     func withServer(
         _ tweak: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test"),
-        handBack: JobQueue.HandBack? = nil, store: (any JobStore)? = nil,
+        handBack: EnrichmentQueue.HandBack? = nil, store: (any JobStore)? = nil,
         _ body: @Sendable (TestClientProtocol, FakeSendbird, PageServer, EnrichmentServer) async throws -> Void
     ) async throws -> FakeSendbird {
         let fake = FakeSendbird()

@@ -14,7 +14,7 @@ struct MemoryQueueTests {
     }
 
     /// Runs `queue` in a service group, does `body`, shuts down gracefully and returns the time it took.
-    static func run(_ queue: JobQueue, _ body: () async throws -> Void) async throws -> Duration {
+    static func run(_ queue: EnrichmentQueue, _ body: () async throws -> Void) async throws -> Duration {
         let group = ServiceGroup(configuration: .init(services: [queue], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
         try await body()
@@ -39,7 +39,7 @@ struct MemoryQueueTests {
     }
 
     @Test func admitsDeduplicatesAndRefusesWhenFull() async throws {
-        let queue = JobQueue(store: Self.memory(capacity: 2)) { _ in .updated }
+        let queue = EnrichmentQueue(store: Self.memory(capacity: 2), retry: EnrichmentRetry()) { _ in .updated }
         // Not running: nothing is taken, so the store fills.
         #expect(await queue.submit(Self.job(1)) == .accepted)
         #expect(await queue.submit(Self.job(1)) == .duplicate)
@@ -53,10 +53,11 @@ struct MemoryQueueTests {
 
     @Test func gracefulShutdownFinishesQueuedWork() async throws {
         let done = Recorder()
-        var configuration = JobQueue.Configuration()
+        var configuration = JobQueueConfiguration()
         configuration.workers = 2
-        let queue = JobQueue(
-            store: Self.memory(), configuration: configuration, handBack: { await done.handBack($0) }
+        let queue = EnrichmentQueue(
+            store: Self.memory(), configuration: configuration, retry: EnrichmentRetry(),
+            handBack: { await done.handBack($0) }
         ) { job in
             try? await Task.sleep(for: .milliseconds(50))
             await done.add(job.messageID)
@@ -71,11 +72,12 @@ struct MemoryQueueTests {
 
     @Test func gracefulShutdownHandsBackWhatTheGraceCannotFinish() async throws {
         let done = Recorder()
-        var configuration = JobQueue.Configuration()
+        var configuration = JobQueueConfiguration()
         configuration.workers = 1
         configuration.shutdownGrace = .milliseconds(200)
-        let queue = JobQueue(
-            store: Self.memory(), configuration: configuration, handBack: { await done.handBack($0) }
+        let queue = EnrichmentQueue(
+            store: Self.memory(), configuration: configuration, retry: EnrichmentRetry(),
+            handBack: { await done.handBack($0) }
         ) { job in
             do {
                 try await Task.sleep(for: .seconds(60))
@@ -106,7 +108,7 @@ struct MemoryQueueTests {
         var retry = EnrichmentRetry()
         retry.firstDelay = .milliseconds(20)
         let store = Self.memory()
-        let queue = JobQueue(store: store, retry: retry) { job in
+        let queue = EnrichmentQueue(store: store, retry: retry) { job in
             guard job.messageID == 1 else {
                 return .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
             }
@@ -120,7 +122,7 @@ struct MemoryQueueTests {
         }
         var past = retry
         past.horizon = .zero
-        let pastHorizon = JobQueue(store: store, retry: past) { _ in
+        let pastHorizon = EnrichmentQueue(store: store, retry: past) { _ in
             .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
         }
         _ = try await Self.run(queue) {
@@ -145,13 +147,13 @@ struct MemoryQueueTests {
     /// is run at once (the admission wakes a worker), and its retry when it is due (the store names it).
     @Test func idleWorkersWakeForAnAdmissionAndForTheNextDueJob() async throws {
         let attempts = Attempts()
-        var configuration = JobQueue.Configuration()
+        var configuration = JobQueueConfiguration()
         configuration.pollInterval = .seconds(3600)
         configuration.workers = 4
         var retry = EnrichmentRetry()
         retry.firstDelay = .milliseconds(50)
         let store = Self.memory()
-        let queue = JobQueue(store: store, configuration: configuration, retry: retry) { _ in
+        let queue = EnrichmentQueue(store: store, configuration: configuration, retry: retry) { _ in
             let first = await attempts.add() == 1
             return first ? .retryable(PlatformAPIError(.retryable, status: 503, detail: "later")) : .updated
         }
@@ -173,7 +175,7 @@ struct MemoryQueueTests {
         retry.challenge.window = .milliseconds(200)
         retry.challenge.minimumDelay = .zero
         let store = Self.memory()
-        let queue = JobQueue(store: store, retry: retry) { _ in
+        let queue = EnrichmentQueue(store: store, retry: retry) { _ in
             _ = await attempts.add()
             return .challenged(.refused(.challenge, provider: "cloudflare", "a bot check stood in for the page"))
         }
@@ -197,7 +199,7 @@ struct MemoryQueueTests {
         }
         let attempts = Attempts()
         let store = Self.memory()
-        let queue = JobQueue(store: store, retry: TwiceThenGiveUp()) { _ in
+        let queue = EnrichmentQueue(store: store, retry: TwiceThenGiveUp()) { _ in
             _ = await attempts.add()
             return .updated  // a success the strategy still fails: the queue adds no rule of its own
         }

@@ -30,7 +30,7 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// one default of `deskkit serve`, `deskkit jobs` and this initialiser.
     public var store = StoreLocation.default
     /// Workers, leases, dedup window and shutdown grace of the one queue, whatever the store.
-    public var queue = JobQueue.Configuration()
+    public var queue = JobQueueConfiguration()
     /// What follows a job's outcome: when a failed Platform API call or a bot-checked page is tried again,
     /// and for how long (`DESKKIT_RETRY_HORIZON`, `DESKKIT_CHALLENGE_RETRIES`, …).
     public var retry = EnrichmentRetry()

@@ -1,4 +1,5 @@
 import CoreMetrics
+import DeskKitJobs
 import DeskKitModel
 import DeskKitPreview
 import Prometheus
@@ -44,17 +45,6 @@ public struct ServerMetrics: Sendable {
         case queueFull = "queue_full", storeUnavailable = "store_unavailable", shuttingDown = "shutting_down"
     }
 
-    /// The `outcome` of `deskkit_jobs_total`: how a job ended, or what was done with it.
-    enum Job: String {
-        case updated, noLink = "no_link", noPreview = "no_preview", apiFailed = "api_failed"
-        /// Left in the memory store at shutdown, handed back (to the hand-back file).
-        case handedBack = "handed_back"
-        /// The Platform API failed in a way worth another try: the job waits in the store to be retried.
-        case retryScheduled = "retry_scheduled"
-        /// A bot check stood in for the message's pages: the job waits in the store to be tried again.
-        case challengeRetry = "challenge_retry"
-    }
-
     /// `deskkit_connections_closed_total{reason}`: a connection cut for a limit of ``ClientLimits``.
     func connectionCut(_ reason: String) { count("deskkit_connections_closed_total", [("reason", reason)]) }
 
@@ -82,11 +72,6 @@ public struct ServerMetrics: Sendable {
     /// `deskkit_proxied_images_total{outcome}`: images passed on (`ok`), answered not modified
     /// (`not_modified`), unknown signatures (`not_found`), or the kind of fetch error that refused one.
     func proxiedImage(_ outcome: String) { count("deskkit_proxied_images_total", [("outcome", outcome)]) }
-
-    /// `deskkit_jobs_total{outcome}`.
-    func job(_ outcome: Job, count amount: Int = 1) {
-        count("deskkit_jobs_total", [("outcome", outcome.rawValue)], by: amount)
-    }
 
     /// `deskkit_platform_api_requests_total{status}` (the HTTP status, or `error` without one); the retries
     /// are `deskkit_jobs_total{outcome="retry_scheduled"}`.

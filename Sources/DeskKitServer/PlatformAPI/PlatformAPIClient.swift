@@ -39,7 +39,7 @@ public struct PlatformAPIClient: Sendable {
 
     /// `PUT {base}/v3/group_channels/{channel_url}/messages/{message_id}` with `message` as the body: one
     /// attempt. A failure says whether it is worth another later (429, 5xx, transport errors, with the
-    /// server's `Retry-After`); the ``JobQueue`` makes that attempt, as its ``RetryStrategy`` decides.
+    /// server's `Retry-After`); the ``EnrichmentQueue`` makes that attempt, as its `RetryStrategy` decides.
     ///
     /// The call is a span (`update message`), and the Platform API is told the trace (W3C `traceparent`):
     /// by AsyncHTTPClient's own client span when `httpClient` traces, else by this span.

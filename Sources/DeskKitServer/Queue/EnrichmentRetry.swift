@@ -1,11 +1,14 @@
 import DeskKitJobStore
+import DeskKitJobs
 import Foundation
 
-/// The enrichment's ``RetryStrategy``: a Platform API call that failed in a way worth another try (429,
+/// The enrichment's `RetryStrategy`: a Platform API call that failed in a way worth another try (429,
 /// 5xx, a transport error) is tried again with a doubling, jittered back-off that yields to the server's
 /// `Retry-After`; a refusal fails at once; a job whose pages a bot check stood in for is tried again on the
 /// ``challenge`` schedule, then finished as `no_preview`. Nothing is tried again past the ``horizon``,
-/// counted from the webhook. Every store keeps the same schedule: each attempt is one claim.
+/// counted from the webhook. Every store keeps the same schedule: each attempt is one claim. Its decisions
+/// are counted in `deskkit_jobs_total{outcome}` as `updated`, `no_link`, `no_preview`, `api_failed`,
+/// `retry_scheduled` and `challenge_retry`.
 public struct EnrichmentRetry: RetryStrategy, Hashable {
     /// How long failures are retried, counted from the webhook; then the job fails with its last error
     /// (`DESKKIT_RETRY_HORIZON`). Default 24 hours.
@@ -26,18 +29,21 @@ public struct EnrichmentRetry: RetryStrategy, Hashable {
         let error = outcome.storedError
         switch outcome.code {
         case .updated, .noLink, .noPreview, .cancelled: return .finish()
-        case .permanent: return .fail(error: error)
+        case .permanent: return .fail(error: error, counted: "api_failed")
         case .retryable:
             let due = now + delay(after: job.attempts, retryAfter: outcome.apiError?.retryAfter)
-            guard withinHorizon(due, job) else { return .fail(error: error, reason: "retry horizon passed") }
+            guard withinHorizon(due, job) else {
+                return .fail(error: error, reason: "retry horizon passed", counted: "api_failed")
+            }
             return .retry(at: due, error: error)
         case .challenged:
             guard let wait = challenge.delay(after: job.attempts), withinHorizon(now + wait, job) else {
-                return .finish(error: error)
+                return .finish(error: error, counted: "no_preview")
             }
             return .retry(
                 at: now + wait, error: error,
-                reason: "a bot check stood in for the message's pages; it will be tried again")
+                reason: "a bot check stood in for the message's pages; it will be tried again",
+                counted: "challenge_retry")
         }
     }
 

@@ -1,8 +1,9 @@
 import DeskKitFetchPolicy
+import DeskKitJobs
 
 /// How the work on one job ended, which decides what the queue does with it. A struct over a private code
 /// rather than an enum, so that an outcome added later breaks no `switch`; the errors it carries are typed.
-public struct JobOutcome: Sendable, Hashable, CustomStringConvertible {
+public struct JobOutcome: JobResult, Hashable {
     /// What the queue switches on, exhaustively (inside the module, a new outcome must be handled).
     enum Code: String {
         case updated, noLink = "no_link", noPreview = "no_preview", retryable, permanent, challenged, cancelled
@@ -46,6 +47,9 @@ public struct JobOutcome: Sendable, Hashable, CustomStringConvertible {
         if let fetchError { return "\(name): \(fetchError)" }
         return name
     }
+
+    /// Whether a shutdown cut the run short (``cancelled``).
+    public var isCancelled: Bool { code == .cancelled }
 
     /// Whether the message was not updated because the Platform API failed (``retryable(_:)``,
     /// ``permanent(_:)``).

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// `GET /health`, open: for load balancers.
 struct HealthRoute: Sendable {
-    let queue: JobQueue
+    let queue: EnrichmentQueue
     /// Where the jobs are kept, as the configuration names it (no password).
     let store: String
     let startedAt = ContinuousClock.now

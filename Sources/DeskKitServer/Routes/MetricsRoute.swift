@@ -6,9 +6,9 @@ import Hummingbird
 final class MetricsRoute: Sendable {
     let metrics: ServerMetrics
     let previews: PreviewService
-    let queue: JobQueue
+    let queue: EnrichmentQueue
 
-    init(metrics: ServerMetrics, previews: PreviewService, queue: JobQueue) {
+    init(metrics: ServerMetrics, previews: PreviewService, queue: EnrichmentQueue) {
         self.metrics = metrics
         self.previews = previews
         self.queue = queue

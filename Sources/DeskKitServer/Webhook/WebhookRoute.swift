@@ -4,9 +4,9 @@ import Hummingbird
 import Logging
 
 /// `POST /webhooks/sendbird`, behind the ``SignatureCheck``: the webhook decoded, its ``WebhookVerdict``,
-/// and the job submitted to the ``JobQueue`` — answered as soon as the job is committed.
+/// and the job submitted to the ``EnrichmentQueue`` — answered as soon as the job is committed.
 struct WebhookRoute: Sendable {
-    let queue: JobQueue
+    let queue: EnrichmentQueue
     let previews: PreviewService
     let metrics: ServerMetrics
     let logger: Logger

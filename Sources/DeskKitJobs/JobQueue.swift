@@ -1,0 +1,434 @@
+import CoreMetrics
+import DeskKitJobStore
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Tracing
+
+/// One queue of enrichment work over any `JobStore` (as swift-jobs' `JobQueue` over its drivers): a job is
+/// committed before ``submit(_:)`` answers; the store's due jobs come as ``JobClaims``, an `AsyncSequence`
+/// of claims with leases; the queue runs at most ``JobQueueConfiguration/workers`` of them at once, each a
+/// child task, renews their leases, and writes how each ended as its ``RetryStrategy`` decides — across
+/// restarts; a job whose worker died is claimed again when its lease runs out. It alone counts jobs
+/// (`deskkit_jobs_total{outcome}`).
+///
+/// Every task of the queue is a child of ``run()``: the claims, the jobs, the lease renewals, the purge of
+/// done jobs and the store's `LISTEN` (`JobStore.waitForArrivals(_:)`); when it returns nothing of the queue
+/// runs. It waits on its ``QueueClock``, which a test may drive.
+///
+/// On graceful shutdown it stops taking new jobs and lets running ones finish within the grace, then
+/// cancels them and puts them back in the store, due at once. A durable store keeps them for the next
+/// start. Over a `MemoryJobStore` the queue first goes on with the queued jobs during the grace, and hands
+/// back what is left.
+public actor JobQueue<Outcome: JobResult>: Service {
+    /// Receives the jobs a store that does not outlive the process still holds at shutdown.
+    public typealias HandBack = @Sendable ([EnrichmentJob]) async -> Void
+
+    /// Workers, leases, polling and shutdown.
+    public nonisolated let configuration: JobQueueConfiguration
+    /// Where the jobs live.
+    public nonisolated let store: any JobStore
+    /// What follows each outcome.
+    public nonisolated let retry: any RetryStrategy<Outcome>
+    /// How the queue waits and dates what it writes.
+    public nonisolated let clock: QueueClock
+    private let work: @Sendable (EnrichmentJob) async -> Outcome
+    private let handBack: HandBack?
+    /// Counts the shutdown grace from when the server was asked to stop, shared with its requests.
+    private let grace: ShutdownGrace
+    private let metrics: any MetricsFactory
+    private let logger: Logger
+    /// The claims of the jobs running, for the lease renewals and the figures.
+    private var running: [Int64: StoredJob] = [:]
+    /// Jobs whose end is being written: a renewal that no longer finds them running lost nothing.
+    private var ending: Set<Int64> = []
+    /// What the claims, the handlers and the workers read from any thread.
+    private let shared: Locked<Shared>
+    /// The store's due jobs; the queue wakes them on an admission, a retry due soon and a stop.
+    private let claims: JobClaims
+    /// A job's end or the grace's: the loop waiting for a free worker looks again.
+    private let freed = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+
+    private struct Shared {
+        /// A graceful shutdown, a cancellation or ``close()`` asked the queue to stop.
+        var stopping = false
+        var graceOver = false
+        var inFlight = 0
+        /// Admissions in the current second and in the one before, for `deferEnrichmentAbove`.
+        var admissionsNow = 0, admissionsBefore = 0
+        var second: Date?
+    }
+
+    /// A queue over `store` whose workers run `work` on each job claimed.
+    ///
+    /// - Parameters:
+    ///   - store: where the jobs live.
+    ///   - configuration: workers, leases, polling and shutdown.
+    ///   - retry: what follows each outcome of `work`.
+    ///   - metrics: where jobs are counted (`deskkit_jobs_total`); by default swift-metrics' bootstrapped
+    ///     factory.
+    ///   - logger: what the queue logs to.
+    ///   - clock: how it waits and dates what it writes; a test passes its own.
+    ///   - handBack: with a store that does not outlive the process, receives the jobs left at shutdown
+    ///     (each is also logged as an error with its channel and message id, and counted as `handed_back`).
+    ///   - grace: the shutdown grace shared with the server's requests (by default the queue's own, of
+    ///     ``JobQueueConfiguration/shutdownGrace``), begun by whichever is asked to stop first.
+    ///   - work: what a worker does with a job.
+    public init(
+        store: any JobStore, configuration: JobQueueConfiguration = JobQueueConfiguration(),
+        retry: any RetryStrategy<Outcome>, metrics: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger = Logger(label: "deskkit.queue"), clock: QueueClock = .system, handBack: HandBack? = nil,
+        grace: ShutdownGrace? = nil, work: @escaping @Sendable (EnrichmentJob) async -> Outcome
+    ) {
+        self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace)
+        self.store = store
+        self.configuration = configuration
+        self.retry = retry
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+        self.handBack = handBack
+        self.work = work
+        let shared = Locked(Shared())
+        self.shared = shared
+        claims = JobClaims(
+            store: store, lease: configuration.lease, pollInterval: configuration.pollInterval, clock: clock,
+            logger: logger,
+            demand: { [configuration] in
+                shared.withLock { configuration.workers - $0.inFlight }
+            },
+            stopping: { shared.withLock { $0.stopping } })
+    }
+
+    /// Commits `job` unless it is a duplicate, the store is full or unavailable, or the queue is closed.
+    /// The webhook is answered 200 only for ``JobAdmission/accepted`` and ``JobAdmission/duplicate``.
+    ///
+    /// A job without a `EnrichmentJob.traceContext` is given the current trace's (the webhook request's
+    /// span), so that its runs continue that trace; the admission is a span of its own (`admit job`).
+    public func submit(_ job: EnrichmentJob) async -> JobAdmission {
+        var job = job
+        if job.traceContext.isEmpty { job.traceContext = JobTrace.fields() }
+        return await withSpan("admit job") { span in
+            span.attributes["deskkit.message_id"] = "\(job.messageID)"
+            let admission = await admit(job)
+            span.attributes["deskkit.job.admission"] = admission.rawValue
+            if admission == .unavailable { span.setStatus(.init(code: .error, message: "the store cannot commit")) }
+            return admission
+        }
+    }
+
+    private func admit(_ job: EnrichmentJob) async -> JobAdmission {
+        guard !shared.withLock({ $0.stopping }) else { return .closed }
+        do {
+            guard try await store.admit(job, now: clock.now(), dedupWindow: configuration.dedupWindow) else {
+                return .duplicate
+            }
+        } catch {
+            if error.kind == .full { return .full }
+            logger.error(
+                "cannot commit a job",
+                metadata: ["message_id": "\(job.messageID)", "error": .string(error.description)])
+            return .unavailable
+        }
+        if configuration.deferEnrichmentAbove > 0 {
+            let now = clock.now()
+            shared.withLock { s in
+                Self.rollSecond(&s, now: now)
+                s.admissionsNow += 1
+            }
+        }
+        claims.wake()
+        return .accepted
+    }
+
+    /// Moves the admission counts on to the second of `now`.
+    private static func rollSecond(_ s: inout Shared, now: Date) {
+        guard let second = s.second else {
+            s.second = now
+            return
+        }
+        let elapsed = now.timeIntervalSince(second)
+        guard elapsed >= 1 else { return }
+        s.admissionsBefore = elapsed < 2 ? s.admissionsNow : 0
+        s.admissionsNow = 0
+        s.second = second.addingTimeInterval(elapsed.rounded(.down))
+    }
+
+    /// The jobs that may run at once now: one while admissions come faster than
+    /// ``JobQueueConfiguration/deferEnrichmentAbove`` a second, else ``JobQueueConfiguration/workers``.
+    private nonisolated func workersNow() -> Int {
+        let limit = configuration.deferEnrichmentAbove
+        guard limit > 0 else { return configuration.workers }
+        let now = clock.now()
+        return shared.withLock { s in
+            Self.rollSecond(&s, now: now)
+            return max(s.admissionsNow, s.admissionsBefore) > limit ? 1 : configuration.workers
+        }
+    }
+
+    /// Depth, work in flight and the jobs per state, for `/health` and `/metrics`.
+    public func figures() async -> QueueFigures {
+        do {
+            let states = try await store.counts()
+            return QueueFigures(depth: states[.queued] ?? 0, running: running.count, states: states, storeError: nil)
+        } catch {
+            return QueueFigures(depth: 0, running: running.count, states: nil, storeError: error.description)
+        }
+    }
+
+    // MARK: Running
+
+    /// Takes back what a previous process left claimed (when the store is this server's alone), then runs
+    /// the claims, the jobs, the lease renewals, the purge of done jobs and the store's `LISTEN` — child
+    /// tasks of one task group — until a graceful shutdown (or cancellation): then no job is claimed that the
+    /// store keeps, running ones go on until the grace ends and are cancelled then (their worker puts them
+    /// back in the store). When it returns, nothing of the queue runs. A queue runs once.
+    public func run() async throws {
+        do {
+            let recovered = try await store.recoverAbandoned(now: clock.now())
+            if recovered > 0 {
+                logger.notice("took back jobs a previous process left running", metadata: ["count": "\(recovered)"])
+            }
+        } catch {
+            logger.error("cannot take back abandoned jobs", metadata: ["error": .string(error.description)])
+        }
+        let (grace, claims) = (grace, claims)
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.renewLeases() }
+            group.addTask { await self.purgeDoneJobs() }
+            // Another instance's admissions (PostgreSQL's NOTIFY) wake the claims here too.
+            group.addTask { await self.store.waitForArrivals { claims.wake() } }
+            await withTaskCancellationHandler {
+                await withGracefulShutdownHandler {
+                    await runJobs()
+                } onGracefulShutdown: {
+                    grace.begin()
+                    self.stop()
+                }
+            } onCancel: {
+                self.stop()
+            }
+            group.cancelAll()  // the lease renewals, the purge and the listener
+        }
+        await handBackLostJobs()
+    }
+
+    /// Marks the queue stopping and wakes whatever waits: from any thread.
+    private nonisolated func stop() {
+        shared.withLock { $0.stopping = true }
+        claims.wake()
+        freed.continuation.yield()
+    }
+
+    /// Stops taking new jobs and starts the grace; running jobs go on until it ends.
+    public func close() {
+        grace.begin()
+        stop()
+    }
+
+    /// Runs each job claimed as a child task, no more at once than the workers, until the claims end
+    /// (stopping, with nothing left that would be lost) or the grace is over; the jobs still running then
+    /// have what is left of the grace, and are cancelled at its end.
+    private nonisolated func runJobs() async {
+        var claims = self.claims.makeAsyncIterator()
+        var freed = self.freed.stream.makeAsyncIterator()
+        await withDiscardingTaskGroup { jobs in
+            var graceTimer = false
+            while !Task.isCancelled {
+                let (stopping, graceOver, inFlight) = shared.withLock { ($0.stopping, $0.graceOver, $0.inFlight) }
+                if graceOver { break }
+                if stopping && !graceTimer {
+                    graceTimer = true
+                    jobs.addTask { await self.endGraceOnTime() }
+                }
+                let limit = workersNow()
+                if inFlight >= limit {
+                    // A job's end wakes it; held back while webhooks pour in, it looks again within a second.
+                    await waitForFreed(&freed, within: limit < configuration.workers ? .seconds(1) : nil)
+                    continue
+                }
+                guard let claimed = await claims.next() else { break }
+                shared.withLock { $0.inFlight += 1 }
+                await began(claimed)
+                jobs.addTask {
+                    await self.runJob(claimed)
+                    self.shared.withLock { $0.inFlight -= 1 }
+                    self.freed.continuation.yield()
+                }
+            }
+            if !graceTimer && !Task.isCancelled {
+                jobs.addTask { await self.endGraceOnTime() }
+            }
+            while shared.withLock({ $0.inFlight > 0 && !$0.graceOver }), !Task.isCancelled {
+                await waitForFreed(&freed, within: nil)
+            }
+            jobs.cancelAll()  // the jobs still at work when the grace ended (they put theirs back), the timer
+        }
+    }
+
+    /// Notes `claimed` running, for the lease renewals and the figures.
+    private func began(_ claimed: StoredJob) {
+        running[claimed.job.messageID] = claimed
+    }
+
+    /// Once the grace has begun, waits for its end and says so.
+    private nonisolated func endGraceOnTime() async {
+        let end = grace.begin()
+        let left = ContinuousClock.now.duration(to: end)
+        do { try await clock.sleep(max(.zero, left)) } catch { return }
+        shared.withLock { $0.graceOver = true }
+        freed.continuation.yield()
+        claims.wake()
+    }
+
+    /// Waits for a job's end (or the grace's, or a stop), at most `timeout` on the clock when given.
+    private nonisolated func waitForFreed(_ iterator: inout AsyncStream<Void>.Iterator, within timeout: Duration?)
+        async
+    {
+        guard let timeout else {
+            _ = await iterator.next()
+            return
+        }
+        let (clock, freed) = (clock, freed.continuation)
+        var copy = iterator
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                do {
+                    try await clock.sleep(timeout)
+                    freed.yield()
+                } catch {}  // woken before: the timer is cancelled
+            }
+            _ = await copy.next()
+            group.cancelAll()
+        }
+        iterator = copy
+    }
+
+    /// One job: its work, in a consumer span of the trace of the webhook that made it, whichever process
+    /// claimed it; then how it ended.
+    private nonisolated func runJob(_ claimed: StoredJob) async {
+        let work = self.work
+        let outcome = await withSpan(
+            "run job", context: JobTrace.context(from: claimed.job.traceContext), ofKind: .consumer
+        ) { span in
+            span.attributes["deskkit.message_id"] = "\(claimed.job.messageID)"
+            span.attributes["deskkit.job.attempt"] = claimed.attempts
+            let outcome = await work(claimed.job)
+            span.attributes["deskkit.job.outcome"] = outcome.name
+            if outcome.isFailure { span.setStatus(.init(code: .error, message: outcome.name)) }
+            return outcome
+        }
+        await end(claimed, outcome)
+    }
+
+    /// Writes how `claimed` ended, as ``retry`` decides; a run cut short by a shutdown goes back, due at
+    /// once, uncounted. The store writes it even when this job's task is cancelled
+    /// (`JobStore.finish(_:as:error:now:)`): a job cut short at the grace's end goes back.
+    private func end(_ claimed: StoredJob, _ outcome: Outcome) async {
+        let id = claimed.job.messageID
+        ending.insert(id)
+        defer {
+            ending.remove(id)
+            running[id] = nil
+        }
+        let now = clock.now()
+        let decision =
+            outcome.isCancelled ? RetryDecision(.retry(at: now)) : retry.decide(outcome, for: claimed, now: now)
+        if !outcome.isCancelled { count(decision.counted ?? Self.counted(decision, outcome)) }
+        if let reason = decision.reason {
+            let level: Logger.Level = decision.action == .fail ? .error : .info
+            logger.log(
+                level: level, "\(reason)", metadata: ["message_id": "\(id)", "error": .string(decision.error ?? "")])
+        }
+        do {
+            switch decision.action {
+            case .finish: try await store.finish(id, as: .done, error: decision.error, now: now)
+            case .fail: try await store.finish(id, as: .failed, error: decision.error, now: now)
+            case .retry(let due):
+                try await store.reschedule(id, dueAt: due, error: decision.error, now: now)
+                // Due before the claims' next poll: they look at the store's next due job again.
+                if due.timeIntervalSince(now) < configuration.pollInterval / .seconds(1) { claims.wake() }
+            }
+        } catch {
+            // The lease runs out and the job is claimed again: at least once.
+            logger.error(
+                "cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
+        }
+    }
+
+    /// How a decision is counted when it does not say: a finished job by its outcome's name, a failed one as
+    /// `failed`, a retry as `retry_scheduled`.
+    private static func counted(_ decision: RetryDecision, _ outcome: Outcome) -> String {
+        switch decision.action {
+        case .finish: outcome.name
+        case .fail: "failed"
+        case .retry: "retry_scheduled"
+        }
+    }
+
+    /// `deskkit_jobs_total{outcome}`.
+    private func count(_ outcome: String, by amount: Int = 1) {
+        Counter(label: "deskkit_jobs_total", dimensions: [("outcome", outcome)], factory: metrics).increment(by: amount)
+    }
+
+    /// Hands back the unfinished jobs that end with the process (`JobStore.jobsLostAtExit()`: the memory
+    /// store's; a database keeps them for the next start).
+    private func handBackLostJobs() async {
+        let left = await store.jobsLostAtExit()
+        guard !left.isEmpty else {
+            logger.info("stopped; unfinished jobs stay in the store")
+            return
+        }
+        count("handed_back", by: left.count)
+        for job in left {
+            logger.error(
+                "job handed back at shutdown",
+                metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])
+        }
+        await handBack?(left)
+    }
+
+    /// Every ``JobQueueConfiguration/heartbeat``, renews the lease of every job this instance runs, in one
+    /// statement. A job whose lease was lost meanwhile (the store was unreachable for a whole lease, and
+    /// another worker took it) is logged: its update may then be done twice (at least once).
+    private func renewLeases() async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(configuration.heartbeat) } catch { return }
+            let running = Array(self.running.values)
+            guard !running.isEmpty else { continue }
+            do {
+                let renewed = try await store.renew(
+                    running, until: clock.now().addingTimeInterval(configuration.lease / .seconds(1)))
+                for claim in running
+                where !renewed.contains(claim.job.messageID) && self.running[claim.job.messageID] != nil
+                    && !ending.contains(claim.job.messageID)
+                {
+                    logger.warning(
+                        "a running job's lease was lost (another worker may take it)",
+                        metadata: ["message_id": "\(claim.job.messageID)"])
+                }
+            } catch {
+                logger.warning(
+                    "cannot renew the leases of running jobs", metadata: ["error": .string(error.description)])
+            }
+        }
+    }
+
+    /// Once a minute, deletes the done jobs older than the dedup window.
+    private func purgeDoneJobs() async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(.seconds(60)) } catch { return }
+            let done = try? await store.purge(
+                doneBefore: clock.now().addingTimeInterval(-(configuration.dedupWindow / .seconds(1))))
+            if let done, done > 0 { logger.debug("purged done jobs", metadata: ["count": "\(done)"]) }
+        }
+    }
+}
+
+/// A value behind a lock, shared by reference with closures and child tasks.
+private final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<T: Sendable>(_ body: (inout sending Value) -> sending T) -> T { mutex.withLock(body) }
+}

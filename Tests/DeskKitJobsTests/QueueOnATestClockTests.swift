@@ -1,0 +1,194 @@
+import Clocks
+import DeskKitJobStore
+import DeskKitJobs
+import Foundation
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// The queue waits on the clock it is given: with swift-clocks' `TestClock`, a retry is run when the test moves
+/// the clock to its due time, and the shutdown grace ends when the test moves the clock past it — no test
+/// sleeps for the queue, and none depends on how loaded the machine is.
+@Suite("Queue on a test clock")
+struct QueueOnATestClockTests {
+    /// What the tests' work ends with.
+    struct Outcome: JobResult {
+        var name: String
+        var isFailure = false
+        var isCancelled = false
+        var description: String { name }
+        static let done = Outcome(name: "done")
+        static let failed = Outcome(name: "failed", isFailure: true)
+    }
+
+    /// Tries a failure again 10 minutes later, twice at most.
+    struct TenMinutesLater: RetryStrategy {
+        func decide(_ outcome: Outcome, for job: StoredJob, now: Date) -> RetryDecision {
+            guard outcome.isFailure else { return .finish() }
+            guard job.attempts < 3 else { return .fail(error: "gave up") }
+            return .retry(at: now.addingTimeInterval(600), error: "try again")
+        }
+    }
+
+    static func job(_ id: Int64) -> EnrichmentJob {
+        EnrichmentJob(channelURL: "c", messageID: id, text: "https://example.com/\(id)")
+    }
+
+    /// Moves `clock` on by `step` until `done` holds (at most `limit` of time), letting the queue's tasks run
+    /// between steps. Returns the time moved.
+    @discardableResult
+    static func advance(
+        _ clock: TestClock<Duration>, by step: Duration, upTo limit: Duration, until done: () async -> Bool
+    ) async -> Duration {
+        var moved = Duration.zero
+        while await !done(), moved < limit {
+            await clock.advance(by: step)
+            moved += step
+            for _ in 0..<20 { await Task.yield() }
+        }
+        return moved
+    }
+
+    /// Waits in real time until `done` holds, moving `clock` on a millisecond at a time meanwhile (a wait on the
+    /// clock registered after the last move is then due too). Returns the clock time moved.
+    @discardableResult
+    static func nudge(_ clock: TestClock<Duration>, until done: () async -> Bool) async throws -> Duration {
+        var moved = Duration.zero
+        for _ in 0..<5000 where await !done() {
+            await clock.advance(by: .milliseconds(1))
+            moved += .milliseconds(1)
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return moved
+    }
+
+    static func count(_ state: JobState, in store: MemoryJobStore) async -> Int {
+        (try? await store.counts()[state]) ?? 0
+    }
+
+    /// Waits (in real time, yielding) until `done` holds: for what happens without the clock moving.
+    static func settle(_ done: () async -> Bool) async throws {
+        for _ in 0..<5000 where await !done() { try await Task.sleep(for: .milliseconds(1)) }
+    }
+
+    @Test func aRetryRunsWhenTheClockReachesItsDueTime() async throws {
+        let clock = TestClock<Duration>()
+        let store = MemoryJobStore()
+        let attempts = Counter()
+        var configuration = JobQueueConfiguration()
+        configuration.pollInterval = .seconds(3600)
+        let queue = JobQueue(
+            store: store, configuration: configuration, retry: TenMinutesLater(), clock: QueueClock(clock)
+        ) { _ in await attempts.next() == 0 ? .failed : .done }
+        try await withQueue(queue) {
+            #expect(await queue.submit(Self.job(1)) == .accepted)
+            try await Self.settle {
+                let queued = await Self.count(.queued, in: store)
+                return await attempts.count == 1 && queued == 1
+            }
+            #expect(await attempts.count == 1, "the admission woke the claims: no clock moved")
+            // Nine minutes on: not due yet.
+            await Self.advance(clock, by: .seconds(60), upTo: .seconds(540)) { false }
+            #expect(await attempts.count == 1)
+            await clock.advance(by: .seconds(60))  // the due time
+            let late = try await Self.nudge(clock) { await Self.count(.done, in: store) == 1 }
+            #expect(await attempts.count == 2, "run when due, not at the next poll (an hour on)")
+            #expect(late < .seconds(5))
+        }
+    }
+
+    @Test func theGraceEndsOnTheClock() async throws {
+        let clock = TestClock<Duration>()
+        let store = MemoryJobStore()
+        let started = Counter()
+        let handedBack = Collected()
+        var configuration = JobQueueConfiguration()
+        configuration.shutdownGrace = .seconds(20)
+        let queue = JobQueue(
+            store: store, configuration: configuration, retry: TenMinutesLater(), clock: QueueClock(clock),
+            handBack: { await handedBack.add($0) }
+        ) { _ in
+            _ = await started.next()
+            // Runs until cancelled (a page that never answers).
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            return Outcome(name: "cut short", isCancelled: true)
+        }
+        let group = ServiceGroup(configuration: .init(services: [queue], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup { tasks in
+            tasks.addTask { try await group.run() }
+            #expect(await queue.submit(Self.job(7)) == .accepted)
+            try await Self.settle { await started.count == 1 }
+            await group.triggerGracefulShutdown()
+            // Nineteen seconds of grace: the job still runs.
+            await Self.advance(clock, by: .seconds(1), upTo: .seconds(19)) { false }
+            let running = await Self.count(.running, in: store)
+            #expect(await handedBack.ids.isEmpty && running == 1)
+            await Self.advance(clock, by: .seconds(1), upTo: .seconds(60)) { await !handedBack.ids.isEmpty }
+            try await tasks.waitForAll()
+        }
+        #expect(await handedBack.ids == [7], "cut at the grace's end and handed back")
+    }
+
+    /// The claims are an async sequence: up to the demand in one claim, then a wake for an admission, then a
+    /// wait on the clock for a job due later.
+    @Test func claimsComeAsAnAsyncSequence() async throws {
+        let clock = TestClock<Duration>()
+        let store = MemoryJobStore()
+        let queueClock = QueueClock(clock)
+        for id: Int64 in 1...3 {
+            _ = try await store.admit(Self.job(id), now: queueClock.now(), dedupWindow: .seconds(60))
+        }
+        let claims = JobClaims(
+            store: store, lease: .seconds(30), pollInterval: .seconds(3600), clock: queueClock, demand: { 2 })
+        var iterator = claims.makeAsyncIterator()
+        var ids: [Int64] = []
+        for _ in 0..<3 { if let claimed = await iterator.next() { ids.append(claimed.job.messageID) } }
+        #expect(ids == [1, 2, 3])
+        #expect((try await store.counts())[.running] == 3)
+        for id: Int64 in 1...3 { await store.finish(id, as: .done, error: nil, now: queueClock.now()) }
+        // Nothing due: a wake after an admission hands out the new job.
+        _ = try await store.admit(Self.job(4), now: queueClock.now(), dedupWindow: .seconds(60))
+        claims.wake()
+        #expect(await iterator.next()?.job.messageID == 4)
+        // A job put back, due in five minutes: the iterator waits on the clock for it.
+        await store.reschedule(
+            4, dueAt: queueClock.now().addingTimeInterval(300), error: nil, now: queueClock.now())
+        try await withThrowingTaskGroup(of: Duration.self) { tasks in
+            tasks.addTask {
+                await Self.advance(clock, by: .seconds(60), upTo: .seconds(240)) { false }
+                await clock.advance(by: .seconds(60))  // the due time
+                return try await Self.nudge(clock) { await Self.count(.running, in: store) == 1 }
+            }
+            #expect(await iterator.next()?.job.messageID == 4)
+            let late = try await tasks.next() ?? .zero
+            #expect(late < .seconds(5), "claimed when due, not at the next poll (an hour on)")
+        }
+    }
+
+    /// Runs `queue` in a service group around `body`, then shuts it down.
+    private func withQueue(_ queue: JobQueue<Outcome>, _ body: () async throws -> Void) async throws {
+        let group = ServiceGroup(configuration: .init(services: [queue], logger: Logger(label: "test")))
+        try await withThrowingTaskGroup { tasks in
+            tasks.addTask { try await group.run() }
+            try await body()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+}
+
+/// Counts calls.
+actor Counter {
+    private(set) var count = 0
+    /// Counts one; returns how many before it.
+    func next() -> Int {
+        defer { count += 1 }
+        return count
+    }
+}
+
+/// The jobs handed back.
+actor Collected {
+    private(set) var ids: [Int64] = []
+    func add(_ jobs: [EnrichmentJob]) { ids += jobs.map(\.messageID) }
+}
