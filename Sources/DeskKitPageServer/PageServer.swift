@@ -107,6 +107,21 @@ public final class PageServer: Sendable {
     /// Stops listening.
     public func stop() async throws { try await channel.close() }
 
+    /// Runs `body` while the server serves, then stops it — when `body` returns and when it throws — so that no
+    /// server outlives the scope that uses it (as HummingbirdTesting's `app.test { client in … }` scopes an
+    /// application). A test writes `try await server.scoped { … }` where it would otherwise leave a stop to a
+    /// task of its own.
+    public func scoped<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            let value = try await body()
+            try? await stop()
+            return value
+        } catch {
+            try? await stop()
+            throw error
+        }
+    }
+
     private final class Handler: ChannelInboundHandler, @unchecked Sendable {
         // One instance per connection, used only on its channel's event loop.
         typealias InboundIn = HTTPServerRequestPart

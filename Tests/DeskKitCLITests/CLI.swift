@@ -25,13 +25,34 @@ enum CLI {
 
     static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil, directory: URL? = nil
-    ) throws -> Result {
-        try run(arguments, bytes: stdin.map { Data($0.utf8) }, environment: environment, directory: directory)
+    ) async throws -> Result {
+        try await run(arguments, bytes: stdin.map { Data($0.utf8) }, environment: environment, directory: directory)
     }
 
-    /// Runs deskkit in `directory`, by default the repository's root.
+    /// Runs deskkit in `directory`, by default the repository's root, on a thread of its own: a test waits for
+    /// it without holding one of the few threads of the cooperative pool that every test shares.
     static func run(
         _ arguments: [String], bytes stdin: Data?, environment: [String: String]? = nil, directory: URL? = nil
+    ) async throws -> Result {
+        try await offThePool {
+            try runWaiting(arguments, bytes: stdin, environment: environment, directory: directory)
+        }
+    }
+
+    /// Waits until `process` has exited, on a thread of its own.
+    static func exit(of process: Process) async {
+        _ = try? await offThePool { process.waitUntilExit() }
+    }
+
+    /// Runs `body` on a new thread and waits for its answer without blocking the cooperative pool.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
+        }
+    }
+
+    private static func runWaiting(
+        _ arguments: [String], bytes stdin: Data?, environment: [String: String]?, directory: URL?
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable

@@ -108,45 +108,47 @@ struct CrashRecoveryTests {
             }
             return pagesAnswer.load(ordering: .relaxed) ? .html("<title>Order \(path)</title>") : .init(body: .silent)
         }
-        defer { Task { try? await server.stop() } }
-        let n = 40
-        let store = backend == "postgres" ? try PostgresCluster.shared().makeDatabase() : "sqlite:state.sqlite"
-        let arguments = ["--store", store, "--api-base", server.baseURL, "--workers", "8"]
+        try await server.scoped {
+            let n = 40
+            let store = backend == "postgres" ? try PostgresCluster.shared().makeDatabase() : "sqlite:state.sqlite"
+            let arguments = ["--store", store, "--api-base", server.baseURL, "--workers", "8"]
 
-        // The first process's fetches must not end before the kill (a fetch that times out finishes its job
-        // without a preview); on a loaded machine the 40 webhooks can take longer than the default 10 s.
-        let (first, port) = try Self.serve(arguments + ["--fetch-timeout", "600"], in: directory)
-        for id in 1...n {
-            let (status, answer) = try await Self.sendWebhook(id: id, link: "\(server.baseURL)/order/\(id)", to: port)
-            #expect(status == 200)
-            #expect(answer.contains("queued"))
-        }
-        kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
-        #expect(first.terminationReason == .uncaughtSignal)
-        #expect(puts.withLock { $0.isEmpty }, "no message was updated before the crash")
+            // The first process's fetches must not end before the kill (a fetch that times out finishes its job
+            // without a preview); on a loaded machine the 40 webhooks can take longer than the default 10 s.
+            let (first, port) = try Self.serve(arguments + ["--fetch-timeout", "600"], in: directory)
+            for id in 1...n {
+                let (status, answer) = try await Self.sendWebhook(
+                    id: id, link: "\(server.baseURL)/order/\(id)", to: port)
+                #expect(status == 200)
+                #expect(answer.contains("queued"))
+            }
+            kill(first.processIdentifier, SIGKILL)
+            await CLI.exit(of: first)
+            #expect(first.terminationReason == .uncaughtSignal)
+            #expect(puts.withLock { $0.isEmpty }, "no message was updated before the crash")
 
-        pagesAnswer.store(true, ordering: .relaxed)
-        let restarted = ContinuousClock.now
-        let (second, _, log) = try Self.serveLogged(arguments, in: directory)
-        defer { if second.isRunning { second.terminate() } }
-        let deadline = restarted + .seconds(45)
-        while puts.withLock({ $0.count }) < n, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
+            pagesAnswer.store(true, ordering: .relaxed)
+            let restarted = ContinuousClock.now
+            let (second, _, log) = try Self.serveLogged(arguments, in: directory)
+            defer { if second.isRunning { second.terminate() } }
+            let deadline = restarted + .seconds(45)
+            while puts.withLock({ $0.count }) < n, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let updated = puts.withLock { $0 }
+            #expect(
+                updated.count == n,
+                "every accepted message is updated within 45 s of the restart (\(updated.count) of \(n)); the log:\n\(log.trouble)"
+            )
+            #expect(updated.values.allSatisfy { $0 == 1 }, "none twice: none was in flight at the PUT")
+            second.terminate()
+            await CLI.exit(of: second)
+            #expect(second.terminationStatus == 0)
+            let list = try await CLI.run([
+                "jobs", "list", "--store", backend == "postgres" ? store : "sqlite:\(directory.path)/state.sqlite",
+                "--state", "done", "--limit", "1000",
+            ])
+            #expect(list.stdout.split(separator: "\n").count == n)
         }
-        let updated = puts.withLock { $0 }
-        #expect(
-            updated.count == n,
-            "every accepted message is updated within 45 s of the restart (\(updated.count) of \(n)); the log:\n\(log.trouble)"
-        )
-        #expect(updated.values.allSatisfy { $0 == 1 }, "none twice: none was in flight at the PUT")
-        second.terminate()
-        second.waitUntilExit()
-        #expect(second.terminationStatus == 0)
-        let list = try CLI.run([
-            "jobs", "list", "--store", backend == "postgres" ? store : "sqlite:\(directory.path)/state.sqlite",
-            "--state", "done", "--limit", "1000",
-        ])
-        #expect(list.stdout.split(separator: "\n").count == n)
     }
 }

@@ -3,14 +3,14 @@ import Testing
 
 @Suite("deskkit detect")
 struct DetectCommandTests {
-    @Test func jsonlAnswersEveryLineAndGoesOnAfterBadOnes() throws {
+    @Test func jsonlAnswersEveryLineAndGoesOnAfterBadOnes() async throws {
         let input = """
             {"text": "see example.com/a and 👋 bob@example.com"}
             not json
             {"nope": 1}
             {"text": "nothing here"}
             """
-        let r = try CLI.run(["detect", "--jsonl"], stdin: input)
+        let r = try await CLI.run(["detect", "--jsonl"], stdin: input)
         #expect(r.status == 1, "some lines are invalid")
         let lines = try r.lines.map(CLI.json)
         #expect(lines.count == 4)
@@ -27,12 +27,12 @@ struct DetectCommandTests {
         #expect((lines[3]["links"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func flagsChangeWhatIsFound() throws {
+    @Test func flagsChangeWhatIsFound() async throws {
         let text = "example.com 10.0.0.1/x ssh://h.example.com bob@example.com"
-        #expect(try CLI.run(["detect", text]).lines.count == 2)
-        let all = try CLI.run(["detect", "--ip-hosts", "--any-scheme", text]).lines
+        #expect(try await CLI.run(["detect", text]).lines.count == 2)
+        let all = try await CLI.run(["detect", "--ip-hosts", "--any-scheme", text]).lines
         #expect(all.count == 4)
-        let few = try CLI.run(["detect", "--no-bare-domains", "--no-emails", text]).lines
+        let few = try await CLI.run(["detect", "--no-bare-domains", "--no-emails", text]).lines
         #expect(few.isEmpty)
     }
 }

@@ -88,7 +88,7 @@ struct DocumentationTests {
     }
 
     /// The snippets that need no network and no server run, and say what the README says they say.
-    @Test func theOfflineSnippetsRun() throws {
+    @Test func theOfflineSnippetsRun() async throws {
         let folder = CLI.executable.deletingLastPathComponent()
         let expected = [
             "RenderMessage": "close the ticket? 4021 true",
@@ -106,7 +106,7 @@ struct DocumentationTests {
             process.standardOutput = pipe
             try process.run()
             let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            await CLI.exit(of: process)
             #expect(process.terminationStatus == 0, "\(name)")
             #expect(text.contains(output), "\(name): \(text)")
         }

@@ -5,8 +5,8 @@ import Testing
 struct ExtractCommandTests {
     let page = "Tests/DeskKitMetadataTests/Fixtures/charsets/windows-1251-http-only.html"
 
-    @Test func oneFile() throws {
-        let r = try CLI.run([
+    @Test func oneFile() async throws {
+        let r = try await CLI.run([
             "extract", page, "--url", "https://example.ru/a", "--content-type", "text/html; charset=windows-1251",
         ])
         #expect(r.status == 0)
@@ -22,13 +22,13 @@ struct ExtractCommandTests {
         #expect(m["bytes_parsed"] as? Int == size)
     }
 
-    @Test func jsonlGoesOnAfterBadLines() throws {
+    @Test func jsonlGoesOnAfterBadLines() async throws {
         let input = """
             {"file": "\(page)", "url": "https://example.ru/", "content_type": "text/html; charset=windows-1251"}
             {"file": "/nonexistent.html"}
             nonsense
             """
-        let r = try CLI.run(["extract", "--jsonl"], stdin: input + "\n\n")
+        let r = try await CLI.run(["extract", "--jsonl"], stdin: input + "\n\n")
         #expect(r.status == 1)
         let lines = try r.lines.map(CLI.json)
         #expect(lines.count == 3, "blank lines are skipped")
@@ -42,8 +42,8 @@ struct ExtractCommandTests {
         #expect(notJSON["line"] as? Int == 3)
     }
 
-    @Test func missingFileIsAClearError() throws {
-        let r = try CLI.run(["extract", "/nonexistent.html"])
+    @Test func missingFileIsAClearError() async throws {
+        let r = try await CLI.run(["extract", "/nonexistent.html"])
         #expect(r.status == 66)
         #expect(r.stderr.contains("cannot read /nonexistent.html"))
         #expect(!r.stderr.contains("Usage"), "a run-time error prints no usage")
@@ -54,15 +54,15 @@ struct ExtractCommandTests {
 @Suite("deskkit line commands, parsed on their own")
 struct LineCommandParsingTests {
     @Test(arguments: ["decode", "filter", "validate", "detect", "extract"])
-    func errorsAndHelpAreTheRootsAnswers(command: String) throws {
-        let bogus = try CLI.run([command, "--no-such-flag"], stdin: "")
+    func errorsAndHelpAreTheRootsAnswers(command: String) async throws {
+        let bogus = try await CLI.run([command, "--no-such-flag"], stdin: "")
         #expect(bogus.status == 64)
         #expect(bogus.stderr.hasPrefix("Error: "))
         #expect(bogus.stderr.contains("Usage: deskkit \(command)"), "usage names the command under deskkit")
-        let help = try CLI.run([command, "--help"], stdin: "")
+        let help = try await CLI.run([command, "--help"], stdin: "")
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE: deskkit \(command)"))
-        let threads = try CLI.run([command, "--threads", "0"], stdin: "")
+        let threads = try await CLI.run([command, "--threads", "0"], stdin: "")
         #expect(threads.status == 64, "validation still stops the run")
         #expect(threads.stderr.contains("Usage: deskkit \(command)"))
     }

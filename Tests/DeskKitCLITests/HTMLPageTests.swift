@@ -11,15 +11,15 @@ import Testing
 /// is well-formed XML, so a payload that broke out of its text would break the parse or show up as markup.
 @Suite("HTML pages")
 struct HTMLPageTests {
-    @Test func demoRunsFromAnyDirectoryAndShowsBothViews() throws {
+    @Test func demoRunsFromAnyDirectoryAndShowsBothViews() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-html-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let text = try CLI.run(["demo"], directory: directory)
+        let text = try await CLI.run(["demo"], directory: directory)
         #expect(text.status == 0, "the pages and the conversation are compiled in")
         #expect(text.stdout.contains("Parcel 1138: delayed at the Riverside depot"))
-        let r = try CLI.run(["demo", "--html", "demo.html"], directory: directory)
+        let r = try await CLI.run(["demo", "--html", "demo.html"], directory: directory)
         #expect(r.status == 0)
         #expect(r.stderr.contains("0 failed"))
         let html = try String(contentsOf: directory.appendingPathComponent("demo.html"), encoding: .utf8)
@@ -58,12 +58,12 @@ struct HTMLPageTests {
         try page.expectNothingActive()
     }
 
-    @Test func mutateTakesSeedsFromAnyDirectoryOrStandardInput() throws {
+    @Test func mutateTakesSeedsFromAnyDirectoryOrStandardInput() async throws {
         let directory = FileManager.default.temporaryDirectory
-        let builtIn = try CLI.run(["mutate", "--count", "5"], directory: directory)
+        let builtIn = try await CLI.run(["mutate", "--count", "5"], directory: directory)
         #expect(builtIn.status == 0)
         #expect(builtIn.lines.count == 5)
-        let piped = try CLI.run(
+        let piped = try await CLI.run(
             ["mutate", "-", "--count", "3", "--seed", "2"], stdin: #"{"type":"MESG","message":"hi","data":""}"#,
             directory: directory)
         #expect(piped.status == 0)
@@ -84,7 +84,7 @@ struct HTMLPageTests {
         }
         defer { Task { try await server.stop() } }
         let url = server.baseURL + "/a"
-        let r = try CLI.run(["preview", "--allow-private", "--html", "-", "see \(url) <b>now</b>"])
+        let r = try await CLI.run(["preview", "--allow-private", "--html", "-", "see \(url) <b>now</b>"])
         #expect(r.status == 0, "\(r.stderr)")
         let page = try Page(r.stdout)
         let card = try #require(try page.view("customer").all(".//a[@class='card']").first)
@@ -95,7 +95,7 @@ struct HTMLPageTests {
         #expect(try page.view("customer").text(".//div[@class='bubble']") == "see \(url) <b>now</b>")
         try page.expectNothingActive()
 
-        let failed = try CLI.run(["preview", "--html", "-", "http://127.0.0.1:1/x"])
+        let failed = try await CLI.run(["preview", "--html", "-", "http://127.0.0.1:1/x"])
         #expect(failed.status == 1)
         #expect(try Page(failed.stdout).view("agent").text(".//div[@class='note']").contains("no preview for"))
     }

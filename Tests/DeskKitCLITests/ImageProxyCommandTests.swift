@@ -6,41 +6,44 @@ import Testing
 /// `deskkit sign-image`, `deskkit previews forget` and the site policy of `deskkit preview`.
 @Suite("deskkit sign-image, previews forget, preview's site policy")
 struct ImageProxyCommandTests {
-    @Test func signImagePrintsWhatTheServerWouldWrite() throws {
+    @Test func signImagePrintsWhatTheServerWouldWrite() async throws {
         let keys = "new-key-0123456789abc,old-key-0123456789abc"
         let url = "https://cdn.example.org/p/ä.png?s=2"
         let signer = try ImageURLSigner(keys: keys, publicURL: "https://media.example.com")
-        let flags = try CLI.run([
+        let flags = try await CLI.run([
             "sign-image", url, "--image-proxy-keys", keys, "--public-url", "https://media.example.com/",
         ])
         #expect(flags.status == 0)
         #expect(flags.stdout == signer.proxiedURL(for: url) + "\n")
-        let environment = try CLI.run(
+        let environment = try await CLI.run(
             ["sign-image", url],
             environment: ["DESKKIT_IMAGE_PROXY_KEYS": keys, "DESKKIT_PUBLIC_URL": "https://media.example.com"])
         #expect(environment.stdout == flags.stdout)
-        let notWeb = try CLI.run([
+        let notWeb = try await CLI.run([
             "sign-image", "javascript:alert(1)", "--image-proxy-keys", keys, "--public-url", "https://m.example",
         ])
         #expect(notWeb.status == 65)
         #expect(notWeb.stderr.contains("not an http(s) URL"))
-        let short = try CLI.run(["sign-image", url, "--image-proxy-keys", "short", "--public-url", "https://m.example"])
+        let short = try await CLI.run([
+            "sign-image", url, "--image-proxy-keys", "short", "--public-url", "https://m.example",
+        ])
         #expect(short.status == 64)
         #expect(short.stderr.contains("at least 16") && !short.stderr.contains("short,"))
-        #expect(try CLI.run(["sign-image", url], environment: [:]).status == 64)
+        #expect(try await CLI.run(["sign-image", url], environment: [:]).status == 64)
     }
 
-    @Test func previewRefusesADeniedHostWithoutFetching() throws {
+    @Test func previewRefusesADeniedHostWithoutFetching() async throws {
         // No fetch is made: a host that does not resolve answers with the policy, not a DNS error.
-        let denied = try CLI.run(["preview", "see https://tracker.invalid/x", "--preview-hosts-deny", "invalid"])
+        let denied = try await CLI.run(["preview", "see https://tracker.invalid/x", "--preview-hosts-deny", "invalid"])
         #expect(denied.status == 1)
         let line = try #require(denied.lines.first)
         let error = try #require(try CLI.json(line)["error"] as? [String: Any])
         #expect(error["kind"] as? String == "policy")
-        let notAllowed = try CLI.run(
+        let notAllowed = try await CLI.run(
             ["preview", "https://a.invalid/"], environment: ["DESKKIT_PREVIEW_HOSTS_ALLOW": "docs.example"])
         #expect((try CLI.json(notAllowed.lines[0])["error"] as? [String: Any])?["kind"] as? String == "policy")
-        #expect(try CLI.run(["preview", "https://a.invalid/", "--preview-hosts-deny", "not a host"]).status == 64)
+        #expect(
+            try await CLI.run(["preview", "https://a.invalid/", "--preview-hosts-deny", "not a host"]).status == 64)
     }
 
     @Test func previewsForgetDropsTheSharedCachesCards() async throws {
@@ -58,7 +61,7 @@ struct ImageProxyCommandTests {
               ('https://example.com/ ru', now() + interval '1 hour', 'Устарело'),
               ('https://example.com/other', now() + interval '1 hour', 'Kept');
             """)
-        let r = try CLI.run(["previews", "forget", "https://example.com/", "--store", url])
+        let r = try await CLI.run(["previews", "forget", "https://example.com/", "--store", url])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == #"{"url":"https://example.com/","shared":2}"# + "\n")
         #expect(try cluster.psql(database, "SELECT count(*) FROM deskkit_previews") == "1")
@@ -66,8 +69,8 @@ struct ImageProxyCommandTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forget-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try CLI.run(["jobs", "list", "--store", "sqlite:\(directory.path)/s.sqlite"])
-        let sqlite = try CLI.run([
+        _ = try await CLI.run(["jobs", "list", "--store", "sqlite:\(directory.path)/s.sqlite"])
+        let sqlite = try await CLI.run([
             "previews", "forget", "https://example.com/", "--store", "sqlite:\(directory.path)/s.sqlite",
         ])
         #expect(sqlite.status == 64 || sqlite.status == 66)

@@ -5,11 +5,11 @@ import Testing
 /// `deskkit jobs` against a PostgreSQL store, and its errors.
 @Suite("deskkit jobs")
 struct JobsCommandTests {
-    @Test func listRetryAndPurgeOnPostgres() throws {
+    @Test func listRetryAndPurgeOnPostgres() async throws {
         let cluster = try PostgresCluster.shared()
         let url = try cluster.makeDatabase()
         let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
-        #expect(try CLI.run(["jobs", "list", "--store", url]).stdout.isEmpty, "an empty store, migrated on open")
+        #expect(try await CLI.run(["jobs", "list", "--store", url]).stdout.isEmpty, "an empty store, migrated on open")
         try cluster.psql(
             database,
             """
@@ -18,30 +18,32 @@ struct JobsCommandTests {
                    (2, 'c', 'b', 'failed', 9, now(), now(), now(), 'retry horizon passed: HTTP 503'),
                    (3, 'c', 'c', 'done', 1, now(), now(), now() - interval '8 days', NULL)
             """)
-        let failed = try CLI.run(["jobs", "list", "--store", url, "--state", "failed"])
+        let failed = try await CLI.run(["jobs", "list", "--store", url, "--state", "failed"])
         #expect(failed.stdout.split(separator: "\n").count == 2)
         #expect(failed.stdout.contains("HTTP 404"))
-        #expect(try CLI.run(["jobs", "retry", "--store", url, "1"]).stdout.contains("1"))
+        #expect(try await CLI.run(["jobs", "retry", "--store", url, "1"]).stdout.contains("1"))
         #expect(
             try cluster.psql(database, "SELECT state || ':' || attempts FROM deskkit_jobs WHERE message_id = 1")
                 == "queued:0")
-        _ = try CLI.run(["jobs", "retry", "--store", url, "--failed"])
+        _ = try await CLI.run(["jobs", "retry", "--store", url, "--failed"])
         #expect(try cluster.psql(database, "SELECT count(*) FROM deskkit_jobs WHERE state = 'queued'") == "2")
-        _ = try CLI.run(["jobs", "purge", "--store", url, "--done-before", "7d"])
+        _ = try await CLI.run(["jobs", "purge", "--store", url, "--done-before", "7d"])
         #expect(try cluster.psql(database, "SELECT count(*) FROM deskkit_jobs WHERE state = 'done'") == "0")
     }
 
-    @Test func errorsNameTheStore() throws {
-        let memory = try CLI.run(["jobs", "list", "--store", "memory"])
+    @Test func errorsNameTheStore() async throws {
+        let memory = try await CLI.run(["jobs", "list", "--store", "memory"])
         #expect(memory.status == 64)
         #expect(memory.stderr.contains("sqlite:PATH or postgres:// URL"))
-        let missing = try CLI.run(["jobs", "list", "--store", "sqlite:/nonexistent/state.sqlite"])
+        let missing = try await CLI.run(["jobs", "list", "--store", "sqlite:/nonexistent/state.sqlite"])
         #expect(missing.status == 66)
-        let bad = try CLI.run(["jobs", "list", "--store", "postgres://nobody@127.0.0.1/x?sslmode=sometimes"])
+        let bad = try await CLI.run(["jobs", "list", "--store", "postgres://nobody@127.0.0.1/x?sslmode=sometimes"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("sslmode"))
         let port = try PostgresCluster.shared().port + 1
-        let down = try CLI.run(["jobs", "list", "--store", "postgres://deskkit@127.0.0.1:\(port)/x?sslmode=disable"])
+        let down = try await CLI.run([
+            "jobs", "list", "--store", "postgres://deskkit@127.0.0.1:\(port)/x?sslmode=disable",
+        ])
         #expect(down.status == 74)
         #expect(down.stderr.contains("cannot open the job store"))
     }

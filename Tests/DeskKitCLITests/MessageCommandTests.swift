@@ -12,8 +12,8 @@ struct MessageCommandTests {
         {"message_id": 4, "type": "ADMM", "message": "Closed", "data": "{\\"type\\": \\"TICKET_CLOSE\\"}"}
         """
 
-    @Test func decodeMessagesAnswersEveryLine() throws {
-        let r = try CLI.run(["decode", "--messages"], stdin: conversation)
+    @Test func decodeMessagesAnswersEveryLine() async throws {
+        let r = try await CLI.run(["decode", "--messages"], stdin: conversation)
         #expect(r.status == 0)
         let lines = try r.lines.map(CLI.json)
         #expect(lines.count == 5)
@@ -30,16 +30,16 @@ struct MessageCommandTests {
         #expect((value["ticket"] as? [String: Any])?["id"] as? Int == 7)
     }
 
-    @Test func decodeReadsAFile() throws {
-        let r = try CLI.run(["decode", "--messages", "Corpus/messages/admin-system-closed.envelope.json"])
+    @Test func decodeReadsAFile() async throws {
+        let r = try await CLI.run(["decode", "--messages", "Corpus/messages/admin-system-closed.envelope.json"])
         #expect(r.status == 0)
         let line = try CLI.json(try #require(r.lines.first))
         #expect(line["message_id"] as? Int == 40_620_746)
         #expect(line["ticket_closed"] as? Bool == true)
     }
 
-    @Test func decodeOneDataString() throws {
-        let r = try CLI.run([
+    @Test func decodeOneDataString() async throws {
+        let r = try await CLI.run([
             "decode",
             #"{"type": "SENDBIRD_DESK_CUSTOMER_SATISFACTION", "body": {"status": "CONFIRMED", "customerSatisfactionScore": "5"}}"#,
         ])
@@ -48,23 +48,23 @@ struct MessageCommandTests {
         #expect((line["value"] as? [String: Any])?["score"] as? Int == 5)
     }
 
-    @Test func filterCopiesVisibleLinesByteForByteAndReportsBadOnes() throws {
-        let r = try CLI.run(["filter", "--audience", "customer"], stdin: conversation)
+    @Test func filterCopiesVisibleLinesByteForByteAndReportsBadOnes() async throws {
+        let r = try await CLI.run(["filter", "--audience", "customer"], stdin: conversation)
         #expect(r.status == 1)
         let input = conversation.split(separator: "\n").map(String.init)
         #expect(r.lines == [input[0], input[3]])
         #expect(r.stderr.contains("line 3: skipped: not JSON"))
-        let agent = try CLI.run(["filter", "--audience", "agent"], stdin: conversation)
+        let agent = try await CLI.run(["filter", "--audience", "agent"], stdin: conversation)
         #expect(agent.lines == [input[0], input[1], input[3], input[4]])
     }
 
-    @Test func validateReportsEveryProblemWithPath() throws {
+    @Test func validateReportsEveryProblemWithPath() async throws {
         let input = """
             {"type": "SENDBIRD_DESK_CUSTOMER_SATISFACTION", "body": {"state": "DONE", "customerSatisfactionScore": 8}}
             {"type": "MESG", "message_id": 5, "custom_type": "SENDBIRD_DESK_RICH_MESSAGE", "data": "%%%"}
             {"type": "SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE", "body": {"state": "WAITING"}}
             """
-        let r = try CLI.run(["validate"], stdin: input)
+        let r = try await CLI.run(["validate"], stdin: input)
         #expect(r.status == 1)
         #expect(
             r.lines == [
@@ -73,33 +73,33 @@ struct MessageCommandTests {
                 "line 2: $.data: neither JSON nor base64 JSON: character not in the base64 alphabet at byte 0 [invalid_base64]",
                 "3 lines checked, 3 problems",
             ])
-        let clean = try CLI.run(["validate", "Corpus/messages/url-preview.data"])
+        let clean = try await CLI.run(["validate", "Corpus/messages/url-preview.data"])
         #expect(clean.status == 0)
     }
 
-    @Test func encodeWritesRichMessagesThatDecodeBack() throws {
-        let r = try CLI.run(["encode", "url-preview", "--url", "https://a.example/", "--title", "A", "--base64"])
+    @Test func encodeWritesRichMessagesThatDecodeBack() async throws {
+        let r = try await CLI.run(["encode", "url-preview", "--url", "https://a.example/", "--title", "A", "--base64"])
         #expect(r.status == 0)
         let message = try CLI.json(try #require(r.lines.first))
         #expect(message["custom_type"] as? String == "SENDBIRD_DESK_RICH_MESSAGE")
         let data = try #require(message["data"] as? String)
-        let back = try CLI.run(["decode", data])
+        let back = try await CLI.run(["decode", data])
         let decoded = try CLI.json(try #require(back.lines.first))
         #expect(decoded["kind"] as? String == "url_preview")
         #expect(decoded["encoding"] as? String == "base64")
         #expect((decoded["value"] as? [String: Any])?["title"] as? String == "A")
     }
 
-    @Test func badArgumentsAndFilesGiveClearErrors() throws {
-        let missing = try CLI.run(["decode", "--messages", "/nonexistent/file.jsonl"])
+    @Test func badArgumentsAndFilesGiveClearErrors() async throws {
+        let missing = try await CLI.run(["decode", "--messages", "/nonexistent/file.jsonl"])
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("cannot read /nonexistent/file.jsonl"))
         #expect(!missing.stderr.contains("Usage"))
-        #expect(try CLI.run(["validate", "/tmp"]).status == 66, "a directory")
-        let score = try CLI.run(["encode", "csat", "--score", "9"])
+        #expect(try await CLI.run(["validate", "/tmp"]).status == 66, "a directory")
+        let score = try await CLI.run(["encode", "csat", "--score", "9"])
         #expect(score.status != 0)
         #expect(score.stderr.contains("--score must be from 1 to 5"))
-        let audience = try CLI.run(["filter", "--audience", "robots"])
+        let audience = try await CLI.run(["filter", "--audience", "robots"])
         #expect(audience.status != 0)
     }
 }

@@ -4,14 +4,14 @@ import Testing
 
 @Suite("deskkit preview and demo")
 struct PreviewCommandTests {
-    @Test func previewRefusesLoopbackWithATypedError() throws {
-        let r = try CLI.run(["preview", "see http://127.0.0.1:8080/admin"])
+    @Test func previewRefusesLoopbackWithATypedError() async throws {
+        let r = try await CLI.run(["preview", "see http://127.0.0.1:8080/admin"])
         #expect(r.status == 1)
         let json = try CLI.json(try #require(r.lines.first))
         let error = try #require(json["error"] as? [String: Any])
         #expect(error["kind"] as? String == "blocked_address")
         #expect((error["detail"] as? String)?.contains("port 8080") == true)
-        let decimal = try CLI.run(["preview", "http://2130706433/"])
+        let decimal = try await CLI.run(["preview", "http://2130706433/"])
         let detail = ((try CLI.json(decimal.lines[0]))["error"] as? [String: Any])?["detail"] as? String
         #expect(detail?.hasPrefix("2130706433 (127.0.0.1) is loopback (--allow-private") == true)
     }
@@ -38,43 +38,44 @@ struct PreviewCommandTests {
             default: .init(status: 404)
             }
         }
-        defer { Task { try? await server.stop() } }
-        func preview(_ path: String, _ flags: [String] = ["--details"]) throws -> [String: Any] {
-            let r = try CLI.run(["preview", "--allow-private"] + flags + [server.baseURL + path])
-            #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
-            return try CLI.json(try #require(r.lines.first))
+        try await server.scoped {
+            func preview(_ path: String, _ flags: [String] = ["--details"]) async throws -> [String: Any] {
+                let r = try await CLI.run(["preview", "--allow-private"] + flags + [server.baseURL + path])
+                #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+                return try CLI.json(try #require(r.lines.first))
+            }
+            func payload(_ message: [String: Any]?) throws -> [String: Any] {
+                try CLI.json(try #require(message?["data"] as? String))
+            }
+            let page = try await preview("/p")
+            let details = try #require(page["details"] as? [String: Any])
+            #expect(details["image_width"] as? Int == 600 && details["image_height"] as? Int == 315)
+            #expect(details["image_type"] as? String == "png")
+            #expect(details["charset_source"] as? String != nil)
+            let body = try payload(page["message"] as? [String: Any])
+            #expect(((body["body"] as? [String: Any])?["image"] as? String)?.hasSuffix("/i.png") == true)
+            let fields = Set((body["body"] as? [String: Any] ?? [:]).keys)
+            let five: Set<String> = ["url", "title", "site_name", "description", "image"]
+            // Desk's five fields, and the probed image's size, so a client reserves its space (Desk's clients ignore
+            // members they do not know).
+            #expect(fields == five.union(["image_width", "image_height"]), "the payload keeps its five fields")
+            #expect((body["body"] as? [String: Any])?["image_width"] as? Int == 600)
+            #expect((body["body"] as? [String: Any])?["image_height"] as? Int == 315)
+            // Without --details, the message alone, as before.
+            await #expect(try preview("/p", [])["details"] == nil)
+            // A tracking pixel is left out of the card, and the details say why.
+            let tracked = try await preview("/t")
+            let trackedCard = try payload(tracked["message"] as? [String: Any])
+            #expect((trackedCard["body"] as? [String: Any])?["image"] as? String == "")
+            #expect((tracked["details"] as? [String: Any])?["image_dropped"] as? String != nil)
+            let unprobed = try await payload(try preview("/t", ["--no-image-probe"]))
+            #expect(((unprobed["body"] as? [String: Any])?["image"] as? String)?.hasSuffix("/px.gif") == true)
+            // A file: its name, type and size.
+            let pdf = try await #require(try preview("/manual.pdf")["details"] as? [String: Any])
+            #expect(pdf["media_type"] as? String == "application/pdf")
+            #expect(pdf["content_length"] as? Int == 12_345)
+            #expect(pdf["file_name"] as? String == "manual.pdf")
         }
-        func payload(_ message: [String: Any]?) throws -> [String: Any] {
-            try CLI.json(try #require(message?["data"] as? String))
-        }
-        let page = try preview("/p")
-        let details = try #require(page["details"] as? [String: Any])
-        #expect(details["image_width"] as? Int == 600 && details["image_height"] as? Int == 315)
-        #expect(details["image_type"] as? String == "png")
-        #expect(details["charset_source"] as? String != nil)
-        let body = try payload(page["message"] as? [String: Any])
-        #expect(((body["body"] as? [String: Any])?["image"] as? String)?.hasSuffix("/i.png") == true)
-        let fields = Set((body["body"] as? [String: Any] ?? [:]).keys)
-        let five: Set<String> = ["url", "title", "site_name", "description", "image"]
-        // Desk's five fields, and the probed image's size, so a client reserves its space (Desk's clients ignore
-        // members they do not know).
-        #expect(fields == five.union(["image_width", "image_height"]), "the payload keeps its five fields")
-        #expect((body["body"] as? [String: Any])?["image_width"] as? Int == 600)
-        #expect((body["body"] as? [String: Any])?["image_height"] as? Int == 315)
-        // Without --details, the message alone, as before.
-        #expect(try preview("/p", [])["details"] == nil)
-        // A tracking pixel is left out of the card, and the details say why.
-        let tracked = try preview("/t")
-        let trackedCard = try payload(tracked["message"] as? [String: Any])
-        #expect((trackedCard["body"] as? [String: Any])?["image"] as? String == "")
-        #expect((tracked["details"] as? [String: Any])?["image_dropped"] as? String != nil)
-        let unprobed = try payload(try preview("/t", ["--no-image-probe"]))
-        #expect(((unprobed["body"] as? [String: Any])?["image"] as? String)?.hasSuffix("/px.gif") == true)
-        // A file: its name, type and size.
-        let pdf = try #require(try preview("/manual.pdf")["details"] as? [String: Any])
-        #expect(pdf["media_type"] as? String == "application/pdf")
-        #expect(pdf["content_length"] as? Int == 12_345)
-        #expect(pdf["file_name"] as? String == "manual.pdf")
     }
 
     /// A page that stands in for the one linked: no card, `{"error": {"kind", "provider", "detail"}}` and
@@ -91,25 +92,26 @@ struct PreviewCommandTests {
             default: .init(status: 404)
             }
         }
-        defer { Task { try? await server.stop() } }
-        for flags in [[], ["--details"]] {
-            let r = try CLI.run(["preview", "--allow-private"] + flags + [server.baseURL + "/hold"])
-            #expect(r.status == 1)
-            let line = try #require(r.lines.first)
+        try await server.scoped {
+            for flags in [[], ["--details"]] {
+                let r = try await CLI.run(["preview", "--allow-private"] + flags + [server.baseURL + "/hold"])
+                #expect(r.status == 1)
+                let line = try #require(r.lines.first)
+                let error = try #require(try CLI.json(line)["error"] as? [String: Any])
+                #expect(error["kind"] as? String == "challenge" && error["provider"] as? String == "perimeterx")
+                #expect((error["detail"] as? String)?.isEmpty == false)
+            }
+            let gone = try await CLI.run(["preview", "--allow-private", server.baseURL + "/gone"])
+            #expect(gone.status == 1)
+            let line = try #require(gone.lines.first)
             let error = try #require(try CLI.json(line)["error"] as? [String: Any])
-            #expect(error["kind"] as? String == "challenge" && error["provider"] as? String == "perimeterx")
-            #expect((error["detail"] as? String)?.isEmpty == false)
+            #expect(error["kind"] as? String == "error_page" && error["provider"] == nil)
+            #expect(Array(error.keys).sorted() == ["detail", "kind"])
         }
-        let gone = try CLI.run(["preview", "--allow-private", server.baseURL + "/gone"])
-        #expect(gone.status == 1)
-        let line = try #require(gone.lines.first)
-        let error = try #require(try CLI.json(line)["error"] as? [String: Any])
-        #expect(error["kind"] as? String == "error_page" && error["provider"] == nil)
-        #expect(Array(error.keys).sorted() == ["detail", "kind"])
     }
 
-    @Test func demoShowsBothViewsWithPreviews() throws {
-        let r = try CLI.run(["demo"])
+    @Test func demoShowsBothViewsWithPreviews() async throws {
+        let r = try await CLI.run(["demo"])
         #expect(r.status == 0)
         let out = r.stdout
         let customer = try #require(out.range(of: "What the customer sees"))
@@ -128,8 +130,8 @@ struct PreviewCommandTests {
 
     /// `--lang`: the demo's interface — headings, notes, the rating, the file card's kind and size, the summary's
     /// plural forms — in Russian; the conversation keeps its words.
-    @Test func demoSpeaksTheLanguageAskedFor() throws {
-        let r = try CLI.run(["demo", "--lang", "ru"])
+    @Test func demoSpeaksTheLanguageAskedFor() async throws {
+        let r = try await CLI.run(["demo", "--lang", "ru"])
         #expect(r.status == 0)
         for words in [
             "Что видит клиент", "Что видит агент", "Обращение закрыто, поле ответа скрыто.", "5 звёзд из 5",
@@ -140,10 +142,10 @@ struct PreviewCommandTests {
         }
         #expect(!r.stdout.contains("What the customer sees"))
         #expect(r.stderr.contains("обработано 2 сообщения") && r.stderr.contains("ошибок: 0"), "\(r.stderr)")
-        let unknown = try CLI.run(["demo", "--lang", "fr"])
+        let unknown = try await CLI.run(["demo", "--lang", "fr"])
         #expect(unknown.status == 0 && unknown.stdout.contains("What the customer sees"))
         #expect(unknown.stderr.contains(#"no interface in "fr"; English is used"#))
-        let page = try CLI.run(["demo", "--lang", "ar", "--html", "-"])
+        let page = try await CLI.run(["demo", "--lang", "ar", "--html", "-"])
         #expect(page.status == 0)
         #expect(page.stdout.contains(#"<html lang="ar" dir="rtl">"#) && page.stdout.contains("ما يراه العميل"))
     }
@@ -155,28 +157,31 @@ struct PreviewCommandTests {
             let asked = headers.first { $0.0.lowercased() == "accept-language" }?.1 ?? ""
             return .html(asked.hasPrefix("ru") ? "<title>Магазин</title>" : "<title>The shop</title>")
         }
-        defer { Task { try? await server.stop() } }
-        let url = server.baseURL + "/shop"
-        func title(_ r: CLI.Result) throws -> String? {
-            let message = try CLI.json(try #require(r.lines.first))
-            let data = try #require(message["data"] as? String)
-            return ((try CLI.json(data))["body"] as? [String: Any])?["title"] as? String
+        try await server.scoped {
+            let url = server.baseURL + "/shop"
+            func title(_ r: CLI.Result) throws -> String? {
+                let message = try CLI.json(try #require(r.lines.first))
+                let data = try #require(message["data"] as? String)
+                return ((try CLI.json(data))["body"] as? [String: Any])?["title"] as? String
+            }
+            #expect(try title(try await CLI.run(["preview", "--allow-private", url])) == "The shop")
+            #expect(
+                try title(try await CLI.run(["preview", "--allow-private", "--accept-language", "ru", url]))
+                    == "Магазин")
+            let variable = try await CLI.run(
+                ["preview", "--allow-private", url], environment: ["DESKKIT_ACCEPT_LANGUAGE": "ru-RU, en;q=0.5"])
+            #expect(try title(variable) == "Магазин")
+            let bad = try await CLI.run(["preview", "--allow-private", "--accept-language", "english please", url])
+            #expect(bad.status == 64 && bad.stderr.contains(#"--accept-language: the language has "english please""#))
+            let badVariable = try await CLI.run(
+                ["preview", "--allow-private", url], environment: ["DESKKIT_ACCEPT_LANGUAGE": "english please"])
+            #expect(
+                badVariable.status == 64
+                    && badVariable.stderr.contains(#"DESKKIT_ACCEPT_LANGUAGE: the language has "english please""#),
+                "\(badVariable.stderr)")
+            let page = try await CLI.run(["preview", "--allow-private", "--lang", "zh-CN", "--html", "-", url])
+            #expect(page.stdout.contains(#"<html lang="zh-Hans" dir="ltr">"#), "\(page.stdout.prefix(300))")
+            #expect(page.stdout.contains("的预览") && page.stdout.contains("客户看到的内容"))
         }
-        #expect(try title(try CLI.run(["preview", "--allow-private", url])) == "The shop")
-        #expect(try title(try CLI.run(["preview", "--allow-private", "--accept-language", "ru", url])) == "Магазин")
-        let variable = try CLI.run(
-            ["preview", "--allow-private", url], environment: ["DESKKIT_ACCEPT_LANGUAGE": "ru-RU, en;q=0.5"])
-        #expect(try title(variable) == "Магазин")
-        let bad = try CLI.run(["preview", "--allow-private", "--accept-language", "english please", url])
-        #expect(bad.status == 64 && bad.stderr.contains(#"--accept-language: the language has "english please""#))
-        let badVariable = try CLI.run(
-            ["preview", "--allow-private", url], environment: ["DESKKIT_ACCEPT_LANGUAGE": "english please"])
-        #expect(
-            badVariable.status == 64
-                && badVariable.stderr.contains(#"DESKKIT_ACCEPT_LANGUAGE: the language has "english please""#),
-            "\(badVariable.stderr)")
-        let page = try CLI.run(["preview", "--allow-private", "--lang", "zh-CN", "--html", "-", url])
-        #expect(page.stdout.contains(#"<html lang="zh-Hans" dir="ltr">"#), "\(page.stdout.prefix(300))")
-        #expect(page.stdout.contains("的预览") && page.stdout.contains("客户看到的内容"))
     }
 }

@@ -25,60 +25,61 @@ struct PromptShutdownTests {
         let server = try await PageServer.start { path in
             path.hasPrefix("/v3/") ? .init(body: .bytes(Array("{}".utf8))) : .init(body: .silent)
         }
-        defer { Task { try? await server.stop() } }
-        let key = "prompt-shutdown-key-0123456789"
-        let grace = 2.0
-        let (process, port) = try CrashRecoveryTests.serve(
-            [
-                "--store", "sqlite:state.sqlite", "--api-base", server.baseURL, "--api-keys", key, "--rate-limit",
-                "0", "--shutdown-grace", "\(Int(grace))", "--fetch-timeout", "60",
-            ], in: directory)
-        defer { if process.isRunning { process.terminate() } }
-        let base = "http://127.0.0.1:\(port)"
-        for id in 1...3 {
-            let (status, _) = try await CrashRecoveryTests.sendWebhook(
-                id: id, link: "\(server.baseURL)/order/\(id)", to: port)
-            #expect(status == 200)
-        }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 40
-        configuration.timeoutIntervalForRequest = 60
-        let session = URLSession(configuration: configuration)
-        let answers = (0..<20).map { i in
-            Task { () -> (Int, String?) in
-                var request = URLRequest(url: URL(string: "\(base)/v1/preview")!)
-                request.httpMethod = "POST"
-                request.httpBody = Data(#"{"url":"\#(server.baseURL)/page/\#(i)"}"#.utf8)
-                request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
-                guard let (_, response) = try? await session.data(for: request),
-                    let http = response as? HTTPURLResponse
-                else { return (0, nil) }
-                return (http.statusCode, http.value(forHTTPHeaderField: "Retry-After"))
+        try await server.scoped {
+            let key = "prompt-shutdown-key-0123456789"
+            let grace = 2.0
+            let (process, port) = try CrashRecoveryTests.serve(
+                [
+                    "--store", "sqlite:state.sqlite", "--api-base", server.baseURL, "--api-keys", key, "--rate-limit",
+                    "0", "--shutdown-grace", "\(Int(grace))", "--fetch-timeout", "60",
+                ], in: directory)
+            defer { if process.isRunning { process.terminate() } }
+            let base = "http://127.0.0.1:\(port)"
+            for id in 1...3 {
+                let (status, _) = try await CrashRecoveryTests.sendWebhook(
+                    id: id, link: "\(server.baseURL)/order/\(id)", to: port)
+                #expect(status == 200)
             }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpMaximumConnectionsPerHost = 40
+            configuration.timeoutIntervalForRequest = 60
+            let session = URLSession(configuration: configuration)
+            let answers = (0..<20).map { i in
+                Task { () -> (Int, String?) in
+                    var request = URLRequest(url: URL(string: "\(base)/v1/preview")!)
+                    request.httpMethod = "POST"
+                    request.httpBody = Data(#"{"url":"\#(server.baseURL)/page/\#(i)"}"#.utf8)
+                    request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+                    guard let (_, response) = try? await session.data(for: request),
+                        let http = response as? HTTPURLResponse
+                    else { return (0, nil) }
+                    return (http.statusCode, http.value(forHTTPHeaderField: "Retry-After"))
+                }
+            }
+            // Fetches hang when the signal comes (four at once to the one host; the others wait their turn).
+            let settle = ContinuousClock.now + .seconds(10)
+            while server.connectionsAccepted < 4, ContinuousClock.now < settle {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let signalled = ContinuousClock.now
+            process.terminate()  // SIGTERM
+            while process.isRunning, ContinuousClock.now - signalled < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let took = ContinuousClock.now - signalled
+            #expect(!process.isRunning)
+            #expect(took <= .seconds(grace + 3), "stopped \(took) after SIGTERM, with a grace of \(grace) s")
+            #expect(process.terminationStatus == 0)
+            for answer in answers {
+                let (status, retryAfter) = await answer.value
+                #expect(status == 503 && retryAfter != nil, "\(status) \(retryAfter ?? "-")")
+            }
+            // The jobs cut short are in the store for the next start.
+            let queued = try await CLI.run([
+                "jobs", "list", "--store", "sqlite:\(directory.path)/state.sqlite", "--state", "queued",
+            ])
+            #expect(queued.lines.count == 3, "\(queued.stdout)\(queued.stderr)")
         }
-        // Fetches hang when the signal comes (four at once to the one host; the others wait their turn).
-        let settle = ContinuousClock.now + .seconds(10)
-        while server.connectionsAccepted < 4, ContinuousClock.now < settle {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try await Task.sleep(for: .milliseconds(500))
-        let signalled = ContinuousClock.now
-        process.terminate()  // SIGTERM
-        while process.isRunning, ContinuousClock.now - signalled < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let took = ContinuousClock.now - signalled
-        #expect(!process.isRunning)
-        #expect(took <= .seconds(grace + 3), "stopped \(took) after SIGTERM, with a grace of \(grace) s")
-        #expect(process.terminationStatus == 0)
-        for answer in answers {
-            let (status, retryAfter) = await answer.value
-            #expect(status == 503 && retryAfter != nil, "\(status) \(retryAfter ?? "-")")
-        }
-        // The jobs cut short are in the store for the next start.
-        let queued = try CLI.run([
-            "jobs", "list", "--store", "sqlite:\(directory.path)/state.sqlite", "--state", "queued",
-        ])
-        #expect(queued.lines.count == 3, "\(queued.stdout)\(queued.stderr)")
     }
 }

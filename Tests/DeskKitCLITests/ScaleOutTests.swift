@@ -58,111 +58,114 @@ struct ScaleOutTests {
             fetches.withLock { $0[path, default: 0] += 1 }
             return .html("<title>Order \(path)</title>")
         }
-        defer { Task { try? await server.stop() } }
-        // The lease outlasts the longest job on a busy machine (a job may wait 12 s for a page another instance
-        // fetches): a lease that runs out under a live worker would repeat its PUT, and only the killed
-        // instance's jobs should be redone.
-        // The store's timeout is long too: a job's end that cannot be recorded in time is rightly run again,
-        // which on a loaded machine would be counted as a repeat here.
-        let arguments = [
-            "--store", database, "--api-base", server.baseURL, "--job-lease", "20", "--workers", "\(Self.workers)",
-            "--store-timeout", "60",
-        ]
-        var instances = try (0..<3).map { _ in try CrashRecoveryTests.serve(arguments, in: directory) }
-        defer { for (process, _) in instances where process.isRunning { process.terminate() } }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 16
-        let session = URLSession(configuration: configuration)
+        try await server.scoped {
+            // The lease outlasts the longest job on a busy machine (a job may wait 12 s for a page another instance
+            // fetches): a lease that runs out under a live worker would repeat its PUT, and only the killed
+            // instance's jobs should be redone.
+            // The store's timeout is long too: a job's end that cannot be recorded in time is rightly run again,
+            // which on a loaded machine would be counted as a repeat here.
+            let arguments = [
+                "--store", database, "--api-base", server.baseURL, "--job-lease", "20", "--workers", "\(Self.workers)",
+                "--store-timeout", "60",
+            ]
+            var instances = try (0..<3).map { _ in try CrashRecoveryTests.serve(arguments, in: directory) }
+            defer { for (process, _) in instances where process.isRunning { process.terminate() } }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpMaximumConnectionsPerHost = 16
+            let session = URLSession(configuration: configuration)
 
-        /// Delivers messages `range`, each to instance `i % 3` and the next one (or, when one is down, the
-        /// next that answers), 32 at a time. Returns the answers.
-        func send(_ range: ClosedRange<Int>, ports: [Int?]) async -> [String: Int] {
-            await withTaskGroup(of: [String].self) { group in
-                var answers: [String: Int] = [:]
-                var next = range.lowerBound
-                func add(_ id: Int) {
-                    group.addTask {
-                        let link = "\(server.baseURL)/page/\(id % Self.pages)"
-                        var results: [String] = []
-                        var target = id % 3
-                        for _ in 0..<2 {
-                            var answer: String?
-                            for _ in 0..<3 where answer == nil {
-                                if let port = ports[target] {
-                                    answer = await Self.deliver(id, to: port, link: link, session: session)
+            /// Delivers messages `range`, each to instance `i % 3` and the next one (or, when one is down, the
+            /// next that answers), 32 at a time. Returns the answers.
+            func send(_ range: ClosedRange<Int>, ports: [Int?]) async -> [String: Int] {
+                await withTaskGroup(of: [String].self) { group in
+                    var answers: [String: Int] = [:]
+                    var next = range.lowerBound
+                    func add(_ id: Int) {
+                        group.addTask {
+                            let link = "\(server.baseURL)/page/\(id % Self.pages)"
+                            var results: [String] = []
+                            var target = id % 3
+                            for _ in 0..<2 {
+                                var answer: String?
+                                for _ in 0..<3 where answer == nil {
+                                    if let port = ports[target] {
+                                        answer = await Self.deliver(id, to: port, link: link, session: session)
+                                    }
+                                    if answer == nil { target = (target + 1) % 3 }
                                 }
-                                if answer == nil { target = (target + 1) % 3 }
+                                results.append(answer ?? "lost")
+                                target = (target + 1) % 3
                             }
-                            results.append(answer ?? "lost")
-                            target = (target + 1) % 3
+                            return results
                         }
-                        return results
                     }
-                }
-                while next <= range.upperBound, next < range.lowerBound + 32 {
-                    add(next)
-                    next += 1
-                }
-                for await results in group {
-                    for r in results { answers[r, default: 0] += 1 }
-                    if next <= range.upperBound {
+                    while next <= range.upperBound, next < range.lowerBound + 32 {
                         add(next)
                         next += 1
                     }
+                    for await results in group {
+                        for r in results { answers[r, default: 0] += 1 }
+                        if next <= range.upperBound {
+                            add(next)
+                            next += 1
+                        }
+                    }
+                    return answers
                 }
-                return answers
             }
-        }
 
-        let third = Self.messages / 3
-        // Instance 0 dies with work in hand, while the first third is being delivered (its deliveries go to
-        // the next instance from then on); the others go on alone, then it comes back.
-        let ports = instances.map(\.1)
-        async let firstThird = send(1...third, ports: ports)
-        let killAt = ContinuousClock.now + .seconds(60)
-        while puts.withLock({ $0.count }) < 100, ContinuousClock.now < killAt {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let updatedBeforeKill = puts.withLock { $0.count }
-        let killedAt = ContinuousClock.now
-        kill(instances[0].0.processIdentifier, SIGKILL)
-        instances[0].0.waitUntilExit()
-        var answers = await firstThird
-        answers.merge(
-            await send((third + 1)...(2 * third), ports: [nil, instances[1].1, instances[2].1]), uniquingKeysWith: +)
-        instances[0] = try CrashRecoveryTests.serve(arguments, in: directory)
-        answers.merge(await send((2 * third + 1)...Self.messages, ports: instances.map(\.1)), uniquingKeysWith: +)
-        #expect(updatedBeforeKill < third, "the kill came with work in hand")
-        // Two answers a message, from whichever instance; a delivery cut by the kill after its commit is
-        // answered "duplicate" by the next instance, so a few messages (at most the 32 in flight) have no
-        // "queued". That each has exactly one job is checked on the store below.
-        #expect(answers["lost"] == nil && answers.values.reduce(0, +) == 2 * Self.messages, "\(answers)")
-        #expect((Self.messages - 32)...Self.messages ~= answers["queued", default: 0], "\(answers)")
+            let third = Self.messages / 3
+            // Instance 0 dies with work in hand, while the first third is being delivered (its deliveries go to
+            // the next instance from then on); the others go on alone, then it comes back.
+            let ports = instances.map(\.1)
+            async let firstThird = send(1...third, ports: ports)
+            let killAt = ContinuousClock.now + .seconds(60)
+            while puts.withLock({ $0.count }) < 100, ContinuousClock.now < killAt {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let updatedBeforeKill = puts.withLock { $0.count }
+            let killedAt = ContinuousClock.now
+            kill(instances[0].0.processIdentifier, SIGKILL)
+            await CLI.exit(of: instances[0].0)
+            var answers = await firstThird
+            answers.merge(
+                await send((third + 1)...(2 * third), ports: [nil, instances[1].1, instances[2].1]), uniquingKeysWith: +
+            )
+            instances[0] = try CrashRecoveryTests.serve(arguments, in: directory)
+            answers.merge(await send((2 * third + 1)...Self.messages, ports: instances.map(\.1)), uniquingKeysWith: +)
+            #expect(updatedBeforeKill < third, "the kill came with work in hand")
+            // Two answers a message, from whichever instance; a delivery cut by the kill after its commit is
+            // answered "duplicate" by the next instance, so a few messages (at most the 32 in flight) have no
+            // "queued". That each has exactly one job is checked on the store below.
+            #expect(answers["lost"] == nil && answers.values.reduce(0, +) == 2 * Self.messages, "\(answers)")
+            #expect((Self.messages - 32)...Self.messages ~= answers["queued", default: 0], "\(answers)")
 
-        let deadline = Date().addingTimeInterval(150)
-        while puts.withLock({ $0.count }) < Self.messages, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(200))
+            let deadline = Date().addingTimeInterval(150)
+            while puts.withLock({ $0.count }) < Self.messages, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let updated = puts.withLock { $0 }
+            #expect(updated.count == Self.messages, "every message updated")
+            let repeats = updated.values.reduce(0, +) - updated.count
+            let repeated = putTimes.withLock { $0 }.filter { $0.value.count > 1 }.map { path, times in
+                "\(path.split(separator: "/").last ?? ""): \(times.map { ($0 - killedAt).formatted(.units(allowed: [.milliseconds])) })"
+            }
+            #expect(
+                repeats <= Self.workers,
+                "repeats only for PUTs in flight at the kill: \(repeats), each PUT from the kill: \(repeated.sorted())")
+            let fetched = fetches.withLock { $0 }
+            #expect(fetched.count == Self.pages)
+            let refetches = fetched.values.reduce(0, +) - fetched.count
+            #expect(
+                refetches <= Self.workers, "each page fetched once, but for fetches in flight at the kill: \(refetches)"
+            )
+            print("scale-out: \(Self.messages) messages, \(repeats) repeated PUTs, \(refetches) pages fetched again")
+            for (process, _) in instances {
+                process.terminate()
+                await CLI.exit(of: process)
+            }
+            let done = try await CLI.run(["jobs", "list", "--store", database, "--state", "done", "--limit", "20000"])
+            #expect(done.stdout.split(separator: "\n").count == Self.messages)
         }
-        let updated = puts.withLock { $0 }
-        #expect(updated.count == Self.messages, "every message updated")
-        let repeats = updated.values.reduce(0, +) - updated.count
-        let repeated = putTimes.withLock { $0 }.filter { $0.value.count > 1 }.map { path, times in
-            "\(path.split(separator: "/").last ?? ""): \(times.map { ($0 - killedAt).formatted(.units(allowed: [.milliseconds])) })"
-        }
-        #expect(
-            repeats <= Self.workers,
-            "repeats only for PUTs in flight at the kill: \(repeats), each PUT from the kill: \(repeated.sorted())")
-        let fetched = fetches.withLock { $0 }
-        #expect(fetched.count == Self.pages)
-        let refetches = fetched.values.reduce(0, +) - fetched.count
-        #expect(
-            refetches <= Self.workers, "each page fetched once, but for fetches in flight at the kill: \(refetches)")
-        print("scale-out: \(Self.messages) messages, \(repeats) repeated PUTs, \(refetches) pages fetched again")
-        for (process, _) in instances {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        let done = try CLI.run(["jobs", "list", "--store", database, "--state", "done", "--limit", "20000"])
-        #expect(done.stdout.split(separator: "\n").count == Self.messages)
     }
 }

@@ -9,28 +9,28 @@ import Testing
 
 @Suite("deskkit serve")
 struct ServeCommandTests {
-    @Test func badConfigurationStopsStartUpWithAClearMessage() throws {
-        let noToken = try CLI.run(["serve"], environment: ["SENDBIRD_APP_ID": "app"])
+    @Test func badConfigurationStopsStartUpWithAClearMessage() async throws {
+        let noToken = try await CLI.run(["serve"], environment: ["SENDBIRD_APP_ID": "app"])
         #expect(noToken.status == 64)
         #expect(noToken.stderr.contains("SENDBIRD_API_TOKEN is required"))
-        let badPort = try CLI.run(
+        let badPort = try await CLI.run(
             ["serve", "--port", "70000"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(badPort.status == 64)
         #expect(
             badPort.stderr.contains("--port \"70000\" is not a whole number in 0...65535"), "named by the flag used")
         #expect(!badPort.stderr.contains("Usage"))
         // Every problem at once, each named as it was given.
-        let several = try CLI.run(
+        let several = try await CLI.run(
             ["serve", "--workers", "0"],
             environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app", "DESKKIT_PORT": "x"])
         #expect(several.status == 64)
         #expect(several.stderr.contains("DESKKIT_PORT \"x\" is not a whole number"))
         #expect(several.stderr.contains("--workers \"0\" is not a whole number"))
-        let badBase = try CLI.run(
+        let badBase = try await CLI.run(
             ["serve"], environment: ["SENDBIRD_API_TOKEN": "t", "DESKKIT_API_BASE": "api.example.com"])
         #expect(badBase.stderr.contains("DESKKIT_API_BASE \"api.example.com\" is not an http(s) URL"))
         // Every flag a setting names, when used, is named by that flag; the variables are listed in the help.
-        let flags = try CLI.run(
+        let flags = try await CLI.run(
             ["serve", "--job-lease", "0", "--store-timeout", "x", "--retry-horizon", "1y", "--store", "mysql://x"],
             environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         for flag in ["--job-lease \"0\"", "--store-timeout \"x\"", "--retry-horizon \"1y\"", "--store"] {
@@ -40,7 +40,7 @@ struct ServeCommandTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-\(UUID().uuidString).json")
         try Data(#"{"port": 70000, "wrokers": 2}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let badFile = try CLI.run(["serve", "--config", file.path], environment: ["SENDBIRD_API_TOKEN": "t"])
+        let badFile = try await CLI.run(["serve", "--config", file.path], environment: ["SENDBIRD_API_TOKEN": "t"])
         #expect(badFile.status == 64)
         #expect(badFile.stderr.contains("\(file.path): port \"70000\" is not a whole number"), "\(badFile.stderr)")
         #expect(badFile.stderr.contains("\(file.path): wrokers is not a setting of deskkit serve"))
@@ -48,11 +48,11 @@ struct ServeCommandTests {
 
     /// swift-configuration reads the settings: with `CONFIG_ACCESS_LOG_FILE` set, every lookup is written there,
     /// with the source that answered it, and the secrets (the token, the keys, the store) are redacted.
-    @Test func settingsLookupsAreLoggedWithTheirSecretsRedacted() throws {
+    @Test func settingsLookupsAreLoggedWithTheirSecretsRedacted() async throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("deskkit-access-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: log) }
         let token = "token-nobody-may-read-42"
-        let r = try CLI.run(
+        let r = try await CLI.run(
             ["serve", "--workers", "3", "--store", "postgres://deskkit:pass-word-77@127.0.0.1:1/db", "--port", "x"],
             environment: [
                 "SENDBIRD_API_TOKEN": token, "SENDBIRD_APP_ID": "app", "CONFIG_ACCESS_LOG_FILE": log.path,
@@ -70,8 +70,8 @@ struct ServeCommandTests {
     /// and declared nowhere else: every setting's flag is listed with its meaning and variable, laid out as
     /// swift-argument-parser lays out the other options, every flag reaches its setting (a bad value is named
     /// by its flag), and what is no flag of a setting, or lacks its value, is refused by name.
-    @Test func everySettingIsAnOptionInTheHelp() throws {
-        let help = try CLI.run(["serve", "--help"]).stdout
+    @Test func everySettingIsAnOptionInTheHelp() async throws {
+        let help = try await CLI.run(["serve", "--help"]).stdout
         #expect(ServerConfiguration.settings.count >= 16)
         let options = help.components(separatedBy: "SETTINGS:").last ?? ""
         for setting in ServerConfiguration.settings {
@@ -100,22 +100,22 @@ struct ServeCommandTests {
         let lines = options.split(separator: "\n").prefix { !$0.hasPrefix("OPTIONS") && !$0.isEmpty }
         #expect(lines.count > 20 && lines.allSatisfy { $0.hasPrefix("  ") }, "laid out as swift-argument-parser does")
         #expect(help.contains("OPTIONS:\n  --hand-back") && help.contains("-h, --help"), "the other options follow")
-        #expect(try CLI.run(["serve", "-h"]).stdout == help)
+        #expect(try await CLI.run(["serve", "-h"]).stdout == help)
         // Every option with a value reaches its setting: a value none takes is named by its flag.
         let valued = ServerConfiguration.settings.compactMap { s in s.flagSets == nil ? s.flag : nil }
             .filter { $0 != "--host" && $0 != "--user-agent" }  // any text is a host or a User-Agent
-        let all = try CLI.run(
+        let all = try await CLI.run(
             ["serve"] + valued.map { "\($0)=!bad!" }, environment: ["SENDBIRD_API_TOKEN": "t"])
         #expect(all.status == 64)
         for flag in valued { #expect(all.stderr.contains("\(flag) "), "\(flag): \(all.stderr)") }
-        let unknown = try CLI.run(
+        let unknown = try await CLI.run(
             ["serve", "--prot", "8080"], environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(unknown.status == 64)
         #expect(
             unknown.stderr.hasSuffix(
                 "bad configuration: --prot is not an option of deskkit serve (see deskkit serve --help)\n"),
             "named, and its value taken as its: \(unknown.stderr)")
-        let misused = try CLI.run(
+        let misused = try await CLI.run(
             ["serve", "--no-oembed=1", "stray", "--port"],
             environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(misused.status == 64)
@@ -165,15 +165,15 @@ struct ServeCommandTests {
         #expect(String(decoding: data, as: UTF8.self).contains(#""status":"ok""#))
         #expect(!log.contains("secret-for-this-test"))
         process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        await CLI.exit(of: process)
         #expect(process.terminationStatus == 0)
     }
 
     /// A taken port is named with its address, one line, no usage.
-    @Test func aTakenPortSaysWhichAddressAndPort() throws {
+    @Test func aTakenPortSaysWhichAddressAndPort() async throws {
         let (fd, port) = try LoopbackSocket.open(listening: true)
         defer { close(fd) }
-        let r = try CLI.run(
+        let r = try await CLI.run(
             ["serve", "--port", "\(port)", "--store", "memory"],
             environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"])
         #expect(r.status == 74)

@@ -32,10 +32,10 @@ struct ThreadsTests {
         return lines.joined(separator: "\n") + "\n"
     }()
 
-    func sameForAnyThreads(_ arguments: [String], stdin: String) throws -> CLI.Result {
-        let one = try CLI.run(arguments + ["--threads", "1"], stdin: stdin)
+    func sameForAnyThreads(_ arguments: [String], stdin: String) async throws -> CLI.Result {
+        let one = try await CLI.run(arguments + ["--threads", "1"], stdin: stdin)
         for threads in ["2", "7"] {
-            let many = try CLI.run(arguments + ["--threads", threads], stdin: stdin)
+            let many = try await CLI.run(arguments + ["--threads", threads], stdin: stdin)
             #expect(many.status == one.status, "\(arguments) --threads \(threads)")
             #expect(many.stdout == one.stdout, "\(arguments) --threads \(threads)")
             #expect(many.stderr == one.stderr, "\(arguments) --threads \(threads)")
@@ -43,8 +43,9 @@ struct ThreadsTests {
         return one
     }
 
-    @Test func decodeMessages() throws {
-        let r = try sameForAnyThreads(["decode", "--messages", "--max-line-bytes", "4000"], stdin: Self.envelopes)
+    @Test func decodeMessages() async throws {
+        let r = try await sameForAnyThreads(
+            ["decode", "--messages", "--max-line-bytes", "4000"], stdin: Self.envelopes)
         #expect(r.status == 1)
         let lines = try r.lines.map(CLI.json)
         let ids = lines.compactMap { $0["message_id"] as? Int }.filter { $0 > 0 }
@@ -53,8 +54,8 @@ struct ThreadsTests {
         #expect(lines.filter { $0["kind"] as? String == "malformed" }.count >= 15)
     }
 
-    @Test func filter() throws {
-        let r = try sameForAnyThreads(
+    @Test func filter() async throws {
+        let r = try await sameForAnyThreads(
             ["filter", "--audience", "customer", "--max-line-bytes", "4000"], stdin: Self.envelopes)
         #expect(r.status == 1)
         #expect(r.stderr.hasSuffix("19 lines skipped\n"))
@@ -62,17 +63,17 @@ struct ThreadsTests {
         #expect(ids == ids.sorted() && !ids.isEmpty && ids.count < 6_000)
     }
 
-    @Test func detect() throws {
+    @Test func detect() async throws {
         let chat = (1...4_000).map { i in
             i % 501 == 0 ? "{" : #"{"text": "see https://example.com/\#(i) or mail a\#(i)@example.org"}"#
         }.joined(separator: "\n")
-        let r = try sameForAnyThreads(["detect", "--jsonl"], stdin: chat)
+        let r = try await sameForAnyThreads(["detect", "--jsonl"], stdin: chat)
         #expect(r.status == 1)
         #expect(r.lines.count == 4_000)
         #expect(r.lines[41].contains("https://example.com/42"))
     }
 
-    @Test func extract() throws {
+    @Test func extract() async throws {
         let real = CLI.repositoryRoot.appendingPathComponent("Corpus/html/real")
         let pages = try FileManager.default.contentsOfDirectory(atPath: real.path).filter { $0.hasSuffix(".html") }
             .sorted()
@@ -81,7 +82,7 @@ struct ThreadsTests {
             lines.append(#"{"file": "Corpus/html/real/\#(page)", "url": "https://example.com/\#(i)/"}"#)
             if i % 7 == 0 { lines.append(#"{"file": "Corpus/html/real/missing-\#(i).html"}"#) }
         }
-        let r = try sameForAnyThreads(["extract", "--jsonl"], stdin: lines.joined(separator: "\n"))
+        let r = try await sameForAnyThreads(["extract", "--jsonl"], stdin: lines.joined(separator: "\n"))
         #expect(r.status == 1)
         #expect(r.lines.count == lines.count)
         #expect(
@@ -90,12 +91,12 @@ struct ThreadsTests {
 
     /// Lines longer than the limit that span several blocks of input, one of them the last line without
     /// its newline: each is reported at its number, and the lines around it are answered.
-    @Test func linesOverTheLimitAcrossBlocks() throws {
+    @Test func linesOverTheLimitAcrossBlocks() async throws {
         func message(_ id: Int) -> String { #"{"message_id": \#(id), "message": "hi"}"# }
         let huge = #"{"message": ""# + String(repeating: "y", count: 3 << 20) + #""}"#
         let input = [message(1), message(2), "", message(3), huge, message(5), huge, huge, message(8), huge].joined(
             separator: "\n")
-        let r = try sameForAnyThreads(["decode", "--messages", "--max-line-bytes", "\(1 << 20)"], stdin: input)
+        let r = try await sameForAnyThreads(["decode", "--messages", "--max-line-bytes", "\(1 << 20)"], stdin: input)
         #expect(r.status == 1)
         let lines = try r.lines.map(CLI.json)
         #expect(
@@ -104,8 +105,8 @@ struct ThreadsTests {
             ])
     }
 
-    @Test func aThreadCountBelowOneIsRefused() throws {
-        let r = try CLI.run(["decode", "--messages", "--threads", "0"], stdin: "")
+    @Test func aThreadCountBelowOneIsRefused() async throws {
+        let r = try await CLI.run(["decode", "--messages", "--threads", "0"], stdin: "")
         #expect(r.status == 64)
         #expect(r.stderr.contains("--threads must be at least 1"))
     }

@@ -163,7 +163,7 @@ struct TracingTests {
         #expect((answer as? HTTPURLResponse)?.statusCode == 200)
         // The last spans are exported when the server stops; its last lines reach the log soon after.
         process.interrupt()
-        process.waitUntilExit()
+        await CLI.exit(of: process)
         try await Task.sleep(for: .milliseconds(200))
         return log.text.withLock { $0 }
     }
@@ -180,74 +180,77 @@ struct TracingTests {
             defer { collectorTask.cancel() }
             let requests = Requests()
             let site = try await Self.startSite(requests)
-            defer { Task { try? await site.stop() } }
-            let log = try await Self.exercise(
-                site: site, requests: requests,
-                environment: [
-                    "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
-                    "OTEL_BSP_SCHEDULE_DELAY": "100",
-                ])
-            let spans = try await collector.waitFor("update message")
-            let names = Set(spans.map(\.name))
+            try await site.scoped {
+                let log = try await Self.exercise(
+                    site: site, requests: requests,
+                    environment: [
+                        "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                        "OTEL_BSP_SCHEDULE_DELAY": "100",
+                    ])
+                let spans = try await collector.waitFor("update message")
+                let names = Set(spans.map(\.name))
 
-            // One trace from the webhook's server span to the PUT.
-            let webhook = try #require(spans.first { $0.name == "/webhooks/sendbird" }, "spans: \(names.sorted())")
-            #expect(webhook.kind == 2, "a server span")
-            #expect(webhook.attributes["http.response.status_code"] == "200")
-            let trace = spans.filter { $0.traceID == webhook.traceID }
-            for name in [
-                "admit job", "run job", "preview", "fetch", "GET", "extract metadata", "oembed", "probe image",
-                "update message",
-            ] {
-                #expect(trace.contains { $0.name == name }, "\(name) in the webhook's trace; spans: \(names.sorted())")
+                // One trace from the webhook's server span to the PUT.
+                let webhook = try #require(spans.first { $0.name == "/webhooks/sendbird" }, "spans: \(names.sorted())")
+                #expect(webhook.kind == 2, "a server span")
+                #expect(webhook.attributes["http.response.status_code"] == "200")
+                let trace = spans.filter { $0.traceID == webhook.traceID }
+                for name in [
+                    "admit job", "run job", "preview", "fetch", "GET", "extract metadata", "oembed", "probe image",
+                    "update message",
+                ] {
+                    #expect(
+                        trace.contains { $0.name == name }, "\(name) in the webhook's trace; spans: \(names.sorted())")
+                }
+                let byID = Dictionary(trace.map { ($0.spanID, $0) }, uniquingKeysWith: { a, _ in a })
+                let run = try #require(trace.first { $0.name == "run job" })
+                #expect(run.kind == 5, "a consumer span")
+                #expect(byID[run.parentID] != nil, "the job's run hangs under the webhook's trace, across the store")
+                #expect(run.attributes["deskkit.job.outcome"] == "updated")
+                // Every span but the webhook's has its parent in the trace.
+                for span in trace where span.spanID != webhook.spanID {
+                    #expect(byID[span.parentID] != nil, "\(span.name)'s parent is in the trace")
+                }
+                // The redirect is a hop of its own; each hop a client span.
+                let hops = trace.filter { $0.name == "GET" }
+                #expect(hops.allSatisfy { $0.kind == 3 }, "\(hops)")
+                #expect(hops.contains { $0.attributes["http.response.status_code"] == "302" })
+                #expect(hops.contains { $0.attributes["http.request.resend_count"] == "1" })
+                // No query secret in any span.
+                let oembed = try #require(trace.first { $0.name == "oembed" })
+                #expect(oembed.attributes["url.full"]?.hasSuffix("/oembed?url=REDACTED&token=REDACTED") == true)
+                #expect(!spans.contains { $0.attributes.values.contains { $0.contains("s3cret") } })
+
+                // The Platform API is told the trace; no page is.
+                let puts = requests.all.filter { $0.path.hasPrefix("/v3/") }
+                #expect(puts.count == 1)
+                let parent = try #require(puts.first?.headers["traceparent"], "the PUT carries traceparent")
+                #expect(parent.split(separator: "-")[1] == webhook.traceID)
+                for request in requests.all where !request.path.hasPrefix("/v3/") {
+                    #expect(request.headers["traceparent"] == nil, "\(request.path) got no traceparent")
+                    #expect(request.headers["tracestate"] == nil)
+                }
+
+                // /v1/preview continues the caller's trace.
+                let preview = try #require(spans.first { $0.name == "/v1/preview" })
+                #expect(preview.traceID == Self.callerTrace)
+                #expect(preview.parentID == Self.callerSpan)
+                #expect(spans.contains { $0.traceID == Self.callerTrace && $0.name == "fetch" })
+
+                // A log line written in a span names it.
+                let enriched = try #require(
+                    log.split(separator: "\n").first { $0.contains("message enriched") }, "\(log)")
+                #expect(enriched.contains("trace_id=\(webhook.traceID)"))
+                #expect(enriched.contains("span_id="))
             }
-            let byID = Dictionary(trace.map { ($0.spanID, $0) }, uniquingKeysWith: { a, _ in a })
-            let run = try #require(trace.first { $0.name == "run job" })
-            #expect(run.kind == 5, "a consumer span")
-            #expect(byID[run.parentID] != nil, "the job's run hangs under the webhook's trace, across the store")
-            #expect(run.attributes["deskkit.job.outcome"] == "updated")
-            // Every span but the webhook's has its parent in the trace.
-            for span in trace where span.spanID != webhook.spanID {
-                #expect(byID[span.parentID] != nil, "\(span.name)'s parent is in the trace")
-            }
-            // The redirect is a hop of its own; each hop a client span.
-            let hops = trace.filter { $0.name == "GET" }
-            #expect(hops.allSatisfy { $0.kind == 3 }, "\(hops)")
-            #expect(hops.contains { $0.attributes["http.response.status_code"] == "302" })
-            #expect(hops.contains { $0.attributes["http.request.resend_count"] == "1" })
-            // No query secret in any span.
-            let oembed = try #require(trace.first { $0.name == "oembed" })
-            #expect(oembed.attributes["url.full"]?.hasSuffix("/oembed?url=REDACTED&token=REDACTED") == true)
-            #expect(!spans.contains { $0.attributes.values.contains { $0.contains("s3cret") } })
-
-            // The Platform API is told the trace; no page is.
-            let puts = requests.all.filter { $0.path.hasPrefix("/v3/") }
-            #expect(puts.count == 1)
-            let parent = try #require(puts.first?.headers["traceparent"], "the PUT carries traceparent")
-            #expect(parent.split(separator: "-")[1] == webhook.traceID)
-            for request in requests.all where !request.path.hasPrefix("/v3/") {
-                #expect(request.headers["traceparent"] == nil, "\(request.path) got no traceparent")
-                #expect(request.headers["tracestate"] == nil)
-            }
-
-            // /v1/preview continues the caller's trace.
-            let preview = try #require(spans.first { $0.name == "/v1/preview" })
-            #expect(preview.traceID == Self.callerTrace)
-            #expect(preview.parentID == Self.callerSpan)
-            #expect(spans.contains { $0.traceID == Self.callerTrace && $0.name == "fetch" })
-
-            // A log line written in a span names it.
-            let enriched = try #require(log.split(separator: "\n").first { $0.contains("message enriched") }, "\(log)")
-            #expect(enriched.contains("trace_id=\(webhook.traceID)"))
-            #expect(enriched.contains("span_id="))
         }
     }
 
     /// An exporter deskkit does not have is refused at start, named; `none` and `OTEL_SDK_DISABLED` turn tracing off.
-    @Test func anExporterOtherThanOTLPIsRefused() throws {
+    @Test func anExporterOtherThanOTLPIsRefused() async throws {
         // A store that cannot open: a run that gets past tracing stops there.
         let arguments = ["serve", "--port", "0", "--store", "sqlite:/nonexistent-deskkit-dir/state.sqlite"]
-        let console = try CLI.run(
+        let console = try await CLI.run(
             arguments,
             environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app", "OTEL_TRACES_EXPORTER": "console"])
         #expect(console.status == 64)
@@ -255,7 +258,7 @@ struct TracingTests {
         for off in [
             ["OTEL_TRACES_EXPORTER": "none"], ["OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "console"],
         ] {
-            let result = try CLI.run(
+            let result = try await CLI.run(
                 arguments, environment: ["SENDBIRD_API_TOKEN": "t", "SENDBIRD_APP_ID": "app"].merging(off) { $1 })
             #expect(result.stderr.contains("cannot open the job store"), "\(off): \(result.stderr)")
             #expect(!result.stderr.contains("swift-otel"), "\(off): no tracer bootstrapped")
@@ -266,13 +269,14 @@ struct TracingTests {
         try await HeavyTests.oneAtATime {
             let requests = Requests()
             let site = try await Self.startSite(requests)
-            defer { Task { try? await site.stop() } }
-            let log = try await Self.exercise(site: site, requests: requests, environment: [:])
-            #expect(requests.all.contains { $0.path.hasPrefix("/v3/") }, "the message was updated: \(log)")
-            for request in requests.all {
-                #expect(request.headers["traceparent"] == nil, "\(request.path) got no traceparent")
+            try await site.scoped {
+                let log = try await Self.exercise(site: site, requests: requests, environment: [:])
+                #expect(requests.all.contains { $0.path.hasPrefix("/v3/") }, "the message was updated: \(log)")
+                for request in requests.all {
+                    #expect(request.headers["traceparent"] == nil, "\(request.path) got no traceparent")
+                }
+                #expect(!log.contains("trace_id="))
             }
-            #expect(!log.contains("trace_id="))
         }
     }
 }

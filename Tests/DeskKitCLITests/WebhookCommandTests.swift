@@ -6,7 +6,7 @@ import Testing
 /// judge of the signing.
 @Suite("deskkit webhook")
 struct WebhookCommandTests {
-    @Test func signedBodiesAreAcceptedAndWrongTokensRefused() throws {
+    @Test func signedBodiesAreAcceptedAndWrongTokensRefused() async throws {
         let directory = FileManager.default.temporaryDirectory
         let (server, port) = try CrashRecoveryTests.serve(
             ["--store", "memory", "--api-base", "http://127.0.0.1:9"], in: directory)
@@ -14,33 +14,33 @@ struct WebhookCommandTests {
         let url = "http://127.0.0.1:\(port)/webhooks/sendbird"
         let token = CrashRecoveryTests.token
 
-        let sample = try CLI.run(["webhook", "sample", "--message-id", "4242"])
+        let sample = try await CLI.run(["webhook", "sample", "--message-id", "4242"])
         #expect(sample.status == 0)
         let body = try CLI.json(sample.lines[0])
         #expect(body["category"] as? String == "group_channel:message_send")
         #expect(((body["payload"] as? [String: Any])?["message"] as? String)?.contains("https://") == true)
 
-        let first = try CLI.run(["webhook", "send", "-", "--token", token, "--url", url], stdin: sample.stdout)
+        let first = try await CLI.run(["webhook", "send", "-", "--token", token, "--url", url], stdin: sample.stdout)
         #expect(first.status == 0)
         #expect(first.lines == [#"{"line":1,"status":200,"body":{"status":"queued"}}"#])
-        let again = try CLI.run(["webhook", "send", "-", "--token", token, "--url", url], stdin: sample.stdout)
+        let again = try await CLI.run(["webhook", "send", "-", "--token", token, "--url", url], stdin: sample.stdout)
         #expect(again.lines == [#"{"line":1,"status":200,"body":{"status":"duplicate"}}"#])
-        let fresh = try CLI.run(["webhook", "send", "--url", url], environment: ["SENDBIRD_API_TOKEN": token])
+        let fresh = try await CLI.run(["webhook", "send", "--url", url], environment: ["SENDBIRD_API_TOKEN": token])
         #expect(
             fresh.lines == [#"{"line":1,"status":200,"body":{"status":"queued"}}"#], "the built-in sample, a new id")
 
-        let wrong = try CLI.run(["webhook", "send", "--token", "not-the-token", "--url", url])
+        let wrong = try await CLI.run(["webhook", "send", "--token", "not-the-token", "--url", url])
         #expect(wrong.status == 1)
         #expect(try CLI.json(wrong.lines[0])["status"] as? Int == 401)
 
-        let sign = try CLI.run(["webhook", "sign", "--token", token], stdin: sample.stdout)
+        let sign = try await CLI.run(["webhook", "sign", "--token", token], stdin: sample.stdout)
         let mac = HMAC<SHA256>.authenticationCode(
             for: Data(sample.stdout.utf8), using: SymmetricKey(data: Data(token.utf8)))
         #expect(sign.lines == ["x-sendbird-signature: " + mac.map { String(format: "%02x", $0) }.joined()])
 
         // QA's pipeline: mutated webhooks are answered 200 or 400, never a server error, and never unanswered.
-        let variants = try CLI.run(["mutate", "-", "--count", "60", "--seed", "5"], stdin: sample.stdout)
-        let sent = try CLI.run(
+        let variants = try await CLI.run(["mutate", "-", "--count", "60", "--seed", "5"], stdin: sample.stdout)
+        let sent = try await CLI.run(
             ["webhook", "send", "--mutations", "--token", token, "--url", url], stdin: variants.stdout)
         #expect(sent.lines.count == 60)
         let statuses = try sent.lines.map { try CLI.json($0)["status"] as? Int }
@@ -50,7 +50,7 @@ struct WebhookCommandTests {
 
     /// Bodies are sent as they are read, so an endless `deskkit mutate | deskkit webhook send` runs in bounded
     /// memory: the first answer is out while the input is still open.
-    @Test func bodiesAreSentWhileTheInputIsRead() throws {
+    @Test func bodiesAreSentWhileTheInputIsRead() async throws {
         let (server, port) = try CrashRecoveryTests.serve(
             ["--store", "memory", "--api-base", "http://127.0.0.1:9"], in: FileManager.default.temporaryDirectory)
         defer { server.terminate() }
@@ -70,20 +70,20 @@ struct WebhookCommandTests {
         input.fileHandleForWriting.write(Data("{}\n".utf8))
         try input.fileHandleForWriting.close()
         let rest = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        await CLI.exit(of: process)
         #expect(String(decoding: rest, as: UTF8.self).hasPrefix(#"{"line":2,"status":401"#))
         #expect(process.terminationStatus == 1)
     }
 
-    @Test func usageErrors() throws {
-        let noToken = try CLI.run(["webhook", "sign"], stdin: "{}", environment: [:])
+    @Test func usageErrors() async throws {
+        let noToken = try await CLI.run(["webhook", "sign"], stdin: "{}", environment: [:])
         #expect(noToken.status == 64)
         #expect(noToken.stderr.contains("no API token: pass --token or set SENDBIRD_API_TOKEN"))
-        let notMutate = try CLI.run(
+        let notMutate = try await CLI.run(
             ["webhook", "send", "--mutations", "--token", "t", "--url", "http://127.0.0.1:9/"], stdin: "{}\n")
         #expect(notMutate.status == 65)
         #expect(notMutate.stderr.contains("line 1: not a deskkit mutate record"))
-        let unreachable = try CLI.run(["webhook", "send", "--token", "t", "--url", "http://127.0.0.1:9/x"])
+        let unreachable = try await CLI.run(["webhook", "send", "--token", "t", "--url", "http://127.0.0.1:9/x"])
         #expect(unreachable.status == 1)
         #expect(try CLI.json(unreachable.lines[0])["error"] != nil)
     }

@@ -85,25 +85,27 @@ struct AcceptLanguageTests {
             let title = language.hasPrefix("ru") ? "Магазин" : "The shop"
             return .html("<html><head><title>\(title)</title></head><body><p>…</p></body></html>")
         }
-        defer { Task { try? await server.stop() } }
-        var configuration = FetchConfiguration()
-        configuration.allowedAddresses = [.v4(0x7F00_0002)]
-        configuration.allowedPorts = [server.port]
-        var serviceConfiguration = PreviewService.Configuration()
-        serviceConfiguration.probeImages = false
-        serviceConfiguration.oEmbed = false
-        let metrics = TestMetrics()
-        let service = PreviewService(
-            fetcher: PageFetcher(configuration: configuration), configuration: serviceConfiguration, metrics: metrics)
-        let url = server.baseURL + "/shop"
-        let russian = try AcceptLanguage("ru")
-        #expect(try await service.card(for: url).get().preview.title == "The shop")
-        #expect(try await service.card(for: url, language: russian).get().preview.title == "Магазин")
-        #expect(try await service.card(for: url, language: .default).get().preview.title == "The shop")
-        #expect(try await service.previews(for: "see \(url)", language: russian)[0].result.get().title == "Магазин")
-        #expect(seen.withLock { $0 } == ["en, *;q=0.5", "ru, *;q=0.5"])
-        #expect(metrics.total("deskkit_preview_fetches_total") == 2)
-        #expect(metrics.total("deskkit_preview_cache_hits_total") == 2)
-        #expect(await service.cachedCount == 2)
+        try await server.scoped {
+            var configuration = FetchConfiguration()
+            configuration.allowedAddresses = [.v4(0x7F00_0002)]
+            configuration.allowedPorts = [server.port]
+            var serviceConfiguration = PreviewService.Configuration()
+            serviceConfiguration.probeImages = false
+            serviceConfiguration.oEmbed = false
+            let metrics = TestMetrics()
+            let service = PreviewService(
+                fetcher: PageFetcher(configuration: configuration), configuration: serviceConfiguration,
+                metrics: metrics)
+            let url = server.baseURL + "/shop"
+            let russian = try AcceptLanguage("ru")
+            #expect(try await service.card(for: url).get().preview.title == "The shop")
+            #expect(try await service.card(for: url, language: russian).get().preview.title == "Магазин")
+            #expect(try await service.card(for: url, language: .default).get().preview.title == "The shop")
+            #expect(try await service.previews(for: "see \(url)", language: russian)[0].result.get().title == "Магазин")
+            #expect(seen.withLock { $0 } == ["en, *;q=0.5", "ru, *;q=0.5"])
+            #expect(metrics.total("deskkit_preview_fetches_total") == 2)
+            #expect(metrics.total("deskkit_preview_cache_hits_total") == 2)
+            #expect(await service.cachedCount == 2)
+        }
     }
 }

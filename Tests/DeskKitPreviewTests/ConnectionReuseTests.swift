@@ -35,28 +35,30 @@ struct ConnectionReuseTests {
 
     @Test func aHundredPagesOfOneHostOverFewConnections() async throws {
         let server = try await PageServer.start(host: "127.0.0.2", keepAlive: true) { Self.page($0) }
-        defer { Task { try? await server.stop() } }
-        let resolver = TableResolver(["shop.example": TestServer.address])
-        let service = PreviewService(
-            fetcher: PageFetcher(configuration: TestServer.configuration(server), resolver: resolver))
-        let urls = (0..<100).map { "http://shop.example:\(server.port)/item/\($0)" }
-        let cards = await service.cards(for: urls)
-        #expect(cards.allSatisfy { (try? $0.get()) != nil }, "\(cards.compactMap { try? $0.get() }.count) cards")
-        #expect(server.connectionsAccepted <= 20, "\(server.connectionsAccepted) connections for 100 pages")
-        #expect(server.connectionsAccepted >= 1)
-        #expect(resolver.lookups == 100, "every page's host is checked again")
+        try await server.scoped {
+            let resolver = TableResolver(["shop.example": TestServer.address])
+            let service = PreviewService(
+                fetcher: PageFetcher(configuration: TestServer.configuration(server), resolver: resolver))
+            let urls = (0..<100).map { "http://shop.example:\(server.port)/item/\($0)" }
+            let cards = await service.cards(for: urls)
+            #expect(cards.allSatisfy { (try? $0.get()) != nil }, "\(cards.compactMap { try? $0.get() }.count) cards")
+            #expect(server.connectionsAccepted <= 20, "\(server.connectionsAccepted) connections for 100 pages")
+            #expect(server.connectionsAccepted >= 1)
+            #expect(resolver.lookups == 100, "every page's host is checked again")
+        }
     }
 
     /// A server that closes each connection after its answer costs a connection a page, and nothing fails.
     @Test func aServerThatClosesEachConnectionStillAnswers() async throws {
         let server = try await PageServer.start(host: "127.0.0.2") { Self.page($0) }
-        defer { Task { try? await server.stop() } }
-        let fetcher = PageFetcher(configuration: TestServer.configuration(server))
-        for i in 0..<5 {
-            let page = try await fetcher.fetch("\(server.baseURL)/\(i)")
-            #expect(page.metadata?.title == "Page /\(i)")
+        try await server.scoped {
+            let fetcher = PageFetcher(configuration: TestServer.configuration(server))
+            for i in 0..<5 {
+                let page = try await fetcher.fetch("\(server.baseURL)/\(i)")
+                #expect(page.metadata?.title == "Page /\(i)")
+            }
+            #expect(server.connectionsAccepted == 5)
         }
-        #expect(server.connectionsAccepted == 5)
     }
 
     /// When a host's name answers another address, its next page goes there, over a new connection, never
@@ -64,46 +66,49 @@ struct ConnectionReuseTests {
     @Test func anotherAddressIsAnotherConnection() async throws {
         let first = try await PageServer.start(host: "127.0.0.2", keepAlive: true) { _ in .html("<title>first</title>")
         }
-        defer { Task { try? await first.stop() } }
-        let second = try await PageServer.start(host: "127.0.0.5", port: first.port, keepAlive: true) { _ in
-            .html("<title>second</title>")
+        try await first.scoped {
+            let second = try await PageServer.start(host: "127.0.0.5", port: first.port, keepAlive: true) { _ in
+                .html("<title>second</title>")
+            }
+            try await second.scoped { () async throws in
+                var c = TestServer.configuration(first)
+                c.allowedAddresses = [TestServer.address, .v4(0x7F00_0005)]
+                let resolver = TableResolver(["moving.example": TestServer.address])
+                let fetcher = PageFetcher(configuration: c, resolver: resolver)
+                let url = "http://moving.example:\(first.port)/"
+                #expect(try await fetcher.fetch(url).metadata?.title == "first")
+                #expect(try await fetcher.fetch(url).metadata?.title == "first")
+                #expect(first.connectionsAccepted == 1, "kept alive")
+                resolver.set("moving.example", .v4(0x7F00_0005))
+                #expect(try await fetcher.fetch(url).metadata?.title == "second")
+                #expect(second.connectionsAccepted == 1)
+                // A private answer is still refused, whatever is kept open to the host's earlier address.
+                resolver.set("moving.example", .v4(0x0A00_0001))
+                await expectFailure(.blockedAddress) { () async throws(FetchError) in try await fetcher.fetch(url) }
+                #expect(first.connectionsAccepted == 1 && second.connectionsAccepted == 1)
+            }
         }
-        defer { Task { try? await second.stop() } }
-        var c = TestServer.configuration(first)
-        c.allowedAddresses = [TestServer.address, .v4(0x7F00_0005)]
-        let resolver = TableResolver(["moving.example": TestServer.address])
-        let fetcher = PageFetcher(configuration: c, resolver: resolver)
-        let url = "http://moving.example:\(first.port)/"
-        #expect(try await fetcher.fetch(url).metadata?.title == "first")
-        #expect(try await fetcher.fetch(url).metadata?.title == "first")
-        #expect(first.connectionsAccepted == 1, "kept alive")
-        resolver.set("moving.example", .v4(0x7F00_0005))
-        #expect(try await fetcher.fetch(url).metadata?.title == "second")
-        #expect(second.connectionsAccepted == 1)
-        // A private answer is still refused, whatever is kept open to the host's earlier address.
-        resolver.set("moving.example", .v4(0x0A00_0001))
-        await expectFailure(.blockedAddress) { () async throws(FetchError) in try await fetcher.fetch(url) }
-        #expect(first.connectionsAccepted == 1 && second.connectionsAccepted == 1)
     }
 
     /// At most `maxIdleHosts` hosts keep their connections; one idle past `idleConnectionTimeout` loses them.
     @Test func keptClientsAreBounded() async throws {
         let server = try await PageServer.start(host: "127.0.0.2", keepAlive: true) { Self.page($0) }
-        defer { Task { try? await server.stop() } }
-        let hosts = (0..<10).map { "h\($0).example" }
-        let resolver = TableResolver(Dictionary(uniqueKeysWithValues: hosts.map { ($0, TestServer.address) }))
-        var c = TestServer.configuration(server)
-        c.maxIdleHosts = 3
-        c.idleConnectionTimeout = .milliseconds(300)
-        let fetcher = PageFetcher(configuration: c, resolver: resolver)
-        for host in hosts { _ = try await fetcher.fetch("http://\(host):\(server.port)/") }
-        #expect(fetcher.hostsWithConnections <= 3, "\(fetcher.hostsWithConnections)")
-        #expect(server.connectionsAccepted == 10)
-        try await Task.sleep(for: .milliseconds(400))
-        _ = try await fetcher.fetch("http://h0.example:\(server.port)/")
-        #expect(fetcher.hostsWithConnections == 1, "the idle ones were closed")
-        #expect(FetchConfiguration().maxIdleHosts == 64)
-        #expect(FetchConfiguration().idleConnectionTimeout == .seconds(2))
+        try await server.scoped {
+            let hosts = (0..<10).map { "h\($0).example" }
+            let resolver = TableResolver(Dictionary(uniqueKeysWithValues: hosts.map { ($0, TestServer.address) }))
+            var c = TestServer.configuration(server)
+            c.maxIdleHosts = 3
+            c.idleConnectionTimeout = .milliseconds(300)
+            let fetcher = PageFetcher(configuration: c, resolver: resolver)
+            for host in hosts { _ = try await fetcher.fetch("http://\(host):\(server.port)/") }
+            #expect(fetcher.hostsWithConnections <= 3, "\(fetcher.hostsWithConnections)")
+            #expect(server.connectionsAccepted == 10)
+            try await Task.sleep(for: .milliseconds(400))
+            _ = try await fetcher.fetch("http://h0.example:\(server.port)/")
+            #expect(fetcher.hostsWithConnections == 1, "the idle ones were closed")
+            #expect(FetchConfiguration().maxIdleHosts == 64)
+            #expect(FetchConfiguration().idleConnectionTimeout == .seconds(2))
+        }
     }
 }
 

@@ -118,20 +118,21 @@ func expectFailure(
 struct FetchTests {
     @Test func fetchesAndExtracts() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        let fetcher = PageFetcher(configuration: TestServer.configuration(server))
-        let page = try await fetcher.fetch(server.baseURL + "/page")
-        #expect(page.metadata?.title == "OG page")
-        #expect(page.metadata?.image == server.baseURL + "/i.png")
-        let sjis = try await fetcher.fetch(server.baseURL + "/sjis")
-        #expect(sjis.metadata?.title == "日本語のページ")
-        #expect(sjis.metadata?.charset.source == .httpHeader)
-        let koi8 = try await fetcher.fetch(server.baseURL + "/koi8")
-        #expect(koi8.metadata?.title == "Привет")
-        let zipped = try await fetcher.fetch(server.baseURL + "/zipped")
-        #expect(zipped.metadata?.title == "Zipped")
-        let image = try await fetcher.fetch(server.baseURL + "/image.png")
-        #expect(image.isImage)
+        try await server.scoped {
+            let fetcher = PageFetcher(configuration: TestServer.configuration(server))
+            let page = try await fetcher.fetch(server.baseURL + "/page")
+            #expect(page.metadata?.title == "OG page")
+            #expect(page.metadata?.image == server.baseURL + "/i.png")
+            let sjis = try await fetcher.fetch(server.baseURL + "/sjis")
+            #expect(sjis.metadata?.title == "日本語のページ")
+            #expect(sjis.metadata?.charset.source == .httpHeader)
+            let koi8 = try await fetcher.fetch(server.baseURL + "/koi8")
+            #expect(koi8.metadata?.title == "Привет")
+            let zipped = try await fetcher.fetch(server.baseURL + "/zipped")
+            #expect(zipped.metadata?.title == "Zipped")
+            let image = try await fetcher.fetch(server.baseURL + "/image.png")
+            #expect(image.isImage)
+        }
     }
 
     /// The page's title is the User-Agent the server saw: the default names DeskKit, its version and a URL;
@@ -141,49 +142,52 @@ struct FetchTests {
             let agents = headers.filter { $0.0.lowercased() == "user-agent" }.map(\.1)
             return .html("<title>\(agents.joined(separator: " | "))</title>")
         }
-        defer { Task { try? await server.stop() } }
-        var configuration = TestServer.configuration(server)
-        let page = try await PageFetcher(configuration: configuration).fetch(server.baseURL + "/")
-        #expect(page.metadata?.title == FetchConfiguration.defaultUserAgent)
-        #expect(FetchConfiguration.defaultUserAgent.hasPrefix("DeskKit/\(DeskKitVersion.current) (+https://"))
-        configuration.userAgent = "AcmeSupportBot/2.0 (+https://acme.example/bot)"
-        let own = try await PageFetcher(configuration: configuration).fetch(server.baseURL + "/")
-        #expect(own.metadata?.title == "AcmeSupportBot/2.0 (+https://acme.example/bot)")
-        #expect(!FetchConfiguration.isValidUserAgent("a\r\nX-Injected: 1"))
-        #expect(!FetchConfiguration.isValidUserAgent(""))
-        #expect(FetchConfiguration.isValidUserAgent("Mozilla/5.0 (compatible; DeskKit)"))
+        try await server.scoped {
+            var configuration = TestServer.configuration(server)
+            let page = try await PageFetcher(configuration: configuration).fetch(server.baseURL + "/")
+            #expect(page.metadata?.title == FetchConfiguration.defaultUserAgent)
+            #expect(FetchConfiguration.defaultUserAgent.hasPrefix("DeskKit/\(DeskKitVersion.current) (+https://"))
+            configuration.userAgent = "AcmeSupportBot/2.0 (+https://acme.example/bot)"
+            let own = try await PageFetcher(configuration: configuration).fetch(server.baseURL + "/")
+            #expect(own.metadata?.title == "AcmeSupportBot/2.0 (+https://acme.example/bot)")
+            #expect(!FetchConfiguration.isValidUserAgent("a\r\nX-Injected: 1"))
+            #expect(!FetchConfiguration.isValidUserAgent(""))
+            #expect(FetchConfiguration.isValidUserAgent("Mozilla/5.0 (compatible; DeskKit)"))
+        }
     }
 
     @Test func theDefaultPolicyRefusesTheTestServerItself() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        var c = FetchConfiguration()
-        c.allowedPorts = [server.port]
-        await expectFailure(.blockedAddress) { () async throws(FetchError) in
-            try await PageFetcher(configuration: c).fetch(server.baseURL + "/page")
-        }
-        var ports = TestServer.configuration(server)
-        ports.allowedPorts = [80, 443]
-        await expectFailure(.blockedAddress) { () async throws(FetchError) in
-            try await PageFetcher(configuration: ports).fetch(server.baseURL + "/page")
+        try await server.scoped {
+            var c = FetchConfiguration()
+            c.allowedPorts = [server.port]
+            await expectFailure(.blockedAddress) { () async throws(FetchError) in
+                try await PageFetcher(configuration: c).fetch(server.baseURL + "/page")
+            }
+            var ports = TestServer.configuration(server)
+            ports.allowedPorts = [80, 443]
+            await expectFailure(.blockedAddress) { () async throws(FetchError) in
+                try await PageFetcher(configuration: ports).fetch(server.baseURL + "/page")
+            }
         }
     }
 
     @Test func redirectsAreFollowedAndEachHopChecked() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        let fetcher = PageFetcher(configuration: TestServer.configuration(server))
-        let page = try await fetcher.fetch(server.baseURL + "/redirect/4")
-        #expect(page.finalURL == server.baseURL + "/page")
-        await expectFailure(.tooManyRedirects) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/redirect/6")
-        }
-        await expectFailure(.tooManyRedirects) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/loop")
-        }
-        for hop in ["/to-loopback", "/to-metadata", "/to-mapped", "/to-decimal"] {
-            await expectFailure(.blockedAddress) { () async throws(FetchError) in
-                try await fetcher.fetch(server.baseURL + hop)
+        try await server.scoped {
+            let fetcher = PageFetcher(configuration: TestServer.configuration(server))
+            let page = try await fetcher.fetch(server.baseURL + "/redirect/4")
+            #expect(page.finalURL == server.baseURL + "/page")
+            await expectFailure(.tooManyRedirects) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/redirect/6")
+            }
+            await expectFailure(.tooManyRedirects) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/loop")
+            }
+            for hop in ["/to-loopback", "/to-metadata", "/to-mapped", "/to-decimal"] {
+                await expectFailure(.blockedAddress) { () async throws(FetchError) in
+                    try await fetcher.fetch(server.baseURL + hop)
+                }
             }
         }
     }
@@ -192,72 +196,76 @@ struct FetchTests {
     /// `tls` failure, and an answer that is not HTTP a `connection` one.
     @Test func failuresAreClassifiedByType() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        var c = TestServer.configuration(server)
-        c.totalTimeout = .seconds(30)
-        let fetcher = PageFetcher(configuration: c)
-        await expectFailure(.tls) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL.replacingOccurrences(of: "http://", with: "https://") + "/page")
+        try await server.scoped {
+            var c = TestServer.configuration(server)
+            c.totalTimeout = .seconds(30)
+            let fetcher = PageFetcher(configuration: c)
+            await expectFailure(.tls) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL.replacingOccurrences(of: "http://", with: "https://") + "/page")
+            }
+            #expect(PageFetcher.map(HTTPParserError.invalidVersion).kind == .connection)
+            #expect(PageFetcher.map(HTTPParserError.headerOverflow).kind == .tooLarge)
+            #expect(PageFetcher.map(NIOHTTPDecompression.DecompressionError.limit).kind == .tooLarge)
+            #expect(PageFetcher.map(NIOSSLError.handshakeFailed(.sslError([]))).kind == .tls)
         }
-        #expect(PageFetcher.map(HTTPParserError.invalidVersion).kind == .connection)
-        #expect(PageFetcher.map(HTTPParserError.headerOverflow).kind == .tooLarge)
-        #expect(PageFetcher.map(NIOHTTPDecompression.DecompressionError.limit).kind == .tooLarge)
-        #expect(PageFetcher.map(NIOSSLError.handshakeFailed(.sslError([]))).kind == .tls)
     }
 
     @Test func limits() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        var c = TestServer.configuration(server)
-        c.maxBodyBytes = 100_000
-        c.totalTimeout = .seconds(30)  // the store tests' three servers can starve this one for seconds
-        let fetcher = PageFetcher(configuration: c)
-        // The total timeout, alone on its fetcher: the other checks keep the default, so that a busy machine
-        // (the whole suite runs at once) does not turn them into timeouts.
-        var short = c
-        short.totalTimeout = .seconds(1)
-        let clock = ContinuousClock()
-        let start = clock.now
-        await expectFailure(.timeout) { () async throws(FetchError) in
-            try await PageFetcher(configuration: short).fetch(server.baseURL + "/drip")
-        }
-        #expect(clock.now - start < .seconds(15), "a slow-drip server (about 40 s of page) cannot hold the request")
-        // A caller that stops waiting cancels the fetch: that is `cancelled`, not a time-out, and it ends at once.
-        let cancelledAt = clock.now
-        let waiting = Task { () async -> FetchError? in
-            do throws(FetchError) {
-                _ = try await fetcher.fetch(server.baseURL + "/drip")
-                return nil
-            } catch { return error }
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        waiting.cancel()
-        let cancelled = await waiting.value
-        #expect(cancelled?.kind == .cancelled, "\(String(describing: cancelled))")
-        #expect(clock.now - cancelledAt < .seconds(10), "the 30 s limit did not have to run out")
-        await expectFailure(.tooLarge) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/endless")
-        }
-        let early = try await fetcher.fetch(server.baseURL + "/endless-after-head")
-        #expect(early.metadata?.title == "OG page", "reading stops once the head is in")
-        await expectFailure(.tooLarge) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/bomb")
-        }
-        await expectFailure(.tooLarge) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/huge-headers")
-        }
-        await expectFailure(.notHTML) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/archive.zip")
-        }
-        await expectFailure(.httpStatus) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/missing")
-        }
-        await expectFailure(.httpStatus) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/broken")
-        }
-        await expectFailure(.invalidURL) { () async throws(FetchError) in try await fetcher.fetch("javascript:alert(1)")
-        }
-        await expectFailure(.invalidURL) { () async throws(FetchError) in try await fetcher.fetch("ftp://example.com/")
+        try await server.scoped {
+            var c = TestServer.configuration(server)
+            c.maxBodyBytes = 100_000
+            c.totalTimeout = .seconds(30)  // the store tests' three servers can starve this one for seconds
+            let fetcher = PageFetcher(configuration: c)
+            // The total timeout, alone on its fetcher: the other checks keep the default, so that a busy machine
+            // (the whole suite runs at once) does not turn them into timeouts.
+            var short = c
+            short.totalTimeout = .seconds(1)
+            let clock = ContinuousClock()
+            let start = clock.now
+            await expectFailure(.timeout) { () async throws(FetchError) in
+                try await PageFetcher(configuration: short).fetch(server.baseURL + "/drip")
+            }
+            #expect(clock.now - start < .seconds(15), "a slow-drip server (about 40 s of page) cannot hold the request")
+            // A caller that stops waiting cancels the fetch: that is `cancelled`, not a time-out, and it ends at once.
+            let cancelledAt = clock.now
+            let waiting = Task { () async -> FetchError? in
+                do throws(FetchError) {
+                    _ = try await fetcher.fetch(server.baseURL + "/drip")
+                    return nil
+                } catch { return error }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            waiting.cancel()
+            let cancelled = await waiting.value
+            #expect(cancelled?.kind == .cancelled, "\(String(describing: cancelled))")
+            #expect(clock.now - cancelledAt < .seconds(10), "the 30 s limit did not have to run out")
+            await expectFailure(.tooLarge) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/endless")
+            }
+            let early = try await fetcher.fetch(server.baseURL + "/endless-after-head")
+            #expect(early.metadata?.title == "OG page", "reading stops once the head is in")
+            await expectFailure(.tooLarge) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/bomb")
+            }
+            await expectFailure(.tooLarge) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/huge-headers")
+            }
+            await expectFailure(.notHTML) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/archive.zip")
+            }
+            await expectFailure(.httpStatus) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/missing")
+            }
+            await expectFailure(.httpStatus) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/broken")
+            }
+            await expectFailure(.invalidURL) { () async throws(FetchError) in
+                try await fetcher.fetch("javascript:alert(1)")
+            }
+            await expectFailure(.invalidURL) { () async throws(FetchError) in
+                try await fetcher.fetch("ftp://example.com/")
+            }
         }
     }
 
@@ -299,13 +307,14 @@ final class RebindingResolver: HostResolver, @unchecked Sendable {
 struct ResolverTests {
     @Test func connectsOnlyToTheAddressItChecked() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        // The first answer is "public" (the test server, allowed); a second lookup would say 10.0.0.1.
-        let resolver = RebindingResolver(first: TestServer.address, then: .v4(0x0A00_0001))
-        let fetcher = PageFetcher(configuration: TestServer.configuration(server), resolver: resolver)
-        let page = try await fetcher.fetch("http://rebind.example:\(server.port)/page")
-        #expect(page.metadata?.title == "OG page")
-        #expect(resolver.lookups == 1, "the connection used the checked address, no second lookup")
+        try await server.scoped {
+            // The first answer is "public" (the test server, allowed); a second lookup would say 10.0.0.1.
+            let resolver = RebindingResolver(first: TestServer.address, then: .v4(0x0A00_0001))
+            let fetcher = PageFetcher(configuration: TestServer.configuration(server), resolver: resolver)
+            let page = try await fetcher.fetch("http://rebind.example:\(server.port)/page")
+            #expect(page.metadata?.title == "OG page")
+            #expect(resolver.lookups == 1, "the connection used the checked address, no second lookup")
+        }
     }
 
     @Test func aPrivateAnswerIsRefused() async throws {

@@ -77,127 +77,137 @@ struct MediaLinkTests {
 
     @Test func anImageLinkIsProbedForItsSizeWithoutReadingItAll() async throws {
         let server = try await Self.start()
-        defer { Task { try? await server.stop() } }
-        let fetcher = Self.fetcher(server)
-        let shot = try await fetcher.fetch(server.baseURL + "/shots/screen%20shot.png")
-        #expect(shot.media?.image == ImageInfo(format: .png, width: 1280, height: 800))
-        #expect(shot.media?.fileName == "screen shot.png")
-        let card = CardBuilder.card(of: shot, link: server.baseURL + "/shots/screen%20shot.png").preview
-        #expect(card.title == "screen shot.png")
-        #expect(card.image == server.baseURL + "/shots/screen%20shot.png")
-        #expect(card.description?.hasPrefix("Image (PNG), 1280×800") == true)
-        // Its size after 1 MB of EXIF: past the probe's 256 KiB, the type without a size.
-        let photo = try await fetcher.fetch(server.baseURL + "/photo.jpg")
-        #expect(photo.media?.image == ImageInfo(format: .jpeg, width: nil, height: nil))
-        // An endless body served as an image: the probe reads its bound and stops.
-        await expectFailure(.notAnImage) { () async throws(FetchError) in
-            try await fetcher.fetch(server.baseURL + "/endless.png")
+        try await server.scoped {
+            let fetcher = Self.fetcher(server)
+            let shot = try await fetcher.fetch(server.baseURL + "/shots/screen%20shot.png")
+            #expect(shot.media?.image == ImageInfo(format: .png, width: 1280, height: 800))
+            #expect(shot.media?.fileName == "screen shot.png")
+            let card = CardBuilder.card(of: shot, link: server.baseURL + "/shots/screen%20shot.png").preview
+            #expect(card.title == "screen shot.png")
+            #expect(card.image == server.baseURL + "/shots/screen%20shot.png")
+            #expect(card.description?.hasPrefix("Image (PNG), 1280×800") == true)
+            // Its size after 1 MB of EXIF: past the probe's 256 KiB, the type without a size.
+            let photo = try await fetcher.fetch(server.baseURL + "/photo.jpg")
+            #expect(photo.media?.image == ImageInfo(format: .jpeg, width: nil, height: nil))
+            // An endless body served as an image: the probe reads its bound and stops.
+            await expectFailure(.notAnImage) { () async throws(FetchError) in
+                try await fetcher.fetch(server.baseURL + "/endless.png")
+            }
         }
     }
 
     @Test func imagesThatAreNoneGiveNoCard() async throws {
         let server = try await Self.start()
-        defer { Task { try? await server.stop() } }
-        let fetcher = Self.fetcher(server)
-        for path in ["/pixel.gif", "/cut.png", "/login.png"] {
-            await expectFailure(.notAnImage) { () async throws(FetchError) in
-                try await fetcher.fetch(server.baseURL + path)
+        try await server.scoped {
+            let fetcher = Self.fetcher(server)
+            for path in ["/pixel.gif", "/cut.png", "/login.png"] {
+                await expectFailure(.notAnImage) { () async throws(FetchError) in
+                    try await fetcher.fetch(server.baseURL + path)
+                }
             }
         }
     }
 
     @Test func filesGetACardFromTheirHeaders() async throws {
         let server = try await Self.start()
-        defer { Task { try? await server.stop() } }
-        let fetcher = Self.fetcher(server)
-        let pdf = try await fetcher.fetch(server.baseURL + "/files/7")
-        #expect(
-            pdf.media
-                == MediaInfo(mediaType: "application/pdf", fileName: "Invoice №1138.pdf", contentLength: 2_400_000))
-        let card = CardBuilder.card(of: pdf, link: server.baseURL + "/files/7").preview
-        #expect(card.title == "Invoice №1138.pdf")
-        #expect(card.description == "PDF, 2.4 MB")
-        #expect(card.image == nil)
-        // A video that never ends is described by its headers; its body is not read.
-        let clip = try await fetcher.fetch(server.baseURL + "/clip.mp4")
-        #expect(clip.media?.mediaType == "video/mp4")
-        #expect(CardBuilder.card(of: clip, link: "x").preview.title == "clip.mp4")
-        #expect(CardBuilder.card(of: clip, link: "x").details.sources.title == .file)
+        try await server.scoped {
+            let fetcher = Self.fetcher(server)
+            let pdf = try await fetcher.fetch(server.baseURL + "/files/7")
+            #expect(
+                pdf.media
+                    == MediaInfo(mediaType: "application/pdf", fileName: "Invoice №1138.pdf", contentLength: 2_400_000))
+            let card = CardBuilder.card(of: pdf, link: server.baseURL + "/files/7").preview
+            #expect(card.title == "Invoice №1138.pdf")
+            #expect(card.description == "PDF, 2.4 MB")
+            #expect(card.image == nil)
+            // A video that never ends is described by its headers; its body is not read.
+            let clip = try await fetcher.fetch(server.baseURL + "/clip.mp4")
+            #expect(clip.media?.mediaType == "video/mp4")
+            #expect(CardBuilder.card(of: clip, link: "x").preview.title == "clip.mp4")
+            #expect(CardBuilder.card(of: clip, link: "x").details.sources.title == .file)
+        }
     }
 
     @Test func aCardsImageIsProbedAndDroppedWhenItIsNone() async throws {
         let server = try await Self.start()
-        defer { Task { try? await server.stop() } }
-        let fetcher = Self.fetcher(server)
-        let service = PreviewService(fetcher: fetcher)
-        let good = try await service.card(for: server.baseURL + "/card").get()
-        #expect(good.preview.image == server.baseURL + "/shots/screen%20shot.png")
-        #expect(good.details.imageWidth == 1280 && good.details.imageHeight == 800 && good.details.imageType == .png)
-        #expect(good.details.json["image_width"] == 1280)
-        // The payload carries the size, so a client lays the card out before the image arrives.
-        #expect(good.preview.imageWidth == 1280 && good.preview.imageHeight == 800)
-        #expect(good.preview.bodyJSON["image_width"] == 1280 && good.preview.bodyJSON["image_height"] == 800)
-        for path in ["/tracked", "/gone"] {
-            let dropped = try await service.card(for: server.baseURL + path).get()
-            #expect(dropped.preview.image == nil, "\(path)")
-            #expect(dropped.details.imageDropped != nil)
-            #expect(dropped.details.sources.image == nil)
-            #expect(dropped.preview.title != nil)
+        try await server.scoped {
+            let fetcher = Self.fetcher(server)
+            let service = PreviewService(fetcher: fetcher)
+            let good = try await service.card(for: server.baseURL + "/card").get()
+            #expect(good.preview.image == server.baseURL + "/shots/screen%20shot.png")
+            #expect(
+                good.details.imageWidth == 1280 && good.details.imageHeight == 800 && good.details.imageType == .png)
+            #expect(good.details.json["image_width"] == 1280)
+            // The payload carries the size, so a client lays the card out before the image arrives.
+            #expect(good.preview.imageWidth == 1280 && good.preview.imageHeight == 800)
+            #expect(good.preview.bodyJSON["image_width"] == 1280 && good.preview.bodyJSON["image_height"] == 800)
+            for path in ["/tracked", "/gone"] {
+                let dropped = try await service.card(for: server.baseURL + path).get()
+                #expect(dropped.preview.image == nil, "\(path)")
+                #expect(dropped.details.imageDropped != nil)
+                #expect(dropped.details.sources.image == nil)
+                #expect(dropped.preview.title != nil)
+            }
+            // A server error is no proof the image is gone: it stays, unprobed, and the details say why.
+            let busy = try await service.card(for: server.baseURL + "/busy").get()
+            #expect(busy.preview.image == server.baseURL + "/busy.png")
+            #expect(busy.details.imageProbeError == "http_status: HTTP 503")
+            #expect(busy.details.imageDropped == nil)
+            // Probing off: the image stays as the page gave it.
+            var unprobed = PreviewService.Configuration()
+            unprobed.probeImages = false
+            let kept = try await PreviewService(fetcher: fetcher, configuration: unprobed).card(
+                for: server.baseURL + "/tracked"
+            ).get()
+            #expect(kept.preview.image == server.baseURL + "/pixel.gif")
+            #expect(kept.details.imageWidth == nil)
         }
-        // A server error is no proof the image is gone: it stays, unprobed, and the details say why.
-        let busy = try await service.card(for: server.baseURL + "/busy").get()
-        #expect(busy.preview.image == server.baseURL + "/busy.png")
-        #expect(busy.details.imageProbeError == "http_status: HTTP 503")
-        #expect(busy.details.imageDropped == nil)
-        // Probing off: the image stays as the page gave it.
-        var unprobed = PreviewService.Configuration()
-        unprobed.probeImages = false
-        let kept = try await PreviewService(fetcher: fetcher, configuration: unprobed).card(
-            for: server.baseURL + "/tracked"
-        ).get()
-        #expect(kept.preview.image == server.baseURL + "/pixel.gif")
-        #expect(kept.details.imageWidth == nil)
     }
 
     /// A picture from the page's body under 48 pixels on its longer side is an icon, not the page's image; one
     /// the page's preview tags name stays whatever its size (the site chose it).
     @Test func anIconFromThePagesBodyIsNoImage() async throws {
         let server = try await Self.start()
-        defer { Task { try? await server.stop() } }
-        let service = PreviewService(fetcher: Self.fetcher(server))
-        for path in ["/manual", "/share"] {
-            let card = try await service.card(for: server.baseURL + path).get()
-            #expect(card.preview.image == nil, "\(path)")
-            #expect(card.details.imageDropped?.hasPrefix("an icon of ") == true, "\(path)")
-            #expect(card.details.sources.image == nil)
+        try await server.scoped {
+            let service = PreviewService(fetcher: Self.fetcher(server))
+            for path in ["/manual", "/share"] {
+                let card = try await service.card(for: server.baseURL + path).get()
+                #expect(card.preview.image == nil, "\(path)")
+                #expect(card.details.imageDropped?.hasPrefix("an icon of ") == true, "\(path)")
+                #expect(card.details.sources.image == nil)
+            }
+            let thumbnail = try await service.card(for: server.baseURL + "/thumbnail").get()
+            #expect(thumbnail.preview.image == server.baseURL + "/thumb.png")
+            #expect(thumbnail.details.sources.image == .pageFallback)
+            let tagged = try await service.card(for: server.baseURL + "/tagged-icon").get()
+            #expect(tagged.preview.image == server.baseURL + "/arrow.png")
+            #expect(tagged.details.imageWidth == 11 && tagged.details.imageDropped == nil)
         }
-        let thumbnail = try await service.card(for: server.baseURL + "/thumbnail").get()
-        #expect(thumbnail.preview.image == server.baseURL + "/thumb.png")
-        #expect(thumbnail.details.sources.image == .pageFallback)
-        let tagged = try await service.card(for: server.baseURL + "/tagged-icon").get()
-        #expect(tagged.preview.image == server.baseURL + "/arrow.png")
-        #expect(tagged.details.imageWidth == 11 && tagged.details.imageDropped == nil)
     }
 
     /// An image that cannot be fetched now (its server is down) stays on the card, unprobed: the reader's
     /// browser may still load it.
     @Test func anImageThatCannotBeFetchedNowStays() async throws {
         let server = try await Self.start()
-        defer { Task { try? await server.stop() } }
-        let down = try await PageServer.start(host: "127.0.0.2") { _ in .html("") }
-        let downURL = down.baseURL
-        try await down.stop()
-        let page = try await PageServer.start(host: "127.0.0.2") { _ in
-            .html(#"<title>T</title><meta property="og:image" content="\#(downURL)/a.png">"#)
+        try await server.scoped {
+            let down = try await PageServer.start(host: "127.0.0.2") { _ in .html("") }
+            let downURL = down.baseURL
+            try await down.stop()
+            let page = try await PageServer.start(host: "127.0.0.2") { _ in
+                .html(#"<title>T</title><meta property="og:image" content="\#(downURL)/a.png">"#)
+            }
+            try await page.scoped {
+                var c = TestServer.configuration(server)
+                c.allowedPorts.insert(page.port)
+                c.allowedPorts.insert(down.port)
+                let card = try await PreviewService(fetcher: PageFetcher(configuration: c)).card(
+                    for: page.baseURL + "/"
+                ).get()
+                #expect(card.preview.image == downURL + "/a.png")
+                #expect(card.details.imageProbeError?.hasPrefix("connection") == true, "\(card.details)")
+                #expect(card.details.imageDropped == nil)
+            }
         }
-        defer { Task { try? await page.stop() } }
-        var c = TestServer.configuration(server)
-        c.allowedPorts.insert(page.port)
-        c.allowedPorts.insert(down.port)
-        let card = try await PreviewService(fetcher: PageFetcher(configuration: c)).card(for: page.baseURL + "/").get()
-        #expect(card.preview.image == downURL + "/a.png")
-        #expect(card.details.imageProbeError?.hasPrefix("connection") == true, "\(card.details)")
-        #expect(card.details.imageDropped == nil)
     }
 
     @Test(

@@ -116,93 +116,99 @@ struct OEmbedTests {
 
     @Test func aKnownProviderFillsWhatTheThinPageLacks() async throws {
         let site = try await Self.start()
-        defer { Task { try? await site.server.stop() } }
-        let base = site.server.baseURL
-        let card = try await Self.service(site).card(for: base + "/watch?v=dk200").get()
-        #expect(card.preview.title == "Setting up the DK-200 router in five minutes")
-        #expect(card.preview.siteName == "YouTube")
-        #expect(card.preview.image == base + "/vi/dk200/hqdefault.png")
-        #expect(card.preview.url == base + "/watch?v=dk200")
-        // A video's html is an iframe: no text; the author describes it.
-        #expect(card.preview.description == "DeskKit Support")
-        #expect(card.details.oEmbedType == .video && card.details.providerName == "YouTube")
-        #expect(card.details.sources.title == .oEmbed && card.details.sources.image == .oEmbed)
-        // The thumbnail was probed: its size is the image's, read from its bytes.
-        #expect(card.details.imageWidth == 480 && card.details.imageHeight == 360 && card.details.imageType == .png)
-        // The endpoint was asked with the link, escaped, in JSON.
-        let asked = site.asked.first { $0.hasPrefix("/tube/oembed") }
-        #expect(asked?.contains("url=http%3A%2F%2F127.0.0.2%3A") == true && asked?.hasSuffix("&format=json") == true)
+        try await site.server.scoped {
+            let base = site.server.baseURL
+            let card = try await Self.service(site).card(for: base + "/watch?v=dk200").get()
+            #expect(card.preview.title == "Setting up the DK-200 router in five minutes")
+            #expect(card.preview.siteName == "YouTube")
+            #expect(card.preview.image == base + "/vi/dk200/hqdefault.png")
+            #expect(card.preview.url == base + "/watch?v=dk200")
+            // A video's html is an iframe: no text; the author describes it.
+            #expect(card.preview.description == "DeskKit Support")
+            #expect(card.details.oEmbedType == .video && card.details.providerName == "YouTube")
+            #expect(card.details.sources.title == .oEmbed && card.details.sources.image == .oEmbed)
+            // The thumbnail was probed: its size is the image's, read from its bytes.
+            #expect(card.details.imageWidth == 480 && card.details.imageHeight == 360 && card.details.imageType == .png)
+            // The endpoint was asked with the link, escaped, in JSON.
+            let asked = site.asked.first { $0.hasPrefix("/tube/oembed") }
+            #expect(
+                asked?.contains("url=http%3A%2F%2F127.0.0.2%3A") == true && asked?.hasSuffix("&format=json") == true)
+        }
     }
 
     /// A consent or login wall in front of a page the provider table knows costs nothing: its answer is
     /// asked while the page is fetched, and the card is the provider's, never the wall's.
     @Test func aWallInFrontOfAKnownProvidersPageCostsNoCard() async throws {
         let site = try await Self.start()
-        defer { Task { try? await site.server.stop() } }
-        let card = try await Self.service(site).card(for: site.server.baseURL + "/watch-eu?v=dk200").get()
-        #expect(card.preview.title == "Setting up the DK-200 router in five minutes")
-        #expect(card.details.sources.title == .oEmbed && card.details.providerName == "YouTube")
-        // Without the provider, the wall is refused: no card that says "Before you continue".
-        var plain = PreviewService.Configuration()
-        plain.oEmbed = false
-        let service = PreviewService(fetcher: await Self.service(site).fetcher, configuration: plain)
-        let refused = await service.card(for: site.server.baseURL + "/watch-eu?v=dk200")
-        guard case .failure(let error) = refused else {
-            Issue.record("a card for a consent wall: \(refused)")
-            return
+        try await site.server.scoped {
+            let card = try await Self.service(site).card(for: site.server.baseURL + "/watch-eu?v=dk200").get()
+            #expect(card.preview.title == "Setting up the DK-200 router in five minutes")
+            #expect(card.details.sources.title == .oEmbed && card.details.providerName == "YouTube")
+            // Without the provider, the wall is refused: no card that says "Before you continue".
+            var plain = PreviewService.Configuration()
+            plain.oEmbed = false
+            let service = PreviewService(fetcher: await Self.service(site).fetcher, configuration: plain)
+            let refused = await service.card(for: site.server.baseURL + "/watch-eu?v=dk200")
+            guard case .failure(let error) = refused else {
+                Issue.record("a card for a consent wall: \(refused)")
+                return
+            }
+            #expect(error.kind == .consentWall && error.provider == "google")
         }
-        #expect(error.kind == .consentWall && error.provider == "google")
     }
 
     @Test func aRefusedPageGetsItsProvidersCardAndNeverItsMarkup() async throws {
         let site = try await Self.start()
-        defer { Task { try? await site.server.stop() } }
-        let card = try await Self.service(site).card(for: site.server.baseURL + "/deskkit/status/1138").get()
-        #expect(card.preview.title == "DeskKit")  // A post has no title: its author stands for it.
-        #expect(card.preview.siteName == "Twitter")
-        let text = try #require(card.preview.description)
-        #expect(text.hasPrefix("Parcel delays in the Riverside area today"))
-        #expect(text.contains("Sorry & thanks"))
-        #expect(!text.contains("<") && !text.contains("widgets.js") && !text.contains("twsrc"))
-        #expect(card.details.oEmbedType == .rich)
+        try await site.server.scoped {
+            let card = try await Self.service(site).card(for: site.server.baseURL + "/deskkit/status/1138").get()
+            #expect(card.preview.title == "DeskKit")  // A post has no title: its author stands for it.
+            #expect(card.preview.siteName == "Twitter")
+            let text = try #require(card.preview.description)
+            #expect(text.hasPrefix("Parcel delays in the Riverside area today"))
+            #expect(text.contains("Sorry & thanks"))
+            #expect(!text.contains("<") && !text.contains("widgets.js") && !text.contains("twsrc"))
+            #expect(card.details.oEmbedType == .rich)
+        }
     }
 
     @Test func aPagesDiscoveryLinkIsFollowedWhenItsTagsLeaveFieldsToFill() async throws {
         let site = try await Self.start()
-        defer { Task { try? await site.server.stop() } }
-        let base = site.server.baseURL
-        let service = Self.service(site)
-        let post = try await service.card(for: base + "/post").get()
-        #expect(post.preview.title == "Returns made simple" && post.preview.siteName == "Shop Blog")
-        #expect(post.preview.description == "Send it back free within 30 days.")
-        let full = try await service.card(for: base + "/full").get()
-        #expect(full.preview.title == "Own title" && full.preview.siteName == "Own site")
-        #expect(full.details.sources.title == .page && full.details.oEmbedType == nil)
-        #expect(!site.asked.contains("/never"))
-        // The XML form, a photo: its image is the photo itself, probed.
-        let photo = try await service.card(for: base + "/photo").get()
-        #expect(photo.preview.title == "Riverside depot at dawn" && photo.preview.siteName == "Flickr")
-        #expect(photo.preview.image == base + "/live/dawn_b.png")
-        #expect(photo.details.imageWidth == 1024 && photo.details.imageHeight == 683)
-        #expect(photo.details.oEmbedType == .photo)
+        try await site.server.scoped {
+            let base = site.server.baseURL
+            let service = Self.service(site)
+            let post = try await service.card(for: base + "/post").get()
+            #expect(post.preview.title == "Returns made simple" && post.preview.siteName == "Shop Blog")
+            #expect(post.preview.description == "Send it back free within 30 days.")
+            let full = try await service.card(for: base + "/full").get()
+            #expect(full.preview.title == "Own title" && full.preview.siteName == "Own site")
+            #expect(full.details.sources.title == .page && full.details.oEmbedType == nil)
+            #expect(!site.asked.contains("/never"))
+            // The XML form, a photo: its image is the photo itself, probed.
+            let photo = try await service.card(for: base + "/photo").get()
+            #expect(photo.preview.title == "Riverside depot at dawn" && photo.preview.siteName == "Flickr")
+            #expect(photo.preview.image == base + "/live/dawn_b.png")
+            #expect(photo.details.imageWidth == 1024 && photo.details.imageHeight == 683)
+            #expect(photo.details.oEmbedType == .photo)
+        }
     }
 
     /// An empty app shell that names its oEmbed answer is judged with it: the answer is the card. Without a
     /// good answer, the shell is refused as it would be without one.
     @Test func aShellIsJudgedWithTheOEmbedAnswerItNames() async throws {
         let site = try await Self.start()
-        defer { Task { try? await site.server.stop() } }
-        let base = site.server.baseURL
-        let card = try await Self.service(site).card(for: base + "/v/shell").get()
-        #expect(card.preview.title == "Setting up the DK-200 router in five minutes")
-        #expect(card.details.sources.title == .oEmbed && card.details.oEmbedType == .video)
-        let refused = await Self.service(site).card(for: base + "/v/shell-bad")
-        guard case .failure(let error) = refused else {
-            Issue.record("a card for an empty shell whose answer is no answer: \(refused)")
-            return
+        try await site.server.scoped {
+            let base = site.server.baseURL
+            let card = try await Self.service(site).card(for: base + "/v/shell").get()
+            #expect(card.preview.title == "Setting up the DK-200 router in five minutes")
+            #expect(card.details.sources.title == .oEmbed && card.details.oEmbedType == .video)
+            let refused = await Self.service(site).card(for: base + "/v/shell-bad")
+            guard case .failure(let error) = refused else {
+                Issue.record("a card for an empty shell whose answer is no answer: \(refused)")
+                return
+            }
+            #expect(error.kind == .emptyShell)
+            #expect(site.asked.contains("/answers/html"), "its answer was asked before the verdict")
         }
-        #expect(error.kind == .emptyShell)
-        #expect(site.asked.contains("/answers/html"), "its answer was asked before the verdict")
     }
 
     @Test(arguments: [
@@ -211,25 +217,27 @@ struct OEmbedTests {
     ])
     func aBadAnswerLeavesThePagesOwnCardAndSaysWhy(_ name: String, _ why: String) async throws {
         let site = try await Self.start()
-        defer { Task { try? await site.server.stop() } }
-        let card = try await Self.service(site).card(for: site.server.baseURL + "/h/" + name).get()
-        #expect(card.preview.title == "Page \(name)")
-        #expect(card.details.oEmbedType == nil)
-        let error = try #require(card.details.oEmbedError)
-        #expect(error.contains(why), "\(error)")
-        if name == "html" { #expect(error.contains("served as text/html")) }
+        try await site.server.scoped {
+            let card = try await Self.service(site).card(for: site.server.baseURL + "/h/" + name).get()
+            #expect(card.preview.title == "Page \(name)")
+            #expect(card.details.oEmbedType == nil)
+            let error = try #require(card.details.oEmbedError)
+            #expect(error.contains(why), "\(error)")
+            if name == "html" { #expect(error.contains("served as text/html")) }
+        }
     }
 
     @Test func oEmbedCanBeTurnedOff() async throws {
         let site = try await Self.start()
-        defer { Task { try? await site.server.stop() } }
-        let on = Self.service(site)
-        var configuration = await on.configuration
-        configuration.oEmbed = false
-        let service = PreviewService(fetcher: await on.fetcher, configuration: configuration)
-        let card = try await service.card(for: site.server.baseURL + "/watch?v=dk200").get()
-        #expect(card.preview.title == "DK-200 - Tube" && card.details.oEmbedType == nil)
-        #expect(!site.asked.contains { $0.hasPrefix("/tube/oembed") })
+        try await site.server.scoped {
+            let on = Self.service(site)
+            var configuration = await on.configuration
+            configuration.oEmbed = false
+            let service = PreviewService(fetcher: await on.fetcher, configuration: configuration)
+            let card = try await service.card(for: site.server.baseURL + "/watch?v=dk200").get()
+            #expect(card.preview.title == "DK-200 - Tube" && card.details.oEmbedType == nil)
+            #expect(!site.asked.contains { $0.hasPrefix("/tube/oembed") })
+        }
     }
 
     @Test func theBuiltInTableNamesThePlatformsPeoplePaste() throws {

@@ -10,39 +10,43 @@ import Testing
 struct PreviewServiceTests {
     @Test func previewsTheLinksOfAMessageAndCaches() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        let metrics = TestMetrics()
-        let service = PreviewService(
-            fetcher: PageFetcher(configuration: TestServer.configuration(server)), metrics: metrics)
-        let text = "see \(server.baseURL)/page and \(server.baseURL)/missing and \(server.baseURL)/image.png"
-        let previews = await service.previews(for: text)
-        #expect(previews.count == 3)
-        let first = try previews[0].result.get()
-        #expect(first.title == "OG page" && first.description == "D" && first.url == server.baseURL + "/page")
-        #expect((try? previews[1].result.get()) == nil, "a failed preview fails only itself")
-        #expect(try previews[2].result.get().image == server.baseURL + "/image.png")
-        _ = await service.previews(for: text)
-        #expect(metrics.total("deskkit_preview_fetches_total") == 3)
-        #expect(metrics.total("deskkit_preview_cache_hits_total") == 3, "successes and failures are cached")
-        #expect(metrics.total("deskkit_preview_requests_total") == 6)
-        #expect(
-            metrics.total("deskkit_fetch_errors_total", [("kind", "http_status")]) == 1, "counted once, at the fetch")
+        try await server.scoped {
+            let metrics = TestMetrics()
+            let service = PreviewService(
+                fetcher: PageFetcher(configuration: TestServer.configuration(server)), metrics: metrics)
+            let text = "see \(server.baseURL)/page and \(server.baseURL)/missing and \(server.baseURL)/image.png"
+            let previews = await service.previews(for: text)
+            #expect(previews.count == 3)
+            let first = try previews[0].result.get()
+            #expect(first.title == "OG page" && first.description == "D" && first.url == server.baseURL + "/page")
+            #expect((try? previews[1].result.get()) == nil, "a failed preview fails only itself")
+            #expect(try previews[2].result.get().image == server.baseURL + "/image.png")
+            _ = await service.previews(for: text)
+            #expect(metrics.total("deskkit_preview_fetches_total") == 3)
+            #expect(metrics.total("deskkit_preview_cache_hits_total") == 3, "successes and failures are cached")
+            #expect(metrics.total("deskkit_preview_requests_total") == 6)
+            #expect(
+                metrics.total("deskkit_fetch_errors_total", [("kind", "http_status")]) == 1,
+                "counted once, at the fetch")
+        }
     }
 
     @Test func concurrentRequestsForOneURLShareOneFetch() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        let metrics = TestMetrics()
-        let service = PreviewService(
-            fetcher: PageFetcher(configuration: TestServer.configuration(server)), metrics: metrics)
-        let url = server.baseURL + "/redirect/2"
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<20 { group.addTask { _ = await service.card(for: url) } }
+        try await server.scoped {
+            let metrics = TestMetrics()
+            let service = PreviewService(
+                fetcher: PageFetcher(configuration: TestServer.configuration(server)), metrics: metrics)
+            let url = server.baseURL + "/redirect/2"
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<20 { group.addTask { _ = await service.card(for: url) } }
+            }
+            #expect(metrics.total("deskkit_preview_fetches_total") == 1)
+            #expect(
+                metrics.total("deskkit_preview_joined_fetches_total")
+                    + metrics.total("deskkit_preview_cache_hits_total")
+                    == 19)
         }
-        #expect(metrics.total("deskkit_preview_fetches_total") == 1)
-        #expect(
-            metrics.total("deskkit_preview_joined_fetches_total") + metrics.total("deskkit_preview_cache_hits_total")
-                == 19)
     }
 
     @Test func firstNLinksOnly() async throws {
@@ -92,14 +96,15 @@ struct PreviewServiceTests {
 struct PyrusPreviewTests {
     @Test func linksInAReplyArePreviewed() async throws {
         let server = try await TestServer.start()
-        defer { Task { try? await server.stop() } }
-        let body =
-            #"{"ticket_id": 1, "token": {"user_id": "u", "app_id": "a", "device_id": "d", "type": "ios"}, "comment": {"comment_id": 2, "body": "See \#(server.baseURL)/page please", "is_inbound": false}}"#
-        let reply = try #require(PyrusReplyWebhook.decode(Array(body.utf8)).value)
-        let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
-        let previews = await service.previews(for: reply.comment.body ?? "")  // a reply's text, as any message's
-        #expect(previews.count == 1)
-        #expect(try previews[0].result.get().title == "OG page")
+        try await server.scoped {
+            let body =
+                #"{"ticket_id": 1, "token": {"user_id": "u", "app_id": "a", "device_id": "d", "type": "ios"}, "comment": {"comment_id": 2, "body": "See \#(server.baseURL)/page please", "is_inbound": false}}"#
+            let reply = try #require(PyrusReplyWebhook.decode(Array(body.utf8)).value)
+            let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
+            let previews = await service.previews(for: reply.comment.body ?? "")  // a reply's text, as any message's
+            #expect(previews.count == 1)
+            #expect(try previews[0].result.get().title == "OG page")
+        }
     }
 }
 
@@ -121,42 +126,43 @@ struct SitePolicyPreviewTests {
             default: return .init(status: 404)
             }
         }
-        defer { Task { try? await server.stop() } }
-        var configuration = FetchConfiguration()
-        configuration.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
-        configuration.allowedPorts.insert(server.port)
-        configuration.sitePolicy = try SitePolicy(deny: "denied.localhost", allow: nil)
-        let metrics = TestMetrics()
-        let service = PreviewService(fetcher: PageFetcher(configuration: configuration), metrics: metrics)
+        try await server.scoped {
+            var configuration = FetchConfiguration()
+            configuration.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
+            configuration.allowedPorts.insert(server.port)
+            configuration.sitePolicy = try SitePolicy(deny: "denied.localhost", allow: nil)
+            let metrics = TestMetrics()
+            let service = PreviewService(fetcher: PageFetcher(configuration: configuration), metrics: metrics)
 
-        let card = try await service.card(for: server.baseURL + "/page").get()
-        #expect(card.preview.title == "Parcel")
-        #expect(card.preview.image == nil)
-        #expect(card.details.imageDropped?.hasPrefix("policy:") == true)
-        #expect(card.details.oEmbedError?.contains("policy") == true)
+            let card = try await service.card(for: server.baseURL + "/page").get()
+            #expect(card.preview.title == "Parcel")
+            #expect(card.preview.image == nil)
+            #expect(card.details.imageDropped?.hasPrefix("policy:") == true)
+            #expect(card.details.oEmbedError?.contains("policy") == true)
 
-        guard case .failure(let redirected) = await service.card(for: server.baseURL + "/to-denied") else {
-            Issue.record("a redirect to a denied host got a card")
-            return
-        }
-        #expect(redirected.kind == .policy)
-
-        for _ in 0..<2 {
-            guard case .failure(let denied) = await service.card(for: "http://denied.localhost/x") else {
-                Issue.record("a denied link got a card")
+            guard case .failure(let redirected) = await service.card(for: server.baseURL + "/to-denied") else {
+                Issue.record("a redirect to a denied host got a card")
                 return
             }
-            #expect(denied.kind == .policy)
+            #expect(redirected.kind == .policy)
+
+            for _ in 0..<2 {
+                guard case .failure(let denied) = await service.card(for: "http://denied.localhost/x") else {
+                    Issue.record("a denied link got a card")
+                    return
+                }
+                #expect(denied.kind == .policy)
+            }
+            #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "policy")]) == 3)
+            #expect(hits.withLock { $0 } == ["/page", "/to-denied"])
+            // Without a probe the image is still taken off.
+            var service2 = PreviewService.Configuration()
+            service2.probeImages = false
+            let unprobed = try await PreviewService(
+                fetcher: PageFetcher(configuration: configuration), configuration: service2
+            )
+            .card(for: server.baseURL + "/page").get()
+            #expect(unprobed.preview.image == nil)
         }
-        #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "policy")]) == 3)
-        #expect(hits.withLock { $0 } == ["/page", "/to-denied"])
-        // Without a probe the image is still taken off.
-        var service2 = PreviewService.Configuration()
-        service2.probeImages = false
-        let unprobed = try await PreviewService(
-            fetcher: PageFetcher(configuration: configuration), configuration: service2
-        )
-        .card(for: server.baseURL + "/page").get()
-        #expect(unprobed.preview.image == nil)
     }
 }

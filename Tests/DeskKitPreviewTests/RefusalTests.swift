@@ -75,16 +75,17 @@ struct RefusalTests {
     @Test(arguments: load())
     func eachPageGivesWhatItIs(_ page: Page) async throws {
         let server = try await Self.serve([page])
-        defer { Task { try? await server.stop() } }
-        let result = await Self.service(server).card(for: server.baseURL + page.asked)
-        switch (page.expect, result) {
-        case ("card", .success): break
-        case ("card", .failure(let e)): Issue.record("refused a real page: \(e)")
-        case (_, .success(let card)): Issue.record("a card for \(page.expect): \(card.preview)")
-        case (let kind, .failure(let e)):
-            #expect(e.kind.rawValue == kind, "\(e)")
-            #expect(e.provider == page.provider, "\(e)")
-            if e.kind.isRefusal { #expect(!e.detail.isEmpty) }
+        try await server.scoped {
+            let result = await Self.service(server).card(for: server.baseURL + page.asked)
+            switch (page.expect, result) {
+            case ("card", .success): break
+            case ("card", .failure(let e)): Issue.record("refused a real page: \(e)")
+            case (_, .success(let card)): Issue.record("a card for \(page.expect): \(card.preview)")
+            case (let kind, .failure(let e)):
+                #expect(e.kind.rawValue == kind, "\(e)")
+                #expect(e.provider == page.provider, "\(e)")
+                if e.kind.isRefusal { #expect(!e.detail.isEmpty) }
+            }
         }
     }
 
@@ -92,23 +93,24 @@ struct RefusalTests {
     @Test func aRefusalIsCachedForItsOwnTime() async throws {
         let pages = Self.load().filter { ["cloudflare-challenge-200-no-header", "plain-404"].contains($0.name) }
         let server = try await Self.serve(pages)
-        defer { Task { try? await server.stop() } }
-        var configuration = PreviewService.Configuration()
-        configuration.probeImages = false
-        configuration.failureTTL = .milliseconds(1)
-        configuration.refusalTTL = .seconds(60)
-        let metrics = TestMetrics()
-        let service = PreviewService(
-            fetcher: PageFetcher(configuration: TestServer.configuration(server)), configuration: configuration,
-            metrics: metrics)
-        for page in pages {
-            _ = await service.card(for: server.baseURL + page.asked)
-            try await Task.sleep(for: .milliseconds(20))
-            _ = await service.card(for: server.baseURL + page.asked)
+        try await server.scoped {
+            var configuration = PreviewService.Configuration()
+            configuration.probeImages = false
+            configuration.failureTTL = .milliseconds(1)
+            configuration.refusalTTL = .seconds(60)
+            let metrics = TestMetrics()
+            let service = PreviewService(
+                fetcher: PageFetcher(configuration: TestServer.configuration(server)), configuration: configuration,
+                metrics: metrics)
+            for page in pages {
+                _ = await service.card(for: server.baseURL + page.asked)
+                try await Task.sleep(for: .milliseconds(20))
+                _ = await service.card(for: server.baseURL + page.asked)
+            }
+            #expect(metrics.total("deskkit_preview_fetches_total") == 3, "the wall once, the 404 twice")
+            #expect(metrics.total("deskkit_preview_cache_hits_total") == 1)
+            #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "challenge")]) == 1)
+            #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "http_status")]) == 2)
         }
-        #expect(metrics.total("deskkit_preview_fetches_total") == 3, "the wall once, the 404 twice")
-        #expect(metrics.total("deskkit_preview_cache_hits_total") == 1)
-        #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "challenge")]) == 1)
-        #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "http_status")]) == 2)
     }
 }
