@@ -333,6 +333,7 @@ let package = Package(
             name: "DeskKitServerTests",
             dependencies: [
                 "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport",
+                .product(name: "Clocks", package: "swift-clocks", condition: server),
                 .product(name: "Configuration", package: "swift-configuration", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),

@@ -1,3 +1,4 @@
+import Clocks
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
@@ -141,29 +142,39 @@ struct DurableQueueTests {
     }
 
     /// A job that runs longer than the lease keeps it (the heartbeat renews it every third of the lease):
-    /// no other worker claims it meanwhile, and it ends after one attempt. (An 8 s lease: a loaded machine
-    /// running the whole suite can delay one renewal by seconds, not three in a row.)
+    /// no other worker claims it meanwhile, and it ends after one attempt. The queue runs on a `TestClock`
+    /// the test moves on a second at a time: twice the lease passes on the clock in a fraction of a second.
     @Test func aLongJobKeepsItsLeaseWhileItRuns() async throws {
         try await Self.withStore { store in
+            let clock = TestClock<Duration>()
+            let queueClock = QueueClock(clock)
             var configuration = JobQueueConfiguration()
-            configuration.lease = .seconds(8)
-            configuration.pollInterval = .milliseconds(50)
-            #expect(configuration.heartbeat == .seconds(8) / 3)
-            let queue = EnrichmentQueue(store: store, configuration: configuration, retry: EnrichmentRetry()) { _ in
-                try? await Task.sleep(for: .seconds(20))
+            configuration.lease = .seconds(30)
+            #expect(configuration.heartbeat == .seconds(10))
+            let release = AsyncStream<Void>.makeStream()
+            let queue = EnrichmentQueue(
+                store: store, configuration: configuration, retry: EnrichmentRetry(), clock: queueClock
+            ) { _ in
+                for await _ in release.stream { break }  // runs until the test lets it end
                 return .noLink
             }
             let running = Task { try await queue.run() }
             #expect(
                 await queue.submit(EnrichmentJob(channelURL: "c", messageID: 7, text: "https://example.com"))
                     == .accepted)
-            // Twice the lease later, the job is still its worker's: another worker finds nothing to claim.
-            try await Task.sleep(for: .seconds(17))
+            while try await store.counts()[.running] != 1 { try await Task.sleep(for: .milliseconds(5)) }
+            // Twice the lease later on the clock, the job is still its worker's: another worker finds nothing to
+            // claim. (Each second of clock, 10 ms of real time: a renewal may lag 20 s of clock before it is late.)
+            for _ in 0..<60 {
+                await clock.advance(by: .seconds(1))
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(try await store.counts()[.running] == 1)
-            #expect(try await store.claim(limit: 10, now: Date(), lease: .seconds(8)).isEmpty)
+            #expect(try await store.claim(limit: 10, now: queueClock.now(), lease: .seconds(30)).isEmpty)
+            release.continuation.yield()
             let deadline = ContinuousClock.now + .seconds(20)
             while try await store.counts()[.done] != 1, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
+                try await Task.sleep(for: .milliseconds(10))
             }
             #expect(try await store.list(state: .done, limit: 10).map(\.attempts) == [1])
             running.cancel()
