@@ -96,7 +96,9 @@ public actor JobQueue<Outcome: JobResult>: Service {
             store: store, lease: configuration.lease, pollInterval: configuration.pollInterval, clock: clock,
             logger: logger,
             demand: { [configuration] in
-                shared.withLock { configuration.workers - $0.inFlight }
+                // Those that may run now: none is claimed to wait for a worker (its lease would not be renewed).
+                let limit = Self.workersNow(configuration, shared, now: clock.now())
+                return shared.withLock { limit - $0.inFlight }
             },
             stopping: { shared.withLock { $0.stopping } })
     }
@@ -157,12 +159,13 @@ public actor JobQueue<Outcome: JobResult>: Service {
 
     /// The jobs that may run at once now: one while admissions come faster than
     /// ``JobQueueConfiguration/deferEnrichmentAbove`` a second, else ``JobQueueConfiguration/workers``.
-    private nonisolated func workersNow() -> Int {
+    private nonisolated func workersNow() -> Int { Self.workersNow(configuration, shared, now: clock.now()) }
+
+    private static func workersNow(_ configuration: JobQueueConfiguration, _ shared: Locked<Shared>, now: Date) -> Int {
         let limit = configuration.deferEnrichmentAbove
         guard limit > 0 else { return configuration.workers }
-        let now = clock.now()
         return shared.withLock { s in
-            Self.rollSecond(&s, now: now)
+            rollSecond(&s, now: now)
             return max(s.admissionsNow, s.admissionsBefore) > limit ? 1 : configuration.workers
         }
     }
