@@ -22,6 +22,6 @@ import Foundation
 public protocol RetryStrategy<Outcome>: Sendable {
     /// What the work of a job ends with.
     associatedtype Outcome: JobResult
-    /// How `job`, whose run (its ``StoredJob/attempts``-th) ended with `outcome`, goes on at `now`.
+    /// How `job`, whose run (its `attempts`-th) ended with `outcome`, goes on at `now`.
     func decide(_ outcome: Outcome, for job: StoredJob, now: Date) -> RetryDecision
 }
