@@ -81,7 +81,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
         logger: Logger = Logger(label: "deskkit.queue"), clock: QueueClock = .system, handBack: HandBack? = nil,
         grace: ShutdownGrace? = nil, work: @escaping @Sendable (EnrichmentJob) async -> Outcome
     ) {
-        self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace)
+        self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace, clock: clock)
         self.store = store
         self.configuration = configuration
         self.retry = retry
@@ -277,9 +277,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
 
     /// Once the grace has begun, waits for its end and says so.
     private nonisolated func endGraceOnTime() async {
-        let end = grace.begin()
-        let left = ContinuousClock.now.duration(to: end)
-        do { try await clock.sleep(max(.zero, left)) } catch { return }
+        do { try await grace.waitForItsEnd() } catch { return }
         shared.withLock { $0.graceOver = true }
         freed.continuation.yield()
         claims.wake()

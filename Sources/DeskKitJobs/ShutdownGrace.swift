@@ -1,3 +1,4 @@
+import Foundation
 import ServiceLifecycle
 import Synchronization
 
@@ -6,27 +7,38 @@ import Synchronization
 ///
 /// A request still running when the grace ends is cancelled and answered 503 with `Retry-After` (a load
 /// balancer sends it to another instance); a job is cancelled and put back in the store (``JobQueue``).
+///
+/// It is counted on a ``QueueClock`` (by default the system's), so that a test that drives a queue's clock
+/// drives its grace too.
 public final class ShutdownGrace: Sendable {
     /// How long work may go on once a graceful shutdown begins.
     public let grace: Duration
-    private let end = Mutex<ContinuousClock.Instant?>(nil)
+    /// What the grace is counted on.
+    public let clock: QueueClock
+    private let begun = Mutex<Date?>(nil)
 
-    /// A grace of `grace`, not begun.
-    public init(_ grace: Duration) { self.grace = grace }
-
-    /// Begins the grace, unless it has begun, and tells when it ends.
-    @discardableResult
-    public func begin() -> ContinuousClock.Instant {
-        end.withLock { end in
-            if let end { return end }
-            let now = ContinuousClock.now + grace
-            end = now
-            return now
-        }
+    /// A grace of `grace` counted on `clock`, not begun.
+    public init(_ grace: Duration, clock: QueueClock = .system) {
+        self.grace = grace
+        self.clock = clock
     }
 
-    /// When the grace ends, once begun.
-    public var ends: ContinuousClock.Instant? { end.withLock { $0 } }
+    /// Begins the grace, unless it has begun, and tells how much of it is left.
+    @discardableResult
+    public func begin() -> Duration {
+        let now = clock.now()
+        let start = begun.withLock { begun in
+            if let begun { return begun }
+            begun = now
+            return now
+        }
+        return max(.zero, grace - .milliseconds(Int64(now.timeIntervalSince(start) * 1000)))
+    }
+
+    /// Waits out what is left of the grace, beginning it if need be; throws when cancelled first.
+    public func waitForItsEnd() async throws {
+        try await clock.sleep(begin())
+    }
 
     /// Runs `work` to its end, unless a graceful shutdown of the service running it (swift-service-lifecycle's)
     /// begins and the grace ends first: then `work` is cancelled and the answer is nil.
@@ -36,7 +48,7 @@ public final class ShutdownGrace: Sendable {
             group.addTask {
                 do {
                     try await gracefulShutdown()
-                    try await Task.sleep(until: self.begin(), clock: .continuous)
+                    try await self.waitForItsEnd()
                     return .graceOver
                 } catch {
                     return .stopped  // the work ended first, or the request was cancelled
