@@ -79,9 +79,9 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
         try await store.open(timeout: storeTimeout, memory: memory, pools: pools, logger: logger)
     }
 
-    /// Reads every setting from `reader` by its key (``ServerSetting/key``: `port`, `fetch_timeout`,
-    /// `api_token`, `store`…; `deskkit serve --help` and the DeskKitServer article list them), as the type the
-    /// setting takes: an application embedding the server hands it a reader of its own — scoped as it likes,
+    /// Reads every setting from `reader` by its key (the variable without its prefix, in lower case: `port`,
+    /// `fetch_timeout`, `api_token`, `store`…; `deskkit serve --help` and the DeskKitServer article list them), as
+    /// the type the setting takes: an application embedding the server hands it a reader of its own — scoped as it likes,
     /// over the providers it likes, whose order is the precedence. A key no provider has keeps its default.
     /// Throws a ``ConfigurationError`` that names every setting at fault, by its key, and what is wrong with
     /// it.
