@@ -105,26 +105,9 @@ public struct JobClaims: AsyncSequence, Sendable {
                     storeDown = true
                     if stopping { return nil }
                 }
-                await waitForWake(at: wait)
+                await wakeups.nextSignal(within: wait, on: claims.clock, signalling: claims.waker)
             }
             return nil
-        }
-
-        /// Waits until woken, or `wait` has passed on the clock (a child task then wakes it).
-        private mutating func waitForWake(at wait: Duration) async {
-            let (clock, waker) = (claims.clock, claims.waker)
-            var wakeups = self.wakeups
-            await withDiscardingTaskGroup { group in
-                group.addTask {
-                    do {
-                        try await clock.sleep(wait)
-                        waker.yield()
-                    } catch {}  // woken before: the timer is cancelled
-                }
-                _ = await wakeups.next()
-                group.cancelAll()
-            }
-            self.wakeups = wakeups
         }
     }
 }

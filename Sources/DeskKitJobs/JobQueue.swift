@@ -248,7 +248,9 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 let limit = workersNow()
                 if inFlight >= limit {
                     // A job's end wakes it; held back while webhooks pour in, it looks again within a second.
-                    await waitForFreed(&freed, within: limit < configuration.workers ? .seconds(1) : nil)
+                    await freed.nextSignal(
+                        within: limit < configuration.workers ? .seconds(1) : nil, on: clock,
+                        signalling: self.freed.continuation)
                     continue
                 }
                 guard let claimed = await claims.next() else { break }
@@ -264,7 +266,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 jobs.addTask { await self.endGraceOnTime() }
             }
             while shared.withLock({ $0.inFlight > 0 && !$0.graceOver }), !Task.isCancelled {
-                await waitForFreed(&freed, within: nil)
+                await freed.nextSignal(within: nil, on: clock, signalling: self.freed.continuation)
             }
             jobs.cancelAll()  // the jobs still at work when the grace ended (they put theirs back), the timer
         }
@@ -281,29 +283,6 @@ public actor JobQueue<Outcome: JobResult>: Service {
         shared.withLock { $0.graceOver = true }
         freed.continuation.yield()
         claims.wake()
-    }
-
-    /// Waits for a job's end (or the grace's, or a stop), at most `timeout` on the clock when given.
-    private nonisolated func waitForFreed(_ iterator: inout AsyncStream<Void>.Iterator, within timeout: Duration?)
-        async
-    {
-        guard let timeout else {
-            _ = await iterator.next()
-            return
-        }
-        let (clock, freed) = (clock, freed.continuation)
-        var copy = iterator
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                do {
-                    try await clock.sleep(timeout)
-                    freed.yield()
-                } catch {}  // woken before: the timer is cancelled
-            }
-            _ = await copy.next()
-            group.cancelAll()
-        }
-        iterator = copy
     }
 
     /// One job: its work, in a consumer span of the trace of the webhook that made it, whichever process
