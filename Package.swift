@@ -211,7 +211,7 @@ let package = Package(
         .target(
             name: "DeskKitJobs",
             dependencies: [
-                "DeskKitJobStore",
+                "DeskKitJobStore", "DeskKitTime",
                 .product(name: "DequeModule", package: "swift-collections", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
                 .product(name: "CoreMetrics", package: "swift-metrics", condition: server),
@@ -326,6 +326,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: previews),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: previews),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: previews),
+                .product(name: "Clocks", package: "swift-clocks", condition: previews),
             ],
             exclude: ["Fixtures"]
         ),

@@ -1,3 +1,4 @@
+import DeskKitTime
 import DequeModule
 import DeskKitJobStore
 import Foundation
@@ -26,7 +27,7 @@ public struct JobClaims: AsyncSequence, Sendable {
     /// The longest wait before the store is asked again when nothing wakes the sequence.
     public let pollInterval: Duration
     /// How it waits and dates its claims.
-    public let clock: QueueClock
+    public let clock: ServiceClock
     /// How many jobs the consumer can take now (at least one is claimed).
     public let demand: @Sendable () -> Int
     /// Whether the consumer is stopping: then only jobs that would be lost are claimed.
@@ -37,7 +38,7 @@ public struct JobClaims: AsyncSequence, Sendable {
 
     /// The claims of `store`'s due jobs (see each property).
     public init(
-        store: any JobStore, lease: Duration, pollInterval: Duration = .seconds(1), clock: QueueClock = .system,
+        store: any JobStore, lease: Duration, pollInterval: Duration = .seconds(1), clock: ServiceClock = .system,
         logger: Logger = Logger(label: "deskkit.jobs"), demand: @escaping @Sendable () -> Int = { 1 },
         stopping: @escaping @Sendable () -> Bool = { false }
     ) {

@@ -1,3 +1,4 @@
+import DeskKitTime
 import CoreMetrics
 import DeskKitJobStore
 import Foundation
@@ -15,7 +16,7 @@ import Tracing
 ///
 /// Every task of the queue is a child of ``run()``: the claims, the jobs, the lease renewals, the purge of
 /// done jobs and the store's `LISTEN` (`JobStore.waitForArrivals(_:)`); when it returns nothing of the queue
-/// runs. It waits on its ``QueueClock``, which a test may drive.
+/// runs. It waits on its ``ServiceClock``, which a test may drive.
 ///
 /// On graceful shutdown it stops taking new jobs and lets running ones finish within the grace, then
 /// cancels them and puts them back in the store, due at once. A durable store keeps them for the next
@@ -32,7 +33,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
     /// What follows each outcome.
     public nonisolated let retry: any RetryStrategy<Outcome>
     /// How the queue waits and dates what it writes.
-    public nonisolated let clock: QueueClock
+    public nonisolated let clock: ServiceClock
     private let work: @Sendable (EnrichmentJob) async -> Outcome
     private let handBack: HandBack?
     /// Counts the shutdown grace from when the server was asked to stop, shared with its requests.
@@ -78,7 +79,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
     public init(
         store: any JobStore, configuration: JobQueueConfiguration = JobQueueConfiguration(),
         retry: any RetryStrategy<Outcome>, metrics: any MetricsFactory = MetricsSystem.factory,
-        logger: Logger = Logger(label: "deskkit.queue"), clock: QueueClock = .system, handBack: HandBack? = nil,
+        logger: Logger = Logger(label: "deskkit.queue"), clock: ServiceClock = .system, handBack: HandBack? = nil,
         grace: ShutdownGrace? = nil, work: @escaping @Sendable (EnrichmentJob) async -> Outcome
     ) {
         self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace, clock: clock)

@@ -1,3 +1,4 @@
+import DeskKitTime
 import Foundation
 import ServiceLifecycle
 import Synchronization
@@ -8,17 +9,17 @@ import Synchronization
 /// A request still running when the grace ends is cancelled and answered 503 with `Retry-After` (a load
 /// balancer sends it to another instance); a job is cancelled and put back in the store (``JobQueue``).
 ///
-/// It is counted on a ``QueueClock`` (by default the system's), so that a test that drives a queue's clock
+/// It is counted on a ``ServiceClock`` (by default the system's), so that a test that drives a queue's clock
 /// drives its grace too.
 public final class ShutdownGrace: Sendable {
     /// How long work may go on once a graceful shutdown begins.
     public let grace: Duration
     /// What the grace is counted on.
-    public let clock: QueueClock
-    private let begun = Mutex<Date?>(nil)
+    public let clock: ServiceClock
+    private let begun = Mutex<Duration?>(nil)
 
     /// A grace of `grace` counted on `clock`, not begun.
-    public init(_ grace: Duration, clock: QueueClock = .system) {
+    public init(_ grace: Duration, clock: ServiceClock = .system) {
         self.grace = grace
         self.clock = clock
     }
@@ -26,13 +27,13 @@ public final class ShutdownGrace: Sendable {
     /// Begins the grace, unless it has begun, and tells how much of it is left.
     @discardableResult
     public func begin() -> Duration {
-        let now = clock.now()
+        let now = clock.elapsed()
         let start = begun.withLock { begun in
             if let begun { return begun }
             begun = now
             return now
         }
-        return max(.zero, grace - .milliseconds(Int64(now.timeIntervalSince(start) * 1000)))
+        return max(.zero, grace - (now - start))
     }
 
     /// Waits out what is left of the grace, beginning it if need be; throws when cancelled first.

@@ -27,14 +27,18 @@ final class ConnectionPools: Sendable {
         let client: HTTPClient
         /// Fetches using the client now.
         var users: Int
-        var lastUsed: ContinuousClock.Instant
+        /// When it was last used, on ``clock``.
+        var lastUsed: Duration
     }
 
     private let eventLoopGroup: any EventLoopGroup
+    /// What the idle timer counts on.
+    private let clock: ServiceClock
     private let entries = Mutex<[Key: Entry]>([:])
 
-    init(eventLoopGroup: any EventLoopGroup) {
+    init(eventLoopGroup: any EventLoopGroup, clock: ServiceClock) {
         self.eventLoopGroup = eventLoopGroup
+        self.clock = clock
     }
 
     deinit {
@@ -53,7 +57,7 @@ final class ConnectionPools: Sendable {
         let key = Key(
             host: host, address: address, connectTimeout: configuration.connectTimeout,
             maxDecompressedBytes: configuration.maxDecompressedBytes, idleTimeout: configuration.idleConnectionTimeout)
-        let now = ContinuousClock.now
+        let now = clock.elapsed()
         let (client, evicted) = entries.withLock { entries in
             let evicted = Self.evict(
                 &entries, now: now, idleTimeout: configuration.idleConnectionTimeout,
@@ -72,7 +76,7 @@ final class ConnectionPools: Sendable {
         defer {
             entries.withLock { entries in
                 entries[key]?.users -= 1
-                entries[key]?.lastUsed = .now
+                entries[key]?.lastUsed = clock.elapsed()
             }
         }
         return try await body(client)
@@ -81,10 +85,10 @@ final class ConnectionPools: Sendable {
     /// Takes out of `entries` the idle clients past `idleTimeout`, then the least recently used idle ones
     /// over `keep` (never `key`'s, about to be used); returns them, to be shut down.
     private static func evict(
-        _ entries: inout [Key: Entry], now: ContinuousClock.Instant, idleTimeout: Duration, keep: Int, sparing key: Key
+        _ entries: inout [Key: Entry], now: Duration, idleTimeout: Duration, keep: Int, sparing key: Key
     ) -> [HTTPClient] {
         var evicted: [HTTPClient] = []
-        var idle: [(key: Key, lastUsed: ContinuousClock.Instant)] = []
+        var idle: [(key: Key, lastUsed: Duration)] = []
         for (k, entry) in entries where entry.users == 0 && k != key {
             if now - entry.lastUsed >= idleTimeout {
                 evicted.append(entry.client)

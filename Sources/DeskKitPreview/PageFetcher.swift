@@ -66,18 +66,23 @@ public struct PageFetcher: Sendable {
     public var configuration: FetchConfiguration
     /// Resolves host names; the guard checks every address it gives.
     public let resolver: any HostResolver
+    /// What its idle connections' timer counts on (``FetchConfiguration/idleConnectionTimeout``), and a
+    /// ``PreviewService``'s cache with it; a test drives it.
+    public let clock: ServiceClock
     /// The clients, one for each host and checked address, whose connections are kept alive; shared by the
     /// fetcher's copies.
     let pools: ConnectionPools
 
-    /// A fetcher that resolves hosts with `resolver` and runs its connections on `eventLoopGroup`.
+    /// A fetcher that resolves hosts with `resolver`, runs its connections on `eventLoopGroup` and closes the idle
+    /// ones by `clock`.
     public init(
         configuration: FetchConfiguration = FetchConfiguration(), resolver: any HostResolver = SystemResolver(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, clock: ServiceClock = .system
     ) {
         self.configuration = configuration
         self.resolver = resolver
-        pools = ConnectionPools(eventLoopGroup: eventLoopGroup)
+        self.clock = clock
+        pools = ConnectionPools(eventLoopGroup: eventLoopGroup, clock: clock)
     }
 
     /// Hosts whose connections the fetcher keeps now, in use or idle (at most

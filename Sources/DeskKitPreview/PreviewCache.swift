@@ -1,8 +1,9 @@
-/// A size-bounded cache with time-to-live, least recently used entries evicted first.
+/// A size-bounded cache with time-to-live, least recently used entries evicted first. Its instants are a
+/// `ServiceClock`'s `elapsed` time.
 struct PreviewCache<Value> {
     private struct Entry {
         var value: Value
-        var expires: ContinuousClock.Instant
+        var expires: Duration
         var lastUse: UInt64
     }
 
@@ -14,7 +15,7 @@ struct PreviewCache<Value> {
 
     var count: Int { entries.count }
 
-    mutating func value(for key: String, now: ContinuousClock.Instant) -> Value? {
+    mutating func value(for key: String, now: Duration) -> Value? {
         guard let entry = entries[key] else { return nil }
         guard entry.expires > now else {
             entries[key] = nil
@@ -25,10 +26,10 @@ struct PreviewCache<Value> {
         return entry.value
     }
 
-    mutating func insert(_ value: Value, for key: String, ttl: Duration, now: ContinuousClock.Instant) {
+    mutating func insert(_ value: Value, for key: String, ttl: Duration, now: Duration) {
         clock += 1
         entries[key] = Entry(value: value, expires: now + ttl, lastUse: clock)
-        if entries.count > capacity { evict() }
+        if entries.count > capacity { evict(now: now) }
     }
 
     /// Drops the entries whose key `matches`; returns how many went.
@@ -39,8 +40,7 @@ struct PreviewCache<Value> {
     }
 
     /// Drops expired entries, then the least recently used tenth (so eviction costs O(1) per insert on average).
-    private mutating func evict() {
-        let now = ContinuousClock.now
+    private mutating func evict(now: Duration) {
         entries = entries.filter { $0.value.expires > now }
         guard entries.count > capacity else { return }
         let drop = max(1, entries.count - capacity + capacity / 10)

@@ -2,6 +2,7 @@ import DeskKitLinks
 import DeskKitMetadata
 import CoreMetrics
 import DeskKitModel
+import DeskKitTime
 import Foundation
 import Synchronization
 import Tracing
@@ -26,6 +27,9 @@ public struct LinkPreview: Sendable {
 /// Text in, `SENDBIRD_DESK_URL_PREVIEW` payloads out: finds the links of a message, fetches them
 /// concurrently (each URL once at a time, within a global and a per-host limit), merges what their oEmbed
 /// providers say, probes their images, and caches the cards.
+///
+/// Its cache counts time on its fetcher's clock (``PageFetcher/clock``): a test that drives that clock expires
+/// cards, failures and refusals, here and in a shared cache, without waiting.
 public actor PreviewService {
     /// Cache, concurrency and link-finding settings.
     public struct Configuration: Sendable {
@@ -154,8 +158,7 @@ public actor PreviewService {
             span.attributes["deskkit.preview.source"] = "policy"
             return .failure(refusal)
         }
-        let now = ContinuousClock.now
-        if let cached = cache.value(for: key, now: now) {
+        if let cached = cache.value(for: key, now: fetcher.clock.elapsed()) {
             metrics.cacheHits.increment()
             span.attributes["deskkit.preview.source"] = "cache"
             return cached
@@ -180,7 +183,7 @@ public actor PreviewService {
         if inFlight[key] === fetch { inFlight[key] = nil }
         // A cancelled fetch says nothing about the page: it is not remembered.
         guard !fetch.task.isCancelled else { return result }
-        cache.insert(result, for: key, ttl: ttl(of: result), now: .now)
+        cache.insert(result, for: key, ttl: ttl(of: result), now: fetcher.clock.elapsed())
         return result
     }
 
@@ -232,9 +235,10 @@ public actor PreviewService {
     > {
         guard let sharedCache else { return await fetchLimited(url, language: language) }
         let lease = configuration.sharedFetchLease ?? fetcher.configuration.totalTimeout + .seconds(2)
-        let giveUp = ContinuousClock.now + lease + .seconds(1)
-        while !Task.isCancelled, ContinuousClock.now < giveUp {
-            guard let lookup = try? await sharedCache.lookup(key, now: Date(), fetchLease: lease) else { break }
+        let clock = fetcher.clock
+        let giveUp = clock.elapsed() + lease + .seconds(1)
+        while !Task.isCancelled, clock.elapsed() < giveUp {
+            guard let lookup = try? await sharedCache.lookup(key, now: clock.now(), fetchLease: lease) else { break }
             switch lookup.code {
             case .cached:
                 guard let result = lookup.cached else { break }
@@ -243,13 +247,13 @@ public actor PreviewService {
             case .fetch:
                 let result = await fetchLimited(url, language: language)
                 if !Task.isCancelled {
-                    try? await sharedCache.store(result, for: key, ttl: ttl(of: result), now: Date())
+                    try? await sharedCache.store(result, for: key, ttl: ttl(of: result), now: clock.now())
                 }
                 return result
             case .fetchingElsewhere:
                 // Until the cache tells of the answer, and never more than a second between looks: a notice
                 // missed (a listener reconnecting) or a fetcher that died costs little.
-                await sharedCache.waitForAnswer(to: key, upTo: min(.seconds(1), giveUp - .now))
+                await sharedCache.waitForAnswer(to: key, upTo: min(.seconds(1), giveUp - clock.elapsed()))
             }
         }
         return await fetchLimited(url, language: language)

@@ -78,7 +78,7 @@ struct QueueOnATestClockTests {
         var configuration = JobQueueConfiguration()
         configuration.pollInterval = .seconds(3600)
         let queue = JobQueue(
-            store: store, configuration: configuration, retry: TenMinutesLater(), clock: QueueClock(clock)
+            store: store, configuration: configuration, retry: TenMinutesLater(), clock: ServiceClock(clock)
         ) { _ in await attempts.next() == 0 ? .failed : .done }
         try await withQueue(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
@@ -105,7 +105,7 @@ struct QueueOnATestClockTests {
         var configuration = JobQueueConfiguration()
         configuration.shutdownGrace = .seconds(20)
         let queue = JobQueue(
-            store: store, configuration: configuration, retry: TenMinutesLater(), clock: QueueClock(clock),
+            store: store, configuration: configuration, retry: TenMinutesLater(), clock: ServiceClock(clock),
             handBack: { await handedBack.add($0) }
         ) { _ in
             _ = await started.next()
@@ -134,7 +134,7 @@ struct QueueOnATestClockTests {
     @Test func claimsComeAsAnAsyncSequence() async throws {
         let clock = TestClock<Duration>()
         let store = MemoryJobStore()
-        let queueClock = QueueClock(clock)
+        let queueClock = ServiceClock(clock)
         for id: Int64 in 1...3 {
             _ = try await store.admit(Self.job(id), now: queueClock.now(), dedupWindow: .seconds(60))
         }

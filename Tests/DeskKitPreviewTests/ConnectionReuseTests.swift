@@ -1,3 +1,4 @@
+import Clocks
 import DeskKitPageServer
 @testable import DeskKitPreview
 import Foundation
@@ -98,13 +99,16 @@ struct ConnectionReuseTests {
             let resolver = TableResolver(Dictionary(uniqueKeysWithValues: hosts.map { ($0, TestServer.address) }))
             var c = TestServer.configuration(server)
             c.maxIdleHosts = 3
-            c.idleConnectionTimeout = .milliseconds(300)
-            let fetcher = PageFetcher(configuration: c, resolver: resolver)
+            let clock = TestClock()
+            let fetcher = PageFetcher(configuration: c, resolver: resolver, clock: ServiceClock(clock))
             for host in hosts { _ = try await fetcher.fetch("http://\(host):\(server.port)/") }
             #expect(fetcher.hostsWithConnections <= 3, "\(fetcher.hostsWithConnections)")
             #expect(server.connectionsAccepted == 10)
-            try await Task.sleep(for: .milliseconds(400))
-            _ = try await fetcher.fetch("http://h0.example:\(server.port)/")
+            await clock.advance(by: .milliseconds(1999))
+            _ = try await fetcher.fetch("http://h9.example:\(server.port)/")
+            #expect(fetcher.hostsWithConnections == 3, "idle for less than 2 s: kept")
+            await clock.advance(by: .milliseconds(1))
+            _ = try await fetcher.fetch("http://h9.example:\(server.port)/")
             #expect(fetcher.hostsWithConnections == 1, "the idle ones were closed")
             #expect(FetchConfiguration().maxIdleHosts == 64)
             #expect(FetchConfiguration().idleConnectionTimeout == .seconds(2))

@@ -1,3 +1,4 @@
+import Clocks
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
@@ -76,19 +77,26 @@ struct PreviewServiceTests {
         #expect(metrics.total("deskkit_fetch_errors_total", [("kind", "blocked_address")]) == 500)
     }
 
+    /// The cache keeps at most its capacity, and a failure for ``PreviewService/Configuration/failureTTL`` on the
+    /// fetcher's clock: a hit until the 5 minutes have passed, a fetch once they have.
     @Test func cacheIsBoundedAndExpires() async throws {
         var configuration = PreviewService.Configuration()
         configuration.cacheCapacity = 10
-        configuration.failureTTL = .milliseconds(200)
+        let clock = TestClock()
         let metrics = TestMetrics()
-        let service = PreviewService(configuration: configuration, metrics: metrics)
+        let service = PreviewService(
+            fetcher: PageFetcher(clock: ServiceClock(clock)), configuration: configuration, metrics: metrics)
         for i in 0..<50 { _ = await service.card(for: "http://10.0.0.\(i)/") }
         #expect(await service.cachedCount <= 10)
         _ = await service.card(for: "http://10.0.0.49/")
         #expect(metrics.total("deskkit_preview_cache_hits_total") == 1)
-        try await Task.sleep(nanoseconds: 300_000_000)
+        await clock.advance(by: .seconds(299))
         _ = await service.card(for: "http://10.0.0.49/")
-        #expect(metrics.total("deskkit_preview_cache_hits_total") == 1, "expired failures are fetched again")
+        #expect(metrics.total("deskkit_preview_cache_hits_total") == 2, "a failure is kept 5 minutes")
+        await clock.advance(by: .seconds(1))
+        _ = await service.card(for: "http://10.0.0.49/")
+        #expect(metrics.total("deskkit_preview_cache_hits_total") == 2, "expired failures are fetched again")
+        #expect(metrics.total("deskkit_preview_fetches_total") == 51)
     }
 }
 

@@ -147,7 +147,7 @@ struct DurableQueueTests {
     @Test func aLongJobKeepsItsLeaseWhileItRuns() async throws {
         try await Self.withStore { store in
             let clock = TestClock<Duration>()
-            let queueClock = QueueClock(clock)
+            let queueClock = ServiceClock(clock)
             var configuration = JobQueueConfiguration()
             configuration.lease = .seconds(30)
             #expect(configuration.heartbeat == .seconds(10))
