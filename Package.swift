@@ -365,7 +365,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitSharedPreviewsTests",
-            dependencies: ["DeskKitSharedPreviews", "DeskKitTestSupport", "DeskKitPageServer"]
+            dependencies: [
+                "DeskKitSharedPreviews", "DeskKitTestSupport", "DeskKitPageServer",
+                .product(name: "Clocks", package: "swift-clocks", condition: server),
+            ]
         ),
         // Replays every file of Corpus/ through the fuzz targets' checks.
         .testTarget(

@@ -1,3 +1,4 @@
+import Clocks
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
@@ -118,6 +119,17 @@ struct PostgresPreviewCacheTests {
         let read = await third.card(for: wall)
         #expect(read.map(\.preview) == .failure(first))
         #expect(fetches.withLock { $0["/wall"] } == 1)
+        // It is kept for the refusal's 10 minutes, on the clock of the service asking: not quite gone after 9 min
+        // 50 s (some seconds passed since it was stored), fetched again after 10.
+        for (elapsed, fetched) in [(Duration.seconds(590), 1), (.seconds(600), 2)] {
+            let clock = TestClock()
+            let later = PreviewService(
+                fetcher: PageFetcher(configuration: fetch, clock: ServiceClock(clock)),
+                sharedCache: try await PostgresPreviewCache.open(sharing: c))
+            await clock.advance(by: elapsed)
+            #expect(await later.card(for: wall).map(\.preview) == .failure(first))
+            #expect(fetches.withLock { $0["/wall"] } == fetched, "after \(elapsed)")
+        }
         await c.close()
         await a.close()
         await b.close()
