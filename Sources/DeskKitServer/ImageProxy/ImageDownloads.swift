@@ -122,6 +122,9 @@ final class ImageDownload: Sendable {
 
         /// The request is done with the download.
         func leave() { download.leave(id) }
+
+        /// Whether the body has ended, whole or with an error, whatever is still to be read (for tests).
+        var hasEnded: Bool { download.hasEnded }
     }
 
     /// A new place, or nil once bytes have gone out.
@@ -133,6 +136,9 @@ final class ImageDownload: Sendable {
             return Subscription(download: self, id: state.nextID)
         }
     }
+
+    /// Whether the body has ended.
+    var hasEnded: Bool { state.withLock { $0.end != nil } }
 
     func setTask(_ task: Task<Void, Never>) {
         let cancel = state.withLock { state in
