@@ -57,18 +57,20 @@ public struct EnrichmentServer: Sendable {
     ///   - logger: what the server logs to.
     ///   - sharedPreviews: a preview cache shared with other instances (PostgreSQL's), behind this one's own.
     ///   - handBack: with a `MemoryJobStore`, also receives the jobs left at shutdown (see ``EnrichmentQueue``).
+    ///   - clock: the server's one clock: what the queue waits and dates by, the shutdown grace, the preview
+    ///     cache's and the idle connections' time, and the API keys' rate are counted on (a test drives it).
     public init(
         configuration: ServerConfiguration, store: any JobStore, metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.server"), sharedPreviews: (any SharedPreviewCache)? = nil,
-        handBack: EnrichmentQueue.HandBack? = nil
+        handBack: EnrichmentQueue.HandBack? = nil, clock: ServiceClock = .system
     ) {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
-        limiter = RateLimiter(configuration: configuration.rateLimit)
+        limiter = RateLimiter(configuration: configuration.rateLimit, clock: clock)
         previews = PreviewService(
-            fetcher: PageFetcher(configuration: configuration.fetch), configuration: configuration.previews,
-            sharedCache: sharedPreviews, metrics: metrics.factory)
+            fetcher: PageFetcher(configuration: configuration.fetch, clock: clock),
+            configuration: configuration.previews, sharedCache: sharedPreviews, metrics: metrics.factory)
         let enricher = Enricher(
             previews: previews,
             api: PlatformAPIClient(
@@ -78,10 +80,10 @@ public struct EnrichmentServer: Sendable {
         images = ImageDownloads(
             fetcher: previews.fetcher, limits: configuration.imageLimits,
             perHost: configuration.previews.maxConcurrentFetchesPerHost)
-        grace = ShutdownGrace(configuration.queue.shutdownGrace)
+        grace = ShutdownGrace(configuration.queue.shutdownGrace, clock: clock)
         queue = EnrichmentQueue(
             store: store, configuration: configuration.queue, retry: configuration.retry, metrics: metrics.factory,
-            logger: logger, handBack: handBack, grace: grace, work: { await enricher.process($0) })
+            logger: logger, clock: clock, handBack: handBack, grace: grace, work: { await enricher.process($0) })
         health = HealthRoute(queue: queue, store: configuration.store.description)
         scrape = MetricsRoute(metrics: metrics, previews: previews, queue: queue)
     }

@@ -34,7 +34,7 @@ struct EnrichmentServerTests {
     @discardableResult
     func withServer(
         _ tweak: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test"),
-        handBack: EnrichmentQueue.HandBack? = nil, store: (any JobStore)? = nil,
+        handBack: EnrichmentQueue.HandBack? = nil, store: (any JobStore)? = nil, clock: ServiceClock = .system,
         _ body: @Sendable (TestClientProtocol, FakeSendbird, PageServer, EnrichmentServer) async throws -> Void
     ) async throws -> FakeSendbird {
         let fake = FakeSendbird()
@@ -70,7 +70,7 @@ struct EnrichmentServerTests {
         tweak(&configuration)
         let server = EnrichmentServer(
             configuration: configuration, store: store ?? MemoryJobStore(configuration: configuration.memory),
-            logger: logger, handBack: handBack)
+            logger: logger, handBack: handBack, clock: clock)
         try await Self.test(server, fake, pages) { client in try await body(client, fake, pages, server) }
         return fake
     }

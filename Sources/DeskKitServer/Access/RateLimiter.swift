@@ -1,8 +1,10 @@
+import DeskKitTime
 import Synchronization
 
 /// A token bucket per API key: each key may make ``Configuration/burst`` requests at once, then
 /// ``Configuration/perSecond`` a second. The buckets are kept by ``APIKeys/Key`` — a key the server
-/// accepted —, so their number is the number of keys, whatever callers send.
+/// accepted —, so their number is the number of keys, whatever callers send. Tokens come back as its clock
+/// moves on.
 public final class RateLimiter: Sendable {
     /// The rate and burst of each key.
     public struct Configuration: Sendable, Hashable {
@@ -16,24 +18,29 @@ public final class RateLimiter: Sendable {
 
     private struct Bucket {
         var tokens: Double
-        var at: ContinuousClock.Instant
+        /// When it was last taken from, on the limiter's clock.
+        var at: Duration
     }
 
     /// The rate and burst.
     public let configuration: Configuration
+    /// What the rate is counted on.
+    public let clock: ServiceClock
     private let buckets = Mutex<[APIKeys.Key: Bucket]>([:])
 
-    /// A limiter whose keys each get `configuration`'s rate and burst.
-    public init(configuration: Configuration) {
+    /// A limiter whose keys each get `configuration`'s rate and burst, counted on `clock`.
+    public init(configuration: Configuration, clock: ServiceClock = .system) {
         self.configuration = configuration
+        self.clock = clock
     }
 
     /// Takes a token from `key`'s bucket: nil when the request may go on, else how long until a token is
     /// there (the answer's `Retry-After`).
-    public func take(for key: APIKeys.Key, now: ContinuousClock.Instant = .now) -> Duration? {
+    public func take(for key: APIKeys.Key) -> Duration? {
         let rate = Double(configuration.perSecond)
         guard rate > 0 else { return nil }
         let burst = Double(max(1, configuration.burst))
+        let now = clock.elapsed()
         return buckets.withLock { buckets -> Duration? in
             var bucket = buckets[key] ?? Bucket(tokens: burst, at: now)
             let elapsed = now - bucket.at
