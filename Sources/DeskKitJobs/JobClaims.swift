@@ -79,7 +79,8 @@ public struct JobClaims: AsyncSequence, Sendable {
             let store = claims.store
             while !Task.isCancelled {
                 if let job = claimed.popFirst() { return job }
-                let (now, limit, stopping) = (claims.clock.now(), Swift.max(1, claims.demand()), claims.stopping())
+                let (now, elapsed) = (claims.clock.now(), claims.clock.elapsed())
+                let (limit, stopping) = (Swift.max(1, claims.demand()), claims.stopping())
                 var wait = claims.pollInterval
                 do throws(JobStoreError) {
                     let jobs: [StoredJob]
@@ -106,7 +107,8 @@ public struct JobClaims: AsyncSequence, Sendable {
                     storeDown = true
                     if stopping { return nil }
                 }
-                await wakeups.nextSignal(within: wait, on: claims.clock, signalling: claims.waker)
+                // Until a time on the clock, not for a while from whenever the wait begins: a job due then runs then.
+                await wakeups.nextSignal(until: elapsed + wait, on: claims.clock, signalling: claims.waker)
             }
             return nil
         }

@@ -250,7 +250,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 if inFlight >= limit {
                     // A job's end wakes it; held back while webhooks pour in, it looks again within a second.
                     await freed.nextSignal(
-                        within: limit < configuration.workers ? .seconds(1) : nil, on: clock,
+                        until: limit < configuration.workers ? clock.elapsed() + .seconds(1) : nil, on: clock,
                         signalling: self.freed.continuation)
                     continue
                 }
@@ -267,7 +267,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 jobs.addTask { await self.endGraceOnTime() }
             }
             while shared.withLock({ $0.inFlight > 0 && !$0.graceOver }), !Task.isCancelled {
-                await freed.nextSignal(within: nil, on: clock, signalling: self.freed.continuation)
+                await freed.nextSignal(until: nil, on: clock, signalling: self.freed.continuation)
             }
             jobs.cancelAll()  // the jobs still at work when the grace ended (they put theirs back), the timer
         }

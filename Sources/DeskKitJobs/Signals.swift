@@ -1,12 +1,12 @@
 import DeskKitTime
 extension AsyncStream<Void>.Iterator {
-    /// Waits for the stream's next signal — at most `timeout` on `clock` when one is given: a child task then
-    /// signals through `continuation`, the stream's own, so a timer that fires as another signal comes is one
-    /// spare wake, and no task outlives the wait.
+    /// Waits for the stream's next signal — when `deadline` is given, at most until `clock`'s elapsed time reaches
+    /// it: a child task then signals through `continuation`, the stream's own, so a timer that fires as another
+    /// signal comes is one spare wake, and no task outlives the wait.
     mutating func nextSignal(
-        within timeout: Duration?, on clock: ServiceClock, signalling continuation: AsyncStream<Void>.Continuation
+        until deadline: Duration?, on clock: ServiceClock, signalling continuation: AsyncStream<Void>.Continuation
     ) async {
-        guard let timeout else {
+        guard let deadline else {
             _ = await next()
             return
         }
@@ -14,7 +14,7 @@ extension AsyncStream<Void>.Iterator {
         await withDiscardingTaskGroup { group in
             group.addTask {
                 do {
-                    try await clock.sleep(timeout)
+                    try await clock.sleepUntil(deadline)
                     continuation.yield()
                 } catch {}  // signalled before: the timer is cancelled
             }
