@@ -16,7 +16,7 @@ import Tracing
 ///
 /// Every task of the queue is a child of ``run()``: the claims, the jobs, the lease renewals, the purge of
 /// done jobs and the store's `LISTEN` (`JobStore.waitForArrivals(_:)`); when it returns nothing of the queue
-/// runs. It waits on its ``ServiceClock``, which a test may drive.
+/// runs. It waits on its `ServiceClock`, which a test may drive.
 ///
 /// On graceful shutdown it stops taking new jobs and lets running ones finish within the grace, then
 /// cancels them and puts them back in the store, due at once. A durable store keeps them for the next

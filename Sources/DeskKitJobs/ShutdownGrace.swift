@@ -9,7 +9,7 @@ import Synchronization
 /// A request still running when the grace ends is cancelled and answered 503 with `Retry-After` (a load
 /// balancer sends it to another instance); a job is cancelled and put back in the store (``JobQueue``).
 ///
-/// It is counted on a ``ServiceClock`` (by default the system's), so that a test that drives a queue's clock
+/// It is counted on a `ServiceClock` (by default the system's), so that a test that drives a queue's clock
 /// drives its grace too.
 public final class ShutdownGrace: Sendable {
     /// How long work may go on once a graceful shutdown begins.

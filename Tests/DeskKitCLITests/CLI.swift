@@ -29,20 +29,33 @@ enum CLI {
         try await run(arguments, bytes: stdin.map { Data($0.utf8) }, environment: environment, directory: directory)
     }
 
-    /// Runs deskkit in `directory`, by default the repository's root, and waits for it on the calling thread.
-    ///
-    /// Not on a thread of its own, though that would free the cooperative pool: tried (issue 66), it let the other
-    /// suites run alongside every CLI test, and on CI's 2 cores two wall-clock tests (a 1 s image fetch limit, a
-    /// body deadline) failed in two runs. It comes back once those tests run on a clock they control.
+    /// Runs deskkit in `directory`, by default the repository's root, and waits for it on a thread of its own:
+    /// the test's task is suspended meanwhile, so the cooperative pool's threads (two on a 2-core machine) are
+    /// free for the other suites.
     static func run(
         _ arguments: [String], bytes stdin: Data?, environment: [String: String]? = nil, directory: URL? = nil
     ) async throws -> Result {
-        try runWaiting(arguments, bytes: stdin, environment: environment, directory: directory)
+        try await onThreadOfItsOwn {
+            try runWaiting(arguments, bytes: stdin, environment: environment, directory: directory)
+        }
     }
 
-    /// Waits until `process` has exited (on the calling thread, as ``run(_:bytes:environment:directory:)``).
+    /// Waits until `process` has exited, on a thread of its own (as ``run(_:bytes:environment:directory:)``).
     static func exit(of process: Process) async {
-        process.waitUntilExit()
+        nonisolated(unsafe) let process = process
+        await withCheckedContinuation { continuation in
+            Thread {
+                process.waitUntilExit()
+                continuation.resume()
+            }.start()
+        }
+    }
+
+    /// `body`'s answer, `body` run on a new thread while the caller's task is suspended.
+    private static func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
+        }
     }
 
     private static func runWaiting(

@@ -103,11 +103,11 @@ struct HardeningTests {
         let port = try await CLI.run(["preview", "http://example.com:8080/"])
         #expect(port.status == 1)
         #expect(port.stdout.contains("port 8080 is not allowed") && port.stdout.contains("--allow-private"))
-        let started = Date()
+        // A refused connection fails at once, as refused — not, after the connect timeout's retries, as a time-out
+        // ("connecting took too long"). Said by the error, not by a stopwatch a loaded machine could stop late.
         let refused = try await CLI.run(["preview", "--allow-private", "http://127.0.0.1:9/"])
-        #expect(refused.stdout.contains(#""detail":"connection refused""#))
-        #expect(
-            Date().timeIntervalSince(started) < 3, "a refused connection fails at once, not after the connect timeout")
+        #expect(refused.stdout.contains(#""detail":"connection refused""#), "\(refused.stdout)")
+        #expect(!refused.stdout.contains("timeout"))
         let badHost = try await CLI.run(["preview", "http://256.1.1.1/"])
         #expect(badHost.stdout.contains(#""kind":"invalid_url""#))
         #expect(badHost.stdout.contains("256.1.1.1 is not a valid IPv4 address"))

@@ -43,7 +43,9 @@ struct PostgresServerTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         let (counts, due) = (try await store.counts(), try await store.nextDue())
-        Issue.record("the queue did not settle within a minute: \(counts), next due \(String(describing: due)) at \(clock.now())")
+        Issue.record(
+            "the queue did not settle within a minute: \(counts), next due \(String(describing: due)) at \(clock.now())"
+        )
     }
 
     func apiOutage() async throws {
