@@ -103,9 +103,9 @@ let package = Package(
                 .embedInCode("Schemas/pyrus-webhook.json"), .embedInCode("Schemas/pyrus-auth.json"),
                 .embedInCode("Schemas/livetex-webhook.json"),
             ]),
-        // Time limits: the one deadline helper (answered at the deadline, the work cancelled; its timer is
-        // SwiftNIO's) and `Duration` in the units SwiftNIO takes. What fetching and the stores bound their
-        // waits with.
+        // Time: the one deadline helper (answered at the deadline, the work cancelled; its timer is SwiftNIO's),
+        // `Duration` in the units SwiftNIO takes, and `ServiceClock`: what a queue, a preview cache, a connection
+        // pool and a rate limiter wait and count on, any `Clock` (a test's `TestClock`) behind it.
         .target(
             name: "DeskKitTime",
             dependencies: [
