@@ -53,8 +53,14 @@ struct PostgresStoreTests {
     /// A batch of ends and the renewal of the same running jobs' leases, in other orders, at the same time:
     /// neither fails (they lock rows in one order; in the order of their arrays they deadlocked under load).
     @Test func endsAndRenewalsOfTheSameJobsNeverDeadlock() async throws {
+        // A deadlock is PostgreSQL's error within its deadlock_timeout (1 s), not a time-out: the store waits a
+        // minute, so that a machine loaded by the whole suite (and a fuzzer) is not taken for one (a fresh-clone
+        // run once had the shared cluster take more than the default 5 s).
+        var options = PostgresJobStore.Options()
+        options.operationTimeout = .seconds(60)
+        options.connectTimeout = .seconds(60)
         let store = try await PostgresJobStore.open(
-            PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()))
+            PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()), options: options)
         var generator = SystemRandomNumberGenerator()
         var failures: [String] = []
         for round in 0..<8 {
