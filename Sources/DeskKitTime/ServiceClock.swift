@@ -14,8 +14,6 @@ public struct ServiceClock: Sendable {
     public let now: @Sendable () -> Date
     /// The time since the clock was made: never goes back, and what a time-to-live or an idle timer counts.
     public let elapsed: @Sendable () -> Duration
-    /// Waits `duration`; throws `CancellationError` when the task is cancelled first.
-    public let sleep: @Sendable (Duration) async throws -> Void
     /// Waits until ``elapsed`` reaches the duration given (at once when it has); throws `CancellationError` when
     /// the task is cancelled first. A wait for a due time: however late it begins, it ends when that time comes.
     public let sleepUntil: @Sendable (Duration) async throws -> Void
@@ -23,7 +21,7 @@ public struct ServiceClock: Sendable {
     /// Waits on the continuous clock and counts its instants; dates by the wall clock.
     public static let system: ServiceClock = {
         let clock = ServiceClock(ContinuousClock())
-        return ServiceClock(now: { Date() }, elapsed: clock.elapsed, sleep: clock.sleep, sleepUntil: clock.sleepUntil)
+        return ServiceClock(now: { Date() }, elapsed: clock.elapsed, sleepUntil: clock.sleepUntil)
     }()
 
     /// Waits on `clock` and counts its instants; dates from the wall clock's now, advanced as `clock` advances.
@@ -32,18 +30,20 @@ public struct ServiceClock: Sendable {
         let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
         self.init(
             now: { date.addingTimeInterval(elapsed() / .seconds(1)) }, elapsed: elapsed,
-            sleep: { try await clock.sleep(for: $0) },
             sleepUntil: { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) })
     }
 
     private init(
         now: @escaping @Sendable () -> Date, elapsed: @escaping @Sendable () -> Duration,
-        sleep: @escaping @Sendable (Duration) async throws -> Void,
         sleepUntil: @escaping @Sendable (Duration) async throws -> Void
     ) {
         self.now = now
         self.elapsed = elapsed
-        self.sleep = sleep
         self.sleepUntil = sleepUntil
+    }
+
+    /// Waits `duration` from now; throws `CancellationError` when the task is cancelled first.
+    public func sleep(_ duration: Duration) async throws {
+        try await sleepUntil(elapsed() + duration)
     }
 }
