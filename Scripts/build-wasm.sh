@@ -50,7 +50,7 @@ for module in DeskKitJSON DeskKitURL DeskKitLinks DeskKitModel DeskKitWeb; do  #
     | { grep -v 'untyped throws is not available in Embedded Swift' || true; } >&2
   objects+=("$work/$module.o")
 done
-exports=(dk_alloc dk_free dk_find_links dk_decode_message dk_decode_data dk_visibility dk_validate)
+exports=(dk_alloc dk_free dk_find_links dk_decode_message dk_decode_data dk_visibility dk_validate dk_safe_url dk_link_card)
 strip=(--strip-all)
 [ -n "${WASM_NAMES:-}" ] && strip=()  # WASM_NAMES=1: keep function names, for a trap's stack in the console
 "$swift_bin/wasm-ld" --no-entry --gc-sections "${strip[@]}" -O2 "${exports[@]/#/--export=}" \

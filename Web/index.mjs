@@ -7,7 +7,7 @@
 //   dk.findLinks('see example.com/track/1138');  // [{ text, href, asciiHref, kind, start, end }]
 //   if (dk.visibility(sdkMessage, 'customer').visible) bubble.append(dk.renderText(sdkMessage.message));
 
-import { DeskKitError, envelopeText, problemError } from './message.mjs';
+import { DeskKitError, envelopeText, problemError, previewPayload, sendbirdPreview } from './message.mjs';
 import { renderText, renderPreview } from './render.mjs';
 
 export { DeskKitError };
@@ -27,6 +27,10 @@ const DEFAULT_OPTIONS = optionBits(undefined);
 const CANDIDATE = /[.:@/]/;
 /** What an href puts before a link's text, by the module's code (`RawLink.Prefix` in DeskKitLinks). */
 const PREFIXES = ['', 'http://', 'https://', 'https:', 'mailto:'];
+/** The longest URL `safeURL` admits, in code points (`URLSafety.maxLength`); twice that in UTF-16 units at most. */
+const MAX_URL = 8192;
+/** A lone surrogate, which no Swift string (and so no safe URL) holds. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Problem codes that keep a value as written (`PayloadProblem.Code.isFatal` is false): any other at `$` is no message. */
 const KEPT = new Set(['out_of_range', 'unknown_value', 'too_long', 'duplicate_key', 'unsafe_url']);
 
@@ -259,6 +263,59 @@ class DeskKit {
     const root = problems.find((p) => p.path === '$' && !KEPT.has(p.code));
     if (root && !(typeof message === 'string' && message.trimStart().startsWith('"'))) throw problemError('validate', root);
     return problems;
+  }
+
+  /**
+   * `text` when it is a URL a client may open or load — DeskKit's one rule (`URLSafety`): an absolute http(s) URL
+   * with a host every reader sees the same (no credentials, no percent-encoded or look-alike host, no IPv4 address
+   * spelt as another), and no control, white-space, zero-width or bidirectional character anywhere — else null.
+   * Relative (`/account`), scheme-relative (`//host`) and backslash (`https:\\host`) forms are null.
+   */
+  safeURL(text) {
+    if (typeof text !== 'string' || text.length === 0 || text.length > 2 * MAX_URL) return null;
+    if (LONE_SURROGATE.test(text)) return null;
+    const length = this.#write(text);
+    const safe = this.#x.dk_safe_url(this.#input, length);
+    this.#release();
+    return safe ? text : null;
+  }
+
+  /**
+   * What a card shows of the URL preview in `message`, every decision made — DeskKit's `LinkCard`: `{ link, host,
+   * image: { url, width, height, alt }, site, title, description }`, each text `{ text, dir, clipped }` clipped to
+   * `maxTitle` (the site label too) and `maxDescription` graphemes (150 and 300 by default); `alt` is '' (decoration),
+   * the text, or null (the interface's word for an image). Null when there is no preview or nothing to show.
+   * `message` is a message in any shape (Sendbird's own `ogMetaData`/`og_tag` preview when it has no Desk one), its
+   * decoded answer, or a `SENDBIRD_DESK_URL_PREVIEW` payload (an object, its JSON text, or a `data` string).
+   */
+  linkCard(message, options) {
+    const limits = [options?.maxTitle ?? 150, options?.maxDescription ?? 300];
+    for (const n of limits) {
+      if (!Number.isInteger(n) || n < 1 || n > 0x7fffffff) throw new TypeError('linkCard: limits must be positive integers');
+    }
+    const card = (form, text) => this.#json(this.#x.dk_link_card, text, ...limits, form);
+    const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+    let value = message;
+    if (typeof message === 'string') {
+      try {
+        value = JSON.parse(message);
+      } catch {
+        return card(2, message).card;  // no JSON: a `data` string in base64, or text that is no message
+      }
+    }
+    if (isObject(value)) {
+      if (value.kind !== undefined && 'value' in value && value.messageId !== undefined) {
+        return value.kind === 'url_preview' && isObject(value.value) ? card(2, previewPayload(value.value)).card : null;
+      }
+      if (typeof value.type === 'string' && value.type.startsWith('SENDBIRD_DESK_') && value.body !== undefined) {
+        return card(2, JSON.stringify(value)).card;
+      }
+    }
+    const answer = card(1, envelopeText(message, 'linkCard'));
+    if (answer.error) throw problemError('linkCard', answer.error);
+    if (answer.kind === 'url_preview') return answer.card;
+    const og = isObject(value) ? sendbirdPreview(value) : null;
+    return og ? card(2, previewPayload(og)).card : null;
   }
 
   /** `text` as a fragment of text nodes and links (`render.mjs`). */

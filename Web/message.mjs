@@ -80,3 +80,41 @@ function messageObject(value) {
 export function problemError(call, problem) {
   return new DeskKitError(`${call}: ${problem.code} at ${problem.path}: ${problem.message}`, [problem]);
 }
+
+/**
+ * A URL preview's fields (`{ url, siteName, title, description, image, imageWidth, imageHeight }`, as `decodeMessage`
+ * types them and `sendbirdPreview` reads them) as the `SENDBIRD_DESK_URL_PREVIEW` payload the module reads: only
+ * strings are text and URLs, only integers sizes; anything else is absent (a getter's object whose `toString` says
+ * `javascript:`, an array of markup). A preview without a URL has no card.
+ */
+export function previewPayload(value) {
+  const text = (s) => (typeof s === 'string' ? s : undefined);
+  const size = (n) => (Number.isInteger(n) ? n : undefined);
+  return JSON.stringify({ type: 'SENDBIRD_DESK_URL_PREVIEW', body: {
+    url: text(value.url) ?? '', site_name: text(value.siteName), title: text(value.title),
+    description: text(value.description), image: text(value.image), image_width: size(value.imageWidth),
+    image_height: size(value.imageHeight),
+  } });
+}
+
+/**
+ * Sendbird's own link preview of a message without a Desk one — `ogMetaData` in `@sendbird/chat` (`{ title, url,
+ * description, defaultImage: { url, secureUrl, width, height } }`), `og_tag` in the Platform API (`{ "og:title",
+ * "og:url", "og:description", "og:image": { url, secure_url, width, height } }`) — as a URL preview's fields, or
+ * null.
+ */
+export function sendbirdPreview(message) {
+  const sdk = message.ogMetaData;
+  const platform = message.og_tag;
+  if (sdk !== null && typeof sdk === 'object') {
+    const image = sdk.defaultImage ?? {};
+    return { url: sdk.url, title: sdk.title, description: sdk.description,
+      image: image.secureUrl ?? image.url, imageWidth: image.width, imageHeight: image.height };
+  }
+  if (platform !== null && typeof platform === 'object') {
+    const image = platform['og:image'] ?? {};
+    return { url: platform['og:url'], title: platform['og:title'], description: platform['og:description'],
+      image: image.secure_url ?? image.url, imageWidth: image.width, imageHeight: image.height };
+  }
+  return null;
+}

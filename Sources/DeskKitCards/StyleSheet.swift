@@ -1,6 +1,6 @@
 extension ConversationPage {
-    /// The page's style sheet: the two views, bubbles, cards (``CardHTML``), the inquiry's buttons, stars.
-    public static let styleSheet = """
+    /// The page's style sheet: the two views, bubbles, cards (``CardHTML/styleSheet``), the inquiry's buttons, stars.
+    public static let styleSheet = CardHTML.styleSheet + """
         body{margin:0;padding:16px;font:15px/1.4 system-ui,sans-serif;background:#f4f5f7;color:#1f2328}\
         h1{font-size:18px;margin:0 0 12px}h2{font-size:14px;text-transform:uppercase;letter-spacing:.05em;color:#57606a;margin:0 0 8px}\
         .views{display:flex;gap:16px;align-items:flex-start}\
@@ -12,11 +12,7 @@ extension ConversationPage {
         .bubble{background:#eef1f5;border-radius:14px;padding:8px 12px;overflow-wrap:anywhere}\
         .mine .bubble{background:#2563eb;color:#fff}.mine .bubble a{color:#fff}\
         .admin .bubble{background:#fff7e6}\
-        .card{display:flex;flex-direction:column;margin-top:6px;width:300px;border:1px solid #d0d7de;border-radius:12px;overflow:hidden;color:inherit;text-decoration:none;background:#fff}\
-        .card img{width:100%;aspect-ratio:1.91;object-fit:cover;background:#eef1f5}\
-        .card-text{display:flex;flex-direction:column;padding:8px 10px;gap:2px}\
-        .site{font-size:12px;color:#57606a;text-transform:uppercase}.title{font-weight:600}\
-        .description{font-size:13px;color:#444c56;overflow-wrap:anywhere}\
+        .deskkit-card{margin-top:6px;width:300px}\
         .inquiry,.csat,.faq{margin-top:6px;display:flex;flex-wrap:wrap;gap:6px;align-items:center}\
         .answer{border:1px solid #2563eb;background:#fff;color:#2563eb;border-radius:16px;padding:4px 12px;font:inherit}\
         .answer.chosen{background:#2563eb;color:#fff}.answer:disabled:not(.chosen){opacity:.45}\

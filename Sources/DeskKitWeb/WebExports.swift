@@ -11,6 +11,15 @@ import DeskKitModel
 /// --messages` does for a run of lines (WebAssembly runs one call at a time).
 nonisolated(unsafe) private var decoder = DeskMessageDecoder()
 
+/// The envelope at `bytes` decoded: one copy of the decoder's code for every call that reads a message (Embedded
+/// Swift would inline one into each).
+@inline(never)
+private func decodedMessage(_ bytes: UnsafeBufferPointer<UInt8>) -> DeskMessage { decoder.decode(bytes) }
+
+/// The `data` string at `bytes` decoded, in one copy as ``decodedMessage(_:)``.
+@inline(never)
+private func decodedData(_ bytes: UnsafeBufferPointer<UInt8>) -> DeskPayload.Decoded { DeskPayload.decode(bytes: bytes) }
+
 /// `count` bytes of memory for the caller to write into (at least one), or nil when there is none left.
 @_cdecl("dk_alloc")
 public func dk_alloc(_ count: Int) -> UnsafeMutableRawPointer? {
@@ -34,7 +43,7 @@ public func dk_find_links(_ text: UnsafeRawPointer?, _ count: Int, _ options: UI
 /// at `$`, for a JSON object that is no message (``NoMessage``).
 @_cdecl("dk_decode_message")
 public func dk_decode_message(_ envelope: UnsafeRawPointer?, _ count: Int) -> UnsafeMutableRawPointer {
-    let message = decoder.decode(WebAnswer.bytes(envelope, count))
+    let message = decodedMessage(WebAnswer.bytes(envelope, count))
     if let problem = NoMessage.problem(of: message) {
         return WebAnswer.json { w in
             w.member("error", problem.jsonValue, first: true)
@@ -47,7 +56,7 @@ public func dk_decode_message(_ envelope: UnsafeRawPointer?, _ count: Int) -> Un
 /// What `deskkit decode DATA` prints for the `data` string at `data`: `{"kind", "encoding", "value", "problems"}`.
 @_cdecl("dk_decode_data")
 public func dk_decode_data(_ data: UnsafeRawPointer?, _ count: Int) -> UnsafeMutableRawPointer {
-    let decoded = DeskPayload.decode(bytes: WebAnswer.bytes(data, count))
+    let decoded = decodedData(WebAnswer.bytes(data, count))
     return WebAnswer.json { decoded.writeSummary(to: &$0) }
 }
 
@@ -56,7 +65,7 @@ public func dk_decode_data(_ data: UnsafeRawPointer?, _ count: Int) -> UnsafeMut
 /// (``NoMessage``), else null.
 @_cdecl("dk_visibility")
 public func dk_visibility(_ envelope: UnsafeRawPointer?, _ count: Int, _ audience: Int32) -> UnsafeMutableRawPointer {
-    let message = decoder.decode(WebAnswer.bytes(envelope, count))
+    let message = decodedMessage(WebAnswer.bytes(envelope, count))
     let visibility = message.visibility(for: audience == 0 ? .customer : .agent)
     return WebAnswer.json { w in
         w.member("visible", first: true)
@@ -85,6 +94,54 @@ public func dk_visibility(_ envelope: UnsafeRawPointer?, _ count: Int, _ audienc
 public func dk_validate(_ line: UnsafeRawPointer?, _ count: Int) -> UnsafeMutableRawPointer {
     let bytes = WebAnswer.bytes(line, count)
     // A payload (`{"type", "body"}`) has a type, and a `data` string is no object: only no message is refused.
-    let problems = NoMessage.problem(of: decoder.decode(bytes)).map { [$0] } ?? DeskValidation.problems(inLine: bytes)
+    let problems = NoMessage.problem(of: decodedMessage(bytes)).map { [$0] } ?? DeskValidation.problems(inLine: bytes)
     return WebAnswer.json { w in w.array(problems) { $0.write($1.jsonValue) } }
+}
+
+/// 1 when the UTF-8 text at `url` is a URL a client may open or load (``URLSafety``, the one rule), else 0.
+@_cdecl("dk_safe_url")
+public func dk_safe_url(_ url: UnsafeRawPointer?, _ count: Int) -> Int32 {
+    let bytes = WebAnswer.bytes(url, count)
+    guard let text = String(validating: bytes, as: UTF8.self) else { return 0 }
+    return URLSafety.isSafe(text) ? 1 : 0
+}
+
+/// The ``LinkCard`` of the JSON at `json`, its texts clipped to `maxTitle` and `maxDescription` graphemes, as
+/// ``LinkCard/write(to:)`` writes it under `card` (null: no card). `form` 1: the JSON is a message envelope, decoded as `dk_decode_message` decodes it:
+/// `{"kind", "card", "error"}`, `error` the problem at `$` of what is no message (``NoMessage``), else null.
+/// `form` 2: the text is a message's `data` (raw or base64 JSON), decoded as `dk_decode_data` does: `{"kind", "card"}`.
+@_cdecl("dk_link_card")
+public func dk_link_card(
+    _ json: UnsafeRawPointer?, _ count: Int, _ maxTitle: Int32, _ maxDescription: Int32, _ form: Int32
+) -> UnsafeMutableRawPointer {
+    let limits = LinkCard.Limits(title: Int(maxTitle), description: Int(maxDescription))
+    let bytes = WebAnswer.bytes(json, count)
+    var card: LinkCard?
+    var kind: DeskContent.Kind?
+    var problem: PayloadProblem?
+    switch form {
+    case 2:
+        let content = decodedData(bytes).content
+        kind = content.kind
+        if case .urlPreview(let preview) = content { card = LinkCard(preview, limits: limits) }
+    default:
+        let message = decodedMessage(bytes)
+        kind = message.content.kind
+        card = LinkCard(message, limits: limits)
+        if case .malformed(let m) = message.content, m.reason.path == "$" {
+            problem = m.reason
+        } else {
+            problem = NoMessage.problem(of: message)
+        }
+    }
+    return WebAnswer.json { w in
+        w.member("card", first: true)
+        if let card { card.write(to: &w) } else { w.raw("null") }
+        if let kind { w.member("kind", kind.rawValue) }
+        if form == 1 {
+            w.member("error")
+            if let problem { w.write(problem.jsonValue) } else { w.raw("null") }
+        }
+        w.raw("}")
+    }
 }

@@ -24,7 +24,8 @@ struct DeskKitCommand: AsyncParsableCommand {
         version: DeskKitVersion.current,
         subcommands: [
             DecodeCommand.self, FilterCommand.self, ValidateCommand.self, EncodeCommand.self, DetectCommand.self,
-            ExtractCommand.self, PreviewCommand.self, DemoCommand.self, MutateCommand.self, SchemaCommand.self,
+            ExtractCommand.self, PreviewCommand.self, CardCommand.self, DemoCommand.self, MutateCommand.self,
+            SchemaCommand.self,
             ServeCommand.self,
             JobsCommand.self, PreviewsCommand.self, SignImageCommand.self, WebhookCommand.self,
         ]

@@ -20,6 +20,6 @@ test('a conversation in a browser: links, a card, and what the customer sees', {
   ]);
   assert.match(dom, /<a class="deskkit-card" href="https:\/\/help.example.com\/lost" rel="noopener noreferrer nofollow" target="_blank">/);
   assert.match(dom, /<img src="https:\/\/help.example.com\/lost.png" alt="" referrerpolicy="no-referrer" loading="lazy" decoding="async" width="1200" height="630">/);
-  assert.match(dom, /<div class="deskkit-card-title" dir="auto">Lost parcels<\/div>/);
-  assert.match(dom, /<div class="deskkit-card-host" dir="auto">help.example.com<\/div>/);
+  assert.match(dom, /<div class="deskkit-card-title" dir="ltr">Lost parcels<\/div>/);
+  assert.match(dom, /<div class="deskkit-card-host" dir="ltr">help.example.com<\/div>/);
 });
