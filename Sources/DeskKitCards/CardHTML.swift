@@ -6,7 +6,7 @@ import DeskKitModel
 /// ```html
 /// <a class="deskkit-card" href="…" rel="noopener noreferrer nofollow" target="_blank">   <!-- <div> without a link -->
 ///   <div class="deskkit-card-media"><img src="…" alt="…" referrerpolicy="no-referrer" loading="lazy"
-///     decoding="async" width="…" height="…"></div>
+///     decoding="async" width="…" height="…"/></div>
 ///   <div class="deskkit-card-body">
 ///     <div class="deskkit-card-site" dir="…">…</div> <div class="deskkit-card-title" dir="…">…</div>
 ///     <div class="deskkit-card-description" dir="…">…</div> <div class="deskkit-card-host" dir="ltr">…</div>
@@ -63,7 +63,7 @@ public enum CardHTML {
             }
             html.raw("\" referrerpolicy=\"no-referrer\" loading=\"lazy\" decoding=\"async\"")
             if let (width, height) = image.size { html.raw(" width=\"\(width)\" height=\"\(height)\"") }
-            html.raw("></div>")
+            html.raw("/></div>")
         }
         html.raw("<div class=\"deskkit-card-body\">")
         for (part, text) in [("site", card.site), ("title", card.title), ("description", card.description)] {

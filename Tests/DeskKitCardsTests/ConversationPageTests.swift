@@ -26,12 +26,13 @@ struct ConversationPageTests {
             let html = CardHTML.render(preview)
             #expect(!html.contains(text))
             let card = try Page("<div>\(html)</div>")
-            #expect(try card.document.rootElement()?.all("a[@class='card']").count == 1)
-            #expect(try card.document.rootElement()?.text(".//span[@class='title']") == text)
+            #expect(try card.document.rootElement()?.all("a[@class='deskkit-card']").count == 1)
+            let shown = try #require(LinkCard(preview)?.title?.text)
+            #expect(try card.document.rootElement()?.text(".//div[@class='deskkit-card-title']") == shown)
             try card.expectNothingActive(styleSheets: 0)
         }
         let unsafe = CardHTML.render(URLPreview(url: "javascript:alert(1)", title: "t", image: "data:x"))
-        #expect(unsafe.hasPrefix("<div class=\"card\""), "an unsafe URL is no link: \(unsafe)")
+        #expect(unsafe.hasPrefix("<div class=\"deskkit-card\""), "an unsafe URL is no link: \(unsafe)")
         #expect(!unsafe.contains("javascript:") && !unsafe.contains("data:x"))
         #expect(
             CardHTML.render(URLPreview(url: "https://e.com/", image: "https://e.com/i.png")) {
@@ -115,5 +116,27 @@ struct ConversationPageTests {
         }
         for text in HostileText.all { #expect(!html.contains(text), "never written as markup: \(text)") }
         try page.expectNothingActive()
+    }
+}
+
+@Suite("One style for server-rendered and web cards")
+struct CardStyleSheetTests {
+    /// `CardHTML.styleSheet` is `Web/card.css` without its comments and white space: the demo's cards and those
+    /// `renderPreview` builds look the same.
+    @Test func theCardsStyleSheetIsTheWebPackagesCardCSS() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Web/card.css")
+        var css = try String(contentsOf: file, encoding: .utf8)
+        while let open = css.range(of: "/*"), let close = css.range(of: "*/", range: open.upperBound..<css.endIndex) {
+            css.removeSubrange(open.lowerBound..<close.upperBound)
+        }
+        let words = css.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var minified = ""
+        let a = Array(words)
+        for (i, c) in a.enumerated() {
+            if c == " ", i > 0, i + 1 < a.count, "{};".contains(a[i - 1]) || "{};".contains(a[i + 1]) { continue }
+            minified.append(c)
+        }
+        #expect(CardHTML.styleSheet.replacingOccurrences(of: "\n", with: "") == minified)
+        #expect(ConversationPage.styleSheet.hasPrefix(CardHTML.styleSheet))
     }
 }

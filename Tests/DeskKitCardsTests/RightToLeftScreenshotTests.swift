@@ -6,7 +6,7 @@ import Testing
 
 /// A card whose page is written right to left, laid out by a real browser: headless Chromium takes a
 /// screenshot of an English and of an Arabic card on an English page, and the title's ink is found in the
-/// pixels — at the card's left edge for the English title, at its right edge for the Arabic one (`dir="auto"`).
+/// pixels — at the card's left edge for the English title, at its right edge for the Arabic one (the card's `dir`, from ``LinkCard/Direction``).
 /// Needs `apt-get install -y chromium libpng-dev` (CI installs both).
 @Suite("Right-to-left cards in a browser")
 struct RightToLeftScreenshotTests {
@@ -39,7 +39,8 @@ struct RightToLeftScreenshotTests {
         let card = CardHTML.render(URLPreview(url: "https://example.com/parcel", title: title), language: language)
         let html = """
             <!DOCTYPE html><html lang="\(language.tag)" dir="\(language.direction)"><head><meta charset="utf-8"/>
-            <style>\(ConversationPage.styleSheet) body{background:#fff} .card{border-color:#fff}</style></head>
+            <style>\(ConversationPage.styleSheet) body{background:#fff}
+            .deskkit-card{--deskkit-card-accent:#1f2328;--deskkit-card-muted:#fff;--deskkit-card-border:#fff}</style></head>
             <body>\(card)</body></html>
             """
         let page = work.appendingPathComponent("card.html")

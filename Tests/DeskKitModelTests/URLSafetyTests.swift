@@ -10,10 +10,31 @@ struct URLSafetyTests {
         "https://exa mple.com/", "https://example.com/\u{0}", "https://example.com/a\nb", "https://example.com/\u{7F}",
         "https:\\\\evil.example", "https:evil.example", "//example.com/a", "/relative", "example.com", "https://",
         "https:///path", "ftp://example.com/file", "\u{85}https://example.com", "https://example.com/\u{2028}",
+        // Relative, scheme-relative and backslash forms, each read against the page's own address.
+        "/account/settings", "account", "./a", "?q", "#f", "\\\\evil.example/x", "/\\evil.example", "https:/evil.example",
+        "http:own", "https:/\\evil.example", "&#106;avascript:alert(1)", "%68ttps://example.com", "",
+        // Hosts a browser reads as another.
+        "https://%65xample.com/", "https://exa%2Emple.com", "https://0x7f.1/", "https://2130706433/", "https://127.1/",
+        "https://0177.0.0.1/", "https://1.2.3.04/", "https://1.2.3.4./", "https://256.1.1.1/", "https://example.0x1/",
+        "https://ｅｘａｍｐｌｅ.com/", "https://example。com/", "https://ⓔxample.com/", "https://𝐞xample.com/",
+        "https://a..b/", "https://.example.com/", "https://exa!mple.com/", "https://[::1/", "https://[1::2::3]/",
+        "https://[1:2:3:4:5:6:7:8:9]/", "https://[fe80::1%25eth0]/", "https://[::1]x/", "https://good.com\\@evil.com/",
+        // Invisible characters, also where a browser would drop them.
+        "https://exa\u{200B}mple.com/", "https://example.com/\u{202E}gpj.exe", "\u{200E}https://example.com",
+        "https://example.com/\u{2066}x\u{2069}", "https://example.com/\u{AD}", "https://example.com/\u{FEFF}",
+        "https://example.com/\u{E0041}",
+        // Ports.
+        "https://example.com:65536/", "https://example.com:8o/", "https://example.com:-1/", "https://example.com:80:80/",
+        "https://example.com/" + String(repeating: "a", count: 8173),
     ]
     static let safe = [
         "https://example.com", "HTTP://EXAMPLE.COM/A?b=c#d", "https://example.com:8443/path", "https://[2001:db8::1]/x",
         "https://例え.jp/パス", "https://example.com/a%20b",
+        "https://xn--r8jz45g.jp/", "https://bücher.de/", "https://a_b.example.com/", "https://example.com./",
+        "https://127.0.0.1:0/", "https://example.com:65535/", "https://example.com:/", "https://[::]/",
+        "https://[::ffff:127.0.0.1]/", "https://[1:2:3:4:5:6:7:8]/", "https://example.com/a\\b",
+        "https://example.com/%E2%80%AE", "https://example.com/" + String(repeating: "a", count: 8172),
+        "https://example.com/" + String(repeating: "é", count: 8172),
     ]
 
     @Test(arguments: unsafe)
@@ -29,6 +50,17 @@ struct URLSafetyTests {
         #expect(URLSafety.problem(with: url) == nil)
         #expect(URLPreview(url: url, image: url).safeURL == url)
         #expect(URLPreview(url: url, image: url).safeImageURL == url)
+    }
+
+    @Test func eachRefusalSaysWhy() {
+        #expect(URLSafety.problem(with: "/account")?.contains("own address") == true)
+        #expect(URLSafety.problem(with: "//evil.example")?.contains("scheme-relative") == true)
+        #expect(URLSafety.problem(with: "https:\\\\evil.example")?.contains("backslash") == true)
+        #expect(URLSafety.problem(with: "https://0x7f.1/")?.contains("IPv4") == true)
+        #expect(URLSafety.problem(with: "https://%65xample.com")?.contains("percent-encoded host") == true)
+        #expect(URLSafety.problem(with: "vbscript:x") == "has the scheme \"vbscript:\", not http or https")
+        #expect(URLSafety.safeURL("https://example.com/") == "https://example.com/")
+        #expect(URLSafety.safeURL("/account") == nil)
     }
 
     @Test func strictValidationReportsThemAndLenientReadingKeepsTheText() throws {

@@ -160,8 +160,8 @@ public struct LinkCard: Sendable, Hashable {
     /// nil when nothing is left.
     static func text(_ text: String?, limit: Int) -> Text? {
         guard let text else { return nil }
-        // One pass over the scalars: where the text starts and ends untrimmed, and where grapheme number
-        // `limit - 1` and `limit + 1` begin (the ellipsis replaces what follows the first when there is a second).
+        // One pass over the scalars: where the text starts and ends untrimmed, where grapheme number `limit`
+        // begins (the ellipsis takes its place), and whether a grapheme after it is more than white space.
         let scalars = text.unicodeScalars
         var start: String.Index?
         var end = scalars.startIndex
@@ -184,13 +184,16 @@ public struct LinkCard: Sendable, Hashable {
             if previous == nil || startsGrapheme(s, after: previous!, regionalRun: regionalRun) {
                 graphemes += 1
                 if graphemes == limit { cut = index }
-                if graphemes == limit + 1 { over = true }
             }
             regionalRun = (0x1F1E6...0x1F1FF).contains(s.value) ? regionalRun + 1 : 0
             previous = s
             if !isTrimmed(s) {
                 end = next
-                if over { break }
+                // Past the limit only with more than white space after it.
+                if graphemes > limit {
+                    over = true
+                    break
+                }
             }
             index = next
         }
