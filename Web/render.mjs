@@ -4,7 +4,7 @@
 // `URLSafety`), and what a card shows is the module's `LinkCard` (`dk.linkCard`): this file only builds elements.
 
 /** The defaults of the rendering options. */
-const DEFAULTS = { maxTitle: 150, maxDescription: 300, imageLabel: 'Image' };
+const DEFAULTS = { maxTitle: 150, maxDescription: 300, imageLabel: 'image' };
 const OPTION_NAMES = ['document', 'imageURL', 'linkOptions', 'maxTitle', 'maxDescription', 'emailLinks', 'imageLabel'];
 const REL = 'noopener noreferrer nofollow';
 

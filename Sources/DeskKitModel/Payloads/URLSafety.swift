@@ -14,7 +14,8 @@
 /// - no credentials (`user@`), no `%` in the host (a browser decodes it: `%65xample.com` is `example.com`);
 /// - a host of letters, digits, `-` and `_` in labels separated by `.` (one `.` may end it), where a non-ASCII
 ///   letter is any character but those IDNA maps to another (full-width forms, the ideographic full stop,
-///   enclosed, mathematical and letter-like forms: ``isMappedInHost(_:)``); an IPv4 address only as four decimal
+///   enclosed, mathematical and letter-like forms: ``isMappedInHost(_:)``), and no label begins with a combining
+///   mark (``isCombining(_:)``); an IPv4 address only as four decimal
 ///   numbers of 0–255 without leading zeros (`http://0x7f.1`, `http://2130706433` and `http://127.1` are read as
 ///   `127.0.0.1`); an IPv6 address in brackets;
 /// - a port of digits only, at most 65535.
@@ -145,8 +146,13 @@ public enum URLSafety {
             }
         }
         if labelStart < host.endIndex { lastLabel = labelStart..<host.endIndex }  // else one final dot
-        if nonASCII, String(decoding: host, as: UTF8.self).unicodeScalars.contains(where: isMappedInHost) {
-            return "has a character in its host that a browser reads as another"
+        if nonASCII {
+            var labelStart = true
+            for scalar in String(decoding: host, as: UTF8.self).unicodeScalars {
+                if isMappedInHost(scalar) { return "has a character in its host that a browser reads as another" }
+                if labelStart, isCombining(scalar) { return "has a label in its host that begins with a combining mark" }
+                labelStart = scalar == "."
+            }
         }
         guard isNumeric(host[lastLabel]) else { return nil }
         // A host ending in a number is an IPv4 address to a browser, which reads every spelling of one.
@@ -235,6 +241,16 @@ public enum URLSafety {
             0x2000...0x200F, 0x2028...0x202F, 0x205F...0x206F, 0x3000, 0x3164, 0xFE00...0xFE0F, 0xFEFF, 0xFFA0,
             0xFFF0...0xFFFB, 0xE0000...0xE0FFF:
             return true
+        default: return false
+        }
+    }
+
+    /// The combining marks of the blocks that hold nothing else (Combining Diacritical Marks, their Extended and
+    /// Supplement blocks, those for symbols, and the half marks): a host label that begins with one is no host to a
+    /// browser (IDNA).
+    public static func isCombining(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x300...0x36F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return true
         default: return false
         }
     }
