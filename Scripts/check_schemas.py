@@ -8,6 +8,9 @@
    cannot see) are validated under each format both ways — `deskkit validate --format NAME` and the schema
    NAME with Python's `jsonschema` — and the two must agree on every one.
 
+4. One URL rule: every URL of Corpus/urls (Scripts/make-url-corpus.py) gets the same verdict from `common.json`'s
+   `web-url` and from `deskkit card --urls` (`URLSafety`, which strict validation reports as `unsafe_url`).
+
 `jsonschema` leaves contentMediaType/contentEncoding/contentSchema as annotations (draft 2020-12 allows that);
 here they are asserted, as the schemas' descriptions say: a string under `contentMediaType: application/json`
 holds JSON — base64 of it with `contentEncoding: base64` — with a BOM and white space allowed around it, and
@@ -128,6 +131,26 @@ def deskkit_valid(fmt, texts):
     answers = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(answers) == len(texts), (fmt, len(answers), len(texts), out.stderr[:500])
     return [(a["valid"], a["problems"]) for a in answers]
+
+
+def compare_urls(docs):
+    """Each URL of Corpus/urls against `web-url` and `deskkit card --urls`; the count of disagreements."""
+    with open(os.path.join(ROOT, "Corpus", "urls", "urls.jsonl"), encoding="utf-8") as f:
+        lines = [line for line in f.read().split("\n") if line]
+    out = deskkit("card", "--urls", "-", stdin="\n".join(lines).encode() + b"\n")
+    answers = [json.loads(line) for line in out.stdout.decode().split("\n") if line]
+    assert len(answers) == len(lines), (len(answers), len(lines), out.stderr[:500])
+    validator = Validator(docs["common"]["$defs"]["web-url"])
+    failures = 0
+    for line, answer in zip(lines, answers):
+        url = json.loads(line)
+        if validator.is_valid(url) != answer["safe"]:
+            failures += 1
+            print(f"URL {json.dumps(url)[:200]}: deskkit says {answer['safe']} ({answer['problem']})")
+    safe = sum(a["safe"] for a in answers)
+    print(f"{len(lines)} URLs of Corpus/urls ({safe} safe): web-url and deskkit card --urls agree on "
+          f"{len(lines) - failures}")
+    return failures
 
 
 def corpus_texts():
@@ -335,6 +358,8 @@ def main():
         print(f"UNDESCRIBED {member}")
     failures += len(undescribed)
     print(f"{len(docs)} schemas are draft 2020-12 documents; every member is described; their examples validate")
+
+    failures += compare_urls(docs)
 
     # Valid instances first: they are mutated with the corpus, which puts random strings, numbers and keys
     # into the variants.

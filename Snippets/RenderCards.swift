@@ -17,4 +17,4 @@ print(html.count, ConversationPage.contentSecurityPolicy)
 print(InterfaceLanguage("ru").text(.ratingStars, count: 3))  // 3 звезды из 5
 
 let card = URLPreview(url: "https://example.com/", title: "<b>not bold</b>", image: "javascript:alert(1)")
-print(CardHTML.render(card))  // <a class="card" href="https://example.com/" …>, no <img> for an unsafe image
+print(CardHTML.render(card))  // <a class="deskkit-card" href="https://example.com/" …>, no <img> for an unsafe image

@@ -257,7 +257,10 @@ export interface URLPreviewPayload {
 export interface RenderOptions {
   /** The document nodes are made in; default `globalThis.document`. */
   document?: Document;
-  /** Rewrites a card's image URL (through an image proxy, say), or returns null to show no image. */
+  /**
+   * Rewrites a card's image URL (through an image proxy, say), or returns null to show no image. Its answer must be
+   * a safe URL too (`safeURL`: absolute http(s)): give a proxy's path as `new URL(path, location.href)`.
+   */
   imageURL?: (url: string) => string | URL | null;
   /** `findLinks`' options for the links in text. */
   linkOptions?: LinkOptions;
@@ -267,6 +270,41 @@ export interface RenderOptions {
   maxDescription?: number;
   /** E-mail addresses as `mailto:` links; default false (only http(s) reaches an href). */
   emailLinks?: boolean;
+  /** The `alt` of an image that stands alone with no site label (`LinkCardImage.alt` null); default 'image'. */
+  imageLabel?: string;
+}
+
+/** A text of a card: clipped, with the direction to lay it out in (`dir`). */
+export interface LinkCardText {
+  /** The text to show, ending in '…' when it was clipped. */
+  text: string;
+  /** Its first strong character's direction; 'auto' when it has none (digits, punctuation, emoji). */
+  dir: 'ltr' | 'rtl' | 'auto';
+  /** Whether it was clipped. */
+  clipped: boolean;
+}
+
+/** A card's image: its safe URL, its probed size (both sides or neither), and its `alt`. */
+export interface LinkCardImage {
+  url: string;
+  width: number | null;
+  height: number | null;
+  /** '' beside a title or description (decoration), the site label when alone, null: the interface's word. */
+  alt: string | null;
+}
+
+/**
+ * What a client shows of a URL preview, every decision made (DeskKit's `LinkCard`, the same in Swift): the link
+ * (null: the card is no link), the link's host for a footer under a site name (null when the site label is the
+ * host), the image, the site label (the site's name, or the link's host), the title and the description.
+ */
+export interface LinkCard {
+  link: string | null;
+  host: string | null;
+  image: LinkCardImage | null;
+  site: LinkCardText | null;
+  title: LinkCardText | null;
+  description: LinkCardText | null;
 }
 
 /** Thrown when a message itself cannot be read (it is no JSON object); `problems` says why and where. */
@@ -299,9 +337,21 @@ export interface DeskKit {
   /**
    * The preview card of a message (any shape, or its decoded answer) or of a `SENDBIRD_DESK_URL_PREVIEW` payload —
    * or, for a message without one, of Sendbird's own (`ogMetaData`, `og_tag`); null when there is none or it has no
-   * title, description and image. Style it with `deskkit/card.css`.
+   * title, description and image. Every decision is `linkCard`'s; this builds the elements. Style it with
+   * `deskkit/card.css`.
    */
   renderPreview(message: Envelope | URLPreviewPayload | DecodedMessage, options?: RenderOptions): HTMLElement | null;
+  /**
+   * `text` when a client may open or load it — DeskKit's one URL rule: an absolute http(s) URL whose host every
+   * reader sees the same, without credentials or invisible characters — else null. Relative, scheme-relative and
+   * backslash forms are null.
+   */
+  safeURL(text: unknown): string | null;
+  /**
+   * The card `renderPreview` draws, as decisions to lay out with elements of your own; null when there is no card.
+   * Throws a DeskKitError for what is no message.
+   */
+  linkCard(message: Envelope | URLPreviewPayload | DecodedMessage, limits?: { maxTitle?: number; maxDescription?: number }): LinkCard | null;
   /** The module's memory in bytes. */
   readonly memoryBytes: number;
 }

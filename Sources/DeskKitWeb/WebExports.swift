@@ -18,7 +18,9 @@ private func decodedMessage(_ bytes: UnsafeBufferPointer<UInt8>) -> DeskMessage 
 
 /// The `data` string at `bytes` decoded, in one copy as ``decodedMessage(_:)``.
 @inline(never)
-private func decodedData(_ bytes: UnsafeBufferPointer<UInt8>) -> DeskPayload.Decoded { DeskPayload.decode(bytes: bytes) }
+private func decodedData(_ bytes: UnsafeBufferPointer<UInt8>) -> DeskPayload.Decoded {
+    DeskPayload.decode(bytes: bytes)
+}
 
 /// `count` bytes of memory for the caller to write into (at least one), or nil when there is none left.
 @_cdecl("dk_alloc")

@@ -35,7 +35,9 @@ struct CardCommand: ParsableCommand {
     var file: String?
 
     func validate() throws {
-        guard maxTitle > 0, maxDescription > 0 else { throw ValidationError("--max-title and --max-description must be positive") }
+        guard maxTitle > 0, maxDescription > 0 else {
+            throw ValidationError("--max-title and --max-description must be positive")
+        }
     }
 
     func run() throws {

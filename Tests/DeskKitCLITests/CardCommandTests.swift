@@ -9,11 +9,14 @@ struct CardCommandTests {
         let body =
             #"{"url":"https://example.com/a","site_name":"Example","title":"  مرحبا  ","image":"https://example.com/i.png","image_width":120,"image_height":60}"#
         let payload = #"{"type":"SENDBIRD_DESK_URL_PREVIEW","body":\#(body)}"#
-        let data = try String(decoding: JSONSerialization.data(withJSONObject: payload, options: .fragmentsAllowed), as: UTF8.self)
+        let data = try String(
+            decoding: JSONSerialization.data(withJSONObject: payload, options: .fragmentsAllowed), as: UTF8.self)
         let envelope = #"{"type":"MESG","custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":\#(data)}"#
         let base64 = "\"" + Data(payload.utf8).base64EncodedString() + "\""
         let plain = #"{"type":"MESG","message":"no card"}"#
-        let r = try await CLI.run(["card", "--max-title", "3"], stdin: [payload, envelope, data, base64, plain].joined(separator: "\n") + "\n")
+        let r = try await CLI.run(
+            ["card", "--max-title", "3"],
+            stdin: [payload, envelope, data, base64, plain].joined(separator: "\n") + "\n")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.lines.count == 5)
         let expected = try #require(
@@ -28,7 +31,9 @@ struct CardCommandTests {
             #expect(card["link"] as? String == "https://example.com/a")
             #expect(card["host"] as? String == "example.com")
             let title = try #require(card["title"] as? [String: Any])
-            #expect(title["text"] as? String == "مر…" && title["dir"] as? String == "rtl" && title["clipped"] as? Bool == true)
+            #expect(
+                title["text"] as? String == "مر…" && title["dir"] as? String == "rtl"
+                    && title["clipped"] as? Bool == true)
             #expect((card["site"] as? [String: Any])?["text"] as? String == "Ex…")
             let image = try #require(card["image"] as? [String: Any])
             #expect(image["width"] as? Int == 120 && image["alt"] as? String == "")
@@ -39,12 +44,17 @@ struct CardCommandTests {
     }
 
     @Test func urlsGetTheOneRulesVerdictAndWhy() async throws {
-        let input = [#""https://example.com/a""#, #""/account/settings""#, #""https://0x7f.1/""#, "https://example.com/raw"]
+        let input = [
+            #""https://example.com/a""#, #""/account/settings""#, #""https://0x7f.1/""#, "https://example.com/raw",
+        ]
         let r = try await CLI.run(["card", "--urls"], stdin: input.joined(separator: "\n") + "\n")
         #expect(r.status == 0)
         let answers = try r.lines.map(CLI.json)
         #expect(answers.map { $0["safe"] as? Bool } == [true, false, false, true])
-        #expect(answers.map { $0["url"] as? String } == ["https://example.com/a", "/account/settings", "https://0x7f.1/", "https://example.com/raw"])
+        #expect(
+            answers.map { $0["url"] as? String } == [
+                "https://example.com/a", "/account/settings", "https://0x7f.1/", "https://example.com/raw",
+            ])
         #expect((answers[1]["problem"] as? String)?.contains("own address") == true)
         #expect(answers[0]["problem"] is NSNull)
     }
@@ -55,7 +65,9 @@ struct CardCommandTests {
         let file = CLI.repositoryRoot.appendingPathComponent("Corpus/urls/urls.jsonl")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         #expect(lines.count >= 10_000)
-        let urls = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed) as? String) }
+        let urls = try lines.map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8), options: .fragmentsAllowed) as? String)
+        }
         let safe = urls.filter(URLSafety.isSafe)
         let (safeCount, total) = (safe.count, urls.count)
         #expect(safeCount > 1_000 && total - safeCount > 5_000, "\(safeCount) safe of \(total)")

@@ -92,6 +92,7 @@ struct DocumentationTests {
         let folder = CLI.executable.deletingLastPathComponent()
         let expected = [
             "RenderMessage": "close the ticket? 4021 true",
+            "LayOutCard": "title الطرود المفقودة rightToLeft",
             "DecodeStream": "Hi! plain",
             "SDKMessage": "hidden from the customer: hidden(system_custom_type)",
             "FindLinks": "https://example.com/track/1138",

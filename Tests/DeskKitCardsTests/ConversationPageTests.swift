@@ -124,7 +124,8 @@ struct CardStyleSheetTests {
     /// `CardHTML.styleSheet` is `Web/card.css` without its comments and white space: the demo's cards and those
     /// `renderPreview` builds look the same.
     @Test func theCardsStyleSheetIsTheWebPackagesCardCSS() throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Web/card.css")
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Web/card.css")
         var css = try String(contentsOf: file, encoding: .utf8)
         while let open = css.range(of: "/*"), let close = css.range(of: "*/", range: open.upperBound..<css.endIndex) {
             css.removeSubrange(open.lowerBound..<close.upperBound)

@@ -15,7 +15,8 @@ struct LinkCardTests {
         let unnamed = try #require(LinkCard(URLPreview(url: "https://WWW.Example.COM:8443/a", title: "Order")))
         #expect(unnamed.site?.text == "www.example.com", "the host stands for a missing site name")
         #expect(unnamed.host == nil, "and is not shown twice")
-        #expect(try #require(LinkCard(URLPreview(url: "https://[2001:DB8::1]/", title: "t"))).site?.text == "[2001:db8::1]")
+        #expect(
+            try #require(LinkCard(URLPreview(url: "https://[2001:DB8::1]/", title: "t"))).site?.text == "[2001:db8::1]")
     }
 
     @Test(arguments: ["/account/settings", "//evil.example/x", "https:\\\\evil.example", "javascript:alert(1)"])
@@ -107,8 +108,10 @@ struct LinkCardTests {
 
     @Test func theJSONNamesEveryDecision() throws {
         let card = try #require(
-            LinkCard(URLPreview(url: Self.url, siteName: "Shop", title: "Order", image: Self.image, imageWidth: 2,
-                imageHeight: 1)))
+            LinkCard(
+                URLPreview(
+                    url: Self.url, siteName: "Shop", title: "Order", image: Self.image, imageWidth: 2,
+                    imageHeight: 1)))
         var w = JSONWriter(capacity: 0)
         card.write(to: &w)
         let json = try JSONValue.parse(String(decoding: w.bytes, as: UTF8.self))

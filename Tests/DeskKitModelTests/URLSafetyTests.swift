@@ -11,7 +11,8 @@ struct URLSafetyTests {
         "https:\\\\evil.example", "https:evil.example", "//example.com/a", "/relative", "example.com", "https://",
         "https:///path", "ftp://example.com/file", "\u{85}https://example.com", "https://example.com/\u{2028}",
         // Relative, scheme-relative and backslash forms, each read against the page's own address.
-        "/account/settings", "account", "./a", "?q", "#f", "\\\\evil.example/x", "/\\evil.example", "https:/evil.example",
+        "/account/settings", "account", "./a", "?q", "#f", "\\\\evil.example/x", "/\\evil.example",
+        "https:/evil.example",
         "http:own", "https:/\\evil.example", "&#106;avascript:alert(1)", "%68ttps://example.com", "",
         // Hosts a browser reads as another.
         "https://%65xample.com/", "https://exa%2Emple.com", "https://0x7f.1/", "https://2130706433/", "https://127.1/",
@@ -24,7 +25,8 @@ struct URLSafetyTests {
         "https://example.com/\u{2066}x\u{2069}", "https://example.com/\u{AD}", "https://example.com/\u{FEFF}",
         "https://example.com/\u{E0041}",
         // Ports.
-        "https://example.com:65536/", "https://example.com:8o/", "https://example.com:-1/", "https://example.com:80:80/",
+        "https://example.com:65536/", "https://example.com:8o/", "https://example.com:-1/",
+        "https://example.com:80:80/",
         "https://example.com/" + String(repeating: "a", count: 8173),
     ]
     static let safe = [

@@ -54,7 +54,7 @@ public enum URLSafety {
         if bytes.contains(where: { $0 >= 0x80 }),
             String(decoding: bytes, as: UTF8.self).unicodeScalars.contains(where: isInvisible)
         {
-            return "contains a control, white-space, zero-width or bidirectional character"
+            return "contains an invisible or bidirectional character"
         }
         // The scheme: letters, digits, `+`, `-`, `.` before a `:`, starting with a letter.
         var colon = 0
@@ -142,7 +142,7 @@ public enum URLSafety {
             } else if b >= 0x80 {
                 nonASCII = true
             } else if !isHostByte(b) {
-                return "has a character in its host that no host name has (letters, digits, \"-\" and \"_\" only)"
+                return "has a character no host name has"
             }
         }
         if labelStart < host.endIndex { lastLabel = labelStart..<host.endIndex }  // else one final dot
@@ -150,13 +150,15 @@ public enum URLSafety {
             var labelStart = true
             for scalar in String(decoding: host, as: UTF8.self).unicodeScalars {
                 if isMappedInHost(scalar) { return "has a character in its host that a browser reads as another" }
-                if labelStart, isCombining(scalar) { return "has a label in its host that begins with a combining mark" }
+                if labelStart, isCombining(scalar) {
+                    return "has a label in its host that begins with a combining mark"
+                }
                 labelStart = scalar == "."
             }
         }
         guard isNumeric(host[lastLabel]) else { return nil }
         // A host ending in a number is an IPv4 address to a browser, which reads every spelling of one.
-        return isIPv4(host) ? nil : "has an IPv4 address written as a browser reads another (four numbers 0-255 only)"
+        return isIPv4(host) ? nil : "has an IPv4 address spelt as a browser reads another"
     }
 
     /// An ASCII letter or digit, `-` or `_`.

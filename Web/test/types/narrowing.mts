@@ -37,7 +37,10 @@ export async function widget(list: HTMLElement): Promise<void> {
       const decoded = dk.decodeMessage(message);
       const item = document.createElement('li');
       item.append(dk.renderText(decoded.messageId === null ? '' : describe(decoded), { linkOptions: { emails: false } }));
-      const card = dk.renderPreview(message, { imageURL: (url) => `/images/${encodeURIComponent(url)}`, maxTitle: 80 });
+      const card = dk.renderPreview(message, {
+        imageURL: (url) => new URL(`/images/${encodeURIComponent(url)}`, location.href), maxTitle: 80, imageLabel: 'Bild' });
+      const decisions = dk.linkCard(message, { maxTitle: 80 });
+      if (decisions?.title) console.log(decisions.title.dir, decisions.image?.alt ?? 'Bild', dk.safeURL(decisions.link));
       if (card) item.append(card);
       list.append(item);
     } catch (error) {
