@@ -159,53 +159,61 @@ public struct LinkCard: Sendable, Hashable {
     /// `text` trimmed and clipped to `limit` graphemes (the last an ellipsis when clipped), with its direction;
     /// nil when nothing is left.
     static func text(_ text: String?, limit: Int) -> Text? {
-        guard let text else { return nil }
-        // One pass over the scalars: where the text starts and ends untrimmed, where grapheme number `limit`
-        // begins (the ellipsis takes its place), and whether a grapheme after it is more than white space.
-        let scalars = text.unicodeScalars
-        var start: String.Index?
-        var end = scalars.startIndex
+        guard var text else { return nil }
+        return text.withUTF8 { clipped($0, limit: limit) }
+    }
+
+    /// ``text(_:limit:)`` on the UTF-8 bytes of a string, in one pass: where the text starts and ends untrimmed,
+    /// where the untrimmed text before grapheme number `limit` ends (the ellipsis follows it), and whether a
+    /// grapheme past the limit is more than white space.
+    private static func clipped(_ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Text? {
+        var start = -1
+        var end = 0
+        var kept = 0
         var graphemes = 0
-        var cut: String.Index?
-        var over = false
-        var previous: Unicode.Scalar?
+        var previous: UInt32?
         var regionalRun = 0
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            let s = scalars[index]
-            let next = scalars.index(after: index)
-            if start == nil {
-                if isTrimmed(s) {
-                    index = next
+        var i = 0
+        while i < b.count {
+            let (v, n) = scalar(b, at: i)
+            let trimmed = isTrimmed(v)
+            if start < 0 {
+                if trimmed {
+                    i += n
                     continue
                 }
-                start = index
+                start = i
             }
-            if previous == nil || startsGrapheme(s, after: previous!, regionalRun: regionalRun) {
-                graphemes += 1
-                if graphemes == limit { cut = index }
-            }
-            regionalRun = (0x1F1E6...0x1F1FF).contains(s.value) ? regionalRun + 1 : 0
-            previous = s
-            if !isTrimmed(s) {
-                end = next
+            if previous.map({ startsGrapheme(v, after: $0, regionalRun: regionalRun) }) ?? true { graphemes += 1 }
+            regionalRun = (0x1F1E6...0x1F1FF).contains(v) ? regionalRun + 1 : 0
+            previous = v
+            if !trimmed {
+                end = i + n
+                if graphemes < limit { kept = end }
                 // Past the limit only with more than white space after it.
                 if graphemes > limit {
-                    over = true
-                    break
+                    let shown = String(decoding: b[start..<kept], as: UTF8.self) + "…"
+                    return Text(text: shown, direction: direction(of: shown), isClipped: true)
                 }
             }
-            index = next
+            i += n
         }
-        guard let start else { return nil }
-        guard over, let cut else {
-            let shown = String(scalars[start..<end])
-            return Text(text: shown, direction: direction(of: shown), isClipped: false)
-        }
-        var kept = scalars[start..<cut]
-        while let l = kept.last, isTrimmed(l) { kept.removeLast() }
-        let shown = String(kept) + "…"
-        return Text(text: shown, direction: direction(of: shown), isClipped: true)
+        guard start >= 0 else { return nil }
+        let shown = String(decoding: b[start..<end], as: UTF8.self)
+        return Text(text: shown, direction: direction(of: shown), isClipped: false)
+    }
+
+    /// The scalar that starts at `i` in well-formed UTF-8, and its length in bytes.
+    @inline(__always)
+    private static func scalar(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let lead = UInt32(b[i])
+        if lead < 0x80 { return (lead, 1) }
+        if lead < 0xE0 { return ((lead & 0x1F) << 6 | UInt32(b[i + 1] & 0x3F), 2) }
+        if lead < 0xF0 { return ((lead & 0x0F) << 12 | UInt32(b[i + 1] & 0x3F) << 6 | UInt32(b[i + 2] & 0x3F), 3) }
+        return (
+            (lead & 0x07) << 18 | UInt32(b[i + 1] & 0x3F) << 12 | UInt32(b[i + 2] & 0x3F) << 6
+                | UInt32(b[i + 3] & 0x3F), 4
+        )
     }
 
     /// Whether `s` begins a new grapheme after `previous`: UAX #29's extended grapheme clusters — CR LF, Hangul
@@ -213,9 +221,7 @@ public struct LinkCard: Sendable, Hashable {
     /// character after a zero-width joiner (emoji sequences), regional-indicator pairs (flags) — without the rules
     /// for prepended characters and Indic conjuncts. The same count in every renderer, since all of them take
     /// their texts from the card.
-    private static func startsGrapheme(_ s: Unicode.Scalar, after previous: Unicode.Scalar, regionalRun: Int) -> Bool {
-        let v = s.value
-        let p = previous.value
+    private static func startsGrapheme(_ v: UInt32, after p: UInt32, regionalRun: Int) -> Bool {
         if p == 0x0D { return v != 0x0A }
         if p == 0x0A || v == 0x0D || v == 0x0A || v < 0x300 { return true }
         if p == 0x200D { return false }
@@ -230,15 +236,28 @@ public struct LinkCard: Sendable, Hashable {
             return !((0x1100...0x115F).contains(p) || (0xA960...0xA97C).contains(p))
         default: break
         }
-        switch s.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .spacingMark: return false
+        switch v {
+        // Blocks without marks, the most written: no table look-up.
+        case 0x370...0x482, 0x48A...0x58F, 0x5D0...0x5EA, 0x621...0x64A, 0x671...0x6D3, 0x3041...0x3096,
+            0x30A1...0x30FA, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+            0x1F300...0x1F3FA, 0x1F400...0x1FAFF:
+            return true
+        default: break
+        }
+        switch Unicode.Scalar(v)?.properties.generalCategory {
+        case .nonspacingMark?, .enclosingMark?, .spacingMark?: return false
         default: return true
         }
     }
 
     /// White space and the invisible characters a title is padded with.
-    private static func isTrimmed(_ s: Unicode.Scalar) -> Bool {
-        s.properties.isWhitespace || s == "\u{FEFF}" || s == "\u{200B}"
+    private static func isTrimmed(_ v: UInt32) -> Bool {
+        // Unicode's White_Space, the byte-order mark and the zero-width space: no table look-up.
+        switch v {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+            return true
+        default: return false
+        }
     }
 
     /// The direction of the first strong character, skipping what isolates hold (rule P2).
