@@ -54,7 +54,7 @@ public struct ConversationPage: Sendable {
     /// The conversation, in order.
     public var entries: [Entry]
     /// The language of the page's interface — headings, buttons, notes, times, the reply bar — and of its
-    /// `<html lang dir>`. The messages and cards keep their own words, each element `dir="auto"`.
+    /// `<html lang dir>`. The messages and cards keep their own words and directions (`dir="auto"`, a card's the `LinkCard`'s).
     public var language: InterfaceLanguage
     /// The picture to carry in the page itself for the URL a preview names, as a `data:` URL (the demo's
     /// pictures, whose server is gone when the page is read); nil links to the URL.

@@ -32,13 +32,13 @@ struct HTMLPageTests {
         #expect(try customer.text(".//li[contains(@class, 'closed')]").contains("ticket is closed"))
         #expect(try customer.text(".//footer") == "This ticket is closed.")
         for view in [customer, agent] {
-            let titles = try view.all(".//a[@class='card']/span/span[@class='title']").map { $0.stringValue ?? "" }
+            let titles = try view.all(".//a[@class='deskkit-card']/div/div[@class='deskkit-card-title']").map { $0.stringValue ?? "" }
             #expect(
                 titles == [
                     "Parcel 1138: delayed at the Riverside depot", "parcel-map.png",
                     "What happens when a parcel is lost? — Acme Help Centre", "返品・交換について",
                 ])
-            let images = try view.all(".//a[@class='card']/img/@src").map { $0.stringValue ?? "" }
+            let images = try view.all(".//a[@class='deskkit-card']/div[@class='deskkit-card-media']/img/@src").map { $0.stringValue ?? "" }
             #expect(images.count == 3)
             #expect(images.allSatisfy { $0.hasPrefix("data:image/png;base64,") }, "the page carries its pictures")
             #expect(
@@ -87,11 +87,11 @@ struct HTMLPageTests {
         let r = try await CLI.run(["preview", "--allow-private", "--html", "-", "see \(url) <b>now</b>"])
         #expect(r.status == 0, "\(r.stderr)")
         let page = try Page(r.stdout)
-        let card = try #require(try page.view("customer").all(".//a[@class='card']").first)
-        #expect(try card.nodes(forXPath: "span/span[@class='title']").first?.stringValue == hostile[0])
-        #expect(try card.nodes(forXPath: "span/span[@class='description']").first?.stringValue == hostile[1])
-        #expect(try card.nodes(forXPath: "span/span[@class='site']").first?.stringValue == hostile[3])
-        #expect(try card.nodes(forXPath: "img").isEmpty, "a javascript: image is not loaded")
+        let card = try #require(try page.view("customer").all(".//a[@class='deskkit-card']").first)
+        #expect(try card.nodes(forXPath: "div/div[@class='deskkit-card-title']").first?.stringValue == hostile[0])
+        #expect(try card.nodes(forXPath: "div/div[@class='deskkit-card-description']").first?.stringValue == hostile[1])
+        #expect(try card.nodes(forXPath: "div/div[@class='deskkit-card-site']").first?.stringValue == hostile[3])
+        #expect(try card.nodes(forXPath: ".//img").isEmpty, "a javascript: image is not loaded")
         #expect(try page.view("customer").text(".//div[@class='bubble']") == "see \(url) <b>now</b>")
         try page.expectNothingActive()
 
