@@ -32,13 +32,17 @@ struct HTMLPageTests {
         #expect(try customer.text(".//li[contains(@class, 'closed')]").contains("ticket is closed"))
         #expect(try customer.text(".//footer") == "This ticket is closed.")
         for view in [customer, agent] {
-            let titles = try view.all(".//a[@class='deskkit-card']/div/div[@class='deskkit-card-title']").map { $0.stringValue ?? "" }
+            let titles = try view.all(".//a[@class='deskkit-card']/div/div[@class='deskkit-card-title']").map {
+                $0.stringValue ?? ""
+            }
             #expect(
                 titles == [
                     "Parcel 1138: delayed at the Riverside depot", "parcel-map.png",
                     "What happens when a parcel is lost? — Acme Help Centre", "返品・交換について",
                 ])
-            let images = try view.all(".//a[@class='deskkit-card']/div[@class='deskkit-card-media']/img/@src").map { $0.stringValue ?? "" }
+            let images = try view.all(".//a[@class='deskkit-card']/div[@class='deskkit-card-media']/img/@src").map {
+                $0.stringValue ?? ""
+            }
             #expect(images.count == 3)
             #expect(images.allSatisfy { $0.hasPrefix("data:image/png;base64,") }, "the page carries its pictures")
             #expect(
