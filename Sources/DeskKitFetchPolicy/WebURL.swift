@@ -1,7 +1,10 @@
 import DeskKitJSON
 import DeskKitURL
 
-/// An http(s) URL taken apart far enough to check and fetch it.
+/// An http(s) URL taken apart far enough to check and fetch it: the fetcher's question (which request to make of a
+/// URL a page or a person gave — white space trimmed, credentials dropped — before `AddressPolicy` says whether its
+/// addresses may be reached). Whether a client may open or load a URL is another question, with one answer:
+/// `URLSafety` in DeskKitModel.
 package struct WebURL: Sendable, Hashable {
     package var scheme: String
     /// The host as written (lowercased), IDN in Unicode; IPv6 without brackets.
