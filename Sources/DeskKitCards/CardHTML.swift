@@ -1,6 +1,6 @@
 import DeskKitModel
 
-/// One preview card as an HTML fragment, drawn from its ``LinkCard`` — the same elements, classes and
+/// One preview card as an HTML fragment, drawn from its `LinkCard` (DeskKitModel) — the same elements, classes and
 /// attributes as the web module's `renderPreview`, so `card.css` (and ``ConversationPage/styleSheet``) styles both:
 ///
 /// ```html
@@ -14,7 +14,7 @@ import DeskKitModel
 /// </a>
 /// ```
 ///
-/// Every text is escaped; URLs are the card's (``URLSafety``); nothing is active.
+/// Every text is escaped; URLs are the card's (`URLSafety`); nothing is active.
 public enum CardHTML {
     /// The card of `preview`, or `""` when it has nothing to show. `inlineImage` may give the picture as a `data:`
     /// URL instead of its address; `language` names a picture that stands alone without a site label (its `alt`).

@@ -57,7 +57,7 @@ public struct ImageURLSigner: Sendable, CustomStringConvertible {
         return base
     }
 
-    /// The proxied URL of `url`; `url` itself when it is not one a client may load (``URLSafety``: a `data:`
+    /// The proxied URL of `url`; `url` itself when it is not one a client may load (`URLSafety`: a `data:`
     /// image stays as it is) or is longer than ``maxURLBytes``.
     public func proxiedURL(for url: String) -> String {
         guard Self.isWebURL(url), url.utf8.count <= Self.maxURLBytes else { return url }
@@ -87,7 +87,7 @@ public struct ImageURLSigner: Sendable, CustomStringConvertible {
 
     public var description: String { "image proxy at \(publicURL), \(keys.count) key(s)" }
 
-    /// Whether `url` is one a client may load: the one rule of ``URLSafety`` (what a card shows is what is signed).
+    /// Whether `url` is one a client may load: the one rule of `URLSafety` (what a card shows is what is signed).
     private static func isWebURL(_ url: String) -> Bool { URLSafety.isSafe(url) }
 
     /// Unpadded base64url.
