@@ -132,7 +132,7 @@ struct CardBuilder: Sendable {
             let preview = URLPreview(
                 url: link, siteName: nil, title: media?.fileName ?? MediaInfo.fileName(url: page.finalURL),
                 description: media?.summary(in: InterfaceLanguage(languages.header)),
-                image: page.isImage ? page.finalURL : nil)
+                image: page.isImage ? URLSafety.safeURL(page.finalURL) : nil)
             details.sources.title = preview.title.map { _ in .file }
             details.sources.description = preview.description.map { _ in .file }
             details.sources.image = preview.image.map { _ in .file }
@@ -144,11 +144,14 @@ struct CardBuilder: Sendable {
         }
         details.sources.title = source(m.title, tagged: m.isTagged(.title))
         details.sources.description = source(m.description, tagged: m.isTagged(.description))
-        details.sources.image = source(m.image, tagged: !m.images.isEmpty || m.isTagged(.image))
+        // An image no client may load (`URLSafety`: a space, a look-alike host) is no image: the payload stays valid.
+        details.sources.image = source(
+            m.image.flatMap(URLSafety.safeURL), tagged: !m.images.isEmpty || m.isTagged(.image))
         details.sources.siteName = source(m.siteName, tagged: m.isTagged(.siteName))
         return PreviewCard(
             preview: URLPreview(
-                url: link, siteName: m.siteName, title: m.title, description: m.description, image: m.image),
+                url: link, siteName: m.siteName, title: m.title, description: m.description,
+                image: m.image.flatMap(URLSafety.safeURL)),
             details: details)
     }
 

@@ -66,6 +66,10 @@ struct MediaLinkTests {
             case "/share": .html(#"<title>Share</title><h1>Post</h1><img src="/button.png">"#)
             case "/thumbnail": .html(#"<title>Thumbnail</title><h1>Post</h1><img src="/thumb.png">"#)
             case "/tagged-icon": .html(#"<title>Tagged</title><meta property="og:image" content="/arrow.png">"#)
+            case "/respelt-host":
+                .html(#"<title>Respelt</title><meta property="og:image" content="http://0x7f.1/i.png">"#)
+            case "/look-alike":
+                .html(#"<title>Look-alike</title><meta property="og:image" content="https://ｅxample.com/i.png">"#)
             default: .init(status: 404)
             }
         }
@@ -92,6 +96,21 @@ struct MediaLinkTests {
             // An endless body served as an image: the probe reads its bound and stops.
             await expectFailure(.notAnImage) { () async throws(FetchError) in
                 try await fetcher.fetch(server.baseURL + "/endless.png")
+            }
+        }
+    }
+
+    /// An image no client may load (`URLSafety`) is left off the card, so the payload written is valid.
+    @Test func anImageNoClientMayLoadIsNoImage() async throws {
+        let server = try await Self.start()
+        try await server.scoped {
+            let fetcher = Self.fetcher(server)
+            for path in ["/respelt-host", "/look-alike"] {
+                let page = try await fetcher.fetch(server.baseURL + path)
+                #expect(page.metadata?.image != nil, "the page names an image: \(path)")
+                let card = CardBuilder.card(of: page, link: server.baseURL + path)
+                #expect(card.preview.title != nil && card.preview.image == nil, "\(path)")
+                #expect(card.details.sources.image == nil)
             }
         }
     }
