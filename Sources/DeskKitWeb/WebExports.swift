@@ -118,29 +118,26 @@ public func dk_link_card(
 ) -> UnsafeMutableRawPointer {
     let limits = LinkCard.Limits(title: Int(maxTitle), description: Int(maxDescription))
     let bytes = WebAnswer.bytes(json, count)
-    var card: LinkCard?
-    var kind: DeskContent.Kind?
+    let content: DeskContent
     var problem: PayloadProblem?
-    switch form {
-    case 2:
-        let content = decodedData(bytes).content
-        kind = content.kind
-        if case .urlPreview(let preview) = content { card = LinkCard(preview, limits: limits) }
-    default:
+    if form == 2 {
+        content = decodedData(bytes).content
+    } else {
         let message = decodedMessage(bytes)
-        kind = message.content.kind
-        card = LinkCard(message, limits: limits)
-        if case .malformed(let m) = message.content, m.reason.path == "$" {
+        content = message.content
+        if case .malformed(let m) = content, m.reason.path == "$" {
             problem = m.reason
         } else {
             problem = NoMessage.problem(of: message)
         }
     }
+    var card: LinkCard?
+    if case .urlPreview(let preview) = content { card = LinkCard(preview, limits: limits) }
     return WebAnswer.json { w in
         w.member("card", first: true)
         if let card { card.write(to: &w) } else { w.raw("null") }
-        if let kind { w.member("kind", kind.rawValue) }
-        if form == 1 {
+        w.member("kind", content.kind.rawValue)
+        if form != 2 {
             w.member("error")
             if let problem { w.write(problem.jsonValue) } else { w.raw("null") }
         }
