@@ -10,20 +10,12 @@ let message = DeskMessage(customType: "SENDBIRD_DESK_RICH_MESSAGE", data: data, 
 func show(_ parts: Any?...) { print(parts.map { $0.map { "\($0)" } ?? "-" }.joined(separator: " ")) }
 // snippet.show
 if let card = LinkCard(message, limits: .init(title: 80, description: 200)) {
-    // The whole card is a button that opens `link` (SFSafariViewController); none: not tappable.
-    show("tap opens", card.link)
-    if let image = card.image {
-        // An image view whose height is fixed before the image arrives: width × height / width, else 1.91:1.
-        let ratio = image.size.map { Double($0.height) / Double($0.width) } ?? 1 / 1.91
-        switch image.alt {  // its accessibilityLabel
-        case .decorative: show("image", image.url, "ratio", ratio, "hidden from VoiceOver")
-        case .text(let label): show("image", image.url, "ratio", ratio, "label", label)
-        case .interfaceImageWord: show("image", image.url, "ratio", ratio, "label: the app's word for an image")
-        }
+    show("tap opens", card.link)  // nil: the card is not a button
+    if let image = card.image {  // its box 1.91:1 when no size is known; alt .decorative, .text or the app's word
+        show("image", image.url, image.size.map { Double($0.height) / Double($0.width) } ?? 1 / 1.91, image.alt)
     }
-    // Each label: its text, and semanticContentAttribute .forceRightToLeft for .rightToLeft.
     for (role, text) in [("site", card.site), ("title", card.title), ("description", card.description)] {
-        if let text { show(role, text.text, text.direction, text.isClipped ? "clipped" : "") }
+        if let text { show(role, text.text, text.direction) }  // .rightToLeft: semanticContentAttribute
     }
     if let host = card.host { show("footer", host) }  // the real host under a site's own name
 }
