@@ -359,6 +359,7 @@ let package = Package(
             name: "DeskKitJobStoreTests",
             dependencies: [
                 "DeskKitJobStore", "DeskKitTime", "DeskKitTestSupport",
+                .product(name: "Clocks", package: "swift-clocks", condition: server),
                 .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
             ]

@@ -7,9 +7,15 @@ import Foundation
 /// The contract every store keeps:
 /// - ``admit(_:now:dedupWindow:)`` returns only after the job is committed (a webhook is answered 200
 ///   only then); a message id admitted within the dedup window is a duplicate.
-/// - ``claim(limit:now:lease:)`` hands each due job to one worker for the lease; a job whose lease ran
-///   out (its worker died) is claimed again. A live worker keeps its jobs with ``renew(_:until:)``.
+/// - ``claim(limit:now:lease:)`` hands each due job to one worker for the lease, under a claim token of
+///   its own (``StoredJob/claimToken``); a job whose lease ran out (its worker died, froze or lost the
+///   database) is claimed again, under a new token. A live worker keeps its jobs with ``renew(_:until:)``.
 /// - A job ends ``JobState/done`` or ``JobState/failed``; until then it can be rescheduled.
+/// - **Fenced writes.** A worker's writes to its job — ``renew(_:until:)``,
+///   ``finish(_:as:error:now:)``, ``reschedule(_:dueAt:error:now:)`` — hold only while the job is still
+///   running under the worker's claim token. Once another claim took the job (or it ended, or an operator
+///   changed it), the old claim's writes change nothing and say so: a worker that lost its job can neither
+///   put it back in the queue nor mark a delivered message failed.
 public protocol JobStore: Sendable {
     /// Commits `job` unless its message id was admitted within `dedupWindow` before `now`.
     /// - Returns: false for a duplicate.
@@ -30,8 +36,8 @@ public protocol JobStore: Sendable {
     func waitForArrivals(_ wake: @escaping @Sendable () -> Void) async
 
     /// Extends the leases of `claims` (jobs as ``claim(limit:now:lease:)`` handed them out) to `until`,
-    /// for those still running under that claim: a job claimed again since (its attempt count moved on) or
-    /// ended is left alone. Returns the message ids renewed.
+    /// for those still running under that claim (its ``StoredJob/claimToken``): a job claimed again since,
+    /// or ended, is left alone. Returns the message ids renewed: a claim missing from them is gone.
     func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64>
 
     /// At a server's start, takes back the jobs a previous process left running. A store that is one
@@ -40,13 +46,20 @@ public protocol JobStore: Sendable {
     /// leases and returns 0.
     func recoverAbandoned(now: Date) async throws(JobStoreError) -> Int
 
-    /// Ends a claimed job: `.done` or `.failed` (with its last error). Like ``reschedule(_:dueAt:error:now:)``,
-    /// it writes its change even when the calling task is cancelled (a worker cancelled at the end of a
+    /// Ends a claimed job: `.done` or `.failed` (with its last error), if it is still running under
+    /// `claim` (as ``claim(limit:now:lease:)`` handed it out). Like ``reschedule(_:dueAt:error:now:)``, it
+    /// writes its change even when the calling task is cancelled (a worker cancelled at the end of a
     /// shutdown's grace records how its job ended), within the store's own time limit.
-    func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError)
+    /// - Returns: false when the claim was gone (the job was claimed again, ended, or changed by an operator)
+    ///   and nothing was written.
+    @discardableResult
+    func finish(_ claim: StoredJob, as state: JobState, error: String?, now: Date) async throws(JobStoreError) -> Bool
 
-    /// Puts a claimed job back in the queue, due at `dueAt`, with the error that made it wait.
-    func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError)
+    /// Puts a claimed job back in the queue, due at `dueAt`, with the error that made it wait, if it is still
+    /// running under `claim`.
+    /// - Returns: false when the claim was gone and nothing was written.
+    @discardableResult
+    func reschedule(_ claim: StoredJob, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) -> Bool
 
     /// How many jobs are in each state.
     func counts() async throws(JobStoreError) -> [JobState: Int]
@@ -122,10 +135,16 @@ public struct StoredJob: Sendable, Hashable {
     public var nextAttemptAt: Date
     /// The last error, for a job that waits to retry or failed.
     public var lastError: String?
+    /// The claim's token, unique to each claim of each job (the fencing token of the job's last claim; 0
+    /// for a job never claimed): a worker's writes hold only while the job runs under it. PostgreSQL draws
+    /// it from a sequence, so a later claim always holds a larger token; SQLite draws it at random, the
+    /// memory store counts.
+    public var claimToken: Int64
 
     /// A job as a store reports it.
     public init(
-        job: EnrichmentJob, state: JobState, attempts: Int, acceptedAt: Date, nextAttemptAt: Date, lastError: String?
+        job: EnrichmentJob, state: JobState, attempts: Int, acceptedAt: Date, nextAttemptAt: Date, lastError: String?,
+        claimToken: Int64 = 0
     ) {
         self.job = job
         self.state = state
@@ -133,6 +152,7 @@ public struct StoredJob: Sendable, Hashable {
         self.acceptedAt = acceptedAt
         self.nextAttemptAt = nextAttemptAt
         self.lastError = lastError
+        self.claimToken = claimToken
     }
 }
 

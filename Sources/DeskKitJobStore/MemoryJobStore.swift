@@ -47,6 +47,8 @@ public actor MemoryJobStore: JobStore {
     /// Ended jobs in the order they ended, to forget the oldest beyond ``Configuration/remembered``.
     private var ended = Deque<Moment>()
     private var tally = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
+    /// The last claim token handed out.
+    private var lastToken: Int64 = 0
 
     /// An empty store.
     public init(configuration: Configuration = Configuration()) {
@@ -110,8 +112,7 @@ public actor MemoryJobStore: JobStore {
         var renewed: Set<Int64> = []
         for claim in claims {
             let id = claim.job.messageID
-            guard var entry = jobs[id], entry.stored.state == .running, entry.stored.attempts == claim.attempts
-            else { continue }
+            guard var entry = jobs[id], holds(claim, entry) else { continue }
             entry.leaseUntil = until
             jobs[id] = entry
             leases.insert(Moment(at: until, id: id, attempts: claim.attempts))
@@ -128,18 +129,24 @@ public actor MemoryJobStore: JobStore {
         return running.count
     }
 
-    public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) {
-        guard var entry = jobs[messageID] else { return }
+    @discardableResult
+    public func finish(_ claim: StoredJob, as state: JobState, error: String?, now: Date) -> Bool {
+        let id = claim.job.messageID
+        guard var entry = jobs[id], holds(claim, entry) else { return false }
         entry.stored.lastError = error
         entry.leaseUntil = nil
         entry.updatedAt = now
         move(&entry, to: state)
-        jobs[messageID] = entry
+        jobs[id] = entry
         if state == .done || state == .failed { remember(entry) }
+        return true
     }
 
-    public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) {
-        requeue(messageID, dueAt: dueAt, error: error, now: now)
+    @discardableResult
+    public func reschedule(_ claim: StoredJob, dueAt: Date, error: String?, now: Date) -> Bool {
+        guard let entry = jobs[claim.job.messageID], holds(claim, entry) else { return false }
+        requeue(claim.job.messageID, dueAt: dueAt, error: error, now: now)
+        return true
     }
 
     // MARK: Operators
@@ -171,6 +178,11 @@ public actor MemoryJobStore: JobStore {
 
     // MARK: Helpers
 
+    /// Whether `entry` still runs under `claim`'s token.
+    private func holds(_ claim: StoredJob, _ entry: Entry) -> Bool {
+        entry.stored.state == .running && entry.stored.claimToken == claim.claimToken
+    }
+
     /// Whether a heap element still stands for its job.
     private func isCurrent(_ moment: Moment, _ state: JobState) -> Bool {
         guard let entry = jobs[moment.id], entry.stored.state == state, entry.stored.attempts == moment.attempts
@@ -183,6 +195,8 @@ public actor MemoryJobStore: JobStore {
         var entry = jobs[id]!
         move(&entry, to: .running)
         entry.stored.attempts += 1
+        lastToken += 1
+        entry.stored.claimToken = lastToken
         entry.leaseUntil = now.addingTimeInterval(lease / .seconds(1))
         entry.updatedAt = now
         jobs[id] = entry

@@ -52,7 +52,7 @@ public final class PostgresJobStore: JobStore, Service {
     /// Where the pools and the transactions log.
     private let logger: Logger
     private let admissions: GroupCommit<Admission, Bool>
-    private let endings: GroupCommit<Ending, Void>
+    private let endings: GroupCommit<Ending, Bool>
 
     /// Rows per statement (arrays of this many values).
     static let rowsPerBatch = 1000
@@ -81,10 +81,10 @@ public final class PostgresJobStore: JobStore, Service {
             }
         }
         endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
-            try await withDeadline(timeout, followsCancellation: false) {
+            let written = try await withDeadline(timeout, followsCancellation: false) {
                 try await Self.end(batch, client: lazyClient)
             }
-            return batch.map { _ in () }
+            return batch.map { written.contains(Claim(id: $0.messageID, token: $0.claimToken)) }
         }
     }
 
@@ -268,7 +268,8 @@ public final class PostgresJobStore: JobStore, Service {
                 WHERE state = 'queued' AND next_attempt_at <= \(now)
                 ORDER BY next_attempt_at, message_id LIMIT \(limit) FOR UPDATE SKIP LOCKED
             )
-            UPDATE deskkit_jobs SET state = 'running', lease_until = \(until), attempts = attempts + 1, updated_at = \(now)
+            UPDATE deskkit_jobs SET state = 'running', lease_until = \(until), attempts = attempts + 1, updated_at = \(now),
+                claim_token = nextval('deskkit_job_claims')
             WHERE message_id IN (
                 SELECT message_id FROM (SELECT * FROM expired UNION ALL SELECT * FROM queued) AS due
                 ORDER BY rank, due, message_id LIMIT \(limit))
@@ -293,16 +294,16 @@ public final class PostgresJobStore: JobStore, Service {
     public func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64> {
         guard !claims.isEmpty else { return [] }
         let ids = claims.map(\.job.messageID)
-        let attempts = claims.map { Int32($0.attempts) }
+        let tokens = claims.map(\.claimToken)
         // Rows locked in the order of their ids, as a batch of ends locks them (see `end`).
         return try await perform(durable: false) { client in
             var renewed: Set<Int64> = []
             let rows = try await client.query(
                 """
                 UPDATE deskkit_jobs AS j SET lease_until = \(until)
-                FROM unnest(\(ids)::bigint[], \(attempts)::int[]) AS c(id, attempts),
+                FROM unnest(\(ids)::bigint[], \(tokens)::bigint[]) AS c(id, token),
                     (SELECT message_id FROM deskkit_jobs WHERE message_id = ANY(\(ids)::bigint[]) ORDER BY message_id FOR UPDATE) AS l
-                WHERE j.message_id = c.id AND l.message_id = c.id AND j.attempts = c.attempts AND j.state = 'running'
+                WHERE j.message_id = c.id AND l.message_id = c.id AND j.claim_token = c.token AND j.state = 'running'
                 RETURNING j.message_id
                 """)
             for try await id in rows.decode(Int64.self) { renewed.insert(id) }
@@ -313,45 +314,71 @@ public final class PostgresJobStore: JobStore, Service {
     /// Instances share the database: a running job may be a live instance's, so its lease decides.
     public func recoverAbandoned(now: Date) async throws(JobStoreError) -> Int { 0 }
 
-    public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
-        try await endings.submit(Ending(messageID: messageID, state: state, error: error, at: now))
+    @discardableResult
+    public func finish(_ claim: StoredJob, as state: JobState, error: String?, now: Date) async throws(JobStoreError)
+        -> Bool
+    {
+        try await endings.submit(
+            Ending(messageID: claim.job.messageID, claimToken: claim.claimToken, state: state, error: error, at: now))
     }
 
     /// The end of a claimed job, written with others that end at the same time.
     struct Ending: Sendable {
         var messageID: Int64
+        var claimToken: Int64
         var state: JobState
         var error: String?
         var at: Date
     }
 
-    /// Writes a batch of ends. Its rows are locked in the order of their ids (`l`), as the renewal of
-    /// leases locks them, and admissions are inserted in that order: statements that share rows and lock
-    /// them in one order never wait on each other in a cycle, which PostgreSQL would end as a deadlock,
-    /// failing the batch (and its jobs would be run again when their leases ran out).
-    private static func end(_ endings: [Ending], client: PostgresClient) async throws {
+    /// A job under one claim.
+    struct Claim: Hashable {
+        var id: Int64
+        var token: Int64
+    }
+
+    /// Writes a batch of ends, each only while its job still runs under its claim; returns the claims written.
+    /// Its rows are locked in the order of their ids (`l`), as the renewal of leases locks them, and
+    /// admissions are inserted in that order: statements that share rows and lock them in one order never
+    /// wait on each other in a cycle, which PostgreSQL would end as a deadlock, failing the batch (and its
+    /// jobs would be run again when their leases ran out).
+    private static func end(_ endings: [Ending], client: PostgresClient) async throws -> Set<Claim> {
         // An array of optional text does not bind: no error is written as '' and read back as NULL.
         let ids = endings.map(\.messageID)
+        let tokens = endings.map(\.claimToken)
         let states = endings.map(\.state.rawValue)
         let errors = endings.map { $0.error ?? "" }
         let stamps = endings.map(\.at)
-        _ = try await client.query(
+        let rows = try await client.query(
             """
             UPDATE deskkit_jobs AS j SET state = e.state, lease_until = NULL, last_error = nullif(e.error, ''), updated_at = e.at
-            FROM unnest(\(ids)::bigint[], \(states)::text[], \(errors)::text[], \(stamps)::timestamptz[]) AS e(id, state, error, at),
+            FROM unnest(\(ids)::bigint[], \(tokens)::bigint[], \(states)::text[], \(errors)::text[], \(stamps)::timestamptz[])
+                    AS e(id, token, state, error, at),
                 (SELECT message_id FROM deskkit_jobs WHERE message_id = ANY(\(ids)::bigint[]) ORDER BY message_id FOR UPDATE) AS l
-            WHERE j.message_id = e.id AND l.message_id = e.id
+            WHERE j.message_id = e.id AND l.message_id = e.id AND j.state = 'running' AND j.claim_token = e.token
+            RETURNING j.message_id, j.claim_token
             """)
+        var written: Set<Claim> = []
+        for try await (id, token) in rows.decode((Int64, Int64).self) { written.insert(Claim(id: id, token: token)) }
+        return written
     }
 
-    public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) {
-        try await run(
-            durable: false, followsCancellation: false,
-            """
-            UPDATE deskkit_jobs SET state = 'queued', lease_until = NULL, next_attempt_at = \(dueAt),
-                last_error = coalesce(\(error), last_error), updated_at = \(now)
-            WHERE message_id = \(messageID)
-            """)
+    @discardableResult
+    public func reschedule(_ claim: StoredJob, dueAt: Date, error: String?, now: Date) async throws(JobStoreError)
+        -> Bool
+    {
+        let (id, token) = (claim.job.messageID, claim.claimToken)
+        return try await perform(durable: false, followsCancellation: false) { client in
+            let rows = try await client.query(
+                """
+                UPDATE deskkit_jobs SET state = 'queued', lease_until = NULL, next_attempt_at = \(dueAt),
+                    last_error = coalesce(\(error), last_error), updated_at = \(now)
+                WHERE message_id = \(id) AND state = 'running' AND claim_token = \(token)
+                RETURNING message_id
+                """)
+            for try await _ in rows.decode(Int64.self) { return true }
+            return false
+        }
     }
 
     // MARK: Operators
@@ -408,15 +435,15 @@ public final class PostgresJobStore: JobStore, Service {
     // MARK: Helpers
 
     static let columns =
-        "message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, last_error"
+        "message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, last_error, claim_token"
 
     private func jobs(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
         try await perform(durable: durable) { client in
             var out: [StoredJob] = []
             let rows = try await client.query(query)
-            for try await (id, channel, text, links, language, trace, state, attempts, accepted, next, error)
+            for try await (id, channel, text, links, language, trace, state, attempts, accepted, next, error, token)
                 in rows.decode(
-                    (Int64, String, String, String?, String?, String?, String, Int32, Date, Date, String?).self)
+                    (Int64, String, String, String?, String?, String?, String, Int32, Date, Date, String?, Int64).self)
             {
                 guard let state = JobState(rawValue: state) else { continue }
                 out.append(
@@ -426,7 +453,7 @@ public final class PostgresJobStore: JobStore, Service {
                             language: language, traceContext: EnrichmentJob.traceContext(stored: trace)),
                         state: state,
                         attempts: Int(attempts),
-                        acceptedAt: accepted, nextAttemptAt: next, lastError: error))
+                        acceptedAt: accepted, nextAttemptAt: next, lastError: error, claimToken: token))
             }
             return out
         }
@@ -438,14 +465,6 @@ public final class PostgresJobStore: JobStore, Service {
         let logger = self.logger
         return try await perform { client in
             try await Self.committedIDs(query, client: client, logger: logger, notify: notify).count
-        }
-    }
-
-    private func run(durable: Bool = true, followsCancellation: Bool = true, _ query: PostgresQuery)
-        async throws(JobStoreError)
-    {
-        try await perform(durable: durable, followsCancellation: followsCancellation) { client in
-            _ = try await client.query(query)
         }
     }
 

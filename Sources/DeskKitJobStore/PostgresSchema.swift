@@ -112,5 +112,11 @@ extension PostgresSchema {
             ["ALTER TABLE deskkit_jobs ADD COLUMN language text"],
             // The trace the job continues (`EnrichmentJob.storedTraceContext`); NULL: none.
             ["ALTER TABLE deskkit_jobs ADD COLUMN trace_context text"],
+            // The token of the job's last claim (`StoredJob.claimToken`), which its worker's writes must hold:
+            // drawn from a sequence, so that a later claim holds a larger one (a fencing token).
+            [
+                "CREATE SEQUENCE deskkit_job_claims",
+                "ALTER TABLE deskkit_jobs ADD COLUMN claim_token bigint NOT NULL DEFAULT 0",
+            ],
         ])
 }

@@ -44,6 +44,8 @@ public actor SQLiteJobStore: JobStore {
         ["ALTER TABLE jobs ADD COLUMN language TEXT"],
         // The trace the job continues (`EnrichmentJob.storedTraceContext`); NULL: none.
         ["ALTER TABLE jobs ADD COLUMN trace_context TEXT"],
+        // The token of the job's last claim (`StoredJob.claimToken`), which its worker's writes must hold.
+        ["ALTER TABLE jobs ADD COLUMN claim_token INTEGER NOT NULL DEFAULT 0"],
     ]
 
     /// The schema version this code writes (`PRAGMA user_version`).
@@ -177,7 +179,8 @@ public actor SQLiteJobStore: JobStore {
         let stamp = now.timeIntervalSince1970
         let rows = try await run(
             """
-            UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?
+            UPDATE jobs SET state = 'running', lease_until = ?, attempts = attempts + 1, updated_at = ?,
+                claim_token = random()
             WHERE message_id IN (
                 SELECT message_id FROM (
                     SELECT message_id, 0 AS rank, lease_until AS due FROM (
@@ -212,10 +215,11 @@ public actor SQLiteJobStore: JobStore {
         for slice in stride(from: 0, to: claims.count, by: 400).map({ claims[$0..<min($0 + 400, claims.count)] }) {
             let pairs = slice.map { _ in "(?, ?)" }.joined(separator: ", ")
             var binds: [SQLiteData] = [.float(until.timeIntervalSince1970)]
-            for claim in slice { binds += [.integer(Int(claim.job.messageID)), .integer(claim.attempts)] }
+            for claim in slice { binds += [.integer(Int(claim.job.messageID)), .integer(Int(claim.claimToken))] }
             let rows = try await run(
                 """
-                UPDATE jobs SET lease_until = ? WHERE state = 'running' AND (message_id, attempts) IN (VALUES \(pairs))
+                UPDATE jobs SET lease_until = ?
+                WHERE state = 'running' AND (message_id, claim_token) IN (VALUES \(pairs))
                 RETURNING message_id
                 """, binds)
             for row in rows { if let id = row.column("message_id")?.integer { renewed.insert(Int64(id)) } }
@@ -234,30 +238,39 @@ public actor SQLiteJobStore: JobStore {
         ).count
     }
 
-    public func finish(_ messageID: Int64, as state: JobState, error: String?, now: Date) async throws(JobStoreError) {
-        _ = try await run(
+    @discardableResult
+    public func finish(_ claim: StoredJob, as state: JobState, error: String?, now: Date) async throws(JobStoreError)
+        -> Bool
+    {
+        try await !run(
             followsCancellation: false,
-
-            "UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE message_id = ?",
+            """
+            UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ?
+            WHERE message_id = ? AND state = 'running' AND claim_token = ? RETURNING message_id
+            """,
             [
                 .text(state.rawValue), error.map(SQLiteData.text) ?? .null, .float(now.timeIntervalSince1970),
-                .integer(Int(messageID)),
-            ])
+                .integer(Int(claim.job.messageID)), .integer(Int(claim.claimToken)),
+            ]
+        ).isEmpty
     }
 
-    public func reschedule(_ messageID: Int64, dueAt: Date, error: String?, now: Date) async throws(JobStoreError) {
-        _ = try await run(
+    @discardableResult
+    public func reschedule(_ claim: StoredJob, dueAt: Date, error: String?, now: Date) async throws(JobStoreError)
+        -> Bool
+    {
+        try await !run(
             followsCancellation: false,
-
             """
             UPDATE jobs SET state = 'queued', lease_until = NULL, next_attempt_at = ?, last_error = coalesce(?, last_error),
-                updated_at = ? WHERE message_id = ?
+                updated_at = ?
+            WHERE message_id = ? AND state = 'running' AND claim_token = ? RETURNING message_id
             """,
             [
                 .float(dueAt.timeIntervalSince1970), error.map(SQLiteData.text) ?? .null,
-                .float(now.timeIntervalSince1970),
-                .integer(Int(messageID)),
-            ])
+                .float(now.timeIntervalSince1970), .integer(Int(claim.job.messageID)), .integer(Int(claim.claimToken)),
+            ]
+        ).isEmpty
     }
 
     // MARK: Operators
@@ -348,6 +361,7 @@ public actor SQLiteJobStore: JobStore {
             attempts: row.column("attempts")?.integer ?? 0,
             acceptedAt: Date(timeIntervalSince1970: row.column("accepted_at")?.double ?? 0),
             nextAttemptAt: Date(timeIntervalSince1970: row.column("next_attempt_at")?.double ?? 0),
-            lastError: row.column("last_error")?.string)
+            lastError: row.column("last_error")?.string,
+            claimToken: Int64(row.column("claim_token")?.integer ?? 0))
     }
 }

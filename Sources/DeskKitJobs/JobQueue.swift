@@ -18,6 +18,12 @@ import Tracing
 /// done jobs and the store's `LISTEN` (`JobStore.waitForArrivals(_:)`); when it returns nothing of the queue
 /// runs. It waits on its `ServiceClock`, which a test may drive.
 ///
+/// A worker's writes are fenced: each renewal, end and reschedule holds only while the job still runs under
+/// the worker's claim (`StoredJob.claimToken`), and the work confirms its claim (``ClaimedJob/confirm()``)
+/// before it acts outside the store. A write the store refuses because the claim is gone is logged as a
+/// warning with the message id and counted (`deskkit_jobs_stale_writes_total`); the job is left as the
+/// worker that holds it now leaves it.
+///
 /// On graceful shutdown it stops taking new jobs and lets running ones finish within the grace, then
 /// cancels them and puts them back in the store, due at once. A durable store keeps them for the next
 /// start. Over a `MemoryJobStore` the queue first goes on with the queued jobs during the grace, and hands
@@ -34,16 +40,21 @@ public actor JobQueue<Outcome: JobResult>: Service {
     public nonisolated let retry: any RetryStrategy<Outcome>
     /// How the queue waits and dates what it writes.
     public nonisolated let clock: ServiceClock
-    private let work: @Sendable (EnrichmentJob) async -> Outcome
+    private let work: @Sendable (ClaimedJob) async -> Outcome
     private let handBack: HandBack?
     /// Counts the shutdown grace from when the server was asked to stop, shared with its requests.
     private let grace: ShutdownGrace
     private let metrics: any MetricsFactory
+    /// `deskkit_jobs_stale_writes_total`: writes the store refused because their claim was gone.
+    private let staleWrites: Counter
     private let logger: Logger
     /// The claims of the jobs running, for the lease renewals and the figures.
     private var running: [Int64: StoredJob] = [:]
     /// Jobs whose end is being written: a renewal that no longer finds them running lost nothing.
     private var ending: Set<Int64> = []
+    /// The tokens of claims this queue's workers still hold that the store said are gone (a renewal or a
+    /// confirmation found another claim, or none): their ends are not written.
+    private var lost: Set<Int64> = []
     /// What the claims, the handlers and the workers read from any thread.
     private let shared: Locked<Shared>
     /// The store's due jobs; the queue wakes them on an admission, a retry due soon and a stop.
@@ -75,18 +86,20 @@ public actor JobQueue<Outcome: JobResult>: Service {
     ///     (each is also logged as an error with its channel and message id, and counted as `handed_back`).
     ///   - grace: the shutdown grace shared with the server's requests (by default the queue's own, of
     ///     ``JobQueueConfiguration/shutdownGrace``), begun by whichever is asked to stop first.
-    ///   - work: what a worker does with a job.
+    ///   - work: what a worker does with a job; it confirms the job's claim (``ClaimedJob/confirm()``) before
+    ///     it acts outside the store.
     public init(
         store: any JobStore, configuration: JobQueueConfiguration = JobQueueConfiguration(),
         retry: any RetryStrategy<Outcome>, metrics: any MetricsFactory = MetricsSystem.factory,
         logger: Logger = Logger(label: "deskkit.queue"), clock: ServiceClock = .system, handBack: HandBack? = nil,
-        grace: ShutdownGrace? = nil, work: @escaping @Sendable (EnrichmentJob) async -> Outcome
+        grace: ShutdownGrace? = nil, work: @escaping @Sendable (ClaimedJob) async -> Outcome
     ) {
         self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace, clock: clock)
         self.store = store
         self.configuration = configuration
         self.retry = retry
         self.metrics = metrics
+        staleWrites = Counter(label: "deskkit_jobs_stale_writes_total", factory: metrics)
         self.logger = logger
         self.clock = clock
         self.handBack = handBack
@@ -295,7 +308,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
         ) { span in
             span.attributes["deskkit.message_id"] = "\(claimed.job.messageID)"
             span.attributes["deskkit.job.attempt"] = claimed.attempts
-            let outcome = await work(claimed.job)
+            let outcome = await work(ClaimedJob(claimed) { await self.confirm(claimed) })
             span.attributes["deskkit.job.outcome"] = outcome.name
             if outcome.isFailure { span.setStatus(.init(code: .error, message: outcome.name)) }
             return outcome
@@ -305,13 +318,19 @@ public actor JobQueue<Outcome: JobResult>: Service {
 
     /// Writes how `claimed` ended, as ``retry`` decides; a run cut short by a shutdown goes back, due at
     /// once, uncounted. The store writes it even when this job's task is cancelled
-    /// (`JobStore.finish(_:as:error:now:)`): a job cut short at the grace's end goes back.
+    /// (`JobStore.finish(_:as:error:now:)`): a job cut short at the grace's end goes back. Nothing is written
+    /// for a claim known to be gone, and a write the store refuses as stale is counted.
     private func end(_ claimed: StoredJob, _ outcome: Outcome) async {
         let id = claimed.job.messageID
         ending.insert(id)
         defer {
             ending.remove(id)
-            running[id] = nil
+            if running[id]?.claimToken == claimed.claimToken { running[id] = nil }
+            lost.remove(claimed.claimToken)
+        }
+        if lost.contains(claimed.claimToken) {
+            logger.info("a job's end was not written: another worker holds it", metadata: ["message_id": "\(id)"])
+            return
         }
         let now = clock.now()
         let decision =
@@ -323,19 +342,46 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 level: level, "\(reason)", metadata: ["message_id": "\(id)", "error": .string(decision.error ?? "")])
         }
         do {
+            let written: Bool
             switch decision.action {
-            case .finish: try await store.finish(id, as: .done, error: decision.error, now: now)
-            case .fail: try await store.finish(id, as: .failed, error: decision.error, now: now)
+            case .finish: written = try await store.finish(claimed, as: .done, error: decision.error, now: now)
+            case .fail: written = try await store.finish(claimed, as: .failed, error: decision.error, now: now)
             case .retry(let due):
-                try await store.reschedule(id, dueAt: due, error: decision.error, now: now)
+                written = try await store.reschedule(claimed, dueAt: due, error: decision.error, now: now)
                 // Due before the claims' next poll: they look at the store's next due job again.
-                if due.timeIntervalSince(now) < configuration.pollInterval / .seconds(1) { claims.wake() }
+                if written && due.timeIntervalSince(now) < configuration.pollInterval / .seconds(1) { claims.wake() }
             }
+            if !written { refusedAsStale(claimed, "its end") }
         } catch {
             // The lease runs out and the job is claimed again: at least once.
             logger.error(
                 "cannot record a job's end", metadata: ["message_id": "\(id)", "error": .string(error.description)])
         }
+    }
+
+    /// Whether `claimed` still runs under its claim, which then holds for a lease from now
+    /// (``ClaimedJob/confirm()``).
+    private func confirm(_ claimed: StoredJob) async -> Bool {
+        guard !lost.contains(claimed.claimToken) else { return false }
+        do {
+            let until = clock.now().addingTimeInterval(configuration.lease / .seconds(1))
+            if try await store.renew([claimed], until: until).contains(claimed.job.messageID) { return true }
+            lost.insert(claimed.claimToken)
+            refusedAsStale(claimed, "its confirmation")
+        } catch {
+            logger.warning(
+                "cannot confirm a job's claim; the job is not acted on",
+                metadata: ["message_id": "\(claimed.job.messageID)", "error": .string(error.description)])
+        }
+        return false
+    }
+
+    /// Logs and counts a write of `claimed` that the store refused because its claim was gone.
+    private func refusedAsStale(_ claimed: StoredJob, _ what: String) {
+        logger.warning(
+            "a job's claim was gone: \(what) was not written (another worker holds the job, or it ended)",
+            metadata: ["message_id": "\(claimed.job.messageID)", "attempt": "\(claimed.attempts)"])
+        staleWrites.increment()
     }
 
     /// How a decision is counted when it does not say: a finished job by its outcome's name, a failed one as
@@ -371,8 +417,9 @@ public actor JobQueue<Outcome: JobResult>: Service {
     }
 
     /// Every ``JobQueueConfiguration/heartbeat``, renews the lease of every job this instance runs, in one
-    /// statement. A job whose lease was lost meanwhile (the store was unreachable for a whole lease, and
-    /// another worker took it) is logged: its update may then be done twice (at least once).
+    /// statement. A claim the store no longer holds (the store was unreachable for a whole lease, or this
+    /// process was paused, and another worker took the job) is a stale write, logged and counted; its worker's
+    /// confirmation and end then write nothing.
     private func renewLeases() async {
         while !Task.isCancelled {
             do { try await clock.sleep(configuration.heartbeat) } catch { return }
@@ -382,12 +429,12 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 let renewed = try await store.renew(
                     running, until: clock.now().addingTimeInterval(configuration.lease / .seconds(1)))
                 for claim in running
-                where !renewed.contains(claim.job.messageID) && self.running[claim.job.messageID] != nil
-                    && !ending.contains(claim.job.messageID)
+                where !renewed.contains(claim.job.messageID)
+                    && self.running[claim.job.messageID]?.claimToken == claim.claimToken
+                    && !ending.contains(claim.job.messageID) && !lost.contains(claim.claimToken)
                 {
-                    logger.warning(
-                        "a running job's lease was lost (another worker may take it)",
-                        metadata: ["message_id": "\(claim.job.messageID)"])
+                    lost.insert(claim.claimToken)
+                    refusedAsStale(claim, "its lease's renewal")
                 }
             } catch {
                 logger.warning(

@@ -7,7 +7,8 @@ public protocol JobResult: Sendable, CustomStringConvertible {
     var name: String { get }
     /// Whether the work failed: the run's span is marked an error.
     var isFailure: Bool { get }
-    /// Whether a shutdown cut the run short before it ended: the queue puts the job back, due at once,
-    /// uncounted, without asking its strategy.
+    /// Whether the run was cut short before it ended (a shutdown; a claim the work could not confirm): the
+    /// queue puts the job back, due at once, uncounted, without asking its strategy — a write the store
+    /// refuses when another claim holds the job.
     var isCancelled: Bool { get }
 }

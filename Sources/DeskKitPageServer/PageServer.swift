@@ -4,7 +4,7 @@ import NIOPosix
 import Synchronization
 
 /// A small web server on a loopback address, for the demo and for tests: routes answer with bytes,
-/// bytes dripped slowly, an endless body, or nothing at all.
+/// bytes dripped slowly, bytes held until a test lets them go, an endless body, or nothing at all.
 public final class PageServer: Sendable {
     /// One response.
     public struct Response: Sendable {
@@ -18,6 +18,9 @@ public final class PageServer: Sendable {
             case endless(chunk: [UInt8])
             /// Nothing at all, not even the status line: the connection is accepted and never answered.
             case silent
+            /// The status line and headers at once, then these bytes when `gate` opens (at once if it is open):
+            /// a page that answers exactly when a test says.
+            case held([UInt8], until: Gate)
         }
 
         /// The HTTP status.
@@ -42,6 +45,33 @@ public final class PageServer: Sendable {
         /// A redirect to `location`.
         public static func redirect(_ location: String, status: Int = 302) -> Response {
             Response(status: status, headers: [("Location", location)])
+        }
+    }
+
+    /// What a ``Response/Body/held(_:until:)`` body waits for: closed until ``open()``, then open for good.
+    public final class Gate: Sendable {
+        private let state = Mutex<(open: Bool, waiting: [@Sendable () -> Void])>((false, []))
+
+        /// A closed gate.
+        public init() {}
+
+        /// Lets every held body through, now and later.
+        public func open() {
+            let waiting = state.withLock { state in
+                defer { state = (true, []) }
+                return state.waiting
+            }
+            for resume in waiting { resume() }
+        }
+
+        /// Calls `resume` once the gate is open.
+        func whenOpen(_ resume: @escaping @Sendable () -> Void) {
+            let now = state.withLock { state in
+                if state.open { return true }
+                state.waiting.append(resume)
+                return false
+            }
+            if now { resume() }
         }
     }
 
@@ -175,6 +205,17 @@ public final class PageServer: Sendable {
             case .endless(let chunk):
                 context.flush()
                 Self.endless(ByteBuffer(bytes: chunk), on: channel)
+            case .held(let b, let gate):
+                context.flush()
+                gate.whenOpen {
+                    channel.eventLoop.execute {
+                        guard channel.isActive else { return }
+                        channel.write(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: b))), promise: nil)
+                        channel.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { _ in
+                            channel.close(promise: nil)
+                        }
+                    }
+                }
             case .silent:
                 break
             }

@@ -1,5 +1,7 @@
+import Clocks
 import DeskKitJobStore
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import SQLiteNIO
 import Testing
@@ -100,7 +102,7 @@ struct JobStoreContractTests {
             let t0 = Date(timeIntervalSince1970: 1_000_000)
             #expect(try await store.admit(Self.job(1), now: t0, dedupWindow: .seconds(60)))
             let claimed = try await store.claim(limit: 10, now: t0, lease: .seconds(30))
-            try await store.finish(1, as: .done, error: nil, now: t0)
+            try await store.finish(claimed[0], as: .done, error: nil, now: t0)
             #expect(claimed.map(\.job.messageID) == [1])
             #expect(try await !store.admit(Self.job(1), now: t0.addingTimeInterval(59), dedupWindow: .seconds(60)))
             #expect(try await store.admit(Self.job(1), now: t0.addingTimeInterval(61), dedupWindow: .seconds(60)))
@@ -126,13 +128,15 @@ struct JobStoreContractTests {
             try await expectDue(nil, "an empty store")
             for id in 1...2 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
             try await expectDue(t0, "queued jobs, due at admission")
-            _ = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
+            let claimed = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
             try await expectDue(t0.addingTimeInterval(30), "running jobs: their leases' end")
-            try await store.reschedule(1, dueAt: t0.addingTimeInterval(10), error: nil, now: t0.addingTimeInterval(1))
+            try await store.reschedule(
+                claimed[0], dueAt: t0.addingTimeInterval(10), error: nil, now: t0.addingTimeInterval(1))
             try await expectDue(t0.addingTimeInterval(10), "a retry due before the other lease ends")
-            try await store.finish(1, as: .done, error: nil, now: t0.addingTimeInterval(2))
+            let retried = try await store.claim(limit: 1, now: t0.addingTimeInterval(10), lease: .seconds(60))
+            try await store.finish(retried[0], as: .done, error: nil, now: t0.addingTimeInterval(11))
             try await expectDue(t0.addingTimeInterval(30), "the retry ended: the lease")
-            try await store.finish(2, as: .failed, error: "x", now: t0.addingTimeInterval(3))
+            try await store.finish(claimed[1], as: .failed, error: "x", now: t0.addingTimeInterval(12))
             try await expectDue(nil, "every job ended")
         }
     }
@@ -179,12 +183,13 @@ struct JobStoreContractTests {
         try await Self.withStore(backend) { store, _ in
             let t0 = Date(timeIntervalSince1970: 2_000_000)
             for id in 1...2 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
-            _ = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
+            let claimed = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
             let worker = Task {
                 try? await Task.sleep(for: .seconds(600))  // until cancelled
                 #expect(Task.isCancelled)
-                try await store.reschedule(1, dueAt: t0, error: nil, now: t0.addingTimeInterval(1))
-                try await store.finish(2, as: .done, error: nil, now: t0.addingTimeInterval(1))
+                let requeued = try await store.reschedule(claimed[0], dueAt: t0, error: nil, now: t0.addingTimeInterval(1))
+                let finished = try await store.finish(claimed[1], as: .done, error: nil, now: t0.addingTimeInterval(1))
+                #expect(requeued && finished)
                 #expect(try await store.admit(Self.job(3), now: t0, dedupWindow: .seconds(60)))
             }
             worker.cancel()
@@ -202,14 +207,14 @@ struct JobStoreContractTests {
             #expect(first.map(\.job.messageID) == [1, 2])
             #expect(first.allSatisfy { $0.state == .running && $0.attempts == 1 })
             // Claimed jobs are nobody else's until their lease runs out.
-            #expect(
-                try await store.claim(limit: 10, now: t0.addingTimeInterval(1), lease: .seconds(30)).map(
-                    \.job.messageID) == [3])
+            let third = try #require(
+                try await store.claim(limit: 10, now: t0.addingTimeInterval(1), lease: .seconds(30)).first)
+            #expect(third.job.messageID == 3)
             #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(29), lease: .seconds(30)).isEmpty)
             // Job 1's worker died: after the lease it is claimed again, a second attempt.
-            try await store.finish(2, as: .done, error: nil, now: t0.addingTimeInterval(2))
+            try await store.finish(first[1], as: .done, error: nil, now: t0.addingTimeInterval(2))
             try await store.reschedule(
-                3, dueAt: t0.addingTimeInterval(100), error: "HTTP 503", now: t0.addingTimeInterval(2))
+                third, dueAt: t0.addingTimeInterval(100), error: "HTTP 503", now: t0.addingTimeInterval(2))
             let again = try await store.claim(limit: 10, now: t0.addingTimeInterval(31), lease: .seconds(30))
             #expect(again.map(\.job.messageID) == [1])
             #expect(again.first?.attempts == 2)
@@ -231,7 +236,7 @@ struct JobStoreContractTests {
             for id in 1...3 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
             let claimed = try await store.claim(limit: 3, now: t0, lease: .seconds(30))
             try #require(claimed.count == 3)
-            try await store.finish(3, as: .done, error: nil, now: t0)
+            try await store.finish(claimed[2], as: .done, error: nil, now: t0)
             // The worker's heartbeat: its running jobs are renewed, an ended one is not.
             #expect(try await store.renew(claimed, until: t0.addingTimeInterval(60)) == [1, 2])
             #expect(try await store.renew([], until: t0.addingTimeInterval(60)) == [])
@@ -247,6 +252,51 @@ struct JobStoreContractTests {
             #expect(try await store.renew(again, until: t0.addingTimeInterval(120)) == [1, 2])
             #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(119), lease: .seconds(30)).isEmpty)
             #expect(try await store.claim(limit: 10, now: t0.addingTimeInterval(121), lease: .seconds(30)).count == 2)
+        }
+    }
+
+    /// Fenced writes: a worker whose lease passed (it froze, or lost the database) and whose job another worker
+    /// has since claimed and ended can no longer write the job — not its end, not a retry, not a renewal — and
+    /// is told so; the job stays as the second worker left it. Time is a `TestClock`'s, moved by the test. The
+    /// same holds after an operator's retry has reset the job's attempts (the claim token, not the attempt
+    /// count, decides).
+    @Test(arguments: Backend.allCases)
+    func aWorkerThatLostItsClaimWritesNothing(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
+            let testClock = TestClock()
+            let clock = ServiceClock(testClock)
+            let lease = Duration.seconds(30)
+            _ = try await store.admit(Self.job(1), now: clock.now(), dedupWindow: .seconds(3600))
+            let first = try #require(try await store.claim(limit: 1, now: clock.now(), lease: lease).first)
+            // The first worker freezes; its lease passes; a second worker claims the job and fails it for good.
+            await testClock.advance(by: lease + .seconds(1))
+            let second = try #require(try await store.claim(limit: 1, now: clock.now(), lease: lease).first)
+            #expect(second.attempts == 2 && second.claimToken != first.claimToken)
+            #expect(try await store.finish(second, as: .failed, error: "HTTP 404", now: clock.now()))
+            // The first worker wakes: each of its writes is refused, and changes nothing.
+            await testClock.advance(by: .seconds(5))
+            #expect(try await !store.finish(first, as: .done, error: nil, now: clock.now()))
+            #expect(try await !store.reschedule(first, dueAt: clock.now(), error: "HTTP 503", now: clock.now()))
+            #expect(try await store.renew([first], until: clock.now().addingTimeInterval(60)).isEmpty)
+            var job = try #require(try await store.list(state: nil, limit: 10).first)
+            #expect(job.state == .failed && job.attempts == 2 && job.lastError == "HTTP 404")
+            #expect(try await store.claim(limit: 1, now: clock.now(), lease: lease).isEmpty)
+            // An operator retries it (attempts back to 0) and a third claim takes it, at attempt 1 again: the
+            // first worker's claim, attempt 1 too, is still not this one.
+            #expect(try await store.retry([1], now: clock.now()) == 1)
+            let third = try #require(try await store.claim(limit: 1, now: clock.now(), lease: lease).first)
+            #expect(third.attempts == first.attempts)
+            #expect(try await !store.finish(first, as: .failed, error: "stale", now: clock.now()))
+            #expect(try await !store.reschedule(second, dueAt: clock.now(), error: nil, now: clock.now()))
+            job = try #require(try await store.list(state: nil, limit: 10).first)
+            #expect(job.state == .running && job.claimToken == third.claimToken)
+            // The third claim's own writes hold.
+            #expect(try await store.renew([third], until: clock.now().addingTimeInterval(60)) == [1])
+            #expect(try await store.finish(third, as: .done, error: nil, now: clock.now()))
+            #expect(try await store.counts() == [.queued: 0, .running: 0, .done: 1, .failed: 0])
+            if backend == .postgres {
+                #expect(third.claimToken > second.claimToken && second.claimToken > first.claimToken, "a sequence")
+            }
         }
     }
 
@@ -280,11 +330,11 @@ struct JobStoreContractTests {
         try await Self.withStore(backend) { store, _ in
             let t0 = Date(timeIntervalSince1970: 3_000_000)
             for id in 1...4 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
-            _ = try await store.claim(limit: 4, now: t0, lease: .seconds(30))
-            try await store.finish(1, as: .failed, error: "HTTP 404", now: t0)
-            try await store.finish(2, as: .failed, error: "HTTP 403", now: t0)
-            try await store.finish(3, as: .done, error: nil, now: t0)
-            try await store.finish(4, as: .done, error: nil, now: t0.addingTimeInterval(100))
+            let claimed = try await store.claim(limit: 4, now: t0, lease: .seconds(30))
+            try await store.finish(claimed[0], as: .failed, error: "HTTP 404", now: t0)
+            try await store.finish(claimed[1], as: .failed, error: "HTTP 403", now: t0)
+            try await store.finish(claimed[2], as: .done, error: nil, now: t0)
+            try await store.finish(claimed[3], as: .done, error: nil, now: t0.addingTimeInterval(100))
             #expect(
                 try await store.list(state: .failed, limit: 10).compactMap(\.lastError).sorted() == [
                     "HTTP 403", "HTTP 404",
@@ -396,7 +446,7 @@ struct JobStoreContractTests {
                 try await Self.expectMigrated(store, job, t0)
                 await store.close()
                 let check = try await SQLiteConnection.open(storage: .file(path: path))
-                #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 4)
+                #expect(try await check.query("PRAGMA user_version").first?.column("user_version")?.integer == 5)
                 try await check.close()
             }
         case .memory: break
@@ -410,6 +460,7 @@ struct JobStoreContractTests {
                 location.database,
                 """
                 ALTER TABLE deskkit_jobs DROP COLUMN links; ALTER TABLE deskkit_jobs DROP COLUMN language; ALTER TABLE deskkit_jobs DROP COLUMN trace_context;
+                ALTER TABLE deskkit_jobs DROP COLUMN claim_token; DROP SEQUENCE deskkit_job_claims;
                 DELETE FROM deskkit_schema WHERE version >= 2;
                 INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at)
                 VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, to_timestamp(\(t0)), to_timestamp(\(t0)), to_timestamp(\(t0)))
@@ -417,7 +468,7 @@ struct JobStoreContractTests {
             let store = try await PostgresJobStore.open(location)
             try await Self.expectMigrated(store, job, t0)
             await store.close()
-            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "5")
+            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "6")
         }
     }
 
@@ -443,7 +494,7 @@ struct JobStoreContractTests {
                 _ = try await newer.query("PRAGMA user_version = 99")
                 try await newer.close()
             } else if let p = location.postgres {
-                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "5")
+                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "6")
                 try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
             }
             let error = await #expect(throws: JobStoreError.self) { _ = try await location.open() }

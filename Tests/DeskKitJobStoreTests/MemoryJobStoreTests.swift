@@ -23,9 +23,9 @@ struct MemoryJobStoreTests {
         #expect(error?.kind == .full)
         #expect(error?.description.hasPrefix("full: ") == true)
         // A running job still counts; an ended one frees its place, and the refused id is admitted then.
-        _ = await store.claim(limit: 1, now: Self.t0, lease: .seconds(30))
+        let claimed = await store.claim(limit: 1, now: Self.t0, lease: .seconds(30))
         await #expect(throws: JobStoreError.self) { _ = try await Self.admit(store, 3) }
-        await store.finish(1, as: .done, error: nil, now: Self.t0)
+        await store.finish(claimed[0], as: .done, error: nil, now: Self.t0)
         #expect(try await Self.admit(store, 3))
         #expect(await store.counts() == [.queued: 2, .running: 0, .done: 1, .failed: 0])
     }
@@ -35,8 +35,9 @@ struct MemoryJobStoreTests {
         configuration.remembered = 2
         let store = MemoryJobStore(configuration: configuration)
         for id in Int64(1)...3 { #expect(try await Self.admit(store, id)) }
-        _ = await store.claim(limit: 3, now: Self.t0, lease: .seconds(30))
-        for id in Int64(1)...3 { await store.finish(id, as: id == 2 ? .failed : .done, error: nil, now: Self.t0) }
+        for claim in await store.claim(limit: 3, now: Self.t0, lease: .seconds(30)) {
+            await store.finish(claim, as: claim.job.messageID == 2 ? .failed : .done, error: nil, now: Self.t0)
+        }
         #expect(await store.counts() == [.queued: 0, .running: 0, .done: 1, .failed: 1], "job 1 was forgotten")
         #expect(try await Self.admit(store, 1, at: 1), "forgotten, so no longer a duplicate")
         #expect(try await !Self.admit(store, 3, at: 1), "remembered within the window")

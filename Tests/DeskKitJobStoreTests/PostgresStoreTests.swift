@@ -20,7 +20,7 @@ struct PostgresStoreTests {
         #expect(
             try cluster.psql(
                 location.database, "SELECT string_agg(version::text, ',' ORDER BY version) FROM deskkit_schema")
-                == "1,2,3,4,5")
+                == "1,2,3,4,5,6")
         // Each sees what another admits.
         #expect(
             try await stores[0].admit(
@@ -33,7 +33,7 @@ struct PostgresStoreTests {
         // Opening again migrates nothing.
         let again = try await PostgresJobStore.open(location)
         await again.close()
-        #expect(try cluster.psql(location.database, "SELECT count(*) FROM deskkit_schema") == "5")
+        #expect(try cluster.psql(location.database, "SELECT count(*) FROM deskkit_schema") == "6")
     }
 
     /// Admissions wait for the disk; the workers' statements do not (at-least-once covers their loss).
@@ -84,7 +84,7 @@ struct PostgresStoreTests {
                 }
                 for claim in ends {
                     group.addTask {
-                        do { try await store.finish(claim.job.messageID, as: .done, error: nil, now: Date()) } catch {
+                        do { try await store.finish(claim, as: .done, error: nil, now: Date()) } catch {
                             return "end: \(error)"
                         }
                         return nil

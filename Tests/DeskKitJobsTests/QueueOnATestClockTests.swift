@@ -141,18 +141,19 @@ struct QueueOnATestClockTests {
         let claims = JobClaims(
             store: store, lease: .seconds(30), pollInterval: .seconds(3600), clock: queueClock, demand: { 2 })
         var iterator = claims.makeAsyncIterator()
-        var ids: [Int64] = []
-        for _ in 0..<3 { if let claimed = await iterator.next() { ids.append(claimed.job.messageID) } }
-        #expect(ids == [1, 2, 3])
+        var claimed: [StoredJob] = []
+        for _ in 0..<3 { if let claim = await iterator.next() { claimed.append(claim) } }
+        #expect(claimed.map(\.job.messageID) == [1, 2, 3])
         #expect(await store.counts()[.running] == 3)
-        for id: Int64 in 1...3 { await store.finish(id, as: .done, error: nil, now: queueClock.now()) }
+        for claim in claimed { await store.finish(claim, as: .done, error: nil, now: queueClock.now()) }
         // Nothing due: a wake after an admission hands out the new job.
         _ = try await store.admit(Self.job(4), now: queueClock.now(), dedupWindow: .seconds(60))
         claims.wake()
-        #expect(await iterator.next()?.job.messageID == 4)
+        let fourth = try #require(await iterator.next())
+        #expect(fourth.job.messageID == 4)
         // A job put back, due in five minutes: the iterator waits on the clock for it.
         await store.reschedule(
-            4, dueAt: queueClock.now().addingTimeInterval(300), error: nil, now: queueClock.now())
+            fourth, dueAt: queueClock.now().addingTimeInterval(300), error: nil, now: queueClock.now())
         try await withThrowingTaskGroup(of: Duration.self) { tasks in
             tasks.addTask {
                 await Self.advance(clock, by: .seconds(60), upTo: .seconds(240)) { false }

@@ -8,6 +8,8 @@ actor FakeSendbird {
     struct Put: Sendable {
         var path: String
         var apiToken: String?
+        /// The job's claim token (`DeskKit-Claim`).
+        var claim: String?
         var body: JSONValue
         var at: ContinuousClock.Instant
     }
@@ -50,7 +52,9 @@ actor FakeSendbird {
             let body = try await request.collectBody(upTo: 1 << 20)
             let json = (try? JSONValue.parse(Array(body.readableBytesView))) ?? .null
             let answer = await self.record(
-                Put(path: request.uri.path, apiToken: request.headers[.init("Api-Token")!], body: json, at: .now))
+                Put(
+                    path: request.uri.path, apiToken: request.headers[.init("Api-Token")!],
+                    claim: request.headers[.init("DeskKit-Claim")!], body: json, at: .now))
             if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
             var headers = HTTPFields()
             if let retryAfter = answer.retryAfter { headers[.retryAfter] = retryAfter }

@@ -60,7 +60,7 @@ struct MemoryQueueTests {
             handBack: { await done.handBack($0) }
         ) { job in
             try? await Task.sleep(for: .milliseconds(50))
-            await done.add(job.messageID)
+            await done.add(job.job.messageID)
             return .updated
         }
         _ = try await Self.run(queue) {
@@ -84,7 +84,7 @@ struct MemoryQueueTests {
             } catch {
                 return .cancelled
             }
-            await done.add(job.messageID)
+            await done.add(job.job.messageID)
             return .updated
         }
         let took = try await Self.run(queue) {
@@ -109,7 +109,7 @@ struct MemoryQueueTests {
         retry.firstDelay = .milliseconds(20)
         let store = Self.memory()
         let queue = EnrichmentQueue(store: store, retry: retry) { job in
-            guard job.messageID == 1 else {
+            guard job.job.messageID == 1 else {
                 return .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
             }
             switch await attempts.add() {

@@ -43,18 +43,23 @@ public struct PlatformAPIClient: Sendable {
     ///
     /// The call is a span (`update message`), and the Platform API is told the trace (W3C `traceparent`):
     /// by AsyncHTTPClient's own client span when `httpClient` traces, else by this span.
-    public func updateMessage(channelURL: String, messageID: Int64, with message: OutgoingMessage)
-        async throws(PlatformAPIError)
-    {
+    ///
+    /// `claimToken`, the job's claim (`ClaimedJob.claimToken`), is sent as `DeskKit-Claim`: a fencing token
+    /// that a gateway in front of the API may check (with a PostgreSQL store a later claim of a message holds
+    /// a larger token), and that the fault run's stand-in API checks against the store.
+    public func updateMessage(
+        channelURL: String, messageID: Int64, with message: OutgoingMessage, claimToken: Int64? = nil
+    ) async throws(PlatformAPIError) {
         try await traced("update message") { span throws(PlatformAPIError) in
             span.attributes["deskkit.message_id"] = "\(messageID)"
-            try await put(channelURL: channelURL, messageID: messageID, message: message, span: span)
+            try await put(
+                channelURL: channelURL, messageID: messageID, message: message, claimToken: claimToken, span: span)
         }
     }
 
-    private func put(channelURL: String, messageID: Int64, message: OutgoingMessage, span: any Span)
-        async throws(PlatformAPIError)
-    {
+    private func put(
+        channelURL: String, messageID: Int64, message: OutgoingMessage, claimToken: Int64?, span: any Span
+    ) async throws(PlatformAPIError) {
         let path = "/v3/group_channels/\(Self.pathSegment(channelURL))/messages/\(messageID)"
         if span.isRecording {
             span.attributes["http.request.method"] = "PUT"
@@ -67,6 +72,7 @@ public struct PlatformAPIClient: Sendable {
         request.headers.add(name: "Api-Token", value: apiToken)
         request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
         request.headers.add(name: "Accept", value: "application/json")
+        if let claimToken { request.headers.add(name: "DeskKit-Claim", value: "\(claimToken)") }
         request.body = .bytes(writer.withUnsafeBufferPointer { ByteBuffer(bytes: $0) })
         if httpClient.tracer == nil { TraceFields.inject(into: &request.headers) }
         let log = ["channel_url": Logger.MetadataValue.string(channelURL), "message_id": "\(messageID)"]

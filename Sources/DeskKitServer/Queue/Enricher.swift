@@ -1,4 +1,5 @@
 import DeskKitJobStore
+import DeskKitJobs
 import DeskKitModel
 import DeskKitPreview
 import Logging
@@ -13,8 +14,11 @@ struct Enricher: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
 
-    /// What became of `job`; the queue counts and settles it.
-    func process(_ job: EnrichmentJob) async -> JobOutcome {
+    /// What became of `claimed`'s job; the queue counts and settles it. The claim is confirmed right before
+    /// the message update: a worker that lost its job (paused past its lease, cut from the store) does not
+    /// update the message.
+    func process(_ claimed: ClaimedJob) async -> JobOutcome {
+        let job = claimed.job
         var log: Logger.Metadata = ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"]
         let urls = job.links ?? previews.linksToPreview(in: job.text).map(\.href)
         let cards = await previews.cards(for: urls, language: job.language.flatMap { try? AcceptLanguage($0) })
@@ -37,8 +41,14 @@ struct Enricher: Sendable {
         }
         let preview = images.written(card).preview
         let message = DeskPayload.message(.urlPreview(preview), text: job.text)
+        guard await claimed.confirm() else {
+            logger.info("message not updated: the job's claim could not be confirmed", metadata: log)
+            return .unconfirmed
+        }
         do {
-            try await api.updateMessage(channelURL: job.channelURL, messageID: job.messageID, with: message)
+            try await api.updateMessage(
+                channelURL: job.channelURL, messageID: job.messageID, with: message,
+                claimToken: claimed.claimToken == 0 ? nil : claimed.claimToken)
             log["url"] = .string(preview.url)
             logger.info("message enriched", metadata: log)
             return .updated

@@ -28,7 +28,7 @@ public struct EnrichmentRetry: RetryStrategy, Hashable {
     public func decide(_ outcome: JobOutcome, for job: StoredJob, now: Date) -> RetryDecision {
         let error = outcome.storedError
         switch outcome.code {
-        case .updated, .noLink, .noPreview, .cancelled: return .finish()
+        case .updated, .noLink, .noPreview, .cancelled, .unconfirmed: return .finish()
         case .permanent: return .fail(error: error, counted: "api_failed")
         case .retryable:
             let due = now + delay(after: job.attempts, retryAfter: outcome.apiError?.retryAfter)

@@ -7,6 +7,7 @@ public struct JobOutcome: JobResult, Hashable {
     /// What the queue switches on, exhaustively (inside the module, a new outcome must be handled).
     enum Code: String {
         case updated, noLink = "no_link", noPreview = "no_preview", retryable, permanent, challenged, cancelled
+        case unconfirmed
     }
     let code: Code
     /// The Platform API's error, for ``retryable(_:)`` and ``permanent(_:)``.
@@ -28,6 +29,10 @@ public struct JobOutcome: JobResult, Hashable {
     public static let noPreview = JobOutcome(.noPreview)
     /// Cancelled (shutdown) before the message was updated: the job is run again.
     public static let cancelled = JobOutcome(.cancelled)
+    /// The worker could not confirm its claim before the update (`ClaimedJob.confirm()`): another worker
+    /// holds the job, or the store did not answer. The message was not updated; as a cancelled run, the job
+    /// goes back (a write its store refuses when another claim holds it), uncounted.
+    public static let unconfirmed = JobOutcome(.unconfirmed)
 
     /// The Platform API failed in a way worth another try later (429, 5xx, transport); the error's
     /// `retryAfter` is how long the server asked to wait.
@@ -39,7 +44,7 @@ public struct JobOutcome: JobResult, Hashable {
     public static func challenged(_ error: FetchError) -> JobOutcome { JobOutcome(.challenged, fetchError: error) }
 
     /// The outcome's name (`deskkit.job.outcome` in a span): `updated`, `no_link`, `no_preview`, `retryable`,
-    /// `permanent`, `challenged`, `cancelled`.
+    /// `permanent`, `challenged`, `cancelled`, `unconfirmed`.
     public var name: String { code.rawValue }
 
     public var description: String {
@@ -48,8 +53,9 @@ public struct JobOutcome: JobResult, Hashable {
         return name
     }
 
-    /// Whether a shutdown cut the run short (``cancelled``).
-    public var isCancelled: Bool { code == .cancelled }
+    /// Whether the run was cut short before the update: by a shutdown (``cancelled``), or because the claim
+    /// could not be confirmed (``unconfirmed``).
+    public var isCancelled: Bool { code == .cancelled || code == .unconfirmed }
 
     /// Whether the message was not updated because the Platform API failed (``retryable(_:)``,
     /// ``permanent(_:)``).
