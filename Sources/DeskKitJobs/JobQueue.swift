@@ -190,7 +190,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
             let states = try await store.counts()
             return QueueFigures(depth: states[.queued] ?? 0, running: running.count, states: states, storeError: nil)
         } catch {
-            return QueueFigures(depth: 0, running: running.count, states: nil, storeError: error.description)
+            return QueueFigures(depth: 0, running: running.count, states: nil, storeError: error)
         }
     }
 

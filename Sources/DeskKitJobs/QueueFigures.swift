@@ -9,5 +9,5 @@ public struct QueueFigures: Sendable, Hashable {
     /// Jobs per state in the store (all instances), when it answered.
     public var states: [JobState: Int]?
     /// Why the store did not answer, when it did not.
-    public var storeError: String?
+    public var storeError: JobStoreError?
 }

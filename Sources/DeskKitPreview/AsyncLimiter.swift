@@ -50,6 +50,27 @@ final class AsyncLimiter: Sendable {
         }
     }
 
+    /// Takes a place, waiting for one until `deadline` at most: throws ``PlaceWaitExpired`` then (having taken
+    /// none), and `CancellationError` when the task is cancelled first.
+    func acquire(before deadline: ContinuousClock.Instant) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { race in
+            race.addTask {
+                try await self.acquire()
+                return true
+            }
+            race.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return false
+            }
+            let placed = try await race.next()!
+            race.cancelAll()
+            guard !placed else { return }
+            // A place given at the very moment the time ran out is given back.
+            if (try? await race.next()) == true { release() }
+            throw PlaceWaitExpired()
+        }
+    }
+
     /// Gives a place back: to the first task waiting, or to no one.
     func release() {
         let next = state.withLock { state in
@@ -64,4 +85,9 @@ final class AsyncLimiter: Sendable {
 
     /// Tasks waiting for a place (for tests).
     var waiters: Int { state.withLock { $0.waiting.count } }
+}
+
+/// No place came free before the deadline of ``AsyncLimiter/acquire(before:)``.
+struct PlaceWaitExpired: Error, CustomStringConvertible {
+    var description: String { "no place came free in time" }
 }

@@ -11,9 +11,11 @@ package final class HostLimiters: Sendable {
     package init(limit: Int) { self.limit = limit }
 
     /// Runs `work` once one of `host`'s places is free; throws `CancellationError` when the task is cancelled
-    /// while it waits.
+    /// while it waits, and a time-out when `deadline` passes first (`FetchError.Kind.timeout` through
+    /// `PageFetcher.map(_:)`).
     package func withPlace<T>(
-        for host: String, isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+        for host: String, before deadline: ContinuousClock.Instant? = nil,
+        isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
     ) async throws -> T {
         let limiter = limiters.withLock { limiters in
             let l = limiters[host]?.limiter ?? AsyncLimiter(limit: limit)
@@ -26,7 +28,7 @@ package final class HostLimiters: Sendable {
                 limiters[host] = entry.users > 1 ? (entry.limiter, entry.users - 1) : nil
             }
         }
-        try await limiter.acquire()
+        if let deadline { try await limiter.acquire(before: deadline) } else { try await limiter.acquire() }
         defer { limiter.release() }
         return try await work()
     }

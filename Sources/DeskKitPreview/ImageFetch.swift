@@ -6,17 +6,14 @@ import NIOCore
 public struct ImageRequest: Sendable, Hashable {
     /// The image's URL.
     public var url: String
-    /// The client's `Accept`, when it sent one (at most 512 bytes of it are passed on).
-    public var accept: String?
     /// The client's `If-None-Match`.
     public var ifNoneMatch: String?
     /// The client's `If-Modified-Since`.
     public var ifModifiedSince: String?
 
     /// A request for `url` with the client's headers that are passed on.
-    public init(url: String, accept: String? = nil, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+    public init(url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
         self.url = url
-        self.accept = accept
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince
     }
@@ -33,12 +30,10 @@ public struct ImageRequest: Sendable, Hashable {
         return headers
     }
 
-    /// The `Accept` sent: the client's when it is short and printable, else one that asks for the formats
-    /// passed on.
-    var acceptHeader: String {
-        accept.flatMap { FetchConfiguration.isSendable($0) ? $0 : nil }
-            ?? "image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8"
-    }
+    /// The `Accept` sent, the same for every client: the formats every current browser draws. Not the client's:
+    /// the proxy's answers are `public` to shared caches, which would hand an AVIF asked for by one browser to
+    /// another that cannot draw it (an origin that ignores `Accept` may still send any format passed on).
+    static let acceptHeader = "image/webp,image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.5"
 }
 
 /// The image proxy's limits. Every limit has a default.
@@ -182,7 +177,7 @@ extension PageFetcher {
         let probeBytes = configuration.maxImageProbeBytes
         try await fetcher.withTotalTimeout { deadline in
             try await fetcher.follow(
-                url, accept: request.acceptHeader, headers: request.conditionalHeaders, compressed: false,
+                url, accept: ImageRequest.acceptHeader, headers: request.conditionalHeaders, compressed: false,
                 deadline: deadline
             ) { response, _ in
                 try await Self.passOn(response, limits: limits, probeBytes: probeBytes, head: head, chunk: chunk)

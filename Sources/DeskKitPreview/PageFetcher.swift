@@ -391,6 +391,7 @@ public struct PageFetcher: Sendable {
             break
         }
         if error is CancellationError { return FetchError(.cancelled, "the caller stopped waiting") }
+        if error is PlaceWaitExpired { return FetchError(.timeout, "no fetch to the host could start in time") }
         if let e = error as? IOError, e.errnoCode == ECONNREFUSED {
             return FetchError(.connection, "connection refused")
         }

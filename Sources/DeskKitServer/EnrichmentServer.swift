@@ -84,7 +84,7 @@ public struct EnrichmentServer: Sendable {
         queue = EnrichmentQueue(
             store: store, configuration: configuration.queue, retry: configuration.retry, metrics: metrics.factory,
             logger: logger, clock: clock, handBack: handBack, grace: grace, work: { await enricher.process($0) })
-        health = HealthRoute(queue: queue, store: configuration.store.description)
+        health = HealthRoute(queue: queue)
         scrape = MetricsRoute(metrics: metrics, previews: previews, queue: queue)
     }
 
@@ -110,8 +110,9 @@ public struct EnrichmentServer: Sendable {
                     ])),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
-            // A shared cache that is told of answers (PostgreSQL's) listens as a service.
-            services: [queue] + [previews.sharedCache as? any Service].compactMap { $0 },
+            // The image proxy's fetches are children of a service; a shared cache that is told of answers
+            // (PostgreSQL's) listens as one.
+            services: [queue, images] + [previews.sharedCache as? any Service].compactMap { $0 },
             onServerRunning: onServerRunning,
             logger: logger)
     }
@@ -182,7 +183,8 @@ public struct EnrichmentServer: Sendable {
         // The image proxy is open: a URL's signature is its authorisation.
         if let signer = configuration.imageProxy {
             let proxy = ImageProxyRoute(
-                signer: signer, downloads: images, maxAge: configuration.imageMaxAge, metrics: metrics)
+                signer: signer, downloads: images, maxAge: configuration.imageMaxAge, metrics: metrics,
+                logger: logger)
             router.get("/images/:signature/:url") { request, context in
                 try await proxy.handle(request, context: context)
             }

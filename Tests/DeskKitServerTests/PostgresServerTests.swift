@@ -139,8 +139,12 @@ struct PostgresServerTests {
             phase.store(1, ordering: .relaxed)
             let stoppedAt = ContinuousClock.now
             try await Task.sleep(for: .seconds(3))
-            let health = try await client.execute(uri: "/health", method: .get) { $0.status }
-            #expect(health == .serviceUnavailable, "/health reports the store")
+            let health = try await client.execute(uri: "/health", method: .get) { $0 }
+            #expect(health.status == .serviceUnavailable, "/health reports the store")
+            // Open to anyone: the store's kind and its failure's, nothing of where it is.
+            let body = try JSONValue.parse(String(buffer: health.body))
+            #expect(body["store"] == "postgres" && body["store_error"] == "unavailable", "\(body)")
+            #expect(!String(buffer: health.body).contains("127.0.0.1"))
             try await Task.sleep(for: .seconds(7))
             // PostgreSQL takes commits as soon as it is ready, before `pg_ctl start` (which polls for that) has
             // returned: the window of refusals closes when the start begins.

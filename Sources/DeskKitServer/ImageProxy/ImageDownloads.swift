@@ -1,6 +1,7 @@
 import DeskKitPreview
 import DequeModule
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// The proxy's fetches of images under way. Requests for one image (with the same conditional headers) that
@@ -10,7 +11,13 @@ import Synchronization
 ///
 /// Memory does not grow with an image's size: a fetch goes on only while every one of its requests has less
 /// than ``highWater`` bytes not yet sent; the slowest sets the pace.
-final class ImageDownloads: Sendable {
+///
+/// Every fetch is a child task of ``run()``, a service of the server's application: at a graceful shutdown no
+/// new fetch starts (a request for one is answered as cancelled) and those under way end with their requests
+/// (the last request to leave a fetch cancels it); when the service group cancels the service, they are
+/// cancelled. A fetch waits for its host's place until its deadline at most (``ImageLimits/timeout`` from
+/// the request, the wait and the fetch together).
+final class ImageDownloads: Service {
     /// Bytes a request may have waiting to be sent before its fetch waits for it: 256 KiB.
     static let highWater = 256 * 1024
 
@@ -18,12 +25,26 @@ final class ImageDownloads: Sendable {
     private let limits: ImageLimits
     private let hosts: HostLimiters
     private let running = Mutex<[ImageRequest: ImageDownload]>([:])
+    /// The fetches to start, as child tasks of ``run()``.
+    private let starts = AsyncStream<@Sendable () async -> Void>.makeStream()
 
     /// Downloads of images with `fetcher`, within `limits`, at most `perHost` of them to one host at once.
     init(fetcher: PageFetcher, limits: ImageLimits, perHost: Int) {
         self.fetcher = fetcher
         self.limits = limits
         hosts = HostLimiters(limit: perHost)
+    }
+
+    /// Runs each fetch as a child task until a graceful shutdown (then the fetches under way end with their
+    /// requests) or cancellation (then they are cancelled).
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            await withGracefulShutdownHandler {
+                for await fetch in starts.stream { group.addTask { await fetch() } }
+            } onGracefulShutdown: {
+                self.starts.continuation.finish()
+            }
+        }
     }
 
     /// Fetches under way (for tests).
@@ -44,13 +65,17 @@ final class ImageDownloads: Sendable {
     }
 
     private func start(_ download: ImageDownload, for request: ImageRequest) {
-        let (fetcher, limits, hosts) = (self.fetcher, self.limits, self.hosts)
-        let task = Task {
+        let (fetcher, hosts, limits) = (self.fetcher, self.hosts, self.limits)
+        let deadline = ContinuousClock.now + limits.timeout
+        let fetch: @Sendable () async -> Void = {
             let host = (try? WebURL(request.url))?.host ?? request.url
             do {
-                try await hosts.withPlace(for: host) {
+                try await hosts.withPlace(for: host, before: deadline) {
+                    // What is left of the request's time, after the wait for a place.
+                    var left = limits
+                    left.timeout = max(.zero, ContinuousClock.now.duration(to: deadline))
                     try await fetcher.fetchImage(
-                        request, limits: limits,
+                        request, limits: left,
                         head: { head in download.publish(.success(head)) },
                         chunk: { buffer in
                             // Once bytes go out, no one else may join: they would miss them.
@@ -64,9 +89,23 @@ final class ImageDownloads: Sendable {
                 download.publish(.failure(error))
                 download.finish(error)
             }
+            self.stopSharing(download, of: request)
+        }
+        // The fetch runs until it ends or its last request leaves.
+        let started = starts.continuation.yield {
+            await withTaskGroup(of: Void.self) { race in
+                race.addTask { await fetch() }
+                race.addTask { await download.untilAbandoned() }
+                await race.next()
+                race.cancelAll()
+            }
+        }
+        if case .terminated = started {
+            let error = FetchError(.cancelled, "the server is shutting down")
+            download.publish(.failure(error))
+            download.finish(error)
             stopSharing(download, of: request)
         }
-        download.setTask(task)
     }
 
     private func stopSharing(_ download: ImageDownload, of request: ImageRequest) {
@@ -95,7 +134,10 @@ final class ImageDownload: Sendable {
         var end: Result<Void, FetchError>?
         /// The fetch, waiting for its slowest request.
         var producer: CheckedContinuation<Void, Never>?
-        var task: Task<Void, Never>?
+        /// Whether every request has left before the end: the fetch is cancelled.
+        var abandoned = false
+        /// ``untilAbandoned()``'s wait.
+        var abandonWaiter: CheckedContinuation<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -140,12 +182,23 @@ final class ImageDownload: Sendable {
     /// Whether the body has ended.
     var hasEnded: Bool { state.withLock { $0.end != nil } }
 
-    func setTask(_ task: Task<Void, Never>) {
-        let cancel = state.withLock { state in
-            state.task = task
-            return state.subscribers.isEmpty
+    /// Returns once every request has left before the body's end (or the calling task is cancelled).
+    func untilAbandoned() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state in
+                    if state.abandoned || Task.isCancelled { return true }
+                    state.abandonWaiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { state in
+                defer { state.abandonWaiter = nil }
+                return state.abandonWaiter
+            }?.resume()
         }
-        if cancel { task.cancel() }
     }
 
     fileprivate func head() async -> Result<ImageHead, FetchError> {
@@ -269,19 +322,24 @@ final class ImageDownload: Sendable {
     }
 
     fileprivate func leave(_ id: Int) {
-        let (waiting, producer, task) = state.withLock { state in
+        let (waiting, producer, abandoned) = state.withLock { state in
             let waiting = state.subscribers.removeValue(forKey: id)?.waiting
-            let task = state.subscribers.isEmpty && state.end == nil ? state.task : nil
+            var abandoned: CheckedContinuation<Void, Never>?
+            if state.subscribers.isEmpty && state.end == nil {
+                state.abandoned = true
+                abandoned = state.abandonWaiter
+                state.abandonWaiter = nil
+            }
             // The fetch goes on for the others, or ends (its next `send` throws) when none is left.
             var producer = Self.release(&state)
             if state.subscribers.isEmpty, producer == nil {
                 producer = state.producer
                 state.producer = nil
             }
-            return (waiting, producer, task)
+            return (waiting, producer, abandoned)
         }
         waiting?.resume(throwing: CancellationError())
         producer?.resume()
-        task?.cancel()
+        abandoned?.resume()
     }
 }

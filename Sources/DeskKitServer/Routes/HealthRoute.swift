@@ -2,15 +2,25 @@ import DeskKitJobStore
 import DeskKitModel
 import Hummingbird
 
-/// `GET /health`, open: for load balancers.
+/// `GET /health`, open: for load balancers. Open to anyone, it names no host, address, port or path of the
+/// operator's: the store by its kind, a store's failure by its kind (the details are in the log and, behind
+/// the API key, `/metrics`).
 struct HealthRoute: Sendable {
     let queue: EnrichmentQueue
-    /// Where the jobs are kept, as the configuration names it (no password).
-    let store: String
+    /// The kind of store the jobs are kept in: `memory`, `sqlite`, `postgres`, or `other` (an embedder's own).
+    var store: String {
+        switch queue.store {
+        case is MemoryJobStore: "memory"
+        case is SQLiteJobStore: "sqlite"
+        case is PostgresJobStore: "postgres"
+        default: "other"
+        }
+    }
     let startedAt = ContinuousClock.now
 
     /// 200 `{"status": "ok", …}`, or 503 `{"status": "store_unavailable", "store_error"}` when the job
-    /// store does not answer (a load balancer then sends webhooks elsewhere).
+    /// store does not answer (a load balancer then sends webhooks elsewhere); `store_error` is the failure's
+    /// kind (`unavailable`).
     func handle() async -> Response {
         let figures = await queue.figures()
         let uptime = ContinuousClock.now - startedAt
@@ -30,7 +40,9 @@ struct HealthRoute: Sendable {
             }
             body.append(.init(key: "jobs", value: .object(JSONObject(counts))))
         }
-        if let error = figures.storeError { body.append(.init(key: "store_error", value: .string(error))) }
+        if let error = figures.storeError {
+            body.append(.init(key: "store_error", value: .string(error.kind.description)))
+        }
         return .json(figures.storeError == nil ? .ok : .serviceUnavailable, .object(JSONObject(body)))
     }
 }
