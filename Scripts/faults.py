@@ -532,7 +532,6 @@ def main():
     threads = []
     sent_messages = 0.0
     last_sample = -10.0
-    baseline_taken = False
     while now() - t0 < sending_ends:
         elapsed = now() - t0
         while pending_events and pending_events[0][0] <= elapsed:
@@ -551,8 +550,6 @@ def main():
         if elapsed - last_sample >= 5:
             sample()
             last_sample = elapsed
-            if not baseline_taken and elapsed >= warm_up:
-                baseline_taken = True
         time.sleep(0.01)
     for thread in threads:
         thread.join()
@@ -565,7 +562,7 @@ def main():
         counts = store.counts()
         if left <= 0 and sender.work.empty() and counts and counts.get("queued", 0) + counts.get("running", 0) == 0:
             break
-        if now() - last_sample >= 5 + t0 - t0:
+        if now() - t0 - last_sample >= 5:
             sample()
             last_sample = now() - t0
         time.sleep(0.1)

@@ -135,4 +135,22 @@ struct AsyncLimiterTests {
         await limiter.release()
         try await limiter.acquire()
     }
+
+    /// A wait for a place ends at its deadline (the image proxy's request's): it throws, takes no place, and the
+    /// place held goes to the next waiter when it is given back.
+    @Test func aWaitEndsAtItsDeadline() async throws {
+        let limiter = AsyncLimiter(limit: 1)
+        try await limiter.acquire()
+        let asked = ContinuousClock.now
+        await #expect(throws: PlaceWaitExpired.self) {
+            try await limiter.acquire(before: .now + .milliseconds(200))
+        }
+        #expect(ContinuousClock.now - asked >= .milliseconds(200))
+        #expect(limiter.waiters == 0)
+        #expect(PageFetcher.map(PlaceWaitExpired()).kind == .timeout)
+        // A place free within the deadline is taken.
+        limiter.release()
+        try await limiter.acquire(before: .now + .seconds(60))
+        limiter.release()
+    }
 }

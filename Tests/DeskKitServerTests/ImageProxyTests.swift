@@ -494,6 +494,36 @@ struct ImageProxyTests {
         }
     }
 
+    /// A fetch under way is a child of the downloads' service: when the service is cancelled (the end of a
+    /// server's shutdown), the fetch ends with it — long before its own time limit — and its request hears why.
+    @Test func aShutdownEndsTheFetchesUnderWay() async throws {
+        let origin = try await Self.origin(Requests())
+        var fetch = FetchConfiguration()
+        fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
+        fetch.allowedPorts.insert(origin.port)
+        var limits = ImageLimits()
+        limits.timeout = .seconds(600)
+        limits.maxBytes = 1_000_000_000
+        let downloads = ImageDownloads(fetcher: PageFetcher(configuration: fetch), limits: limits, perHost: 1)
+        try await withThrowingTaskGroup { service in
+            service.addTask { await downloads.run() }
+            // An endless image read by no one: its fetch waits for the request, until the service ends.
+            let endless = downloads.subscribe(ImageRequest(url: origin.baseURL + "/30mb-without-length"))
+            guard case .success = await endless.head() else {
+                Issue.record("no head")
+                service.cancelAll()
+                return
+            }
+            #expect(!endless.hasEnded)
+            service.cancelAll()
+            try await service.waitForAll()
+            #expect(endless.hasEnded, "the fetch ended with the service")
+            endless.leave()
+        }
+        #expect(downloads.count == 0)
+        try await origin.stop()
+    }
+
     /// A request that reads nothing holds its fetch back (at most 256 KiB wait for it), and the fetch's time limit
     /// still ends it: memory does not grow, and nothing hangs. The test reads nothing until the fetch has ended,
     /// however late a loaded machine ends it (a fixed wait read megabytes when the limit's timer ran late).
@@ -507,25 +537,31 @@ struct ImageProxyTests {
         limits.timeout = .seconds(3)
         limits.maxBytes = 1_000_000_000
         let downloads = ImageDownloads(fetcher: PageFetcher(configuration: fetch), limits: limits, perHost: 4)
-        let subscription = downloads.subscribe(ImageRequest(url: origin.baseURL + "/30mb-without-length"))
-        guard case .success(let head) = await subscription.head() else {
-            Issue.record("no head")
-            return
+        // The downloads run as children of their service, as in the server.
+        try await withThrowingTaskGroup { service in
+            service.addTask { await downloads.run() }
+            let subscription = downloads.subscribe(ImageRequest(url: origin.baseURL + "/30mb-without-length"))
+            guard case .success(let head) = await subscription.head() else {
+                Issue.record("no head")
+                service.cancelAll()
+                return
+            }
+            #expect(head.mediaType == "image/png")
+            let ended = ContinuousClock.now + .seconds(120)
+            while !subscription.hasEnded, ContinuousClock.now < ended { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(subscription.hasEnded, "the time limit ends a fetch held back")
+            var read = 0
+            do {
+                while let buffer = try await subscription.next() { read += buffer.readableBytes }
+                Issue.record("the body ended without an error")
+            } catch let error as FetchError {
+                #expect(error.kind == .timeout)
+            }
+            #expect(read <= ImageDownloads.highWater + 512 * 1024, "\(read) bytes were kept for a request reading nothing")
+            #expect(downloads.count == 0)
+            subscription.leave()
+            service.cancelAll()
         }
-        #expect(head.mediaType == "image/png")
-        let ended = ContinuousClock.now + .seconds(120)
-        while !subscription.hasEnded, ContinuousClock.now < ended { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(subscription.hasEnded, "the time limit ends a fetch held back")
-        var read = 0
-        do {
-            while let buffer = try await subscription.next() { read += buffer.readableBytes }
-            Issue.record("the body ended without an error")
-        } catch let error as FetchError {
-            #expect(error.kind == .timeout)
-        }
-        #expect(read <= ImageDownloads.highWater + 512 * 1024, "\(read) bytes were kept for a request reading nothing")
-        #expect(downloads.count == 0)
-        subscription.leave()
         try await origin.stop()
     }
 }
