@@ -164,10 +164,15 @@ struct DurableQueueTests {
                     == .accepted)
             while try await store.counts()[.running] != 1 { try await Task.sleep(for: .milliseconds(5)) }
             // Twice the lease later on the clock, the job is still its worker's: another worker finds nothing to
-            // claim. (Each second of clock, 10 ms of real time: a renewal may lag 20 s of clock before it is late.)
-            for _ in 0..<60 {
-                await clock.advance(by: .seconds(1))
-                try await Task.sleep(for: .milliseconds(10))
+            // claim. The clock moves a heartbeat at a time, and on once the store shows that heartbeat's renewal
+            // (the lease's end a whole lease from now): however slow the machine, no lease runs out unrenewed.
+            for _ in 0..<6 {
+                await clock.advance(by: configuration.heartbeat)
+                let renewed = queueClock.now().addingTimeInterval(25)
+                let deadline = ContinuousClock.now + .seconds(60)
+                while try await store.nextDue().map({ $0 < renewed }) ?? true, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
             }
             #expect(try await store.counts()[.running] == 1)
             #expect(try await store.claim(limit: 10, now: queueClock.now(), lease: .seconds(30)).isEmpty)

@@ -509,8 +509,9 @@ struct ImageProxyTests {
             service.addTask { await downloads.run() }
             // An endless image read by no one: its fetch waits for the request, until the service ends.
             let endless = downloads.subscribe(ImageRequest(url: origin.baseURL + "/30mb-without-length"))
-            guard case .success = await endless.head() else {
-                Issue.record("no head")
+            let answer = await endless.head()
+            guard case .success = answer else {
+                Issue.record("no head: \(answer)")
                 service.cancelAll()
                 return
             }
@@ -541,8 +542,9 @@ struct ImageProxyTests {
         try await withThrowingTaskGroup { service in
             service.addTask { await downloads.run() }
             let subscription = downloads.subscribe(ImageRequest(url: origin.baseURL + "/30mb-without-length"))
-            guard case .success(let head) = await subscription.head() else {
-                Issue.record("no head")
+            let answer = await subscription.head()
+            guard case .success(let head) = answer else {
+                Issue.record("no head: \(answer)")
                 service.cancelAll()
                 return
             }
