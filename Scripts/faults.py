@@ -53,41 +53,17 @@ def now():
 class Store:
     ROW = re.compile(r"^(queued|running|done|failed)\|(-?\d+)$")
 
-    def __init__(self, args):
-        self.cmd = [os.path.join(args.pg_bin, "psql"), "-h", "127.0.0.1", "-p", str(args.pg_port), "-U", "deskkit",
-                    "-d", "postgres", "-At", "-q"]
-        self.lock = threading.Lock()
-        self.proc = None
+    def __init__(self, args, pool=4):
+        self.connections = [Connection(args) for _ in range(pool)]
+        self.turn = 0
 
     def _query(self, sql, timeout=5.0):
-        """The rows of `sql` as lines, or None when the database does not answer."""
-        if self.proc is None or self.proc.poll() is not None:
-            self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.STDOUT, text=True, bufsize=1)
-        try:
-            self.proc.stdin.write(sql + "\n\\echo __END__\n")
-            self.proc.stdin.flush()
-            lines, deadline = [], now() + timeout
-            while True:
-                ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, deadline - now()))
-                if not ready:
-                    raise TimeoutError
-                line = self.proc.stdout.readline()
-                if not line:
-                    raise EOFError
-                line = line.strip()
-                if line == "__END__":
-                    return lines
-                lines.append(line)
-        except (OSError, EOFError, TimeoutError, ValueError):
-            self.proc.kill()
-            self.proc = None
-            return None
+        self.turn += 1
+        return self.connections[self.turn % len(self.connections)].query(sql, timeout)
 
     def claim(self, message_id):
         """(state, claim token) of a job, ("absent", None) when there is none, None when the store is down."""
-        with self.lock:
-            lines = self._query("SELECT state, claim_token FROM deskkit_jobs WHERE message_id = %d;" % message_id)
+        lines = self._query("SELECT state, claim_token FROM deskkit_jobs WHERE message_id = %d;" % message_id)
         if lines is None:
             return None
         if not lines:
@@ -96,16 +72,51 @@ class Store:
         return (match.group(1), int(match.group(2))) if match else None
 
     def counts(self):
-        with self.lock:
-            lines = self._query("SELECT state || '|' || count(*) FROM deskkit_jobs GROUP BY state;")
+        lines = self._query("SELECT state || '|' || count(*) FROM deskkit_jobs GROUP BY state;")
         if lines is None or any("|" not in l for l in lines):
             return None
         return {l.split("|")[0]: int(l.split("|")[1]) for l in lines}
 
     def stored_ids(self):
-        with self.lock:
-            lines = self._query("SELECT message_id FROM deskkit_jobs;", timeout=30)
+        lines = self._query("SELECT message_id FROM deskkit_jobs;", timeout=30)
         return {int(l) for l in lines if l.isdigit()} if lines is not None else None
+
+
+class Connection:
+    """One psql process kept open, one query at a time."""
+
+    def __init__(self, args):
+        self.cmd = [os.path.join(args.pg_bin, "psql"), "-h", "127.0.0.1", "-p", str(args.pg_port), "-U", "deskkit",
+                    "-d", "postgres", "-At", "-q"]
+        self.lock = threading.Lock()
+        self.proc = None
+
+    def query(self, sql, timeout):
+        with self.lock:
+            return self._query(sql, timeout)
+
+    def _query(self, sql, timeout):
+        """The rows of `sql` as lines, or None when the database does not answer."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.STDOUT, bufsize=0)
+        try:
+            self.proc.stdin.write((sql + "\n\\echo __END__\n").encode())
+            # Read from the descriptor itself: a buffered reader would hold lines that select() cannot see.
+            out, deadline, fd = b"", now() + timeout, self.proc.stdout.fileno()
+            while b"__END__\n" not in out:
+                ready, _, _ = select.select([fd], [], [], max(0.0, deadline - now()))
+                if not ready:
+                    raise TimeoutError
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise EOFError
+                out += chunk
+            return [l.strip() for l in out.decode().split("__END__")[0].splitlines() if l.strip()]
+        except (OSError, EOFError, TimeoutError, ValueError):
+            self.proc.kill()
+            self.proc = None
+            return None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -163,7 +174,10 @@ class Fake:
                     fake.count("hang")
                     time.sleep(12)  # past the client's 10 s deadline: nothing is applied
                     return self.answer(503)
+                arrived = now()
                 claim = fake.store.claim(message_id)
+                if claim is not None and now() - arrived > 1:
+                    claim = None  # judged too late to say what held the job when the update arrived
                 if claim is None:
                     # The store is down: this update cannot be judged, so it is not applied (tried again later).
                     fake.count("unchecked")
@@ -179,6 +193,7 @@ class Fake:
                 with fake.lock:
                     fake.updates.setdefault(message_id, []).append((now(), token, verdict))
                 fake.count("200")
+                time.sleep(0.1)  # an API across the internet
                 self.answer(200)
 
             def do_GET(self):
@@ -186,6 +201,10 @@ class Fake:
                 if path == "/control":
                     fake.put_mode = self.path.split("put=")[1]
                     return self.answer(200)
+                if path == "/stats":
+                    with fake.lock:
+                        body = json.dumps({"updates": fake.updates, "answers": fake.answers}).encode()
+                    return self.answer(200, body)
                 kind = path.split("/")[1] if path.count("/") >= 2 else ""
                 page = ("<html><head><title>Order %s</title><meta property=\"og:title\" content=\"Parcel %s is on "
                         "its way\"><meta property=\"og:description\" content=\"Arrives Tuesday\"></head></html>"
@@ -193,6 +212,7 @@ class Fake:
                 if kind == "hang":
                     time.sleep(15)
                     return
+                time.sleep(0.05)  # a page across the internet
                 if kind == "reset":
                     self.request.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
                     self.close_connection = True
@@ -209,9 +229,14 @@ class Fake:
                     return
                 self.answer(200, page, "text/html; charset=utf-8")
 
-        ThreadingHTTPServer.request_queue_size = 1024
-        ThreadingHTTPServer.daemon_threads = True
-        server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 1024
+            daemon_threads = True
+
+            def handle_error(self, request, client_address):
+                pass  # a client that gave up (a deadline, a reset page): nothing to report
+
+        server = Server(("127.0.0.1", port), Handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
 
 
@@ -252,6 +277,16 @@ class Instance:
             return status
         except OSError:
             return None
+
+    def jobs_in_flight(self):
+        try:
+            c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
+            c.request("GET", "/health")
+            body = json.loads(c.getresponse().read())
+            c.close()
+            return body.get("jobs_in_flight", 0)
+        except (OSError, ValueError):
+            return 0
 
     def metric(self, name):
         try:
@@ -339,11 +374,11 @@ class Sender:
                 moved += 1
         return moved
 
-    def record(self, result, latency=None):
+    def record(self, result, latency=None, phase=None):
         with self.lock:
             self.results[result] = self.results.get(result, 0) + 1
             if latency is not None:
-                self.latencies.setdefault(self.phase(), []).append(latency)
+                self.latencies.setdefault(phase, []).append(latency)
 
     def choose(self, avoid=None):
         with self.lock:
@@ -364,7 +399,7 @@ class Sender:
                 c = connections.get(instance.name)
                 if c is None:
                     c = connections[instance.name] = http.client.HTTPConnection("127.0.0.1", instance.port, timeout=15)
-                started = now()
+                started, phase = now(), self.phase()
                 try:
                     c.request("POST", "/webhooks/sendbird", body,
                               {"Content-Type": "application/json", "x-sendbird-signature": signature})
@@ -373,7 +408,7 @@ class Sender:
                 except socket.timeout:
                     c.close()
                     connections.pop(instance.name, None)
-                    self.record("timeout", now() - started)
+                    self.record("timeout", now() - started, phase)
                     self.retry_at(now() + 1, message_id, (body, signature))
                     break
                 except OSError:
@@ -387,15 +422,15 @@ class Sender:
                 with self.lock:
                     self.sent += 1
                 if response.status == 200:
-                    self.record("200", latency)
+                    self.record("200", latency, phase)
                     with self.lock:
                         self.accepted.add(message_id)
                         self.pending -= 1
                 elif response.status == 503 and response.getheader("Retry-After"):
-                    self.record("503", latency)
+                    self.record("503", latency, phase)
                     self.retry_at(now() + float(response.getheader("Retry-After")), message_id, (body, signature))
                 else:
-                    self.record("other %d" % response.status, latency)
+                    self.record("other %d" % response.status, latency, phase)
                     self.retry_at(now() + 1, message_id, (body, signature))
                 break
             else:
@@ -431,13 +466,31 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--seconds", type=float, default=600)
     parser.add_argument("--rate", type=float, default=60)
+    parser.add_argument("--serve-fake", type=int, default=0, help="run the stand-in API on this port (a process of its own)")
     args = parser.parse_args()
+    if args.serve_fake:
+        Fake(Store(args)).serve(args.serve_fake)
+        threading.Event().wait()
     scale = args.seconds / 600
     args.lease = 5 if scale >= 0.5 else 3
     store = Store(args)
-    fake = Fake(store)
     fake_port, ports = 18482, (18481, 18483)
-    fake.serve(fake_port)
+    # The stand-in API in a process of its own: its threads and the sender's do not share one interpreter lock.
+    fake_process = subprocess.Popen([sys.executable, __file__, "--serve-fake", str(fake_port)] + sys.argv[1:])
+
+    def ask_fake(path):
+        for _ in range(100):
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", fake_port, timeout=30)
+                c.request("GET", path)
+                body = c.getresponse().read()
+                c.close()
+                return body
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit("the stand-in API does not answer")
+
+    ask_fake("/p/0")
     instances = [Instance("a", ports[0], args, fake_port), Instance("b", ports[1], args, fake_port)]
     for instance in instances:
         instance.start()
@@ -464,10 +517,11 @@ def main():
         (at(425), "api 5xx", lasting(20, 5)), (at(430), "kill a", lasting(5, 2)), (at(430), "burst 3x", lasting(30, 8)),
         (at(430), "delivered twice", lasting(30, 8)),
     ]
-    warm_up = at(60)
+    warm_up = max(at(60), 30)
     sending_ends = at(540)
     active = []  # (name, ends)
     state_lock = threading.Lock()
+    api_modes, api_lock = [], threading.Lock()
 
     def phase():
         with state_lock:
@@ -498,8 +552,14 @@ def main():
         print("%6.1f s  %s for %.0f s" % (now() - t0, name, duration), flush=True)
         if name.startswith("freeze"):
             instance = instances[0 if name.endswith("a") else 1]
+            # Frozen while it holds running jobs (a few seconds at most to find it so).
+            deadline = now() + 5
+            while instance.jobs_in_flight() == 0 and now() < deadline:
+                time.sleep(0.02)
+            held = instance.jobs_in_flight()
             instance.frozen = True
             instance.signal(signal.SIGSTOP)
+            print("          %s frozen holding %d running jobs" % (instance.name, held), flush=True)
             time.sleep(duration)
             instance.signal(signal.SIGCONT)
             instance.frozen = False
@@ -516,10 +576,13 @@ def main():
                            stdout=subprocess.DEVNULL, check=True)
         elif name.startswith("api"):
             mode = {"api 429": "429", "api 5xx": "5xx", "api hangs": "hang"}[name]
-            fake.put_mode = mode
+            with api_lock:
+                api_modes.append(mode)
+                ask_fake("/control?put=" + mode)
             time.sleep(duration)
-            if fake.put_mode == mode:
-                fake.put_mode = "ok"
+            with api_lock:
+                api_modes.remove(mode)
+                ask_fake("/control?put=" + (api_modes[-1] if api_modes else "ok"))
         elif name.startswith("pages"):
             sender.pages_fault = True
             time.sleep(duration)
@@ -574,9 +637,9 @@ def main():
     # ---- The verdict.
     counts = store.counts() or {}
     stored = store.stored_ids() or set()
-    with fake.lock:
-        updates = {k: list(v) for k, v in fake.updates.items()}
-        put_answers = dict(fake.answers)
+    stats = json.loads(ask_fake("/stats"))
+    updates = {int(k): v for k, v in stats["updates"].items()}
+    put_answers = stats["answers"]
     valid = {m for m, u in updates.items() if any(v == "valid" for _, _, v in u)}
     invalid = [(m, t, v) for m, u in updates.items() for (_, t, v) in u if v != "valid"]
     repeated = {m: sum(1 for _, _, v in u if v == "valid") for m, u in updates.items()}
@@ -619,7 +682,10 @@ def main():
         shown = [s for k, s in enumerate(samples) if k % 6 == 0 or k == len(samples) - 1]
         print("  %s: %s" % (instance.name, " ".join("%.0fs:%.0f" % (t, m) for t, m, _ in shown)))
         life = [s for s in samples if s[2] == samples[-1][2]]
-        warmed = [s for s in life if s[0] - s[2] >= warm_up] or life
+        warmed = [s for s in life if s[0] - s[2] >= warm_up]
+        if len(warmed) < 2:
+            print("    restarted %.0f s before the end: too late to judge against a warmed-up value" % (end - life[0][2]))
+            continue
         base, last = warmed[0][1], samples[-1][1]
         change = last / base - 1
         print("    after warm-up %.1f MiB (at %.0f s), at the end %.1f MiB: %+.1f %%" % (base, warmed[0][0], last,
@@ -639,6 +705,7 @@ def main():
             instance.proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             instance.signal(signal.SIGKILL)
+    fake_process.kill()
     sys.exit(1 if failures else 0)
 
 

@@ -36,6 +36,7 @@ unix_socket_directories = '$work'
 max_connections = 200" >>"$work/pg/postgresql.conf"
 "${as[@]}" "$bin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w start >/dev/null
 cleanup() {
+    pkill -f -- "--work $work" 2>/dev/null || true  # the run and its stand-in API, should the run have been cut short
     "${as[@]}" "$bin/pg_ctl" -D "$work/pg" -m immediate stop >/dev/null 2>&1 || true
     if [ "${KEEP:-0}" = 1 ]; then echo "logs kept in $work" >&2; else rm -rf "$work"; fi
 }
