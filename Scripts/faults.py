@@ -184,12 +184,14 @@ class Fake:
                     return self.answer(503)
                 token = self.headers.get("DeskKit-Claim")
                 state, held = claim
-                if state == "running" and token is not None and int(token) == held:
+                if token is not None and int(token) == held and state == "running":
                     verdict = "valid"
-                elif state == "running":
-                    verdict = "stale claim"
+                elif token is not None and int(token) == held and state == "queued":
+                    # This claim's own request, handled after the client's deadline had passed and the claim had
+                    # put the job back: the API applied what the client gave up on (at least once, no stale claim).
+                    verdict = "late"
                 else:
-                    verdict = "job %s" % state
+                    verdict = "stale: job %s under claim %s" % (state, held)
                 with fake.lock:
                     fake.updates.setdefault(message_id, []).append((now(), token, verdict))
                 fake.count("200")
@@ -254,6 +256,7 @@ class Instance:
         self.proc = None
         self.started = None
         self.frozen = False
+        self.frozen_until = 0.0  # when it last ran again after a freeze
         self.lives = []  # (pid, started) of each process, for the stale-write counters
 
     def start(self):
@@ -408,7 +411,10 @@ class Sender:
                 except socket.timeout:
                     c.close()
                     connections.pop(instance.name, None)
-                    self.record("timeout", now() - started, phase)
+                    # An instance frozen while the request waited cannot answer it: the balancer's health check
+                    # takes it out of rotation, but a request already sent to it waits for it to run again.
+                    held = instance.frozen or instance.frozen_until > started
+                    self.record("timeout while frozen" if held else "timeout", now() - started, phase)
                     self.retry_at(now() + 1, message_id, (body, signature))
                     break
                 except OSError:
@@ -562,6 +568,7 @@ def main():
             print("          %s frozen holding %d running jobs" % (instance.name, held), flush=True)
             time.sleep(duration)
             instance.signal(signal.SIGCONT)
+            instance.frozen_until = now()
             instance.frozen = False
         elif name.startswith("kill"):
             instance = instances[0 if name.endswith("a") else 1]
@@ -640,9 +647,10 @@ def main():
     stats = json.loads(ask_fake("/stats"))
     updates = {int(k): v for k, v in stats["updates"].items()}
     put_answers = stats["answers"]
-    valid = {m for m, u in updates.items() if any(v == "valid" for _, _, v in u)}
-    invalid = [(m, t, v) for m, u in updates.items() for (_, t, v) in u if v != "valid"]
-    repeated = {m: sum(1 for _, _, v in u if v == "valid") for m, u in updates.items()}
+    valid = {m for m, u in updates.items() if any(v in ("valid", "late") for _, _, v in u)}
+    invalid = [(m, t, v) for m, u in updates.items() for (_, t, v) in u if v not in ("valid", "late")]
+    late = sum(1 for u in updates.values() for (_, _, v) in u if v == "late")
+    repeated = {m: sum(1 for _, _, v in u if v in ("valid", "late")) for m, u in updates.items()}
     repeated = {m: n for m, n in repeated.items() if n > 1}
     missing = sender.accepted - valid
     not_stored = sender.accepted - stored
@@ -657,7 +665,9 @@ def main():
                         % (len(invalid), invalid[:5]))
     if counts.get("queued", 0) or counts.get("running", 0):
         failures.append("jobs left in the store: %s" % counts)
-    bad_answers = {k: v for k, v in sender.results.items() if k not in ("200", "503", "refused")}
+    frozen_timeouts = sender.results.get("timeout while frozen", 0)
+    bad_answers = {k: v for k, v in sender.results.items()
+                   if k not in ("200", "503", "refused", "timeout while frozen")}
     if bad_answers:
         failures.append("webhook answers a sender cannot retry well: %s" % bad_answers)
 
@@ -670,6 +680,8 @@ def main():
     print("messages admitted: %d, updated: %d; updates: %d (repeated by at-least-once: %d messages); "
           "stale writes refused: %d" % (len(sender.accepted), len(valid), sum(len(u) for u in updates.values()),
                                         len(repeated), stale_total))
+    print("updates the stand-in API handled after the client's deadline (applied anyway, at least once): %d" % late)
+    print("webhook time-outs while the instance asked was frozen (no server answers then): %d" % frozen_timeouts)
     print("Platform API answers: %s" % ", ".join("%s %d" % kv for kv in sorted(put_answers.items())))
     print("store at the end: %s" % counts)
     print("admission latency by phase (ms):")

@@ -187,7 +187,8 @@ struct JobStoreContractTests {
             let worker = Task {
                 try? await Task.sleep(for: .seconds(600))  // until cancelled
                 #expect(Task.isCancelled)
-                let requeued = try await store.reschedule(claimed[0], dueAt: t0, error: nil, now: t0.addingTimeInterval(1))
+                let requeued = try await store.reschedule(
+                    claimed[0], dueAt: t0, error: nil, now: t0.addingTimeInterval(1))
                 let finished = try await store.finish(claimed[1], as: .done, error: nil, now: t0.addingTimeInterval(1))
                 #expect(requeued && finished)
                 #expect(try await store.admit(Self.job(3), now: t0, dedupWindow: .seconds(60)))

@@ -316,8 +316,9 @@ struct ImageProxyTests {
             }
             let sent = requests.headers("/cookie.png").map { ($0.0.lowercased(), $0.1) }
             #expect(!sent.contains { ["cookie", "authorization", "referer"].contains($0.0) })
-            // One Accept for every client (the answer is public to shared caches): not the client's AVIF-less one.
-            #expect(sent.first { $0.0 == "accept" }?.1 == "image/webp,image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.5")
+            // One Accept for every client (the answer is public to shared caches), not the client's own.
+            #expect(
+                sent.first { $0.0 == "accept" }?.1 == "image/webp,image/png,image/jpeg,image/gif;q=0.9,image/*;q=0.5")
             #expect(sent.first { $0.0 == "user-agent" }?.1.hasPrefix("DeskKit/") == true)
 
             try await client.execute(
@@ -559,7 +560,8 @@ struct ImageProxyTests {
             } catch let error as FetchError {
                 #expect(error.kind == .timeout)
             }
-            #expect(read <= ImageDownloads.highWater + 512 * 1024, "\(read) bytes were kept for a request reading nothing")
+            #expect(
+                read <= ImageDownloads.highWater + 512 * 1024, "\(read) bytes were kept for a request reading nothing")
             #expect(downloads.count == 0)
             subscription.leave()
             service.cancelAll()

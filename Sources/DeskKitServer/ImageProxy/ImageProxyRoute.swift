@@ -40,7 +40,8 @@ struct ImageProxyRoute: Sendable {
         }
         let subscription = downloads.subscribe(
             ImageRequest(
-                url: url, ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: request.headers[.ifModifiedSince]))
+                url: url, ifNoneMatch: request.headers[.ifNoneMatch], ifModifiedSince: request.headers[.ifModifiedSince]
+            ))
         let head: ImageHead
         switch await subscription.head() {
         case .success(let answer): head = answer
