@@ -3,8 +3,8 @@ import DeskKitModel
 import Hummingbird
 
 /// `GET /health`, open: for load balancers. Open to anyone, it names no host, address, port or path of the
-/// operator's: the store by its kind, a store's failure by its kind (the details are in the log and, behind
-/// the API key, `/metrics`).
+/// operator's: the store by its kind, a store's failure by its kind (the details are in the queue's log line
+/// `cannot claim jobs`).
 struct HealthRoute: Sendable {
     let queue: EnrichmentQueue
     /// The kind of store the jobs are kept in: `memory`, `sqlite`, `postgres`, or `other` (an embedder's own).
