@@ -165,8 +165,10 @@ extension PageFetcher {
     ///   `too_large` for more pixels or bytes than `limits` allow (bytes past the limit are
     ///   not passed on: the answer is cut there), `http_status` for a status other than 2xx or
     ///   304, and the fetch's own errors (a refused address, a host the site policy refuses, a time-out).
+    /// - Parameter deadline: when ``ImageLimits/timeout``, counted from when the request was made, runs out; by
+    ///   default that limit from now. A request that waited (for a place to fetch) gets what is left.
     public func fetchImage(
-        _ request: ImageRequest, limits: ImageLimits,
+        _ request: ImageRequest, limits: ImageLimits, deadline: ContinuousClock.Instant? = nil,
         head: @escaping @Sendable (ImageHead) async throws -> Void,
         chunk: @escaping @Sendable (ByteBuffer) async throws -> Void
     ) async throws(FetchError) {
@@ -175,7 +177,8 @@ extension PageFetcher {
         timed.configuration.totalTimeout = limits.timeout
         let fetcher = timed
         let probeBytes = configuration.maxImageProbeBytes
-        try await fetcher.withTotalTimeout { deadline in
+        let left = deadline.map { ContinuousClock.now.duration(to: $0) }
+        try await fetcher.withTotalTimeout(left: left) { deadline in
             try await fetcher.follow(
                 url, accept: ImageRequest.acceptHeader, headers: request.conditionalHeaders, compressed: false,
                 deadline: deadline

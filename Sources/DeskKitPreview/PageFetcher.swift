@@ -121,14 +121,18 @@ public struct PageFetcher: Sendable {
     /// Runs `work` within ``FetchConfiguration/totalTimeout`` (the package's one deadline helper: answered at
     /// the limit, the work cancelled), its errors mapped onto ``FetchError``: the limit running out is
     /// ``FetchError/Kind/timeout``, the caller cancelling ``FetchError/Kind/cancelled``. `work` is given the
-    /// same limit as an instant, for AsyncHTTPClient's requests: one limit, however many hops.
-    func withTotalTimeout<T: Sendable>(_ work: @escaping @Sendable (NIODeadline) async throws -> T)
-        async throws(FetchError) -> T
-    {
+    /// same limit as an instant, for AsyncHTTPClient's requests: one limit, however many hops. `left`, when
+    /// given, is what remains of that limit for a request that began earlier (it waited for a place): the work
+    /// gets only that, and a time-out still names the whole limit.
+    func withTotalTimeout<T: Sendable>(
+        left: Duration? = nil, _ work: @escaping @Sendable (NIODeadline) async throws -> T
+    ) async throws(FetchError) -> T {
         let total = configuration.totalTimeout
-        let deadline = NIODeadline.now() + .nanoseconds(total.nanoseconds)
+        let left = max(.zero, min(left ?? total, total))
+        guard left > .zero else { throw .timeout("the whole request", total) }
+        let deadline = NIODeadline.now() + .nanoseconds(left.nanoseconds)
         do {
-            return try await withDeadline(total) { try await work(deadline) }
+            return try await withDeadline(left) { try await work(deadline) }
         } catch is DeadlineExceeded {
             throw .timeout("the whole request", total)
         } catch {

@@ -526,6 +526,28 @@ struct ImageProxyTests {
         try await origin.stop()
     }
 
+    /// The time limit counts from the request: one whose time went in waiting (for a place, for the service to
+    /// start it) is not fetched, and its error names the whole limit, not what was left of it.
+    @Test func aRequestWhoseTimeIsSpentIsNotFetched() async throws {
+        let requests = Requests()
+        let origin = try await Self.origin(requests)
+        var fetch = FetchConfiguration()
+        fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
+        fetch.allowedPorts.insert(origin.port)
+        var limits = ImageLimits()
+        limits.timeout = .seconds(3)
+        let fetcher = PageFetcher(configuration: fetch)
+        let error = await #expect(throws: FetchError.self) {
+            try await fetcher.fetchImage(
+                ImageRequest(url: origin.baseURL + "/30mb-without-length"), limits: limits,
+                deadline: .now - .milliseconds(1), head: { _ in }, chunk: { _ in })
+        }
+        #expect(error?.kind == .timeout)
+        #expect(error?.detail == "the whole request took longer than 3.0 s")
+        #expect(requests.count("/30mb-without-length") == 0)
+        try await origin.stop()
+    }
+
     /// A request that reads nothing holds its fetch back (at most 256 KiB wait for it), and the fetch's time limit
     /// still ends it: memory does not grow, and nothing hangs. The test reads nothing until the fetch has ended,
     /// however late a loaded machine ends it (a fixed wait read megabytes when the limit's timer ran late).
@@ -536,7 +558,8 @@ struct ImageProxyTests {
         fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
         fetch.allowedPorts.insert(origin.port)
         var limits = ImageLimits()
-        limits.timeout = .seconds(3)
+        // Long enough for a loaded machine to start the fetch: the limit counts from the request.
+        limits.timeout = .seconds(10)
         limits.maxBytes = 1_000_000_000
         let downloads = ImageDownloads(fetcher: PageFetcher(configuration: fetch), limits: limits, perHost: 4)
         // The downloads run as children of their service, as in the server.

@@ -72,10 +72,8 @@ final class ImageDownloads: Service {
             do {
                 try await hosts.withPlace(for: host, before: deadline) {
                     // What is left of the request's time, after the wait for a place.
-                    var left = limits
-                    left.timeout = max(.zero, ContinuousClock.now.duration(to: deadline))
                     try await fetcher.fetchImage(
-                        request, limits: left,
+                        request, limits: limits, deadline: deadline,
                         head: { head in download.publish(.success(head)) },
                         chunk: { buffer in
                             // Once bytes go out, no one else may join: they would miss them.
