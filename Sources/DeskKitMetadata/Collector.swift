@@ -184,7 +184,8 @@ final class Collector {
                 signals.frameSources.append(src)
             }
         case .input:
-            if attribute.value(of: "type", is: "password") {
+            // A password field, or a one-time code's (a sign-in by a code sent by text or e-mail).
+            if attribute.value(of: "type", is: "password") || attribute.value(of: "autocomplete", is: "one-time-code") {
                 signals.passwordFields += 1
             } else if attribute["type"].map({ Self.typesToFill.contains($0.lowercased()) }) ?? true {
                 signals.fieldsToFill += 1

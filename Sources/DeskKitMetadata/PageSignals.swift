@@ -22,7 +22,8 @@ public struct PageSignals: Sendable, Hashable {
     /// The element ids and classes of the refusal table (<doc:Refusals>) the page holds, as `#id` and `.class`, in
     /// document order, each once.
     public var markers: [String] = []
-    /// How many password fields (`<input type="password">`) the page has.
+    /// How many password fields (`<input type="password">`) and one-time-code fields (`autocomplete="one-time-code"`)
+    /// the page has: the fields of a sign-in.
     public var passwordFields = 0
     /// Bytes of visible body text read (outside scripts, forms, navigation and hidden elements; white
     /// space between elements not counted). Counted only as far as the parser read.

@@ -186,6 +186,30 @@ struct RefusalCheckTests {
                 == .emptyShell)
     }
 
+    /// A login page is known by what it is — a sign-in title, fields, an invitation to sign in, nothing else to show —
+    /// whatever friendly sentence its description is; a page about signing in with content of its own is itself.
+    @Test func aLoginPageIsKnownByWhatItIs() {
+        let welcome =
+            #"<meta property="og:description" content="Welcome back. Sign in to check out what your friends are sharing.">"#
+        // A sign-in title, or a list of sign-in words, over a welcome and an empty body.
+        #expect(Self.check(#"<title>Login • Example</title>"# + welcome)?.kind == .loginWall)
+        #expect(Self.check(#"<title>Example Login, Sign in | Example</title>"# + welcome)?.kind == .loginWall)
+        // The site's name as its title: the invitation and nothing else.
+        #expect(Self.check(#"<title>Example</title>"# + welcome + "<div id=root></div>")?.kind == .loginWall)
+        // A one-time code is a sign-in's field.
+        let code = Self.page(#"<form><input name=code autocomplete="one-time-code"></form>"#)
+        #expect(code.signals.passwordFields == 1)
+        // A welcome alone invites nothing; an invitation on a page with content of its own is that page's.
+        let back = #"<meta property="og:description" content="Welcome back! Season two opens with three stories.">"#
+        #expect(Self.check(#"<title>Episode 1 – A Podcast</title>"# + back) == nil)
+        let thread = String(
+            repeating: "<p>The widget stays blank on Safari 17 until tracking prevention is off.</p>", count: 5)
+        #expect(
+            Self.check(
+                #"<title>Widget blank on Safari - Community</title><meta name="description" content="Log in to see all 14 replies.">"#
+                    + thread) == nil)
+    }
+
     @Test func aPageWithItsOwnMetadataIsItself() {
         // A login form in the body of an article, a captcha demo on a vendor's page, an error's words as a name.
         #expect(

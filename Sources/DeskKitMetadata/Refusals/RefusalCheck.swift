@@ -51,8 +51,11 @@ public enum RefusalCheck {
     }
 
     /// Statuses other than 2xx whose body is read for a bot check (the others are answered as
-    /// `FetchError.Kind.httpStatus` at once): 202 and 405 (AWS WAF), 403, 429, 503, 999.
-    public static func mayHideChallenge(status: Int) -> Bool { [202, 403, 405, 429, 503, 999].contains(status) }
+    /// `FetchError.Kind.httpStatus` at once): 202 and 405 (AWS WAF), 401 (a proof-of-work gate's "not yet"), 403,
+    /// 429, 503, 999.
+    public static func mayHideChallenge(status: Int) -> Bool {
+        [202, 401, 403, 405, 429, 503, 999].contains(status)
+    }
 
     /// Statuses other than 2xx whose body is read for a maintenance page (``maintenance(of:response:)``): 5xx.
     public static func mayBeMaintenance(status: Int) -> Bool { (500...599).contains(status) }
@@ -162,6 +165,12 @@ private final class Evidence {
         case .elementID: return page?.signals.markers.contains("#" + p) == true ? "element #\(p)" : nil
         case .elementClass: return page?.signals.markers.contains("." + p) == true ? "element .\(p)" : nil
         case .title: return wholeTitle == p ? "title \"\(page?.signals.documentTitle ?? p)\"" : nil
+        case .titleWords:
+            guard wholeTitle?.holds(p) == true else { return nil }
+            return "title \"\(page?.signals.documentTitle ?? p)\""
+        case .image:
+            guard let image = page?.image, image.lowercased().holds(p) else { return nil }
+            return "image \(image)"
         }
     }
 
@@ -220,7 +229,7 @@ private final class Evidence {
         guard let page else { return nil }
         if let refusal = redirectedAway() { return refusal }
         // Refused with a bot-management vendor's mark and little else: that vendor's block page.
-        if [202, 403, 405, 429].contains(response.status), thin,
+        if [202, 401, 403, 405, 429].contains(response.status), thin,
             let (signature, evidence) = found(.mark, kind: .challenge)
         {
             return refusal(.challenge, provider: signature.provider, "status \(response.status), \(evidence)")
@@ -297,7 +306,8 @@ private final class Evidence {
     }
 
     /// Whether the page's head describes it in a sentence, which outweighs topic words too: not a refusal's words,
-    /// not a bot check's or a consent form's sentence, not a domain for sale, on a page with no password field whose
+    /// not a bot check's or a consent form's sentence, not an invitation to sign in ("Welcome back… Sign in to see
+    /// what your friends are sharing": a login page's welcome, not a description of content), not a domain for sale, on a page with no password field whose
     /// title is no error's and no parked domain's (a site's generic description on its "Page not found", a parking
     /// service's boilerplate).
     func describesInASentence(_ page: PageMetadata) -> Bool {
@@ -308,9 +318,10 @@ private final class Evidence {
         else { return false }
         let words = RefusalText.normalize(description)
         return !saysForSale(words) && !saysForSale(wholeTitle ?? "")
-            && [RefusalPhrases.challengeSentences, RefusalPhrases.consentSentences].allSatisfy {
-                RefusalText.mention(in: [words], of: $0) == nil
-            }
+            && [RefusalPhrases.challengeSentences, RefusalPhrases.consentSentences, RefusalPhrases.loginSentences]
+                .allSatisfy {
+                    RefusalText.mention(in: [words], of: $0) == nil
+                }
     }
 
     /// Whether the page's head describes it: a description (OpenGraph, Twitter card, meta, itemprop), a tagged
@@ -385,8 +396,8 @@ private final class Evidence {
         let parts = RefusalText.parts(of: text)
         return RefusalText.matches(parts, RefusalPhrases.challengeTitles)
             || RefusalText.matches(parts, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
-            || RefusalText.matches(parts, RefusalPhrases.loginTitles, prefixes: RefusalPhrases.loginTitlePrefixes)
-            || RefusalText.matches(parts, RefusalPhrases.errorTitles) || parts.contains(where: Self.isErrorCode)
+            || Self.isLoginTitle(parts) || RefusalText.matches(parts, RefusalPhrases.errorTitles)
+            || parts.contains(where: Self.isErrorCode)
             || RefusalText.matches(parts, RefusalPhrases.maintenanceTitles)
             || RefusalText.matches(parts, RefusalPhrases.defaultPageTitles)
             || RefusalText.matches(parts, RefusalPhrases.shellTitles)
@@ -420,11 +431,17 @@ private final class Evidence {
         {
             return refusal(.consentWall, provider: provider(of: .consentWall), shown)
         }
-        if RefusalText.matches(headlines, RefusalPhrases.loginTitles, prefixes: RefusalPhrases.loginTitlePrefixes),
-            s.passwordFields > 0 || thin || s.formActions.contains(where: isLoginAddress),
+        if Self.isLoginTitle(headlines), s.passwordFields > 0 || thin || s.formActions.contains(where: isLoginAddress),
             !isPlainLoginAddressAsked
         {
             return refusal(.loginWall, provider: provider(of: .loginWall), shown)
+        }
+        // An invitation to sign in (in the description, the heading or the first words) and nothing else to show:
+        // the welcome of a network's login page as a logged-out reader gets it, its title the site's name alone.
+        if s.visibleTextBytes < 256, !isPlainLoginAddressAsked,
+            let words = RefusalText.mention(in: texts, of: RefusalPhrases.loginSentences)
+        {
+            return refusal(.loginWall, provider: provider(of: .loginWall), "its words: \"\(words)\" and nothing else")
         }
         if s.passwordFields > 0 || s.formActions.contains(where: isLoginAddress), !isPlainLoginAddressAsked {
             if let words = RefusalText.mention(in: texts, of: RefusalPhrases.loginSentences) {
@@ -475,6 +492,17 @@ private final class Evidence {
         else { return nil }
         let shown = page.signals.documentTitle ?? page.signals.heading ?? ""
         return refusal(.errorPage, provider: nil, "closed for maintenance: \"\(shown)\"")
+    }
+
+    /// Whether one of a title's `parts` is a sign-in title ("Login • Instagram", "Iniciar sesión en X / X"), or a
+    /// list of sign-in words ("LinkedIn Login, Sign in", "Connexion LinkedIn, s'identifier").
+    static func isLoginTitle(_ parts: [(text: String, code: Bool)]) -> Bool {
+        let (titles, prefixes) = (RefusalPhrases.loginTitles, RefusalPhrases.loginTitlePrefixes)
+        return RefusalText.matches(parts, titles, prefixes: prefixes)
+            || parts.contains { part in
+                part.text.holds(", ")
+                    && part.text.split(separator: ",").contains { titles.contains(String($0).trimmingSpaces) }
+            }
     }
 
     /// A status code with an error's words or alone ("404 Not Found", "Error 404", "404"): "Order 404" or

@@ -73,6 +73,7 @@ enum RefusalPhrases {
         "you don't have permission to access", "your request has been blocked", "automated access",
         "are you a robot", "confirm you are human", "human verification", "to continue, please verify",
         "sign in to confirm you're not a bot", "blocked by network security", "ddos protection by cloudflare",
+        "current session has been terminated",
         "whoa there, pardner", "to discuss automated access to amazon data",
         "request blocked. we can't connect to the server",
         "your access to this site has been limited", "this request was blocked by the security rules",
@@ -130,6 +131,7 @@ enum RefusalPhrases {
         "sign in or create an account", "member login", "user login", "account login", "login page",
         "sign in to your account", "log in to your account", "log into your account", "authentication required",
         "login required", "please log in", "please sign in", "sign in required", "welcome back", "join now",
+        "log in or join", "sign in or join", "login or sign up", "sign up or log in", "sign up or sign in",
         // zh
         "登录", "登入", "用户登录", "账号登录", "账户登录", "登录页面", "请登录", "注册", "登录/注册", "登录 / 注册",
         "登錄", "會員登入",
@@ -139,13 +141,17 @@ enum RefusalPhrases {
         // ja
         "ログイン", "サインイン", "ログインページ", "会員登録", "新規登録", "ログイン画面",
         // de
-        "anmelden", "anmeldung", "einloggen", "registrieren", "bitte melden sie sich an",
+        "anmelden", "anmeldung", "einloggen", "registrieren", "bitte melden sie sich an", "anmelden oder registrieren",
+        "einloggen oder registrieren",
         // es
         "iniciar sesión", "inicia sesión", "acceder", "entrar", "registrarse", "regístrate", "inicio de sesión",
+        "iniciar sesión o registrarse", "inicia sesión o regístrate",
         // fr
         "connexion", "se connecter", "s'identifier", "identification", "inscription", "connectez-vous",
+        "connexion ou inscription", "se connecter ou s'inscrire",
         // pt, it, ko
-        "fazer login", "iniciar sessão", "accedi", "로그인",
+        "fazer login", "iniciar sessão", "accedi", "로그인", "entrar ou cadastrar-se", "faça login", "accedi o iscriviti",
+        "accedi o registrati", "войти или зарегистрироваться", "ログイン・新規登録", "로그인 또는 가입",
     ]
 
     static let loginTitlePrefixes: [String] = [
@@ -154,13 +160,22 @@ enum RefusalPhrases {
         "se connecter à ", "войти в ", "вход в ", "登录到", "にログイン",
     ]
 
-    /// What a login wall says in its first text, when a password field or a login form is there too.
+    /// What a login wall says: in its first text, when a password field or a login form is there too; in its
+    /// description or first words, when it has nothing else to show — and a description that says it is no
+    /// description of the page (``RefusalCheck``). Invitations to sign in, not words about signing in ("how to log
+    /// in", "if you cannot sign in").
     static let loginSentences: [String] = [
         "you must log in to continue", "log in to continue", "sign in to continue", "please log in to continue",
         "you need to log in", "log in to see", "sign in to see", "log in or sign up to", "must be logged in",
         "you need to sign in", "vous devez vous connecter", "connectez-vous pour", "sie müssen sich anmelden",
         "melden sie sich an, um", "debes iniciar sesión", "inicia sesión para", "необходимо войти", "войдите, чтобы",
         "请先登录", "登录后", "ログインしてください", "ログインが必要",
+        // A network's invitation to a logged-out reader (a welcome, "welcome back", alone invites nothing).
+        "sign in to check out", "log in to check out", "sign in to stay", "log in to stay", "sign up to see",
+        "join to see", "log in to get started", "sign in to get started", "log in to start", "log into facebook to",
+        "melde dich an", "melde dich bei", "melden sie sich bei", "bitte melde dich an", "connectez-vous à",
+        "connectez-vous sur", "identifiez-vous", "inicia sesión en", "faça login", "faça o login", "entre para ver",
+        "accedi per", "войдите в", "ログインして", "ログインすると", "登录查看", "로그인하고", "로그인하여",
     ]
 
     /// Path segments of a login page's address (`/login?next=…`, `/accounts/login/`, `/authwall`).

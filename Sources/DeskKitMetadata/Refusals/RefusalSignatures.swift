@@ -29,6 +29,10 @@ struct RefusalSignature: Sendable {
         /// The `<title>`, lowercase, its white space collapsed and trailing dots and ellipses taken off, is the
         /// pattern.
         case title
+        /// That `<title>` holds the pattern: a vendor's name in its page's title, only ever a ``Strength/mark``.
+        case titleWords
+        /// The page's image (its tagged image, or the first image of its body) holds the pattern.
+        case image
 
         /// Whether the mark is in the page's content — a script, a frame, a form, an element — rather than in
         /// the response (a header, a cookie, the status, the address) or the title. On a page with nothing
@@ -36,8 +40,8 @@ struct RefusalSignature: Sendable {
         /// no words is that vendor's challenge. A header or a cookie never is: it is on every page served.
         var isContent: Bool {
             switch self {
-            case .script, .frame, .form, .scriptText, .elementID, .elementClass: true
-            case .header, .cookie, .status, .host, .url, .title: false
+            case .script, .frame, .form, .scriptText, .elementID, .elementClass, .image: true
+            case .header, .cookie, .status, .host, .url, .title, .titleWords: false
             }
         }
     }
@@ -86,6 +90,7 @@ enum RefusalSignatures {
     // Where the marks were learnt, named once.
     private static let isAntibot = "microlink/is-antibot src/providers.json (MIT), 2025"
     private static let cloudflareDocs = "Cloudflare docs: Challenges, 'Detect a challenge page response' (cf-mitigated)"
+    private static let antibotDetector = "scrapfly/Antibot-Detector detectors/antibot (2026)"
     private static let seen = "seen on the vendor's challenge pages (their HTML as served to a data-centre client)"
     private static let cmp = "the platform's install guide: its loader script, its stub and its dialog's container"
     private static let tcf = "IAB Europe TCF v2.2: the __tcfapi stub every registered CMP puts in the page"
@@ -181,6 +186,11 @@ enum RefusalSignatures {
         .init("sucuri", .challenge, .header("x-sucuri-block"), "", .decisive, source: seen),
         .init("sucuri", .challenge, .header("x-sucuri-id"), "", .mark, source: seen),
         .init("sucuri", .challenge, .header("server"), "sucuri", .mark, source: seen),
+        .init("sucuri", .challenge, .cookie, "sucuri_cloudproxy_uuid_", .mark, source: antibotDetector),
+        .init("sucuri", .challenge, .scriptText, "sucuri_cloudproxy_js", .standIn, source: antibotDetector),
+        // Its firewall page relayed without the headers: its title and logo say whose it is.
+        .init("sucuri", .challenge, .titleWords, "sucuri website firewall", .mark, source: seen),
+        .init("sucuri", .challenge, .image, "cdn.sucuri.net/sucuri-firewall", .standIn, source: seen),
         // DDoS-Guard.
         .init("ddos-guard", .challenge, .script, "check.ddos-guard.net", .standIn, source: seen),
         .init("ddos-guard", .challenge, .header("server"), "ddos-guard", .mark, source: seen),
@@ -189,10 +199,22 @@ enum RefusalSignatures {
         .init("anubis", .challenge, .elementID, "anubis_challenge", .standIn, source: isAntibot),
         .init("anubis", .challenge, .script, "/.within.website/", .standIn, source: isAntibot),
         .init("anubis", .challenge, .scriptText, "/.within.website/", .standIn, source: isAntibot),
+        .init("anubis", .challenge, .elementID, "anubis_version", .standIn, source: seen),
+        // Its static assets' path (`/.within.website/x/cmd/anubis/`, under a base prefix or not): the page's only
+        // image is its mascot; a redirect to that path is to its challenge.
+        .init("anubis", .challenge, .image, "/.within.website/x/cmd/anubis/", .standIn, source: antibotDetector),
+        .init("anubis", .challenge, .url, "/.within.website/", .standIn, source: antibotDetector),
+        .init("anubis", .challenge, .cookie, "anubis-auth", .mark, source: antibotDetector),
+        .init("anubis", .challenge, .cookie, "anubis-cookie-verification", .mark, source: antibotDetector),
         // Reblaze, Radware (ShieldSquare), F5, Shape, Cheq, ThreatMetrix: named when their page is decided.
         .init("reblaze", .challenge, .cookie, "rbzid", .mark, source: isAntibot),
         .init("reblaze", .challenge, .scriptText, "rbzns", .mark, source: seen),
         .init("reblaze", .challenge, .scriptText, "reblaze", .mark, source: isAntibot),
+        .init("reblaze", .challenge, .cookie, "rbzsessionid", .mark, source: antibotDetector),
+        // Its active challenge: the library (`<name>.ac_v2.lib.js`) and the namespace's challenge settings.
+        .init("reblaze", .challenge, .script, ".ac_v2.lib.js", .standIn, source: antibotDetector),
+        .init("reblaze", .challenge, .scriptText, "bereshit", .standIn, source: antibotDetector),
+        .init("reblaze", .challenge, .scriptText, "winsocks(", .standIn, source: seen),
         .init("shapesecurity", .challenge, .scriptText, "shapesecurity", .mark, source: isAntibot),
         .init("shapesecurity", .challenge, .script, "shapesecurity", .mark, source: isAntibot),
         .init("radware", .challenge, .host, "validate.perfdrive.com", .decisive, source: seen),
