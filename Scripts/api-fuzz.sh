@@ -1,40 +1,54 @@
 #!/usr/bin/env bash
-# Fuzzes `deskkit serve`'s HTTP API against its OpenAPI document (Sources/DeskKitServer/openapi.json) with
+# Fuzzes `deskkit serve`'s HTTP API against the OpenAPI document it serves, in three configurations, with
 # schemathesis: every operation, checked for not_a_server_error, status_code_conformance,
-# content_type_conformance and response_schema_conformance. Whatever it finds is fixed in the server, not in
-# the document. Webhook bodies are signed with the server's token (Scripts/api_fuzz_hooks.py), so the fuzzer
-# reaches the webhook route itself, not only its signature check; half the image proxy's URLs are signed
-# with its key, so it reaches the proxy's fetch too. The server runs with traces on (exported to
-# a sink in the namespace), so the fuzzed `traceparent` and `tracestate` headers meet the real propagator.
+# content_type_conformance and response_schema_conformance, after openapi-spec-validator has checked the document
+# itself. The document a server serves names the routes its configuration has (a route that is off is absent),
+# so each configuration is fuzzed against its own:
 #
-#   Scripts/api-fuzz.sh [MAX_TIME_SECONDS]      (default 120)
+#   defaults   the defaults with an API key: a SQLite store, no image proxy, no site policy;
+#   all        every optional route on: the image proxy (half its URLs signed with its key, so the fuzzer reaches
+#              the proxy's fetch), a site policy, the job store and the shared preview cache on PostgreSQL (a
+#              throwaway cluster in the namespace; SQLite when not run as root, which initdb needs to drop to the
+#              postgres user);
+#   no-key     no API key at all: /v1/* and /metrics answer 401 to everyone, as documented.
 #
-# The server and the fuzzer run in a network namespace of their own (`unshare -n`, or `unshare -rn` for a user
-# that is not root) holding only a loopback interface: the pages the fuzzer makes the server fetch cannot leave
-# the machine, and the Platform API base is a closed loopback port. schemathesis comes from PyPI into a
-# virtualenv at $SCHEMATHESIS_VENV (default ~/.cache/deskkit-schemathesis). DESKKIT names the binary
-# (default .build/debug/deskkit, built when missing). EXAMPLES caps the examples per operation (default 60).
+# Webhook bodies are signed with the server's token in every configuration (Scripts/api_fuzz_hooks.py), so the
+# fuzzer reaches the webhook route itself, not only its signature check. The servers run with traces on
+# (exported to a sink in the namespace), so the fuzzed `traceparent` and `tracestate` headers meet the real
+# propagator. Whatever the fuzzer finds is fixed in the server, not in the document.
+#
+#   Scripts/api-fuzz.sh [MAX_TIME_SECONDS]      (default 120: half to `all`, 30 % to `defaults`, 20 % to `no-key`)
+#
+# The servers and the fuzzer run in a network namespace of their own (`unshare -n`, or `unshare -rn` for a user
+# that is not root) holding only a loopback interface: the pages the fuzzer makes a server fetch cannot leave
+# the machine, and the Platform API base is a closed loopback port. schemathesis and openapi-spec-validator come
+# from PyPI into a virtualenv at $SCHEMATHESIS_VENV (default ~/.cache/deskkit-schemathesis). DESKKIT names the
+# binary (default .build/debug/deskkit, built when missing). EXAMPLES caps the examples per operation (default 60).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max_time=${1:-120}
 venv=${SCHEMATHESIS_VENV:-$HOME/.cache/deskkit-schemathesis}
 DESKKIT=${DESKKIT:-.build/debug/deskkit}
 [ -x "$DESKKIT" ] || swift build --product deskkit
-if [ ! -x "$venv/bin/schemathesis" ]; then
+if [ ! -x "$venv/bin/schemathesis" ] || [ ! -x "$venv/bin/openapi-spec-validator" ]; then
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q "schemathesis==4.32.5"
+    "$venv/bin/pip" install -q "schemathesis==4.32.5" "openapi-spec-validator==0.7.2"
 fi
 if [ "$(id -u)" = 0 ]; then isolate=(unshare -n); else isolate=(unshare -rn); fi
 "${isolate[@]}" true || { echo "api-fuzz.sh needs a network namespace (unshare -n); none can be made here" >&2; exit 69; }
 work=$(mktemp -d)
+chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
-export DESKKIT work max_time venv
-export DESKKIT_FUZZ_TOKEN=fuzz-token DESKKIT_FUZZ_IMAGE_KEY=fuzz-image-key-0123456789 SCHEMATHESIS_HOOKS=api_fuzz_hooks PYTHONPATH="$PWD/Scripts"
-export EXAMPLES=${EXAMPLES:-60}
+pg_bin=""
+if [ "$(id -u)" = 0 ] && initdb=$(command -v initdb || ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -1); then
+    pg_bin=$(dirname "$(readlink -f "$initdb")")
+fi
+export DESKKIT work venv pg_bin
+export DESKKIT_FUZZ_TOKEN=fuzz-token SCHEMATHESIS_HOOKS=api_fuzz_hooks PYTHONPATH="$PWD/Scripts"
+export EXAMPLES=${EXAMPLES:-60} T_ALL=$((max_time / 2)) T_DEFAULTS=$((max_time * 3 / 10)) T_NO_KEY=$((max_time / 5))
 "${isolate[@]}" bash -euo pipefail -c '
     ip link set lo up
     key=fuzz-key-0123456789abcdef
-    port=18080
     # Traces on, so the fuzzed traceparent and tracestate headers meet the real propagator: exported to a sink
     # that takes every OTLP/HTTP post and keeps nothing.
     python3 -c "
@@ -46,21 +60,56 @@ class Sink(s.BaseHTTPRequestHandler):
     def log_message(self, *args): pass
 s.HTTPServer((\"127.0.0.1\", 4318), Sink).serve_forever()" &
     sink=$!
-    OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_SWIFT_LOG_LEVEL=warning \
-    SENDBIRD_API_TOKEN=$DESKKIT_FUZZ_TOKEN DESKKIT_API_KEYS=$key DESKKIT_IMAGE_PROXY_KEYS=$DESKKIT_FUZZ_IMAGE_KEY \
-        "$DESKKIT" serve --port $port --store memory --public-url "http://127.0.0.1:$port" \
-        --api-base http://127.0.0.1:9 --rate-limit 0 --fetch-timeout 2s --log-level warning 2> "$work/serve.log" &
-    server=$!
-    trap "kill $server $sink 2>/dev/null; wait $server 2>/dev/null || true" EXIT
-    for _ in $(seq 100); do
-        curl -sf "http://127.0.0.1:$port/health" > /dev/null && break
-        sleep 0.2
-    done
+    pids="$sink"
+    pg_stop() { :; }
+    trap "kill \$pids 2>/dev/null || true; pg_stop" EXIT
+    # One configuration: NAME PORT SECONDS AUTH(yes|no), then the server'"'"'s own arguments.
+    fuzz() {
+        local name=$1 port=$2 seconds=$3 auth=$4
+        shift 4
+        echo "== $name: $seconds s"
+        OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 OTEL_SWIFT_LOG_LEVEL=warning \
+        SENDBIRD_API_TOKEN=$DESKKIT_FUZZ_TOKEN \
+            "$DESKKIT" serve --port $port --public-url "http://127.0.0.1:$port" --api-base http://127.0.0.1:9 \
+            --rate-limit 0 --fetch-timeout 2s --log-level warning "$@" 2> "$work/$name.log" &
+        local server=$!
+        pids="$pids $server"
+        for _ in $(seq 150); do
+            curl -sf "http://127.0.0.1:$port/health" > /dev/null && break
+            sleep 0.2
+        done
+        # The document itself, its references to /schemas/ resolved against the server.
+        "$venv/bin/python" -c "import sys; from openapi_spec_validator import validate_url; validate_url(sys.argv[1])" \
+            "http://127.0.0.1:$port/openapi.json" || { echo "the document of $name is not valid OpenAPI" >&2; return 1; }
+        local headers=()
+        [ "$auth" = yes ] && headers=(-H "Authorization: Bearer $key")
+        local status=0
+        "$venv/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" --url "http://127.0.0.1:$port" \
+            --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+            "${headers[@]}" --max-examples "$EXAMPLES" --max-time "$seconds" --seed 1138 --workers 2 \
+            --report-dir "$work/report-$name" || status=$?
+        if ! kill -0 $server 2>/dev/null; then echo "deskkit serve ($name) died:" >&2; tail -20 "$work/$name.log" >&2; exit 1; fi
+        kill $server; wait $server 2>/dev/null || true
+        return $status
+    }
     status=0
-    "$venv/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" --url "http://127.0.0.1:$port" \
-        --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-        -H "Authorization: Bearer $key" --max-examples "$EXAMPLES" --max-time "$max_time" --seed 1138 \
-        --workers 2 --report-dir "$work/report" || status=$?
-    if ! kill -0 $server 2>/dev/null; then echo "deskkit serve died:" >&2; tail -20 "$work/serve.log" >&2; exit 1; fi
+    DESKKIT_API_KEYS=$key fuzz defaults 18080 "$T_DEFAULTS" yes --store "sqlite:$work/defaults.sqlite" || status=1
+    store="sqlite:$work/all.sqlite"
+    if [ -n "$pg_bin" ]; then
+        pg_port=18432
+        mkdir "$work/pg" && chown postgres "$work/pg"
+        runuser -u postgres -- "$pg_bin/initdb" -D "$work/pg" -U deskkit -A trust --no-sync > /dev/null
+        printf "listen_addresses = '"'"'127.0.0.1'"'"'\nport = %s\nunix_socket_directories = '"'"'%s'"'"'\n" \
+            $pg_port "$work/pg" >> "$work/pg/postgresql.conf"
+        runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/log" -w start > /dev/null
+        pg_stop() { runuser -u postgres -- "$pg_bin/pg_ctl" -D "$work/pg" -m immediate stop > /dev/null 2>&1 || true; }
+        store="postgres://deskkit@127.0.0.1:$pg_port/postgres"
+    else
+        echo "(not root: the store and the shared cache of the all-routes configuration are SQLite)"
+    fi
+    image_key=fuzz-image-key-0123456789
+    DESKKIT_API_KEYS=$key DESKKIT_IMAGE_PROXY_KEYS=$image_key DESKKIT_FUZZ_IMAGE_KEY=$image_key \
+        fuzz all 18081 "$T_ALL" yes --store "$store" --preview-hosts-deny "denied.example,*.blocked.example" || status=1
+    fuzz no-key 18082 "$T_NO_KEY" no --store memory || status=1
     exit $status
 '

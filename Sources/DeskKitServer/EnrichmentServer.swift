@@ -143,8 +143,11 @@ public struct EnrichmentServer: Sendable {
     public func makeRouter<Context: RequestContext>(context: Context.Type = BasicRequestContext.self)
         -> Router<Context>
     {
-        let router = Router(context: Context.self)
+        // HEAD wherever GET is, with the GET's headers.
+        let router = Router(context: Context.self, options: .autoGenerateHeadEndpoints)
+        let routes = RouteTable()
         router.middlewares.add(RequestCounter(metrics: metrics))
+        router.middlewares.add(ProblemAnswers(routes: routes))
         let webhook = WebhookRoute(queue: queue, previews: previews, metrics: metrics, logger: logger)
         // The work routes are traced (a server span each, OpenTelemetry's HTTP conventions): /v1/* continues
         // a caller's `traceparent`; health checks, metrics and the document are not. Without a tracer the
@@ -162,7 +165,7 @@ public struct EnrichmentServer: Sendable {
             )
             .post { request, _ in try await webhook.handle(request) }
         router.get("/health") { _, _ in await health.handle() }
-        let contract = OpenAPIRoute()
+        let contract = OpenAPIRoute(routes: routes, publicURL: configuration.publicURL)
         router.get("/openapi.yaml") { _, _ in contract.handle(as: "application/yaml") }
         router.get("/openapi.json") { _, _ in contract.handle(as: "application/json") }
         let schemas = SchemaRoute(publicURL: configuration.publicURL)
@@ -194,7 +197,8 @@ public struct EnrichmentServer: Sendable {
         }
         router.group("/metrics")
             .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: nil))
-            .get { _, _ in await scrape.handle() }
+            .get { _, _ in try await scrape.handle() }
+        routes.fill(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
         return router
     }
 }

@@ -62,7 +62,9 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     var cardImages: CardImages { CardImages(signer: imageProxy, limits: imageLimits) }
     /// The two settings of ``imageProxy``, as read, until both are known.
     var imageProxyKeys: String?
-    var publicURL: String?
+    /// The URL clients reach this server at (`DESKKIT_PUBLIC_URL`): the image proxy's URLs start with it, and the
+    /// served OpenAPI document names it as its server. Nil: the document names the default local address.
+    public var publicURL: String?
 
     /// A configuration with defaults for everything but the API token and base URL.
     public init(apiToken: String, apiBase: String) {

@@ -14,9 +14,9 @@ final class MetricsRoute: Sendable {
         self.queue = queue
     }
 
-    func handle() async -> Response {
+    func handle() async throws(RequestProblem) -> Response {
         guard let exposition = metrics.exposition else {
-            return Response(status: .notFound)
+            throw RequestProblem(.notFound, "the metrics are exported by another swift-metrics backend, not served here")
         }
         metrics.held(
             cacheEntries: await previews.cachedCount, hostsFetching: await previews.hostsInFlight,

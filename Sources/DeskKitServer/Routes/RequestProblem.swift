@@ -3,8 +3,8 @@ import Hummingbird
 
 /// Why the server refuses a request, thrown by a route handler as Hummingbird's own `HTTPError` is: its
 /// status, what is wrong, the problems with their JSON paths (a webhook that is not one), and headers
-/// (`Retry-After`). It answers itself, `{"error": …, "problems": […]}` in JSON, or no body when it has
-/// neither; the request counter counts it by its status.
+/// (`Retry-After`). It answers itself, `{"error": …, "problems": […]}` in JSON — the status's reason phrase when it
+/// says nothing more; the request counter counts it by its status.
 struct RequestProblem: HTTPResponseError {
     var status: HTTPResponse.Status
     /// What is wrong, for people: the answer's `error`.
@@ -32,12 +32,12 @@ struct RequestProblem: HTTPResponseError {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        guard message != nil || problems != nil || error != nil else {
-            return Response(status: status, headers: headers)
-        }
         var members: [JSONObject.Member] = []
-        if let error { members.append(.init(key: "error", value: error)) }
-        if let message { members.append(.init(key: "error", value: .string(message))) }
+        if let error {
+            members.append(.init(key: "error", value: error))
+        } else {
+            members.append(.init(key: "error", value: .string(message ?? status.reasonPhrase)))
+        }
         if let problems { members.append(.init(key: "problems", value: .array(problems.map(\.jsonValue)))) }
         var response = Response.json(status, .object(JSONObject(members)))
         response.headers.append(contentsOf: headers)
