@@ -16,7 +16,8 @@ final class MetricsRoute: Sendable {
 
     func handle() async throws(RequestProblem) -> Response {
         guard let exposition = metrics.exposition else {
-            throw RequestProblem(.notFound, "the metrics are exported by another swift-metrics backend, not served here")
+            throw RequestProblem(
+                .notFound, "the metrics are exported by another swift-metrics backend, not served here")
         }
         metrics.held(
             cacheEntries: await previews.cachedCount, hostsFetching: await previews.hostsInFlight,
