@@ -161,12 +161,13 @@ extension PageFetcher {
     /// `head` what the origin answered once the first bytes have shown the image's type and pixel size, then
     /// `chunk` each piece of the body as it arrives, as sent (so memory does not grow with the image).
     ///
+    /// `deadline` is when ``ImageLimits/timeout``, counted from when the request was made, runs out (by default
+    /// that limit from now): a request that waited for a place to fetch gets what is left of it.
+    ///
     /// - Throws: `FetchError`: `not_an_image` for bytes of a type not passed on (an SVG, HTML…),
     ///   `too_large` for more pixels or bytes than `limits` allow (bytes past the limit are
     ///   not passed on: the answer is cut there), `http_status` for a status other than 2xx or
     ///   304, and the fetch's own errors (a refused address, a host the site policy refuses, a time-out).
-    /// - Parameter deadline: when ``ImageLimits/timeout``, counted from when the request was made, runs out; by
-    ///   default that limit from now. A request that waited (for a place to fetch) gets what is left.
     public func fetchImage(
         _ request: ImageRequest, limits: ImageLimits, deadline: ContinuousClock.Instant? = nil,
         head: @escaping @Sendable (ImageHead) async throws -> Void,
