@@ -23,7 +23,8 @@
 # that is not root) holding only a loopback interface: the pages the fuzzer makes a server fetch cannot leave
 # the machine, and the Platform API base is a closed loopback port. schemathesis and openapi-spec-validator come
 # from PyPI into a virtualenv at $SCHEMATHESIS_VENV (default ~/.cache/deskkit-schemathesis). DESKKIT names the
-# binary (default .build/debug/deskkit, built when missing). EXAMPLES caps the examples per operation (default 60).
+# binary (default .build/debug/deskkit, built when missing). EXAMPLES caps the examples per operation (default 60);
+# CHECKS names schemathesis' checks (default the four above; `all` for every one it has).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max_time=${1:-120}
@@ -45,7 +46,8 @@ if [ "$(id -u)" = 0 ] && initdb=$(command -v initdb || ls -d /usr/lib/postgresql
 fi
 export DESKKIT work venv pg_bin
 export DESKKIT_FUZZ_TOKEN=fuzz-token SCHEMATHESIS_HOOKS=api_fuzz_hooks PYTHONPATH="$PWD/Scripts"
-export EXAMPLES=${EXAMPLES:-60} T_ALL=$((max_time / 2)) T_DEFAULTS=$((max_time * 3 / 10)) T_NO_KEY=$((max_time / 5))
+export EXAMPLES=${EXAMPLES:-60}
+export CHECKS=${CHECKS:-not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance} T_ALL=$((max_time / 2)) T_DEFAULTS=$((max_time * 3 / 10)) T_NO_KEY=$((max_time / 5))
 "${isolate[@]}" bash -euo pipefail -c '
     ip link set lo up
     key=fuzz-key-0123456789abcdef
@@ -85,8 +87,7 @@ s.HTTPServer((\"127.0.0.1\", 4318), Sink).serve_forever()" &
         [ "$auth" = yes ] && headers=(-H "Authorization: Bearer $key")
         local status=0
         "$venv/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" --url "http://127.0.0.1:$port" \
-            --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
-            "${headers[@]}" --max-examples "$EXAMPLES" --max-time "$seconds" --seed 1138 --workers 2 \
+            --checks "$CHECKS" "${headers[@]}" --max-examples "$EXAMPLES" --max-time "$seconds" --seed 1138 --workers 2 \
             --report-dir "$work/report-$name" || status=$?
         if ! kill -0 $server 2>/dev/null; then echo "deskkit serve ($name) died:" >&2; tail -20 "$work/$name.log" >&2; exit 1; fi
         kill $server; wait $server 2>/dev/null || true

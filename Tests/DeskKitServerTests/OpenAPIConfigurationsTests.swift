@@ -83,6 +83,37 @@ struct OpenAPIConfigurationsTests {
         }
     }
 
+    /// What the document's schemas refuse is refused, and what they allow is answered (schemathesis' negative and
+    /// positive data checks found each of these).
+    @Test func theRequestsAreHeldToTheirSchemas() async throws {
+        let json = OpenAPIContractTests.json
+        try await Self.server(imageProxy: false, apiKeys: true).makeApplication().test(.router) { client in
+            for (path, method, headers, body, status) in [
+                (
+                    "/v1/preview", HTTPRequest.Method.post, json, #"{"text": "", "url": {}}"#,
+                    HTTPResponse.Status.badRequest
+                ),
+                ("/v1/preview", .post, json, #"{"text": 7}"#, .badRequest),
+                ("/v1/preview", .post, json, #"{"text": "", "url": null}"#, .badRequest),
+                ("/v1/decode", .post, json, "{}", .ok),
+                ("/v1/preview", .post, json, #"{"text": "no link", "language": ""}"#, .ok),
+                ("/v1/decode", .post, [.authorization: "Bearer \(OpenAPIContractTests.key)"], nil, .ok),
+                ("/v1/previews?url=https%3A%2F%2Fexample.com%2F%01", .delete, json, nil, .badRequest),
+                (
+                    "/v1/previews?url=https%3A%2F%2Fexample.com%2F" + String(repeating: "a", count: 8200), .delete,
+                    json, nil, .badRequest
+                ),
+            ] {
+                try await client.execute(
+                    uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }
+                ) {
+                    response in
+                    #expect(response.status == status, "\(method) \(path.prefix(60)) \(body ?? "")")
+                }
+            }
+        }
+    }
+
     @Test func aHeadAnswerCarriesTheGetsHeaders() async throws {
         try await Self.server(imageProxy: false, apiKeys: true).makeApplication().test(.router) { client in
             for path in ["/health", "/openapi.json", "/schemas/desk-data.json"] {

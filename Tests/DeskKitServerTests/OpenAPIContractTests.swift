@@ -68,6 +68,9 @@ struct OpenAPIContractTests {
                 body: String(repeating: " ", count: 300_000)),
             Call(method: .post, path: "/v1/preview", headers: json, body: #"{"text": "no link here"}"#),
             Call(method: .post, path: "/v1/preview", headers: json, body: #"{"url": 1}"#),
+            // A url of another type is refused even beside a text; an empty language is no language.
+            Call(method: .post, path: "/v1/preview", headers: json, body: #"{"text": "", "url": {}}"#),
+            Call(method: .post, path: "/v1/preview", headers: json, body: #"{"text": "no link", "language": ""}"#),
             Call(method: .post, path: "/v1/preview", headers: json, body: #"{"text": "x", "language": "x y"}"#),
             Call(method: .post, path: "/v1/preview", body: #"{"text": "x"}"#),
             Call(
@@ -82,6 +85,8 @@ struct OpenAPIContractTests {
                 headers: [.authorization: "Bearer \(key)", .contentType: "application/x-ndjson"],
                 body: #"{"type": "MESG", "message": "hi"}"# + "\nnot json\n"),
             Call(method: .post, path: "/v1/decode", body: "{}"),
+            // No body is no lines: an empty answer.
+            Call(method: .post, path: "/v1/decode", headers: [.authorization: "Bearer \(key)"]),
             Call(
                 method: .post, path: "/v1/decode",
                 headers: [.authorization: "Bearer \(key)", .contentType: "image/png"],

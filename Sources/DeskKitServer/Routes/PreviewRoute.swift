@@ -30,7 +30,8 @@ struct PreviewRoute: Sendable {
         }
         var language: AcceptLanguage?
         switch object["language"] {
-        case nil, .null?: break
+        // An empty tag is no tag: the server's own languages, as when the field is left out.
+        case nil, .null?, .string("")?: break
         case .string(let text)?:
             do throws(AcceptLanguage.Problem) { language = try AcceptLanguage(text) } catch {
                 throw RequestProblem(.unprocessableContent, "\"language\": \(error)")
@@ -38,6 +39,11 @@ struct PreviewRoute: Sendable {
         default: throw RequestProblem(.unprocessableContent, "\"language\" is not a string")
         }
         let work: @Sendable () async -> [(String, String, Result<PreviewCard, FetchError>)]
+        for field in ["url", "text"] {
+            if let value = object[field], value.stringValue == nil {
+                throw RequestProblem(.badRequest, "\"\(field)\" is not a string")
+            }
+        }
         if case .string(let url)? = object["url"] {
             work = { [language] in [(url, url, await previews.card(for: url, language: language))] }
         } else if case .string(let text)? = object["text"] {
