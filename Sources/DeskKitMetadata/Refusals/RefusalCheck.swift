@@ -243,6 +243,7 @@ private final class Evidence {
         // Words decide nothing on a page that says what it is: an article, a product, a help page, a post. A site
         // away for maintenance often keeps its generic description: only being content outweighs it.
         let content = isContent(page)
+        if !content, let wall = signInPage(page) { return wall }
         let texts = words(of: page)
         if !content, let away = maintenance(page, words: texts) { return away }
         if !content, !describesInASentence(page), let refusal = byWords(page, words: texts) { return refusal }
@@ -492,6 +493,19 @@ private final class Evidence {
         else { return nil }
         let shown = page.signals.documentTitle ?? page.signals.heading ?? ""
         return refusal(.errorPage, provider: nil, "closed for maintenance: \"\(shown)\"")
+    }
+
+    /// A page whose purpose is to sign in, whatever sentence its head describes the site with: a sign-in title (its
+    /// `<title>`, og:title or twitter:title) over a sign-in's fields (a password or one-time code), a form to a login
+    /// address, or no text at all (under 64 bytes, hidden or not: an app that draws its form with scripts). A help
+    /// page titled like it ("Iniciar sesión en tu cuenta") has words of its own and no such form.
+    func signInPage(_ page: PageMetadata) -> FetchError? {
+        let s = page.signals
+        guard !isPlainLoginAddressAsked, Self.isLoginTitle(title + RefusalText.parts(of: ownTitle(page))),
+            s.passwordFields > 0 || s.formActions.contains(where: isLoginAddress) || s.textBytes < 64
+        else { return nil }
+        return refusal(
+            .loginWall, provider: provider(of: .loginWall), "title \"\(s.documentTitle ?? page.title ?? "")\"")
     }
 
     /// Whether one of a title's `parts` is a sign-in title ("Login • Instagram", "Iniciar sesión en X / X"), or a
