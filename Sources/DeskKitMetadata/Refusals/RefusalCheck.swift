@@ -234,8 +234,11 @@ private final class Evidence {
         {
             return refusal(.challenge, provider: signature.provider, "status \(response.status), \(evidence)")
         }
-        // A page that describes itself in its own metadata is itself (not a site's generic tags on every page).
-        if let own = ownTitle(page), !isRefusalTitle(own), !isGeneric(own, page) { return nil }
+        // A page that describes itself in its own metadata is itself (not a site's generic tags on every page, nor
+        // a title over a description that invites signing in: a login page's welcome).
+        if let own = ownTitle(page), !isRefusalTitle(own), !isGeneric(own, page), !invitesSigningIn(page) {
+            return nil
+        }
         if let (signature, evidence) = found(.standIn) {
             return refusal(signature.kind, provider: signature.provider, evidence)
         }
@@ -323,6 +326,12 @@ private final class Evidence {
                 .allSatisfy {
                     RefusalText.mention(in: [words], of: $0) == nil
                 }
+    }
+
+    /// Whether the description the page's head gives invites signing in ("Create an account or log in to…").
+    func invitesSigningIn(_ page: PageMetadata) -> Bool {
+        guard let description = page.signals.headDescription else { return false }
+        return RefusalText.mention(in: [RefusalText.normalize(description)], of: RefusalPhrases.loginSentences) != nil
     }
 
     /// Whether the page's head describes it: a description (OpenGraph, Twitter card, meta, itemprop), a tagged

@@ -152,6 +152,9 @@ enum RefusalPhrases {
         // pt, it, ko
         "fazer login", "iniciar sessão", "accedi", "로그인", "entrar ou cadastrar-se", "faça login", "accedi o iscriviti",
         "accedi o registrati", "войти или зарегистрироваться", "ログイン・新規登録", "로그인 또는 가입",
+        // tr, pl, nl, sv, cs, uk, id, vi, th, ar
+        "giriş yap", "giriş", "oturum aç", "zaloguj się", "logowanie", "inloggen", "aanmelden", "logga in",
+        "přihlášení", "přihlásit se", "вхід", "увійти", "masuk", "đăng nhập", "เข้าสู่ระบบ", "تسجيل الدخول",
     ]
 
     static let loginTitlePrefixes: [String] = [
@@ -176,6 +179,9 @@ enum RefusalPhrases {
         "melde dich an", "melde dich bei", "melden sie sich bei", "bitte melde dich an", "connectez-vous à",
         "connectez-vous sur", "identifiez-vous", "inicia sesión en", "faça login", "faça o login", "entre para ver",
         "accedi per", "войдите в", "ログインして", "ログインすると", "登录查看", "로그인하고", "로그인하여",
+        "create an account or log in", "create an account or sign in", "için giriş yap", "zaloguj się, aby",
+        "log in om", "logga in för att", "přihlaste se", "увійдіть, щоб", "masuk untuk", "đăng nhập để",
+        "เข้าสู่ระบบเพื่อ", "سجّل الدخول", "سجل الدخول",
     ]
 
     /// Path segments of a login page's address (`/login?next=…`, `/accounts/login/`, `/authwall`).
