@@ -153,7 +153,7 @@ enum RefusalPhrases {
         "fazer login", "iniciar sessão", "accedi", "로그인", "entrar ou cadastrar-se", "faça login", "accedi o iscriviti",
         "accedi o registrati", "войти или зарегистрироваться", "ログイン・新規登録", "로그인 또는 가입",
         // tr, pl, nl, sv, cs, uk, id, vi, th, ar
-        "giriş yap", "giriş", "oturum aç", "zaloguj się", "logowanie", "inloggen", "aanmelden", "logga in",
+        "giriş yap", "oturum aç", "zaloguj się", "logowanie", "inloggen", "aanmelden", "logga in",
         "přihlášení", "přihlásit se", "вхід", "увійти", "masuk", "đăng nhập", "เข้าสู่ระบบ", "تسجيل الدخول",
     ]
 
