@@ -3,8 +3,8 @@ import Hummingbird
 /// Every refusal answers in JSON (`{"error": …}`, `application/json`), the router's own included: a path the
 /// server has no route for is 404 ("no such route"), a method a path does not answer is 405 with `Allow` naming
 /// those it does (HEAD wherever GET is), and Hummingbird's errors (a body over a limit, a bad parameter) keep their
-/// status and say it in JSON. The first middleware of the router, so a route that is off (the image proxy without
-/// its keys) answers like any unknown path.
+/// status and say it in JSON. A middleware of the whole router (after the request counter, which counts what it
+/// answers), so a route that is off (the image proxy without its keys) answers like any unknown path.
 struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable
 
