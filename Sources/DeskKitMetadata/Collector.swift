@@ -486,7 +486,25 @@ final class Collector {
         needTitle = !headFills(.title)
         needDescription = !headFills(.description)
         needImage = !headFills(.image)
+        readsBodyForRefusal = RefusalCheck.headReadsAsSignIn(
+            titles: [texts[.title]].compactMap { $0 } + headContents(of: ["og:title", "twitter:title"]),
+            description: headContents(of: ["og:description", "description", "twitter:description"]).first)
         checkBodyNeeds()
+    }
+
+    /// Whether the body is read on after the head filled every preview field, as far as a page without head
+    /// metadata is read: a head that reads like a sign-in page's (``RefusalCheck/headReadsAsSignIn(titles:description:)``)
+    /// is a wall or not by what the body has besides.
+    @exclusivity(unchecked) private var readsBodyForRefusal = false
+
+    /// The contents of the head's metas named (by `property=` or `name=`) one of `keys`, in document order.
+    private func headContents(of keys: Set<String>) -> [String] {
+        metas.compactMap { m in
+            guard let content = m.content, !content.isEmpty,
+                m.properties.contains(where: keys.contains) || m.name.map(keys.contains) == true
+            else { return nil }
+            return content
+        }
     }
 
     /// Done when each preview field has a value from the head, or the body fallback it needs was found.
@@ -494,7 +512,7 @@ final class Collector {
         if needTitle, texts[.postTitle] != nil || texts[.h1] != nil { needTitle = false }
         if needDescription, texts[.descriptionID] != nil || texts[.pAfterH1] != nil { needDescription = false }
         if needImage, imageAfterH1 != nil { needImage = false }
-        if !needsAny, !done {
+        if !needsAny, !done, !readsBodyForRefusal {
             done = true
             return
         }

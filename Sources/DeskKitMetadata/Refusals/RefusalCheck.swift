@@ -57,6 +57,16 @@ public enum RefusalCheck {
         [202, 401, 403, 405, 429, 503, 999].contains(status)
     }
 
+    /// Whether a page's head reads like a sign-in page's — a sign-in title (its `<title>`, og:title or
+    /// twitter:title) or a description that invites signing in — so that the parser reads its body on, even with
+    /// every preview field filled: whether the page has anything else to show decides (``PageSignals``).
+    static func headReadsAsSignIn(titles: [String], description: String?) -> Bool {
+        titles.contains { Evidence.isLoginTitle(RefusalText.parts(of: $0)) }
+            || description.map {
+                RefusalText.mention(in: [RefusalText.normalize($0)], of: RefusalPhrases.loginSentences) != nil
+            } == true
+    }
+
     /// Statuses other than 2xx whose body is read for a maintenance page (``maintenance(of:response:)``): 5xx.
     public static func mayBeMaintenance(status: Int) -> Bool { (500...599).contains(status) }
 }
