@@ -486,9 +486,23 @@ final class Collector {
         needTitle = !headFills(.title)
         needDescription = !headFills(.description)
         needImage = !headFills(.image)
-        readsBodyForRefusal = RefusalCheck.headReadsAsSignIn(
-            titles: [texts[.title]].compactMap { $0 } + headContents(of: ["og:title", "twitter:title"]),
-            description: headContents(of: ["og:description", "description", "twitter:description"]).first)
+        // Only a head that fills every field would end the reading here; the others' bodies are read anyway.
+        if !needsAny {
+            var titles = texts[.title].map { [$0] } ?? []
+            var description: String?
+            for m in metas {
+                guard let content = m.content, !content.isEmpty else { continue }
+                func named(_ keys: [String]) -> Bool {
+                    m.properties.contains(where: keys.contains) || m.name.map(keys.contains) == true
+                }
+                if named(Self.titleMetas) {
+                    titles.append(content)
+                } else if description == nil, named(Self.descriptionMetas) {
+                    description = content
+                }
+            }
+            readsBodyForRefusal = RefusalCheck.headReadsAsSignIn(titles: titles, description: description)
+        }
         checkBodyNeeds()
     }
 
@@ -497,15 +511,9 @@ final class Collector {
     /// is a wall or not by what the body has besides.
     @exclusivity(unchecked) private var readsBodyForRefusal = false
 
-    /// The contents of the head's metas named (by `property=` or `name=`) one of `keys`, in document order.
-    private func headContents(of keys: Set<String>) -> [String] {
-        metas.compactMap { m in
-            guard let content = m.content, !content.isEmpty,
-                m.properties.contains(where: keys.contains) || m.name.map(keys.contains) == true
-            else { return nil }
-            return content
-        }
-    }
+    /// The metas whose content is a title, and a description, for ``RefusalCheck/headReadsAsSignIn(titles:description:)``.
+    private static let titleMetas = ["og:title", "twitter:title"]
+    private static let descriptionMetas = ["og:description", "description", "twitter:description"]
 
     /// Done when each preview field has a value from the head, or the body fallback it needs was found.
     private func checkBodyNeeds() {

@@ -60,10 +60,13 @@ public enum RefusalCheck {
     /// Whether a page's head reads like a sign-in page's — a sign-in title (its `<title>`, og:title or
     /// twitter:title) or a description that invites signing in — so that the parser reads its body on, even with
     /// every preview field filled: whether the page has anything else to show decides (``PageSignals``).
+    /// An invitation opens a description ("Log into Facebook to…", "Welcome back to Instagram. Sign in to…"): its
+    /// first 160 bytes are read.
     static func headReadsAsSignIn(titles: [String], description: String?) -> Bool {
         titles.contains { Evidence.isLoginTitle(RefusalText.parts(of: $0)) }
             || description.map {
-                RefusalText.mention(in: [RefusalText.normalize($0)], of: RefusalPhrases.loginSentences) != nil
+                let start = RefusalText.normalize(String(decoding: $0.utf8.prefix(160), as: UTF8.self))
+                return RefusalText.mention(in: [start], of: RefusalPhrases.loginSentences) != nil
             } == true
     }
 
