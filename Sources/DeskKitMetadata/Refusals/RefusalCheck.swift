@@ -60,14 +60,9 @@ public enum RefusalCheck {
     /// Whether a page's head reads like a sign-in page's — a sign-in title (its `<title>`, og:title or
     /// twitter:title) or a description that invites signing in — so that the parser reads its body on, even with
     /// every preview field filled: whether the page has anything else to show decides (``PageSignals``).
-    /// An invitation opens a description ("Log into Facebook to…", "Welcome back to Instagram. Sign in to…"): its
-    /// first 160 bytes are read.
     static func headReadsAsSignIn(titles: [String], description: String?) -> Bool {
         titles.contains { Evidence.isLoginTitle(RefusalText.parts(of: $0)) }
-            || description.map {
-                let start = RefusalText.normalize(String(decoding: $0.utf8.prefix(160), as: UTF8.self))
-                return RefusalText.mention(in: [start], of: RefusalPhrases.loginSentences) != nil
-            } == true
+            || description.map(RefusalText.invitesSigningIn) == true
     }
 
     /// Statuses other than 2xx whose body is read for a maintenance page (``maintenance(of:response:)``): 5xx.
@@ -335,16 +330,15 @@ private final class Evidence {
         else { return false }
         let words = RefusalText.normalize(description)
         return !saysForSale(words) && !saysForSale(wholeTitle ?? "")
-            && [RefusalPhrases.challengeSentences, RefusalPhrases.consentSentences, RefusalPhrases.loginSentences]
-                .allSatisfy {
-                    RefusalText.mention(in: [words], of: $0) == nil
-                }
+            && !RefusalText.invitesSigningIn(description)
+            && [RefusalPhrases.challengeSentences, RefusalPhrases.consentSentences].allSatisfy {
+                RefusalText.mention(in: [words], of: $0) == nil
+            }
     }
 
     /// Whether the description the page's head gives invites signing in ("Create an account or log in to…").
     func invitesSigningIn(_ page: PageMetadata) -> Bool {
-        guard let description = page.signals.headDescription else { return false }
-        return RefusalText.mention(in: [RefusalText.normalize(description)], of: RefusalPhrases.loginSentences) != nil
+        page.signals.headDescription.map(RefusalText.invitesSigningIn) == true
     }
 
     /// Whether the page's head describes it: a description (OpenGraph, Twitter card, meta, itemprop), a tagged

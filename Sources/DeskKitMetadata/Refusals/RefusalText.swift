@@ -10,6 +10,14 @@ enum RefusalText {
         return !t.isEmpty && RefusalPhrases.browserNotices.contains { t.holds($0) }
     }
 
+    /// Whether a description invites signing in (``RefusalPhrases/loginSentences``): an invitation opens it ("Log
+    /// into Facebook to…", "Welcome back to Instagram. Sign in to…"), so its first 160 bytes are read — the same
+    /// bytes whether the parser stopped at the head or not, so every rule that reads invitations agrees.
+    static func invitesSigningIn(_ description: String) -> Bool {
+        let start = normalize(String(decoding: description.utf8.prefix(160), as: UTF8.self))
+        return mention(in: [start], of: RefusalPhrases.loginSentences) != nil
+    }
+
     /// `text` lowercase, white space collapsed and trimmed, curly quotes straight, trailing `.…!?` (and
     /// their full-width forms) taken off. On the UTF-8 bytes after Unicode lowercasing (none for ASCII).
     static func normalize(_ text: String) -> String {
