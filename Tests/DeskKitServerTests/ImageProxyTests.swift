@@ -40,6 +40,14 @@ struct ImageProxyTests {
         }
     }
 
+    /// A fetcher's configuration that may reach `origin` (on 127.0.0.2) and nothing else private.
+    static func fetching(from origin: PageServer) -> FetchConfiguration {
+        var fetch = FetchConfiguration()
+        fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
+        fetch.allowedPorts.insert(origin.port)
+        return fetch
+    }
+
     static func origin(_ requests: Requests) async throws -> PageServer {
         try await PageServer.start(host: "127.0.0.2") { path, headers in
             requests.seen.withLock { $0.append((path, headers, .now)) }
@@ -499,9 +507,7 @@ struct ImageProxyTests {
     /// server's shutdown), the fetch ends with it — long before its own time limit — and its request hears why.
     @Test func aShutdownEndsTheFetchesUnderWay() async throws {
         let origin = try await Self.origin(Requests())
-        var fetch = FetchConfiguration()
-        fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
-        fetch.allowedPorts.insert(origin.port)
+        let fetch = Self.fetching(from: origin)
         var limits = ImageLimits()
         limits.timeout = .seconds(600)
         limits.maxBytes = 1_000_000_000
@@ -531,9 +537,7 @@ struct ImageProxyTests {
     @Test func aRequestWhoseTimeIsSpentIsNotFetched() async throws {
         let requests = Requests()
         let origin = try await Self.origin(requests)
-        var fetch = FetchConfiguration()
-        fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
-        fetch.allowedPorts.insert(origin.port)
+        let fetch = Self.fetching(from: origin)
         var limits = ImageLimits()
         limits.timeout = .seconds(3)
         let fetcher = PageFetcher(configuration: fetch)
@@ -554,9 +558,7 @@ struct ImageProxyTests {
     @Test func aRequestThatReadsNothingHoldsNoMoreThanItsShare() async throws {
         let requests = Requests()
         let origin = try await Self.origin(requests)
-        var fetch = FetchConfiguration()
-        fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
-        fetch.allowedPorts.insert(origin.port)
+        let fetch = Self.fetching(from: origin)
         var limits = ImageLimits()
         // Long enough for a loaded machine to start the fetch: the limit counts from the request.
         limits.timeout = .seconds(10)
