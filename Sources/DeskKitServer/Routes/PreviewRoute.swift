@@ -38,12 +38,12 @@ struct PreviewRoute: Sendable {
             }
         default: throw RequestProblem(.unprocessableContent, "\"language\" is not a string")
         }
-        let work: @Sendable () async -> [(String, String, Result<PreviewCard, FetchError>)]
         for field in ["url", "text"] {
             if let value = object[field], value.stringValue == nil {
                 throw RequestProblem(.badRequest, "\"\(field)\" is not a string")
             }
         }
+        let work: @Sendable () async -> [(String, String, Result<PreviewCard, FetchError>)]
         if case .string(let url)? = object["url"] {
             work = { [language] in [(url, url, await previews.card(for: url, language: language))] }
         } else if case .string(let text)? = object["text"] {
