@@ -251,8 +251,13 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration", condition: server),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
             ],
-            // The routes' contract, served at /openapi.yaml and /openapi.json.
-            resources: [.embedInCode("openapi.json")]
+            // The routes' contract, served at /openapi.yaml and /openapi.json; the operator's console at /console
+            // (its render.mjs and card.css are the web package's, kept equal by the tests).
+            resources: [
+                .embedInCode("openapi.json"), .embedInCode("Console/console.html"),
+                .embedInCode("Console/console.mjs"), .embedInCode("Console/console.css"),
+                .embedInCode("Console/render.mjs"), .embedInCode("Console/card.css"),
+            ]
         ),
         // The properties every entry point keeps on any input: run by the libFuzzer targets in `Fuzz/`
         // and by the corpus replay in the tests; and the QA mutator (`deskkit mutate`).

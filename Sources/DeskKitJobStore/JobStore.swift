@@ -64,8 +64,10 @@ public protocol JobStore: Sendable {
     /// How many jobs are in each state.
     func counts() async throws(JobStoreError) -> [JobState: Int]
 
-    /// Jobs, newest first, optionally of one state.
-    func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob]
+    /// Jobs, newest first (by when they were admitted, then by message id), optionally of one state; with
+    /// `before`, only those after that position in this order (the next page after a page's last job,
+    /// ``StoredJob/position``).
+    func list(state: JobState?, limit: Int, before: JobPosition?) async throws(JobStoreError) -> [StoredJob]
 
     /// Queues again the failed jobs named (all failed ones when `messageIDs` is nil), due now, with a new
     /// retry horizon. Returns how many.
@@ -89,6 +91,11 @@ public protocol JobStore: Sendable {
 }
 
 extension JobStore {
+    /// Jobs, newest first, optionally of one state: the first page of ``list(state:limit:before:)``.
+    public func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob] {
+        try await list(state: state, limit: limit, before: nil)
+    }
+
     /// None: the jobs stay in the store for the next start.
     public func claimBeforeStop(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob] {
         []
@@ -154,6 +161,31 @@ public struct StoredJob: Sendable, Hashable {
         self.lastError = lastError
         self.claimToken = claimToken
     }
+}
+
+/// Where a job stands in a listing, newest first (``JobStore/list(state:limit:before:)``): when it was admitted,
+/// then its message id.
+public struct JobPosition: Sendable, Hashable {
+    /// When the job was admitted (``StoredJob/acceptedAt``).
+    public var acceptedAt: Date
+    /// Its message id.
+    public var messageID: Int64
+
+    /// The position of a job admitted at `acceptedAt` with `messageID`.
+    public init(acceptedAt: Date, messageID: Int64) {
+        self.acceptedAt = acceptedAt
+        self.messageID = messageID
+    }
+
+    /// Whether a job at `other` comes after this position in a listing (is older, or as old with a smaller id).
+    public func precedes(_ other: JobPosition) -> Bool {
+        (other.acceptedAt, other.messageID) < (acceptedAt, messageID)
+    }
+}
+
+extension StoredJob {
+    /// Where the job stands in a listing: pass a page's last as `before` for the next page.
+    public var position: JobPosition { JobPosition(acceptedAt: acceptedAt, messageID: job.messageID) }
 }
 
 /// A store that cannot be opened or used, and why.

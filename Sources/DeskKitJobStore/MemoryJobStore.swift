@@ -153,8 +153,10 @@ public actor MemoryJobStore: JobStore {
 
     public func counts() -> [JobState: Int] { tally }
 
-    public func list(state: JobState?, limit: Int) -> [StoredJob] {
-        let matching = jobs.values.lazy.map(\.stored).filter { state == nil || $0.state == state }
+    public func list(state: JobState?, limit: Int, before: JobPosition?) -> [StoredJob] {
+        let matching = jobs.values.lazy.map(\.stored).filter { job in
+            (state == nil || job.state == state) && (before?.precedes(job.position) ?? true)
+        }
         return Array(
             matching.sorted { ($0.acceptedAt, $0.job.messageID) > ($1.acceptedAt, $1.job.messageID) }.prefix(limit))
     }

@@ -394,15 +394,17 @@ public final class PostgresJobStore: JobStore, Service {
         }
     }
 
-    public func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob] {
-        if let state {
-            try await jobs(
-                "SELECT \(unescaped: Self.columns) FROM deskkit_jobs WHERE state = \(state.rawValue) ORDER BY accepted_at DESC LIMIT \(limit)"
-            )
-        } else {
-            try await jobs(
-                "SELECT \(unescaped: Self.columns) FROM deskkit_jobs ORDER BY accepted_at DESC LIMIT \(limit)")
-        }
+    public func list(state: JobState?, limit: Int, before: JobPosition?) async throws(JobStoreError) -> [StoredJob] {
+        // The position's time to the microsecond the column holds, rounded (a `Date` bound as a parameter is cut
+        // to the microsecond below: the jobs retried together, admitted at the same instant, would be skipped).
+        let seconds = ((before?.acceptedAt.timeIntervalSince1970 ?? 0) * 1e6).rounded() / 1e6
+        return try await jobs(
+            """
+            SELECT \(unescaped: Self.columns) FROM deskkit_jobs
+            WHERE (\(state == nil) OR state = \(state?.rawValue ?? ""))
+              AND (\(before == nil) OR (accepted_at, message_id) < (to_timestamp(\(seconds)), \(before?.messageID ?? 0)))
+            ORDER BY accepted_at DESC, message_id DESC LIMIT \(limit)
+            """)
     }
 
     public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {

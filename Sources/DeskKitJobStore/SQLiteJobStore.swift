@@ -285,15 +285,21 @@ public actor SQLiteJobStore: JobStore {
         return counts
     }
 
-    public func list(state: JobState?, limit: Int) async throws(JobStoreError) -> [StoredJob] {
-        let rows =
-            if let state {
-                try await run(
-                    "SELECT * FROM jobs WHERE state = ? ORDER BY accepted_at DESC LIMIT ?",
-                    [.text(state.rawValue), .integer(limit)])
-            } else {
-                try await run("SELECT * FROM jobs ORDER BY accepted_at DESC LIMIT ?", [.integer(limit)])
-            }
+    public func list(state: JobState?, limit: Int, before: JobPosition?) async throws(JobStoreError) -> [StoredJob] {
+        var conditions: [String] = []
+        var values: [SQLiteData] = []
+        if let state {
+            conditions.append("state = ?")
+            values.append(.text(state.rawValue))
+        }
+        if let before {
+            conditions.append("(accepted_at, message_id) < (?, ?)")
+            values += [.float(before.acceptedAt.timeIntervalSince1970), .integer(Int(before.messageID))]
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let rows = try await run(
+            "SELECT * FROM jobs \(filter) ORDER BY accepted_at DESC, message_id DESC LIMIT ?",
+            values + [.integer(limit)])
         return rows.compactMap(Self.storedJob)
     }
 

@@ -184,6 +184,14 @@ public actor JobQueue<Outcome: JobResult>: Service {
         }
     }
 
+    /// Queues again the failed jobs named (every failed one when `messageIDs` is nil), due now with a new retry
+    /// horizon (`JobStore.retry(_:now:)`), and wakes the workers for them. Returns how many were queued.
+    public nonisolated func retry(_ messageIDs: [Int64]?) async throws(JobStoreError) -> Int {
+        let count = try await store.retry(messageIDs, now: clock.now())
+        if count > 0 { claims.wake() }
+        return count
+    }
+
     /// Depth, work in flight and the jobs per state, for `/health` and `/metrics`.
     public func figures() async -> QueueFigures {
         do {

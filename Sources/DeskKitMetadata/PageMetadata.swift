@@ -110,6 +110,12 @@ public struct PageMetadata: Sendable, Hashable {
         public var key: String
         /// Its value, cleaned: entities decoded, white space collapsed, capped.
         public var value: String
+
+        /// `key` = `value`.
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
     }
 }
 

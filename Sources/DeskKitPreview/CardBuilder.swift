@@ -79,7 +79,7 @@ struct CardBuilder: Sendable {
     private func answer(_ url: String, format: OEmbedDocument.Format) async -> Answer {
         await traced("oembed") { span in
             if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(url) }
-            let answer = await fetchAnswer(url, format: format)
+            let answer = await FetchLog.$purpose.withValue(.oEmbed) { await fetchAnswer(url, format: format) }
             if case .failed(let why) = answer {
                 span.setStatus(.init(code: .error, message: why))
             }
@@ -165,7 +165,7 @@ struct CardBuilder: Sendable {
         card = await traced("probe image") { span in
             if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(image) }
             var card = card
-            await probe(image, into: &card)
+            await FetchLog.$purpose.withValue(.image) { await probe(image, into: &card) }
             if let dropped = card.details.imageDropped { span.setStatus(.init(code: .error, message: dropped)) }
             return card
         }

@@ -182,28 +182,38 @@ public struct PageFetcher: Sendable {
     ) async throws -> T {
         var url = start
         var redirects = 0
+        let log = FetchLog.current
         while true {
+            let hop = log?.begin(url.requestString)
             // A client span for each hop (OpenTelemetry's HTTP conventions); no trace header goes to the host.
-            let outcome = try await traced("GET", ofKind: .client) { span in
-                if span.isRecording {
-                    span.attributes["http.request.method"] = "GET"
-                    span.attributes["url.full"] = SpanURL.redacted(url.requestString)
-                    span.attributes["server.address"] = url.host
-                    span.attributes["server.port"] = url.port
-                    if redirects > 0 { span.attributes["http.request.resend_count"] = redirects }
+            let outcome: Outcome<T>
+            do {
+                outcome = try await traced("GET", ofKind: .client) { span in
+                    if span.isRecording {
+                        span.attributes["http.request.method"] = "GET"
+                        span.attributes["url.full"] = SpanURL.redacted(url.requestString)
+                        span.attributes["server.address"] = url.host
+                        span.attributes["server.port"] = url.port
+                        if redirects > 0 { span.attributes["http.request.resend_count"] = redirects }
+                    }
+                    let address = try await address(for: url)
+                    if span.isRecording { span.attributes["network.peer.address"] = address.description }
+                    log?.update(hop) { $0.address = address.description }
+                    // Pages of one host share its connections; another address checked is another client.
+                    return try await pools.withClient(
+                        host: url.asciiHost, address: IPAddress(host: url.host) == nil ? address : nil,
+                        configuration: configuration
+                    ) { client in
+                        try await exchange(
+                            client, url, accept: accept, headers: headers, compressed: compressed, deadline: deadline,
+                            span: span, hop: hop, read: read)
+                    }
                 }
-                let address = try await address(for: url)
-                if span.isRecording { span.attributes["network.peer.address"] = address.description }
-                // Pages of one host share its connections; another address checked is another client.
-                return try await pools.withClient(
-                    host: url.asciiHost, address: IPAddress(host: url.host) == nil ? address : nil,
-                    configuration: configuration
-                ) { client in
-                    try await exchange(
-                        client, url, accept: accept, headers: headers, compressed: compressed, deadline: deadline,
-                        span: span, read: read)
-                }
+            } catch {
+                log?.update(hop) { $0.failed(Self.map(error)) }
+                throw error
             }
+            log?.update(hop) { $0.duration = .now - $0.started }
             switch outcome {
             case .done(let value): return value
             case .redirect(let location):
@@ -223,7 +233,7 @@ public struct PageFetcher: Sendable {
 
     private func exchange<T>(
         _ client: HTTPClient, _ url: WebURL, accept: String, headers: [(String, String)], compressed: Bool,
-        deadline: NIODeadline, span: any Span, read: (HTTPClientResponse, WebURL) async throws -> T
+        deadline: NIODeadline, span: any Span, hop: Int?, read: (HTTPClientResponse, WebURL) async throws -> T
     ) async throws -> Outcome<T> {
         var request = HTTPClientRequest(url: url.requestString)
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
@@ -239,9 +249,13 @@ public struct PageFetcher: Sendable {
         }
         let status = Int(response.status.code)
         span.attributes["http.response.status_code"] = status
-        if [301, 302, 303, 307, 308].contains(status), let location = response.headers.first(name: "Location") {
-            return .redirect(location)
+        let location = [301, 302, 303, 307, 308].contains(status) ? response.headers.first(name: "Location") : nil
+        FetchLog.current?.update(hop) { hop in
+            hop.status = status
+            hop.contentType = response.headers.first(name: "Content-Type")
+            hop.redirect = location
         }
+        if let location { return .redirect(location) }
         // The reader answers other statuses: a page's may be a bot check that says who ran it.
         return .done(try await read(response, url))
     }
@@ -321,6 +335,13 @@ public struct PageFetcher: Sendable {
                 if done || read >= maxBytes { break }
             }
             let metadata = parser.finish()
+            if let log = FetchLog.current {
+                log.updateLast { hop in
+                    hop.bytesRead = read
+                    hop.charset = metadata.charset
+                }
+                log.read(metadata)
+            }
             if span.isRecording {
                 span.attributes["deskkit.extract.bytes"] = read
                 span.attributes["deskkit.extract.charset"] = metadata.charset.name
@@ -342,6 +363,7 @@ public struct PageFetcher: Sendable {
             }
             body.append(contentsOf: buffer.readableBytesView)
         }
+        FetchLog.current?.updateLast { [count = body.count] in $0.bytesRead = count }
         return FetchedDocument(
             finalURL: url.requestString, contentType: response.headers.first(name: "Content-Type"), body: body)
     }
@@ -359,6 +381,7 @@ public struct PageFetcher: Sendable {
             if result != .needMore || prefix.count >= cap { break }
         }
         if result == .needMore { result = ImageProbe.probe(prefix, complete: true) }
+        FetchLog.current?.updateLast { [count = prefix.count] in $0.bytesRead = count }
         guard case .image(let info) = result else {
             throw FetchError(
                 .notAnImage, "served as \(mediaType.prefix(40)), the first \(prefix.count) bytes are no image")

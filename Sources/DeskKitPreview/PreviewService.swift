@@ -187,6 +187,30 @@ public actor PreviewService {
         return result
     }
 
+    /// Fetches `url` again, past the caches and any fetch under way, recording every request (``FetchLog``), and
+    /// explains the card it gives, beside what this service's cache holds for it now. The answer goes into no
+    /// cache: an inspection changes nothing a message gets (``forget(_:)`` does). It waits for a place like any
+    /// fetch, within the same limits.
+    public func explain(_ url: String, language: AcceptLanguage? = nil) async -> PreviewExplanation {
+        let language = language ?? fetcher.configuration.acceptLanguage
+        let key = Self.cacheKey(url, language == fetcher.configuration.acceptLanguage ? nil : language)
+        let cached = cache.value(for: key, now: fetcher.clock.elapsed())
+        let log = FetchLog()
+        let started = ContinuousClock.now
+        let result: Result<PreviewCard, FetchError>
+        if let refusal = fetcher.configuration.sitePolicy.refusal(url: url) {
+            // Nothing is fetched of a site the operator refuses: the one hop says so.
+            FetchLog.$current.withValue(log) {
+                log.update(log.begin(url)) { $0.failed(refusal) }
+            }
+            result = .failure(refusal)
+        } else {
+            result = await FetchLog.$current.withValue(log) { await fetchLimited(url, language: language) }
+        }
+        return PreviewExplanation(
+            url: url, cached: cached, hops: log.hops, page: log.page, result: result, duration: .now - started)
+    }
+
     /// The key of the caches and of the fetches under way: the URL (its spaces as `%20`), then — for a language
     /// other than the fetcher's — a space and the language's `Accept-Language` value. The first space ends the
     /// URL, so no URL written with spaces can stand for another URL in another language.

@@ -41,6 +41,8 @@ public struct EnrichmentServer: Sendable {
     let scrape: MetricsRoute
     /// The image proxy's fetches under way.
     let images: ImageDownloads
+    /// What the console shows of the last hour and day.
+    let activity: RecentActivity
 
     /// The largest body of `/v1/preview`: 64 KiB.
     public static let maxPreviewRequestBytes = PreviewRoute.maxRequestBytes
@@ -68,6 +70,8 @@ public struct EnrichmentServer: Sendable {
         self.metrics = metrics
         self.logger = logger
         limiter = RateLimiter(configuration: configuration.rateLimit, clock: clock)
+        let activity = RecentActivity(clock: clock)
+        self.activity = activity
         previews = PreviewService(
             fetcher: PageFetcher(configuration: configuration.fetch, clock: clock),
             configuration: configuration.previews, sharedCache: sharedPreviews, metrics: metrics.factory)
@@ -76,14 +80,19 @@ public struct EnrichmentServer: Sendable {
             api: PlatformAPIClient(
                 baseURL: configuration.apiBase, apiToken: configuration.apiToken, timeout: configuration.apiTimeout,
                 metrics: metrics, logger: logger),
-            images: configuration.cardImages, metrics: metrics, logger: logger)
+            images: configuration.cardImages, metrics: metrics, activity: activity, logger: logger)
         images = ImageDownloads(
             fetcher: previews.fetcher, limits: configuration.imageLimits,
             perHost: configuration.previews.maxConcurrentFetchesPerHost)
         grace = ShutdownGrace(configuration.queue.shutdownGrace, clock: clock)
         queue = EnrichmentQueue(
             store: store, configuration: configuration.queue, retry: configuration.retry, metrics: metrics.factory,
-            logger: logger, clock: clock, handBack: handBack, grace: grace, work: { await enricher.process($0) })
+            logger: logger, clock: clock, handBack: handBack, grace: grace,
+            work: { claimed in
+                let outcome = await enricher.process(claimed)
+                activity.finished(outcome)
+                return outcome
+            })
         health = HealthRoute(queue: queue)
         scrape = MetricsRoute(metrics: metrics, previews: previews, queue: queue)
     }
@@ -148,7 +157,8 @@ public struct EnrichmentServer: Sendable {
         let routes = RouteTable()
         router.middlewares.add(RequestCounter(metrics: metrics))
         router.middlewares.add(ProblemAnswers(routes: routes))
-        let webhook = WebhookRoute(queue: queue, previews: previews, metrics: metrics, logger: logger)
+        let webhook = WebhookRoute(
+            queue: queue, previews: previews, metrics: metrics, activity: activity, logger: logger)
         // The work routes are traced (a server span each, OpenTelemetry's HTTP conventions): /v1/* continues
         // a caller's `traceparent`; health checks, metrics and the document are not. Without a tracer the
         // middleware is left out: its attributes and closures alone cost 15 % of the webhook rate.
@@ -176,6 +186,10 @@ public struct EnrichmentServer: Sendable {
             previews: previews, images: configuration.cardImages, metrics: metrics, grace: grace)
         let decode = DecodeRoute()
         let forget = ForgetRoute(previews: previews)
+        let inspect = InspectRoute(previews: previews, images: configuration.cardImages, grace: grace)
+        let operations = QueueRoute(
+            queue: queue, previews: { [previews] in previews.linksToPreview(in: $0).map(\.href) }, activity: activity)
+        let refusals = RefusalsRoute(activity: activity)
         let work = router.group("/v1")
         if let tracing { work.add(middleware: tracing) }
         work
@@ -183,6 +197,18 @@ public struct EnrichmentServer: Sendable {
             .post("preview") { request, _ in try await preview.handle(request) }
             .post("decode") { request, _ in try await decode.handle(request) }
             .delete("previews") { request, _ in try await forget.handle(request) }
+            .get("inspect") { request, _ in try await inspect.handle(request) }
+            .get("queue") { _, _ in try await operations.summary() }
+            .get("jobs") { request, _ in try await operations.list(request) }
+            .post("jobs/retry") { _, _ in try await operations.retry(nil) }
+            .post("jobs/:message_id/retry") { _, context in
+                try await operations.retry(context.parameters.get("message_id"))
+            }
+            .get("refusals") { _, _ in refusals.handle() }
+        // The operator's console: files, open; what it shows comes from the routes above, with a key.
+        let console = ConsoleRoute()
+        router.get("/console") { _, _ in try console.handle(nil) }
+        router.get("/console/:file") { _, context in try console.handle(context.parameters.get("file")) }
         // The image proxy is open: a URL's signature is its authorisation.
         if let signer = configuration.imageProxy {
             let proxy = ImageProxyRoute(

@@ -62,6 +62,18 @@ struct PreviewCommand: AsyncParsableCommand {
             """)
     var details = false
 
+    @Flag(
+        name: .long,
+        help: """
+            Explain the card instead: each request (status, content type, charset, bytes, time, the site policy's \
+            and the address guard's verdicts), the page's tags by source and which one each field came from, the \
+            image probe, and the card or the refusal with the signals read — as the server's GET /v1/inspect.
+            """)
+    var explain = false
+
+    @Flag(name: .long, help: "With --explain: print GET /v1/inspect's JSON instead of text.")
+    var json = false
+
     @Flag(name: .long, help: "Do not fetch the card's image for its size and type (nor drop it when it is none).")
     var noImageProbe = false
 
@@ -90,6 +102,8 @@ struct PreviewCommand: AsyncParsableCommand {
     func validate() throws {
         if fetchTimeout <= .zero { throw ValidationError("--fetch-timeout must be positive") }
         if maxBytes <= 0 { throw ValidationError("--max-bytes must be positive") }
+        if json && !explain { throw ValidationError("--json goes with --explain") }
+        if explain && html != nil { throw ValidationError("--explain prints text or JSON: leave out --html") }
         if let userAgent, !FetchConfiguration.isValidUserAgent(userAgent) {
             throw ValidationError("--user-agent must be 1 to 512 printable ASCII characters")
         }
@@ -135,6 +149,17 @@ struct PreviewCommand: AsyncParsableCommand {
         let url = link?.href ?? urlOrText
         var out = Output.stdout()
         defer { out.flush() }
+        if explain {
+            let explanation = await previews.explain(url)
+            let answer = explanation.json()
+            if json {
+                out.line(answer)
+            } else {
+                out.write(ExplanationText(answer).text.utf8)
+            }
+            if case .failure = explanation.result { throw ExitStatus.someInputsFailed.exitCode }
+            return
+        }
         let card = await previews.card(for: url)
         let result = card.map(\.preview)
         let found = (try? card.get().details) ?? PreviewDetails()

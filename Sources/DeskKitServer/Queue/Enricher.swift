@@ -12,6 +12,8 @@ struct Enricher: Sendable {
     /// Names the card's image through the image proxy, when it is configured.
     let images: CardImages
     let metrics: ServerMetrics
+    /// Where the links that got no card are told, for the console.
+    let activity: RecentActivity
     let logger: Logger
 
     /// What became of `claimed`'s job; the queue counts and settles it. The claim is confirmed right before
@@ -25,6 +27,11 @@ struct Enricher: Sendable {
         let results = cards.map { $0.map(\.preview) }
         metrics.previews(results)
         if Task.isCancelled { return .cancelled }
+        for (url, result) in zip(urls, results) {
+            if case .failure(let error) = result {
+                activity.noCard(url, error, messageID: job.messageID, channelURL: job.channelURL)
+            }
+        }
         guard let card = cards.lazy.compactMap({ try? $0.get() }).first else {
             let errors = results.compactMap { r -> String? in
                 if case .failure(let e) = r { return e.kind.rawValue } else { return nil }

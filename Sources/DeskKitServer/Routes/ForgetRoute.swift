@@ -11,16 +11,7 @@ struct ForgetRoute: Sendable {
     /// (null without one). 400 without a `url`, or for one no card can have been made of (a control character,
     /// over ``URLSafety/maxLength``): nothing is asked of the shared cache then; 503 when it cannot be reached.
     func handle(_ request: Request) async throws(RequestProblem) -> Response {
-        guard let url = request.uri.queryParameters.get("url"), !url.isEmpty else {
-            throw RequestProblem(.badRequest, "the query names no url (DELETE /v1/previews?url=…)")
-        }
-        if let offset = url.unicodeScalars.firstIndex(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            let at = url.unicodeScalars.distance(from: url.unicodeScalars.startIndex, to: offset)
-            throw RequestProblem(.badRequest, "the url holds a control character at \(at): no card has such a URL")
-        }
-        guard url.utf8.count <= URLSafety.maxLength else {
-            throw RequestProblem(.badRequest, "the url is over \(URLSafety.maxLength) bytes: no card has such a URL")
-        }
+        let url = try QueryURL.read(request, example: "DELETE /v1/previews?url=…")
         do {
             let (memory, shared) = try await previews.forget(url)
             return .json(

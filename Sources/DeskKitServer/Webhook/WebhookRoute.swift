@@ -9,6 +9,7 @@ struct WebhookRoute: Sendable {
     let queue: EnrichmentQueue
     let previews: PreviewService
     let metrics: ServerMetrics
+    let activity: RecentActivity
     let logger: Logger
 
     func handle(_ request: Request) async throws(RequestProblem) -> Response {
@@ -34,6 +35,7 @@ struct WebhookRoute: Sendable {
         switch admission {
         case .accepted:
             metrics.webhook(.queued)
+            activity.admitted()
             logger.debug(
                 "message queued",
                 metadata: ["channel_url": .string(job.channelURL), "message_id": "\(job.messageID)"])

@@ -1,0 +1,128 @@
+// Rendering for web widgets: chat text as text nodes and links, a URL preview as a card. Everything rendered is
+// untrusted (a customer's text, a page's title), so no markup is ever parsed: text goes into text nodes only, and
+// a URL reaches an `href` or `src` only when the module's one rule calls it safe (`dk.safeURL`, DeskKit's
+// `URLSafety`), and what a card shows is the module's `LinkCard` (`dk.linkCard`): this file only builds elements.
+
+/** The defaults of the rendering options. */
+const DEFAULTS = { maxTitle: 150, maxDescription: 300, imageLabel: 'image' };
+const OPTION_NAMES = ['document', 'imageURL', 'linkOptions', 'maxTitle', 'maxDescription', 'emailLinks', 'imageLabel'];
+const REL = 'noopener noreferrer nofollow';
+
+/** The options with their defaults; a wrong name or type is a TypeError. */
+function renderOptions(options, call) {
+  if (options === undefined || options === null) options = {};
+  if (typeof options !== 'object') throw new TypeError(`${call}: options must be an object`);
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.includes(name)) throw new TypeError(`${call}: unknown option ${name}`);
+  }
+  const o = {
+    document: options.document ?? globalThis.document,
+    imageURL: options.imageURL ?? null,
+    linkOptions: options.linkOptions,
+    maxTitle: options.maxTitle ?? DEFAULTS.maxTitle,
+    maxDescription: options.maxDescription ?? DEFAULTS.maxDescription,
+    emailLinks: options.emailLinks ?? false,
+    imageLabel: options.imageLabel ?? DEFAULTS.imageLabel,
+  };
+  if (!o.document || typeof o.document.createElement !== 'function') {
+    throw new TypeError(`${call}: no document: pass options.document`);
+  }
+  if (o.imageURL !== null && typeof o.imageURL !== 'function') throw new TypeError(`${call}: imageURL must be a function`);
+  for (const name of ['maxTitle', 'maxDescription']) {
+    if (!Number.isInteger(o[name]) || o[name] < 1) throw new TypeError(`${call}: ${name} must be a positive integer`);
+  }
+  if (typeof o.emailLinks !== 'boolean') throw new TypeError(`${call}: emailLinks must be a boolean`);
+  if (typeof o.imageLabel !== 'string') throw new TypeError(`${call}: imageLabel must be a string`);
+  return o;
+}
+
+/** An element of `document` with a class and, when given, a text of the card (`{ text, dir }`) as a text node. */
+function element(document, name, className, text) {
+  const e = document.createElement(name);
+  e.className = className;
+  if (text !== undefined) {
+    e.setAttribute('dir', text.dir);
+    e.textContent = text.text;
+  }
+  return e;
+}
+
+function setLink(a, href) {
+  a.setAttribute('href', href);
+  a.setAttribute('rel', REL);
+  a.setAttribute('target', '_blank');
+}
+
+/**
+ * `text` as a DocumentFragment: text nodes, and each link `findLinks` finds as
+ * `<a href="{asciiHref}" rel="noopener noreferrer nofollow" target="_blank">{text}</a>` when its href is http(s)
+ * (e-mail addresses as `mailto:` links with `emailLinks`); any other link stays text.
+ */
+export function renderText(dk, text, options) {
+  if (typeof text !== 'string') throw new TypeError('renderText: text must be a string');
+  const o = renderOptions(options, 'renderText');
+  const fragment = o.document.createDocumentFragment();
+  let at = 0;
+  for (const link of dk.findLinks(text, o.linkOptions)) {
+    const href = link.kind === 'email'
+      ? (o.emailLinks && /^mailto:[^\s:/?#]+@[^\s/?#]+$/i.test(link.asciiHref) ? link.asciiHref : null)
+      : dk.safeURL(link.asciiHref);
+    if (!href) continue;
+    if (link.start > at) fragment.append(o.document.createTextNode(text.slice(at, link.start)));
+    const a = o.document.createElement('a');
+    setLink(a, href);
+    a.textContent = link.text;
+    fragment.append(a);
+    at = link.end;
+  }
+  if (at < text.length) fragment.append(o.document.createTextNode(text.slice(at)));
+  return fragment;
+}
+
+/**
+ * The card of the URL preview in `message` — a message in any shape, its decoded answer, or a
+ * `SENDBIRD_DESK_URL_PREVIEW` payload — as an element built from `dk.linkCard` (every decision is the module's, the
+ * same as DeskKit's `LinkCard` and `CardHTML`): `<a class="deskkit-card">` (a `<div>` without a link) holding the
+ * image, the site label, the title, the description and the link's host. `imageURL` maps the image's URL (an image
+ * proxy's), whose answer must be a safe URL too. Null when there is no card.
+ */
+export function renderPreview(dk, message, options) {
+  const o = renderOptions(options, 'renderPreview');
+  const card = dk.linkCard(message, { maxTitle: o.maxTitle, maxDescription: o.maxDescription });
+  if (!card) return null;
+  let src = card.image?.url ?? null;
+  if (src !== null && o.imageURL) {
+    let mapped = o.imageURL(src) ?? null;
+    if (mapped instanceof URL) mapped = mapped.href;
+    src = typeof mapped === 'string' ? dk.safeURL(mapped) : null;
+  }
+  if (!card.title && !card.description && !src) return null;
+
+  const d = o.document;
+  const root = element(d, card.link ? 'a' : 'div', 'deskkit-card');
+  if (card.link) setLink(root, card.link);
+  if (src) {
+    const media = element(d, 'div', 'deskkit-card-media');
+    const img = d.createElement('img');
+    img.setAttribute('src', src);
+    img.setAttribute('alt', card.image.alt ?? o.imageLabel);
+    img.setAttribute('referrerpolicy', 'no-referrer');
+    img.setAttribute('loading', 'lazy');
+    img.setAttribute('decoding', 'async');
+    if (card.image.width) {
+      img.setAttribute('width', String(card.image.width));
+      img.setAttribute('height', String(card.image.height));
+    }
+    // An image that fails keeps its box (the card does not move), without the browser's broken-image sign.
+    img.addEventListener('error', () => media.setAttribute('data-failed', ''), { once: true });
+    media.append(img);
+    root.append(media);
+  }
+  const body = element(d, 'div', 'deskkit-card-body');
+  for (const part of ['site', 'title', 'description']) {
+    if (card[part]) body.append(element(d, 'div', `deskkit-card-${part}`, card[part]));
+  }
+  if (card.host) body.append(element(d, 'div', 'deskkit-card-host', { text: card.host, dir: 'ltr' }));
+  root.append(body);
+  return root;
+}

@@ -1,0 +1,131 @@
+import DeskKitJobStore
+import DeskKitModel
+import Foundation
+import Hummingbird
+
+/// The queue as an operator reads and mends it, behind an API key: `GET /v1/queue` (jobs by state, the work
+/// running here, and admissions, enrichments and errors per minute for the last hour), `GET /v1/jobs` (jobs
+/// newest first, of a state, a page at a time), `POST /v1/jobs/retry` (every failed job queued again) and
+/// `POST /v1/jobs/{message_id}/retry` (one). The message's text is not shown: a customer's words are not the
+/// operator's to read; its links are.
+struct QueueRoute: Sendable {
+    let queue: EnrichmentQueue
+    let previews: PreviewLinks
+    let activity: RecentActivity
+
+    /// Finds a job's links when the webhook named none (the service's own link rule).
+    typealias PreviewLinks = @Sendable (String) -> [String]
+
+    /// The most jobs a page holds: 500 (50 when the query says nothing).
+    static let maxPage = 500
+
+    func summary() async throws(RequestProblem) -> Response {
+        let figures = await queue.figures()
+        let counts: JSONValue =
+            figures.states.map { states in
+                .object(
+                    JSONObject(
+                        JobState.allCases.map { .init(key: $0.rawValue, value: .integer(Int64(states[$0] ?? 0))) }))
+            } ?? .null
+        let minutes: [JSONValue] = activity.lastHour().map { minute in
+            [
+                "minute": .string(Self.timestamp(minute.start)), "admitted": .integer(Int64(minute.admitted)),
+                "enriched": .integer(Int64(minute.enriched)), "errors": .integer(Int64(minute.errors)),
+            ]
+        }
+        return .json(
+            .ok,
+            [
+                "counts": counts, "running_here": .integer(Int64(figures.running)),
+                "store_error": figures.storeError.map { .string($0.description) } ?? .null,
+                "last_hour": .array(minutes),
+            ])
+    }
+
+    func list(_ request: Request) async throws(RequestProblem) -> Response {
+        let query = request.uri.queryParameters
+        var state: JobState?
+        if let text = query.get("state"), !text.isEmpty {
+            guard let named = JobState(rawValue: text) else {
+                throw RequestProblem(.badRequest, "state: \(text.prefix(40)) is none of queued, running, done, failed")
+            }
+            state = named
+        }
+        var limit = 50
+        if let text = query.get("limit") {
+            guard let n = Int(text), (1...Self.maxPage).contains(n) else {
+                throw RequestProblem(.badRequest, "limit: a number from 1 to \(Self.maxPage)")
+            }
+            limit = n
+        }
+        var before: JobPosition?
+        if let text = query.get("before"), !text.isEmpty {
+            guard let position = Self.position(text) else {
+                throw RequestProblem(.badRequest, "before: not a page's `next` (as GET /v1/jobs answers it)")
+            }
+            before = position
+        }
+        let jobs: [StoredJob]
+        do {
+            jobs = try await queue.store.list(state: state, limit: limit + 1, before: before)
+        } catch {
+            throw RequestProblem(
+                .serviceUnavailable, "the job store cannot be read: \(error.detail)", headers: [.retryAfter: "1"])
+        }
+        let page = jobs.prefix(limit)
+        let next: JSONValue = jobs.count > limit ? page.last.map { .string(Self.cursor($0.position)) } ?? .null : .null
+        return .json(.ok, ["jobs": .array(page.map(json)), "next": next])
+    }
+
+    func retry(_ messageID: String?) async throws(RequestProblem) -> Response {
+        var ids: [Int64]?
+        if let messageID {
+            guard let id = Int64(messageID) else {
+                throw RequestProblem(.badRequest, "message_id: \(messageID.prefix(40)) is not a message id")
+            }
+            ids = [id]
+        }
+        let count: Int
+        do { count = try await queue.retry(ids) } catch {
+            throw RequestProblem(
+                .serviceUnavailable, "the job store cannot be written: \(error.detail)", headers: [.retryAfter: "1"])
+        }
+        if let id = ids?.first, count == 0 {
+            throw RequestProblem(.conflict, "no failed job for message \(id): only a failed job is retried")
+        }
+        return .json(.ok, ["retried": .integer(Int64(count))])
+    }
+
+    private func json(_ stored: StoredJob) -> JSONValue {
+        let job = stored.job
+        // The trace's id: the second field of `traceparent` (version-traceid-spanid-flags).
+        let trace = job.traceContext["traceparent"].flatMap { field -> String? in
+            let parts = field.split(separator: "-")
+            return parts.count == 4 ? String(parts[1]) : nil
+        }
+        return [
+            "message_id": .integer(job.messageID), "channel_url": .string(job.channelURL),
+            "state": .string(stored.state.rawValue), "attempts": .integer(Int64(stored.attempts)),
+            "accepted_at": .string(Self.timestamp(stored.acceptedAt)),
+            "next_attempt_at": .string(Self.timestamp(stored.nextAttemptAt)),
+            "last_error": stored.lastError.map(JSONValue.string) ?? .null,
+            "trace_id": trace.map(JSONValue.string) ?? .null,
+            "links": .array((job.links ?? previews(job.text)).map(JSONValue.string)),
+        ]
+    }
+
+    static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    /// A page's `next`: the last job's admission time (seconds, as exact as the store keeps them) and message id.
+    static func cursor(_ position: JobPosition) -> String {
+        "\(position.acceptedAt.timeIntervalSince1970)_\(position.messageID)"
+    }
+
+    static func position(_ cursor: String) -> JobPosition? {
+        let parts = cursor.split(separator: "_")
+        guard parts.count == 2, let seconds = Double(parts[0]), seconds.isFinite, let id = Int64(parts[1]) else {
+            return nil
+        }
+        return JobPosition(acceptedAt: Date(timeIntervalSince1970: seconds), messageID: id)
+    }
+}

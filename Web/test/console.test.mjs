@@ -1,0 +1,112 @@
+// The operator's console of `deskkit serve` (GET /console), driven in headless Chromium as an operator uses it,
+// against a running server on loopback (DESKKIT, default .build/debug/deskkit) with the pages and the Platform
+// API it talks to (support/console-scene.mjs). Skipped where no Chromium is installed (CI installs it).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium, openBrowser } from './support/cdp.mjs';
+import { startScene, KEY, HOSTILE } from './support/console-scene.mjs';
+
+const skip = !chromium && 'no Chromium';
+
+/** In the page: whether markup a page or an error carried was parsed, or anything of it ran. */
+const NOTHING_RAN = `!window.__pwned && !document.querySelector('img[src="x"], [onerror], script:not([type="module"])')`;
+
+test('the console: the key, the queue live, a failed job retried from the page', { skip, timeout: 180_000 }, async () => {
+  const scene = await startScene();
+  const browser = await openBrowser();
+  try {
+    await browser.open(`${scene.origin}/console`);
+    await browser.until('the page to start', `document.body.dataset.ready === 'true'`);
+    // Without a key, nothing is shown but the key's form.
+    assert.equal(await browser.evaluate(`document.getElementById('key-page').hidden`), false);
+    assert.equal(await browser.evaluate(`document.getElementById('queue-page').hidden`), true);
+    assert.equal(await browser.evaluate(`document.getElementById('counts').children.length`), 0);
+
+    // A wrong key is refused and not kept.
+    await browser.evaluate(`document.getElementById('key').value = 'wrong-key-0123456789abcdef';
+      document.getElementById('key-form').requestSubmit()`);
+    await browser.until('the refusal of a wrong key', `document.getElementById('status').className === 'bad'`);
+    assert.equal(await browser.evaluate(`sessionStorage.getItem('deskkit-console-key')`), null);
+
+    await browser.evaluate(`document.getElementById('key').value = ${JSON.stringify(KEY)};
+      document.getElementById('key-form').requestSubmit()`);
+    await browser.until('the queue page', `!document.getElementById('queue-page').hidden && document.body.dataset.renders`);
+
+    // Webhooks sent now appear in the counts (the page refreshes itself); the Platform API refuses message 502.
+    scene.refusing.add(502);
+    assert.equal((await scene.webhook(501, `Where is it? ${scene.pages}/guide`)).status, 'queued');
+    assert.equal((await scene.webhook(502, `And this one ${scene.pages}/guide`)).status, 'queued');
+    const failedRow = `document.querySelector('#jobs tr[data-message-id="502"][data-state="failed"]')`;
+    await browser.until('job 502 failed in the list', failedRow);
+    await browser.until('the counts: one done, one failed',
+      `document.querySelector('.count.done b').textContent === '1' && document.querySelector('.count.failed b').textContent === '1'`);
+    const shown = await browser.evaluate(`${failedRow}.textContent`);
+    assert.match(shown, /Channel is frozen/, 'the last error is shown');
+    assert.ok(shown.includes('<img src=x onerror=') && shown.includes('<script>window.__pwned=2</script>'),
+      `its markup is shown as text: ${shown}`);
+    assert.ok(await browser.evaluate(NOTHING_RAN), 'the error text ran nothing');
+    assert.ok(await browser.evaluate(`document.querySelector('#chart rect.admitted') !== null`), 'the chart has the admissions');
+
+    // The Platform API takes updates again: the job is retried from the page and ends done.
+    scene.refusing.delete(502);
+    await browser.evaluate(`document.querySelector('#jobs button[data-retry="502"]').click()`);
+    await browser.until('the counts: two done, none failed',
+      `document.querySelector('.count.done b').textContent === '2' && document.querySelector('.count.failed b').textContent === '0'`);
+    assert.deepEqual(scene.updates.map((u) => u.id).sort(), [501, 502]);
+    assert.deepEqual(browser.problems, []);
+  } finally {
+    await browser.close();
+    await scene.stop();
+  }
+});
+
+test('the inspector explains a good page, a login wall, and shows hostile texts as text', { skip, timeout: 180_000 }, async () => {
+  const scene = await startScene();
+  const browser = await openBrowser({ width: 360, height: 800, dark: true });
+  try {
+    await browser.open(`${scene.origin}/console`);
+    await browser.until('the page to start', `document.body.dataset.ready === 'true'`);
+    await browser.evaluate(`document.getElementById('key').value = ${JSON.stringify(KEY)};
+      document.getElementById('key-form').requestSubmit()`);
+    await browser.until('the queue page', `!document.getElementById('queue-page').hidden`);
+
+    // A good page: its card as a widget draws it, its tags by source, the winner of each field marked.
+    const inspect = async (path) => {
+      const before = await browser.evaluate(`document.body.dataset.renders`);
+      await browser.evaluate(`location.hash = '#inspect?url=' + encodeURIComponent(${JSON.stringify(scene.pages + path)})`);
+      await browser.until(`the inspection of ${path}`, `document.body.dataset.renders !== ${JSON.stringify(before)} && !document.getElementById('inspection').hidden`);
+    };
+    await inspect('/guide');
+    assert.equal(await browser.evaluate(`document.getElementById('verdict').dataset.kind`), 'card');
+    assert.equal(await browser.evaluate(`document.querySelector('#card-view .deskkit-card-title').textContent`), 'How to return an order');
+    // Its image through the server's image proxy: the console loads nothing from another origin.
+    assert.ok((await browser.evaluate(`document.querySelector('#card-view img').src`)).startsWith(`${scene.origin}/images/`));
+    await browser.until('the card image loaded', `document.querySelector('#card-view img').complete && document.querySelector('#card-view img').naturalWidth === 1200`);
+    const won = await browser.evaluate(`[...document.querySelectorAll('#tags tr.won')].map((tr) => [...tr.cells].map((td) => td.textContent).join('|'))`);
+    assert.ok(won.includes('opengraph|og:title|How to return an order|title'), `won: ${won}`);
+    assert.ok(won.some((r) => r.startsWith('opengraph|og:image|')), `won: ${won}`);
+    const lost = await browser.evaluate(`[...document.querySelectorAll('#tags tr:not(.won)')].map((tr) => tr.cells[1].textContent)`);
+    assert.ok(lost.includes('twitter:title'), 'a tag that lost is listed, unmarked');
+    const hops = await browser.evaluate(`[...document.querySelectorAll('#hops tbody tr')].map((tr) => tr.cells[1].textContent + ' ' + tr.cells[4].textContent)`);
+    assert.deepEqual(hops.map((h) => h.split(' ').slice(0, 2).join(' ')), ['page 200', 'image 200']);
+    assert.match(await browser.evaluate(`document.getElementById('hops').textContent`), /address 127\.0\.0\.1: allowed/);
+    // The page is as wide as the phone: nothing runs off its side.
+    assert.ok(await browser.evaluate(`document.documentElement.scrollWidth <= 360`), 'no horizontal scroll at 360 px');
+
+    // A login wall: its kind, the sentence that decided, the signals read.
+    await inspect('/account');
+    assert.equal(await browser.evaluate(`document.getElementById('verdict').dataset.kind`), 'login_wall');
+    assert.notEqual(await browser.evaluate(`document.getElementById('reasons').textContent`), '');
+    assert.match(await browser.evaluate(`document.getElementById('signals').textContent`), /password fields1/);
+    assert.equal(await browser.evaluate(`document.querySelector('#card-view .deskkit-card')`), null);
+
+    // A page whose title and site name carry markup and handlers: shown as text, nothing run.
+    await inspect('/hostile');
+    assert.ok((await browser.evaluate(`document.getElementById('tags').textContent`)).includes(HOSTILE));
+    assert.ok(await browser.evaluate(NOTHING_RAN), 'the page\'s texts ran nothing');
+    assert.deepEqual(browser.problems, []);
+  } finally {
+    await browser.close();
+    await scene.stop();
+  }
+});
