@@ -16,6 +16,51 @@ struct PreviewCommandTests {
         #expect(detail?.hasPrefix("2130706433 (127.0.0.1) is loopback (--allow-private") == true)
     }
 
+    /// `--explain`: the inspection, for a terminal and as `GET /v1/inspect`'s JSON — a redirect and its page, the
+    /// charset declared and decided, the winner of each field; a wall's kind and signals (exit 1); a title's control
+    /// characters escaped.
+    @Test func previewExplains() async throws {
+        let latin1: [UInt8] =
+            Array("<title>Caf".utf8) + [0xE9]
+            + Array(
+                #" guide</title><meta property="og:title" content="The guide"><meta name="twitter:title" content="Guide"><meta name="description" content="Read me">"#
+                    .utf8)
+        let server = try await PageServer.start { path in
+            switch path {
+            case "/old": .redirect("/guide", status: 301)
+            case "/guide": .init(headers: [("Content-Type", "text/html; charset=ISO-8859-1")], body: .bytes(latin1))
+            case "/wall":
+                .html("<title>Sign in\u{202E} evil\u{1B}[2J</title><form><input name=u><input type=password></form>")
+            default: .init(status: 404)
+            }
+        }
+        try await server.scoped {
+            let text = try await CLI.run(["preview", "--allow-private", "--explain", server.baseURL + "/old"])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdout.contains("1. page  \(server.baseURL)/old  → 301 to /guide"), "\(text.stdout)")
+            #expect(text.stdout.contains("2. page  \(server.baseURL)/guide  → 200"))
+            #expect(text.stdout.contains("declared ISO-8859-1)"), "\(text.stdout)")
+            #expect(text.stdout.contains(#"title        "The guide"  ← og:title"#))
+            #expect(text.stdout.contains(#"description  "Read me"  ← meta description"#))
+            #expect(text.stdout.contains(#"document   title = "Café guide""#))
+
+            let json = try await CLI.run(["preview", "--allow-private", "--explain", "--json", server.baseURL + "/old"])
+            let answer = try CLI.json(try #require(json.lines.first))
+            let hops = try #require(answer["hops"] as? [[String: Any]])
+            #expect(hops.map { $0["status"] as? Int } == [301, 200])
+            #expect((answer["origins"] as? [String: Any])?["title"] as? String == "og:title")
+
+            let wall = try await CLI.run(["preview", "--allow-private", "--explain", server.baseURL + "/wall"])
+            #expect(wall.status == 1)
+            #expect(wall.stdout.contains("no card: login_wall"), "\(wall.stdout)")
+            #expect(wall.stdout.contains("password_fields 1"))
+            #expect(!wall.stdout.contains("\u{1B}") && !wall.stdout.contains("\u{202E}"))
+            #expect(wall.stdout.contains(#"title = "Sign in\u{202e} evil"#), "\(wall.stdout)")
+            let usage = try await CLI.run(["preview", "--json", server.baseURL + "/wall"])
+            #expect(usage.status == 64 && usage.stderr.contains("--json goes with --explain"))
+        }
+    }
+
     /// `--details`: the Platform API body (the card's five fields, and the probed image's size), and what the
     /// card's fields cannot hold — the image's type, a file's type and size, why an image was left out.
     @Test func previewDetails() async throws {

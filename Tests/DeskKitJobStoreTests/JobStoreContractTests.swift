@@ -422,6 +422,36 @@ struct JobStoreContractTests {
 
     /// A store written by the version before links (schema 1) opens: migrated in place, its jobs kept, and
     /// claimed without links (the worker then finds them in the text).
+    /// A listing a page at a time (`before:` the last of a page) gives every job once, newest first — jobs admitted
+    /// at one instant (retried together) included, which only their message ids order.
+    @Test(arguments: Backend.allCases)
+    func pagesOfAListingHoldEveryJobOnce(_ backend: Backend) async throws {
+        try await Self.withStore(backend) { store, _ in
+            let t0 = Date(timeIntervalSince1970: 1_795_000_000.123456)
+            for id in Int64(1)...7 {
+                #expect(try await store.admit(Self.job(id), now: t0.addingTimeInterval(Double(id)), dedupWindow: .zero))
+            }
+            // Five of them fail and are retried together: one instant of admission for all five.
+            let claimed = try await store.claim(limit: 5, now: t0.addingTimeInterval(10), lease: .seconds(60))
+            for job in claimed { try await store.finish(job, as: .failed, error: "x", now: t0.addingTimeInterval(10)) }
+            #expect(try await store.retry(nil, now: t0.addingTimeInterval(20)) == 5)
+            var seen: [Int64] = []
+            var before: JobPosition?
+            for _ in 0..<10 {
+                let page = try await store.list(state: nil, limit: 2, before: before)
+                seen += page.map(\.job.messageID)
+                guard page.count == 2, let last = page.last else { break }
+                before = last.position
+            }
+            // The retried ones (admitted last, at one instant) by id, then the others, newest first.
+            let retried = claimed.map(\.job.messageID).sorted(by: >)
+            let others = (Int64(1)...7).filter { !retried.contains($0) }.sorted(by: >)
+            #expect(seen == retried + others)
+            let failedPage = try await store.list(state: .queued, limit: 3, before: nil)
+            #expect(failedPage.map(\.job.messageID) == Array(retried.prefix(3)))
+        }
+    }
+
     @Test(arguments: Backend.databases)
     func aStoreOfSchemaOneIsMigrated(_ backend: Backend) async throws {
         let job = Self.job(7)

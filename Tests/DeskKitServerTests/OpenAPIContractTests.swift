@@ -96,6 +96,26 @@ struct OpenAPIContractTests {
             Call(method: .delete, path: "/v1/previews?url=x"),
             // No card has a URL with a NUL in it: 400 before the shared cache is asked (PostgreSQL's text refuses it).
             Call(method: .delete, path: "/v1/previews?url=https%3A%2F%2Fexample.com%2F%00", headers: json),
+            // The console's routes: a link the guard refuses (loopback) is inspected without leaving the machine.
+            Call(method: .get, path: "/v1/inspect?url=http%3A%2F%2F127.0.0.1%3A9%2F", headers: json),
+            Call(method: .get, path: "/v1/inspect", headers: json),
+            Call(method: .get, path: "/v1/inspect?url=x"),
+            Call(method: .get, path: "/v1/queue", headers: json),
+            Call(method: .get, path: "/v1/queue"),
+            Call(method: .get, path: "/v1/jobs?state=failed&limit=2", headers: json),
+            Call(method: .get, path: "/v1/jobs?before=nowhere", headers: json),
+            Call(method: .get, path: "/v1/jobs"),
+            Call(method: .post, path: "/v1/jobs/retry", headers: json),
+            Call(method: .post, path: "/v1/jobs/retry"),
+            Call(method: .post, path: "/v1/jobs/1/retry", headers: json, operation: "/v1/jobs/{message_id}/retry"),
+            Call(method: .post, path: "/v1/jobs/one/retry", headers: json, operation: "/v1/jobs/{message_id}/retry"),
+            Call(method: .post, path: "/v1/jobs/1/retry", operation: "/v1/jobs/{message_id}/retry"),
+            Call(method: .get, path: "/v1/refusals", headers: json),
+            Call(method: .get, path: "/v1/refusals"),
+            Call(method: .get, path: "/console"),
+            Call(method: .get, path: "/console/console.mjs", operation: "/console/{file}"),
+            Call(method: .get, path: "/console/card.css", operation: "/console/{file}"),
+            Call(method: .get, path: "/console/index.html", operation: "/console/{file}"),
             Call(
                 method: .get, path: "/images/AAAA/aHR0cHM6Ly9leGFtcGxlLmNvbS8", operation: "/images/{signature}/{url}"),
             Call(
@@ -158,7 +178,10 @@ struct OpenAPIContractTests {
                 "POST /v1/preview 422", "POST /webhooks/sendbird 400", "POST /webhooks/sendbird 401",
                 "POST /webhooks/sendbird 413", "POST /webhooks/sendbird 415", "POST /v1/decode 415",
                 "GET /metrics 401", "DELETE /v1/previews 200", "DELETE /v1/previews 400", "DELETE /v1/previews 401",
-                "GET /images/{signature}/{url} 404", "HEAD /images/{signature}/{url} 403",
+                "GET /images/{signature}/{url} 404", "HEAD /images/{signature}/{url} 403", "GET /v1/inspect 200",
+                "GET /v1/inspect 400", "GET /v1/inspect 401", "GET /v1/jobs 400",
+                "POST /v1/jobs/{message_id}/retry 409",
+                "POST /v1/jobs/{message_id}/retry 400", "GET /console/{file} 404",
             ] {
                 #expect(drawn.contains(expected), "\(expected) was not drawn: \(drawn.sorted())")
             }

@@ -20,10 +20,10 @@ struct InspectRoute: Sendable {
                 throw RequestProblem(.badRequest, "language: \(error)")
             }
         }
-        guard
-            let explanation = await grace.run({ [previews, language] in await previews.explain(url, language: language)
-                })
-        else {
+        let work: @Sendable () async -> PreviewExplanation = { [previews, language] in
+            await previews.explain(url, language: language)
+        }
+        guard let explanation = await grace.run(work) else {
             throw RequestProblem(.serviceUnavailable, "the server is stopping; ask again", headers: [.retryAfter: "1"])
         }
         let written = (try? explanation.result.get()).map(images.written)
