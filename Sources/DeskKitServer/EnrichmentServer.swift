@@ -21,7 +21,9 @@ import Tracing
 /// Routes: `POST /webhooks/sendbird` (signed by Sendbird), `GET /health` (open), `GET`/`HEAD
 /// /images/{signature}/{url}` (the image proxy, with ``ServerConfiguration/imageProxy``; the signature is its
 /// authorisation), and, with an API key (``ServerConfiguration/apiKeys``, `Authorization: Bearer KEY`),
-/// `POST /v1/preview`, `POST /v1/decode`, `DELETE /v1/previews?url=` (rate-limited per key) and `GET /metrics`.
+/// `POST /v1/preview`, `POST /v1/decode`, `DELETE /v1/previews?url=`, the console's routes (`GET /v1/inspect`,
+/// `/v1/queue`, `/v1/jobs`, `/v1/refusals`, `POST /v1/jobs/retry`, `POST /v1/jobs/{message_id}/retry`; all
+/// rate-limited per key) and `GET /metrics`. `GET /console` serves the operator's console (<doc:OperatorConsole>).
 public struct EnrichmentServer: Sendable {
     /// The settings the server runs with.
     public let configuration: ServerConfiguration

@@ -17,8 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Routes: POST /webhooks/sendbird (signed with x-sendbird-signature; answers at once, works \
             afterwards) and GET /health are open; POST /v1/preview ({"text"} or {"url"}), POST /v1/decode \
-            (JSON lines of envelopes) and GET /metrics (Prometheus) need Authorization: Bearer KEY, one of \
-            --api-keys (better given as its variable, which other users cannot read in the process list). \
+            (JSON lines of envelopes), the console's routes (GET /v1/inspect?url=, /v1/queue, /v1/jobs, \
+            /v1/refusals; POST /v1/jobs/retry) and GET /metrics (Prometheus) need Authorization: Bearer KEY, one \
+            of --api-keys (better given as its variable, which other users cannot read in the process list). The \
+            operator's console, GET /console, asks for a key in the browser. \
             Settings come from the flags under SETTINGS (deskkit serve --help), then the environment (each flag's variable, named \
             after it), then --config FILE (a JSON object keyed by each variable without its prefix, in \
             lower case: {"port": 8080, "fetch_timeout": "10s", "api_keys": ["…"], "oembed": false}). Durations are written 500ms, 10s, 5m, 12h or 1d (a bare number is seconds). \

@@ -36,6 +36,14 @@ function row(cells) {
   return tr;
 }
 
+/** Gives each cell of `table`'s body its column's name (`data-label`), which a phone shows beside it. */
+function labelled(table) {
+  const names = [...table.tHead.rows[0].cells].map((th) => th.textContent);
+  for (const tr of table.tBodies[0].rows) {
+    [...tr.cells].forEach((td, i) => { td.dataset.label = names[i] ?? ''; });
+  }
+}
+
 function say(text, bad = false) {
   const status = $('status');
   status.textContent = text ?? '';
@@ -145,6 +153,7 @@ async function drawQueue() {
   drawChart(summary.last_hour);
   const body = $('jobs').tBodies[0];
   body.replaceChildren(...list.jobs.map(jobRow));
+  labelled($('jobs'));
   $('jobs-empty').hidden = list.jobs.length > 0;
   jobsBefore = list.next;
   $('jobs-more').hidden = !list.next;
@@ -197,6 +206,7 @@ async function moreJobs() {
   try {
     const list = await api(`v1/jobs?${query}`);
     $('jobs').tBodies[0].append(...list.jobs.map(jobRow));
+    labelled($('jobs'));
     jobsBefore = list.next;
     $('jobs-more').hidden = !list.next;
   } catch (error) {
@@ -325,6 +335,7 @@ function drawInspection(answer) {
 
   const fields = $('fields');
   fields.replaceChildren();
+  $('fields-box').hidden = !answer.card;
   const body = answer.card?.body ?? {};
   for (const [key, label] of [['title', 'Title'], ['description', 'Description'], ['image', 'Image'], ['site_name', 'Site']]) {
     if (!body[key]) continue;
@@ -383,6 +394,8 @@ function drawInspection(answer) {
   }
   if (answer.tags?.oembed_link) rows.push(row(['oembed', 'link', { className: 'value', text: answer.tags.oembed_link }, '']));
   $('tags').tBodies[0].replaceChildren(...rows);
+  labelled($('hops'));
+  labelled($('tags'));
   rendered();
 }
 

@@ -1,6 +1,6 @@
 // A `deskkit serve` on loopback with everything it talks to: pages behind links (a good one, a login wall, one
 // whose title and texts carry markup and handlers), and a Platform API that refuses the updates of the messages
-// it is told to (its error text carrying markup too) until told otherwise. For the console's browser tests and
+// it is told to (its error text, `apiError`, carrying markup too) until told otherwise. For the console's browser tests and
 // its screenshots (Scripts/screenshot-console.sh). DESKKIT names the binary (default .build/debug/deskkit).
 import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
@@ -51,6 +51,7 @@ export async function startScene() {
   // The Platform API: an update of a message in `refusing` is a 400 whose message carries markup.
   const refusing = new Set();
   const updates = [];
+  const scene = { apiError: `Channel is frozen ${HOSTILE}` };
   const api = await listen((request, response) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -58,7 +59,7 @@ export async function startScene() {
       const id = Number(request.url.split('/').pop());
       if (request.method === 'PUT' && refusing.has(id)) {
         response.writeHead(400, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ error: true, code: 400108, message: `Channel is frozen ${HOSTILE}` }));
+          .end(JSON.stringify({ error: true, code: 400108, message: scene.apiError }));
         return;
       }
       updates.push({ id, body });
@@ -93,7 +94,7 @@ export async function startScene() {
   });
   const port = await listening;
   const origin = `http://127.0.0.1:${port}`;
-  return {
+  return Object.assign(scene, {
     origin,
     pages: `http://127.0.0.1:${pages.port}`,
     refusing,
@@ -127,5 +128,5 @@ export async function startScene() {
       api.server.closeAllConnections();
       await rm(work, { recursive: true, force: true });
     },
-  };
+  });
 }
