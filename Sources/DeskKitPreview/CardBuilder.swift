@@ -96,10 +96,10 @@ struct CardBuilder: Sendable {
             let document = try await fetcher.fetchDocument(
                 url, accept: accept, maxBytes: fetcher.configuration.maxOEmbedBytes)
             do {
-                return .document(
-                    try OEmbedDocument.parse(
-                        document.body, format: format, url: document.finalURL,
-                        limits: fetcher.configuration.extraction))
+                let answer = try OEmbedDocument.parse(
+                    document.body, format: format, url: document.finalURL, limits: fetcher.configuration.extraction)
+                FetchLog.current?.answered(answer)
+                return .document(answer)
             } catch {
                 let servedAs = document.contentType.map { " (served as \($0.prefix(60)))" } ?? ""
                 return .failed("\(error)\(servedAs)")

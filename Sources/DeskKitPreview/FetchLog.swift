@@ -5,7 +5,7 @@ import Synchronization
 /// What the fetches of one inspection did, hop by hop (``PreviewService/explain(_:language:)``): a fetcher
 /// running in a task that holds a log (``current``) writes each request into it — the URL, the site policy's and
 /// the address guard's verdicts, the status, the content type, the charset, the bytes read, the time — and the
-/// page it read. A fetch without a log records nothing and pays one task-local read per hop.
+/// page it read, and the oEmbed answer. A fetch without a log records nothing and pays one task-local read per hop.
 public final class FetchLog: Sendable {
     /// The log the fetches of the current task write to.
     @TaskLocal static var current: FetchLog?
@@ -15,6 +15,7 @@ public final class FetchLog: Sendable {
     private struct State {
         var hops: [FetchHop] = []
         var page: PageMetadata?
+        var oEmbed: OEmbedDocument?
     }
     private let state = Mutex(State())
     /// Hops recorded at most: a redirect chain is bounded by the fetcher, a page's three fetches by the card.
@@ -26,6 +27,9 @@ public final class FetchLog: Sendable {
     var hops: [FetchHop] { state.withLock { $0.hops } }
     /// The page as its parser read it (the link's own page, not an oEmbed answer or an image).
     var page: PageMetadata? { state.withLock { $0.page } }
+
+    /// The oEmbed answer read (the provider table's, or the page's discovery link's).
+    var oEmbed: OEmbedDocument? { state.withLock { $0.oEmbed } }
 
     /// Starts a hop of the current purpose; its index for ``update(_:_:)``.
     func begin(_ url: String) -> Int? {
@@ -49,6 +53,11 @@ public final class FetchLog: Sendable {
         state.withLock { state in
             if let index = state.hops.lastIndex(where: { $0.purpose == purpose }) { change(&state.hops[index]) }
         }
+    }
+
+    /// Keeps the oEmbed answer read.
+    func answered(_ document: OEmbedDocument) {
+        state.withLock { $0.oEmbed = document }
     }
 
     /// Keeps the page the parser read, when it is the link's own.

@@ -17,6 +17,8 @@ public struct PreviewExplanation: Sendable {
     /// The page as the parser read it: its tags and the signals the refusal rules read (nil for a file, or when
     /// no page was read).
     public var page: PageMetadata?
+    /// The oEmbed answer read, when one was (a provider's description of the link, merged into the card).
+    public var oEmbed: OEmbedDocument?
     /// The fetch's card, or what stood in the way.
     public var result: Result<PreviewCard, FetchError>
     /// How long the fetch took, whole.
@@ -25,19 +27,20 @@ public struct PreviewExplanation: Sendable {
     /// An explanation of the parts given.
     public init(
         url: String, cached: Result<PreviewCard, FetchError>?, hops: [FetchHop], page: PageMetadata?,
-        result: Result<PreviewCard, FetchError>, duration: Duration
+        oEmbed: OEmbedDocument? = nil, result: Result<PreviewCard, FetchError>, duration: Duration
     ) {
         self.url = url
         self.cached = cached
         self.hops = hops
         self.page = page
+        self.oEmbed = oEmbed
         self.result = result
         self.duration = duration
     }
 
     /// Where the card's field came from, by name: `og:title`, `twitter:description`, `<title>`,
-    /// `meta description`, `json-ld headline`, `itemprop name`, `oembed`, `file`, `page text` (the body's
-    /// fallbacks), `host`; nil when the card has no such field.
+    /// `meta description`, `json-ld headline`, `itemprop name`, `oembed title` (an oEmbed answer's field),
+    /// `file`, `page text` (the body's fallbacks), `host`; nil when the card has no such field.
     package func origin(of field: CardField) -> String? {
         guard case .success(let card) = result else { return nil }
         let value: String?
@@ -49,12 +52,25 @@ public struct PreviewExplanation: Sendable {
         default: (value, source) = (card.preview.siteName, card.details.sources.siteName)
         }
         guard let value, let source else { return nil }
-        if source == .oEmbed || source == .file { return source.rawValue }
+        if source == .oEmbed {
+            return oEmbedFields.first { $0.value == value }.map { "oembed \($0.key)" } ?? source.rawValue
+        }
+        if source == .file { return source.rawValue }
         guard let page else { return source.rawValue }
         let candidates = Self.candidates(of: field, in: page)
         if let tag = candidates.first(where: { $0.value == value }) { return tag.key }
         if field == .siteName, let host = try? WebURL(url).host, value == Self.withoutWWW(host) { return "host" }
         return "page text"
+    }
+
+    /// The oEmbed answer's fields a card can take, by their names in the answer.
+    var oEmbedFields: [PageMetadata.Property] {
+        guard let oEmbed else { return [] }
+        let fields: [(String, String?)] = [
+            ("type", oEmbed.type.rawValue), ("title", oEmbed.title), ("author_name", oEmbed.authorName),
+            ("provider_name", oEmbed.providerName), ("thumbnail_url", oEmbed.thumbnailURL),
+        ]
+        return fields.compactMap { key, value in value.map { .init(key: key, value: $0) } }
     }
 
     /// The tags that could give `field`, in the order the precedence reads them.
@@ -146,6 +162,12 @@ public struct PreviewExplanation: Sendable {
         }
         var tags: JSONValue = .null
         var signals: JSONValue = .null
+        if page == nil, oEmbed != nil {
+            tags = [
+                "opengraph": [], "twitter": [], "json_ld": [], "itemprop": [], "document": [],
+                "oembed": properties(oEmbedFields), "oembed_link": .null,
+            ]
+        }
         if let page {
             let s = page.signals
             var document: [PageMetadata.Property] = []
@@ -157,7 +179,7 @@ public struct PreviewExplanation: Sendable {
             tags = [
                 "opengraph": properties(page.openGraph), "twitter": properties(page.twitter),
                 "json_ld": properties(page.jsonLD), "itemprop": properties(page.itemprops),
-                "document": properties(document),
+                "document": properties(document), "oembed": properties(oEmbedFields),
                 "oembed_link": string(page.oEmbed?.url),
             ]
             signals = [

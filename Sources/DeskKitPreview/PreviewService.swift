@@ -208,7 +208,8 @@ public actor PreviewService {
             result = await FetchLog.$current.withValue(log) { await fetchLimited(url, language: language) }
         }
         return PreviewExplanation(
-            url: url, cached: cached, hops: log.hops, page: log.page, result: result, duration: .now - started)
+            url: url, cached: cached, hops: log.hops, page: log.page, oEmbed: log.oEmbed, result: result,
+            duration: .now - started)
     }
 
     /// The key of the caches and of the fetches under way: the URL (its spaces as `%20`), then — for a language

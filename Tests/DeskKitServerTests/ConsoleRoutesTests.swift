@@ -79,26 +79,28 @@ struct ConsoleRoutesTests {
         }
     }
 
+    /// Pages follow one another through `next`, each job once: a cursor that rounded the admission time (through
+    /// seconds since 1970) gave a page's last job again on the next, for most of these times.
     @Test func pagesOfJobsFollowOneAnother() async throws {
         let store = MemoryJobStore()
         let now = Date()
-        for id in Int64(1)...5 {
+        for id in Int64(1)...20 {
             _ = try await store.admit(
-                EnrichmentJob(channelURL: "c", messageID: id, text: "no link"), now: now.addingTimeInterval(Double(id)),
-                dedupWindow: .zero)
+                EnrichmentJob(channelURL: "c", messageID: id, text: "no link"),
+                now: now.addingTimeInterval(Double(id) * 0.001_37), dedupWindow: .zero)
         }
         try await servers.withServer(store: store) { client, _, _, _ in
             var seen: [Int64] = []
             var uri = "/v1/jobs?limit=2"
-            for _ in 0..<5 {
+            for _ in 0..<20 {
                 let (status, page) = try await Self.get(client, uri)
                 #expect(status == .ok)
                 seen += (page["jobs"]?.arrayValue ?? []).compactMap { $0["message_id"]?.int64Value }
                 guard let next = page["next"]?.stringValue else { break }
                 uri = "/v1/jobs?limit=2&before=\(next)"
             }
-            #expect(seen == [5, 4, 3, 2, 1])
-            for bad in ["limit=0", "limit=501", "state=lost", "before=yesterday"] {
+            #expect(seen == Array((Int64(1)...20).reversed()))
+            for bad in ["limit=0", "limit=501", "state=lost", "before=yesterday", "before=nan_1"] {
                 #expect(try await Self.get(client, "/v1/jobs?\(bad)").0 == .badRequest, "\(bad)")
             }
         }
@@ -157,6 +159,15 @@ struct ConsoleRoutesTests {
                 body: ByteBuffer(string: #"{"url": "\#(url)"}"#)
             ) { _ in }
             #expect(try await Self.get(client, "/v1/inspect?url=\(url)").1["cache"]?["held"] == true)
+
+            // A field an oEmbed answer gave: the answer's fields among the tags, and the one that won.
+            let video = try await Self.get(client, "/v1/inspect?url=\(pages.baseURL)/video").1
+            #expect(video["origins"]?["title"] == "oembed title")
+            #expect(video["origins"]?["site_name"] == "oembed provider_name")
+            #expect(
+                video["tags"]?["oembed"]?.arrayValue?.contains(["key": "title", "value": "Unboxing the parcel"]) == true
+            )
+            #expect(video["hops"]?.arrayValue?.map { $0["purpose"] } == ["page", "oembed"])
 
             // A login wall: its kind, the sentence that decided, and the signals read.
             let wall = try await Self.get(client, "/v1/inspect?url=\(pages.baseURL)/orders/7").1

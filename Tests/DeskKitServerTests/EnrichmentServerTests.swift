@@ -52,6 +52,18 @@ struct EnrichmentServerTests {
             case "/blank": .html("<html><head></head><body><div></div></body></html>")
             case "/silent": .init(body: .silent)  // accepts the connection and never answers
             case "/map.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(Self.mapPNG))
+            // A page whose own tags leave its title to its oEmbed answer.
+            case "/video":
+                .html(
+                    #"<title>Watch</title><meta name="description" content="A clip"><link rel="alternate" type="application/json+oembed" href="/oembed.json">"#
+                )
+            case "/oembed.json":
+                .init(
+                    headers: [("Content-Type", "application/json")],
+                    body: .bytes(
+                        Array(
+                            #"{"type": "video", "version": "1.0", "title": "Unboxing the parcel", "provider_name": "ClipHost", "html": "<iframe></iframe>", "width": 640, "height": 360}"#
+                                .utf8)))
             case "/pixel": .html(#"<title>Tracked</title><meta property="og:image" content="/px.gif">"#)
             case "/px.gif":
                 .init(

@@ -560,8 +560,10 @@ struct ImageProxyTests {
         let origin = try await Self.origin(requests)
         let fetch = Self.fetching(from: origin)
         var limits = ImageLimits()
-        // Long enough for a loaded machine to start the fetch: the limit counts from the request.
-        limits.timeout = .seconds(10)
+        // The limit counts from the request, and ends the fetch this test holds back: long enough for the head to
+        // arrive while a full `swift test` starts every suite at once (10 s was not, once, on 2 cores). Issue 77
+        // moves this onto a clock the test advances.
+        limits.timeout = .seconds(30)
         limits.maxBytes = 1_000_000_000
         let downloads = ImageDownloads(fetcher: PageFetcher(configuration: fetch), limits: limits, perHost: 4)
         // The downloads run as children of their service, as in the server.

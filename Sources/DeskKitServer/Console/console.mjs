@@ -283,6 +283,7 @@ function originName(source, key) {
   if (source === 'document') return { title: '<title>', description: 'meta description', h1: '<h1>' }[key] ?? key;
   if (source === 'json_ld') return `json-ld ${key}`;
   if (source === 'itemprop') return `itemprop ${key}`;
+  if (source === 'oembed') return `oembed ${key}`;
   return key;
 }
 

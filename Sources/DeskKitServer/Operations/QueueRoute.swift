@@ -116,9 +116,11 @@ struct QueueRoute: Sendable {
 
     static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
 
-    /// A page's `next`: the last job's admission time (seconds, as exact as the store keeps them) and message id.
+    /// A page's `next`: the last job's admission time and message id. The time is `Date`'s own number (seconds since
+    /// 2001), written exactly: through seconds since 1970 it would round, and the next page would hold the last job of
+    /// this one again (or skip its neighbours admitted at the same instant).
     static func cursor(_ position: JobPosition) -> String {
-        "\(position.acceptedAt.timeIntervalSince1970)_\(position.messageID)"
+        "\(position.acceptedAt.timeIntervalSinceReferenceDate)_\(position.messageID)"
     }
 
     static func position(_ cursor: String) -> JobPosition? {
@@ -126,6 +128,6 @@ struct QueueRoute: Sendable {
         guard parts.count == 2, let seconds = Double(parts[0]), seconds.isFinite, let id = Int64(parts[1]) else {
             return nil
         }
-        return JobPosition(acceptedAt: Date(timeIntervalSince1970: seconds), messageID: id)
+        return JobPosition(acceptedAt: Date(timeIntervalSinceReferenceDate: seconds), messageID: id)
     }
 }
