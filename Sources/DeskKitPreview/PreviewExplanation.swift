@@ -5,7 +5,7 @@ import DeskKitModel
 /// The whole story of one link's card, as ``PreviewService/explain(_:language:)`` found it by fetching the
 /// link again: each request and the guards' verdicts on it, the page's tags by source and which one each card
 /// field came from, the image probe, and the card or the refusal — beside what the cache holds for the link now.
-/// `GET /v1/inspect` answers it as JSON (``json``); `deskkit preview --explain` prints it.
+/// `GET /v1/inspect` answers it as JSON (``json(written:)``); `deskkit preview --explain` prints it.
 public struct PreviewExplanation: Sendable {
     /// The link asked about.
     public var url: String
@@ -40,7 +40,7 @@ public struct PreviewExplanation: Sendable {
 
     /// Where the card's field came from, by name: `og:title`, `twitter:description`, `<title>`,
     /// `meta description`, `json-ld headline`, `itemprop name`, `oembed title` (an oEmbed answer's field),
-    /// `file`, `page text` (the body's fallbacks), `host`; nil when the card has no such field.
+    /// `file`, `page body` (the body's fallbacks), `host`; nil when the card has no such field.
     package func origin(of field: CardField) -> String? {
         guard case .success(let card) = result else { return nil }
         let value: String?
@@ -60,7 +60,7 @@ public struct PreviewExplanation: Sendable {
         let candidates = Self.candidates(of: field, in: page)
         if let tag = candidates.first(where: { $0.value == value }) { return tag.key }
         if field == .siteName, let host = try? WebURL(url).host, value == Self.withoutWWW(host) { return "host" }
-        return "page text"
+        return "page body"
     }
 
     /// The oEmbed answer's fields a card can take, by their names in the answer.

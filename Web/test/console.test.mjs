@@ -53,6 +53,13 @@ test('the console: the key, the queue live, a failed job retried from the page',
     await browser.until('the counts: two done, none failed',
       `document.querySelector('.count.done b').textContent === '2' && document.querySelector('.count.failed b').textContent === '0'`);
     assert.deepEqual(scene.updates.map((u) => u.id).sort(), [501, 502]);
+
+    // The messages' card is cached: the inspector says so, and "forget" takes it back.
+    await browser.evaluate(`location.hash = '#inspect?url=' + encodeURIComponent(${JSON.stringify(`${scene.pages}/guide`)})`);
+    await browser.until('the inspection, with the cached card', `document.getElementById('cache').textContent.includes('holds a card')`);
+    await browser.evaluate(`document.getElementById('forget').click()`);
+    await browser.until('the card forgotten', `document.getElementById('status').textContent.startsWith('Forgotten: 1 cached here')
+      && document.getElementById('cache').textContent.includes('holds nothing')`);
     assert.deepEqual(browser.problems, []);
   } finally {
     await browser.close();

@@ -10,6 +10,8 @@ const $ = (id) => document.getElementById(id);
 const PAGES = ['queue', 'refusals', 'inspect'];
 let page = null;
 let jobsBefore = null;
+/** Older pages of jobs are on screen: the live refresh leaves the list alone (the counts and chart go on). */
+let olderShown = false;
 let renders = 0;
 
 /** An element `name` with `className` and, when given, `text` as its text. */
@@ -106,6 +108,7 @@ function show() {
   }
   if (page === 'queue') {
     jobsBefore = null;
+    olderShown = false;
     refresh();
   } else if (page === 'refusals') {
     refresh();
@@ -140,7 +143,7 @@ async function drawQueue() {
   const state = $('state').value;
   const query = new URLSearchParams({ limit: '50' });
   if (state) query.set('state', state);
-  const [summary, list] = await Promise.all([api('v1/queue'), api(`v1/jobs?${query}`)]);
+  const [summary, list] = await Promise.all([api('v1/queue'), olderShown ? null : api(`v1/jobs?${query}`)]);
   const counts = $('counts');
   counts.replaceChildren();
   for (const name of ['queued', 'running', 'done', 'failed']) {
@@ -151,12 +154,13 @@ async function drawQueue() {
   }
   if (summary.store_error) say(`The job store: ${summary.store_error}`, true);
   drawChart(summary.last_hour);
-  const body = $('jobs').tBodies[0];
-  body.replaceChildren(...list.jobs.map(jobRow));
-  labelled($('jobs'));
-  $('jobs-empty').hidden = list.jobs.length > 0;
-  jobsBefore = list.next;
-  $('jobs-more').hidden = !list.next;
+  if (list) {
+    $('jobs').tBodies[0].replaceChildren(...list.jobs.map(jobRow));
+    labelled($('jobs'));
+    $('jobs-empty').hidden = list.jobs.length > 0;
+    jobsBefore = list.next;
+    $('jobs-more').hidden = !list.next;
+  }
   $('retry-all').disabled = !summary.counts || summary.counts.failed === 0;
   rendered();
 }
@@ -184,6 +188,7 @@ function jobRow(job) {
       try {
         const answer = await api(`v1/jobs/${encodeURIComponent(job.message_id)}/retry`, { method: 'POST' });
         say(`Message ${job.message_id}: ${answer.retried} job queued again.`);
+        olderShown = false;
         await drawQueue();
       } catch (error) {
         if (!(error instanceof Refused)) say(`Retry of ${job.message_id}: ${error.message}`, true);
@@ -207,6 +212,7 @@ async function moreJobs() {
     const list = await api(`v1/jobs?${query}`);
     $('jobs').tBodies[0].append(...list.jobs.map(jobRow));
     labelled($('jobs'));
+    olderShown = true;
     jobsBefore = list.next;
     $('jobs-more').hidden = !list.next;
   } catch (error) {
@@ -287,7 +293,8 @@ function originName(source, key) {
   return key;
 }
 
-async function inspect(url) {
+/** Inspects `url` and draws the answer; `done` is said once it is drawn. */
+async function inspect(url, done = '') {
   const box = $('inspection');
   const button = $('inspect-form').querySelector('button');
   button.disabled = true;
@@ -296,7 +303,7 @@ async function inspect(url) {
     const answer = await api(`v1/inspect?url=${encodeURIComponent(url)}`);
     drawInspection(answer);
     box.hidden = false;
-    say('');
+    say(done);
   } catch (error) {
     if (!(error instanceof Refused)) say(`Cannot inspect ${url}: ${error.message}`, true);
   } finally {
@@ -417,13 +424,14 @@ $('key-form').addEventListener('submit', async (event) => {
   }
 });
 $('sign-out').addEventListener('click', () => signOut(''));
-$('state').addEventListener('change', () => { jobsBefore = null; refresh(); });
+$('state').addEventListener('change', () => { jobsBefore = null; olderShown = false; refresh(); });
 $('jobs-more').addEventListener('click', moreJobs);
 $('retry-all').addEventListener('click', async () => {
   $('retry-all').disabled = true;
   try {
     const answer = await api('v1/jobs/retry', { method: 'POST' });
     say(`${answer.retried} failed job${answer.retried === 1 ? '' : 's'} queued again.`);
+    olderShown = false;
     await drawQueue();
   } catch (error) {
     if (!(error instanceof Refused)) say(`Retry: ${error.message}`, true);
@@ -441,8 +449,7 @@ $('forget').addEventListener('click', async () => {
   const url = $('forget').dataset.url;
   try {
     const answer = await api(`v1/previews?url=${encodeURIComponent(url)}`, { method: 'DELETE' });
-    say(`Forgotten: ${answer.memory} cached here${answer.shared === null ? '' : `, ${answer.shared} shared`}.`);
-    await inspect(url);
+    await inspect(url, `Forgotten: ${answer.memory} cached here${answer.shared === null ? '' : `, ${answer.shared} shared`}; the next message fetches it again.`);
   } catch (error) {
     if (!(error instanceof Refused)) say(`Cannot forget ${url}: ${error.message}`, true);
   }
