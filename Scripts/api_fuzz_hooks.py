@@ -1,22 +1,32 @@
 # schemathesis hooks for Scripts/api-fuzz.sh: signs every generated webhook body as Sendbird would (hex
 # HMAC-SHA256 keyed with the API token), so the fuzzer reaches past the signature check into the webhook route,
 # and half the image proxy's URLs as deskkit serve would, so it reaches the proxy's fetch.
+import ast
 import base64
 import hashlib
 import hmac
 import json
 import os
-import sys
+import threading
 import urllib.parse
 
 import schemathesis
 
-# Hypothesis describes a strategy's filter by parsing its module's source with `ast` (schemathesis' coverage
-# module is thousands of lines): deep in a worker's stack that can hit the recursion limit inside the AST
-# constructor, and CPython 3.11 then fails every later parse with "AST constructor recursion depth mismatch"
-# (python/cpython#106905), which schemathesis reports as a runtime error of the operation under test. Seen once on
-# GET /v1/jobs in 3 runs; room enough for the parse keeps it from starting.
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+# Hypothesis describes a strategy's filter by parsing its module's source with `ast`, in each of schemathesis' worker
+# threads at once. CPython 3.11 counts the AST constructor's depth in one place per interpreter, not per thread, so
+# two parses at once can end with "AST constructor recursion depth mismatch" (a SystemError; see
+# python/cpython#106905), which schemathesis reports as a runtime error of the operation it was generating for (seen
+# on GET /v1/jobs in 2 of 5 runs). One parse at a time.
+_parse = ast.parse
+_parsing = threading.Lock()
+
+
+def _one_parse_at_a_time(*args, **kwargs):
+    with _parsing:
+        return _parse(*args, **kwargs)
+
+
+ast.parse = _one_parse_at_a_time
 
 TOKEN = os.environ["DESKKIT_FUZZ_TOKEN"].encode()
 

@@ -123,9 +123,16 @@ struct QueueRoute: Sendable {
         "\(position.acceptedAt.timeIntervalSinceReferenceDate)_\(position.messageID)"
     }
 
+    /// The farthest a cursor's time may be from 2001: about 1,900 years either way.
+    static let maxCursorSeconds = 6e10
+
     static func position(_ cursor: String) -> JobPosition? {
         let parts = cursor.split(separator: "_")
-        guard parts.count == 2, let seconds = Double(parts[0]), seconds.isFinite, let id = Int64(parts[1]) else {
+        // No job was admitted more than a few centuries from 2001: a time past that is no page's (and more than
+        // PostgreSQL's timestamps hold).
+        guard parts.count == 2, let seconds = Double(parts[0]), abs(seconds) <= maxCursorSeconds,
+            let id = Int64(parts[1])
+        else {
             return nil
         }
         return JobPosition(acceptedAt: Date(timeIntervalSinceReferenceDate: seconds), messageID: id)
