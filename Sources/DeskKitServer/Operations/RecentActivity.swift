@@ -4,7 +4,7 @@ import DeskKitTime
 import Foundation
 import Synchronization
 
-/// What the server did lately, kept in memory for the console (`GET /v1/activity`, `GET /v1/refusals`): webhooks
+/// What the server did lately, kept in memory for the console (`GET /v1/queue`, `GET /v1/refusals`): webhooks
 /// admitted, messages enriched and Platform API errors per minute for the last hour; why links got no card —
 /// the refusals and the fetch failures, by kind — per minute for the last hour and per hour for the last day; and
 /// the latest of them with their message. Bounded whatever the traffic: 60 minutes, 24 hours, the kinds DeskKit
