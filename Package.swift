@@ -165,7 +165,8 @@ let package = Package(
         .target(
             name: "DeskKitPreview",
             dependencies: [
-                "DeskKitModel", "DeskKitURL", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy", "DeskKitTime",
+                "DeskKitJSON", "DeskKitModel", "DeskKitURL", "DeskKitLinks", "DeskKitMetadata", "DeskKitFetchPolicy",
+                "DeskKitTime",
                 // The language of a file's card (`Image (PNG), 3 KB`), the one its page was asked in.
                 "DeskKitCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: previews),
@@ -234,12 +235,13 @@ let package = Package(
         .target(
             name: "DeskKitServer",
             dependencies: [
-                "DeskKitModel", "DeskKitSchemas", "DeskKitLinks", "DeskKitPreview", "DeskKitJobStore", "DeskKitJobs",
-                "DeskKitTime",
+                "DeskKitModel", "DeskKitSchemas", "DeskKitLinks", "DeskKitFetchPolicy", "DeskKitPreview",
+                "DeskKitJobStore", "DeskKitJobs", "DeskKitTime",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 .product(name: "NIOCore", package: "swift-nio", condition: server),
                 .product(name: "NIOPosix", package: "swift-nio", condition: server),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
                 .product(name: "DequeModule", package: "swift-collections", condition: server),
                 .product(name: "Crypto", package: "swift-crypto", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
@@ -268,6 +270,7 @@ let package = Package(
         .executableTarget(
             name: "deskkit",
             dependencies: [
+                "DeskKitJSON",
                 "DeskKitModel",
                 "DeskKitSchemas",
                 "DeskKitLinks",
@@ -282,6 +285,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: command),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: command),
                 .product(name: "NIOCore", package: "swift-nio", condition: command),
+                .product(name: "Logging", package: "swift-log", condition: command),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: command),
                 // `serve` exports its spans over OTLP when the OTEL_* variables ask for it.
                 .product(name: "OTel", package: "swift-otel", condition: otlpTracing),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: command),
@@ -303,13 +308,13 @@ let package = Package(
         .testTarget(name: "DeskKitFetchPolicyTests", dependencies: ["DeskKitFetchPolicy", "DeskKitInvariants"]),
         .testTarget(
             name: "DeskKitModelTests",
-            dependencies: ["DeskKitModel", "DeskKitInvariants"]
+            dependencies: ["DeskKitModel", "DeskKitJSON", "DeskKitInvariants"]
         ),
         // The schemas' examples decode with no problem; Web/schemas/ is the same files.
         .testTarget(name: "DeskKitSchemasTests", dependencies: ["DeskKitSchemas", "DeskKitModel"]),
         .testTarget(
             name: "DeskKitLinksTests",
-            dependencies: ["DeskKitLinks", "DeskKitURL"],
+            dependencies: ["DeskKitLinks", "DeskKitURL", "DeskKitModel"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -320,14 +325,14 @@ let package = Package(
         .systemLibrary(name: "CPNG", path: "Tests/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .testTarget(
             name: "DeskKitMetadataTests",
-            dependencies: ["DeskKitMetadata", "DeskKitURL", "DeskKitFetchPolicy"],
+            dependencies: ["DeskKitMetadata", "DeskKitURL", "DeskKitFetchPolicy", "DeskKitModel"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DeskKitPreviewTests",
             dependencies: [
                 "DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants", "DeskKitCards",
-                "DeskKitTestSupport",
+                "DeskKitTestSupport", "DeskKitMetadata", "DeskKitJSON",
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: previews),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: previews),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: previews),
@@ -338,8 +343,11 @@ let package = Package(
         .testTarget(
             name: "DeskKitServerTests",
             dependencies: [
-                "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport",
+                "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport", "DeskKitModel",
+                "DeskKitSchemas", "DeskKitFetchPolicy", "DeskKitPreview", "DeskKitTime",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
                 .product(name: "Configuration", package: "swift-configuration", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
@@ -363,7 +371,7 @@ let package = Package(
         .testTarget(
             name: "DeskKitJobStoreTests",
             dependencies: [
-                "DeskKitJobStore", "DeskKitTime", "DeskKitTestSupport",
+                "DeskKitJobStore", "DeskKitTime", "DeskKitTestSupport", "DeskKitModel",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
                 .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
@@ -372,21 +380,24 @@ let package = Package(
         .testTarget(
             name: "DeskKitSharedPreviewsTests",
             dependencies: [
-                "DeskKitSharedPreviews", "DeskKitTestSupport", "DeskKitPageServer",
+                "DeskKitSharedPreviews", "DeskKitTestSupport", "DeskKitPageServer", "DeskKitJobStore", "DeskKitModel",
+                "DeskKitPreview",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
             ]
         ),
         // Replays every file of Corpus/ through the fuzz targets' checks.
         .testTarget(
             name: "DeskKitInvariantsTests",
-            dependencies: ["DeskKitInvariants"]
+            dependencies: ["DeskKitInvariants", "DeskKitModel", "DeskKitLinks", "DeskKitMetadata"]
         ),
         // Runs the built `deskkit` executable end to end.
         .testTarget(
             name: "DeskKitCLITests",
             dependencies: [
-                "deskkit", "DeskKitPageServer", "DeskKitServer", "DeskKitTestSupport",
+                "deskkit", "DeskKitPageServer", "DeskKitServer", "DeskKitTestSupport", "DeskKitCards", "DeskKitModel",
+                "DeskKitInvariants",
                 .product(name: "Crypto", package: "swift-crypto", condition: command),
+                .product(name: "Logging", package: "swift-log", condition: command),
                 // A real OTLP/HTTP collector for the traces `serve` exports.
                 .product(name: "Hummingbird", package: "hummingbird", condition: command),
             ]

@@ -11,6 +11,7 @@ let package = Package(
         .executableTarget(
             name: "deskkit-bench",
             dependencies: [
+                .product(name: "DeskKitJSON", package: "DeskKit"),
                 .product(name: "DeskKitModel", package: "DeskKit"),
                 .product(name: "DeskKitInvariants", package: "DeskKit"),
                 .product(name: "DeskKitLinks", package: "DeskKit"),
