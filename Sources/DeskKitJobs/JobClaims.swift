@@ -7,15 +7,15 @@ import Logging
 /// A store's due jobs, claimed with a lease as they are asked for: an `AsyncSequence` (as swift-jobs' drivers
 /// hand their jobs to the queue), iterated once.
 ///
-/// Each `next()` hands out a job claimed before, or claims up to ``demand`` due jobs in one statement (those
-/// the consumer can run now: at least one). When none is due, it waits — in its own task, on ``clock`` — until
-/// the store's next due job (a retry, an expired lease) or the poll interval, whichever is sooner, or until it
-/// is woken (``wake()``: an admission, another instance's `NOTIFY` through `JobStore.waitForArrivals(_:)`, a
-/// retry due soon, a stop). A wake that finds no waiter is kept for the next wait, so none is lost between a
-/// claim and the wait.
+/// Each `next()` hands out a job claimed before, or claims up to `demand` (the initializer's) due jobs in one statement
+/// (those the consumer can run now: at least one). When none is due, it waits — in its own task, on ``clock`` — until
+/// the store's next due job (a retry, an expired lease) or the poll interval, whichever is sooner, or until it is woken
+/// (``wake()``: an admission, another instance's `NOTIFY` through `JobStore.waitForArrivals(_:)`, a retry due soon, a
+/// stop). A wake that finds no waiter is kept for the next wait, so none is lost between a claim and the wait.
 ///
-/// Once ``stopping`` says so, only the jobs that would be lost are claimed (`JobStore.claimBeforeStop`, the
-/// memory store's), and the sequence ends when there are none. It ends too when its task is cancelled.
+/// Once `stopping` (the initializer's) says so, only the jobs that would be lost are claimed
+/// (`JobStore.claimBeforeStop`, the memory store's), and the sequence ends when there are none. It ends too when
+/// its task is cancelled.
 public struct JobClaims: AsyncSequence, Sendable {
     public typealias Element = StoredJob
     public typealias Failure = Never
@@ -29,9 +29,9 @@ public struct JobClaims: AsyncSequence, Sendable {
     /// How it waits and dates its claims.
     public let clock: ServiceClock
     /// How many jobs the consumer can take now (at least one is claimed).
-    public let demand: @Sendable () -> Int
+    package let demand: @Sendable () -> Int
     /// Whether the consumer is stopping: then only jobs that would be lost are claimed.
-    public let stopping: @Sendable () -> Bool
+    package let stopping: @Sendable () -> Bool
     private let logger: Logger
     private let wakeups: AsyncStream<Void>
     private let waker: AsyncStream<Void>.Continuation

@@ -43,7 +43,7 @@ public final class ShutdownGrace: Sendable {
 
     /// Runs `work` to its end, unless a graceful shutdown of the service running it (swift-service-lifecycle's)
     /// begins and the grace ends first: then `work` is cancelled and the answer is nil.
-    public func run<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T? {
+    package func run<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T? {
         await withTaskGroup(of: Race<T>.self) { group in
             group.addTask { .done(await work()) }
             group.addTask {

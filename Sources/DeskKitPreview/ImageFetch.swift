@@ -3,16 +3,16 @@ import DeskKitMetadata
 import NIOCore
 
 /// What the image proxy asks of an image's origin: the URL, and the only headers of the client's it passes on.
-public struct ImageRequest: Sendable, Hashable {
+package struct ImageRequest: Sendable, Hashable {
     /// The image's URL.
-    public var url: String
+    package var url: String
     /// The client's `If-None-Match`.
-    public var ifNoneMatch: String?
+    package var ifNoneMatch: String?
     /// The client's `If-Modified-Since`.
-    public var ifModifiedSince: String?
+    package var ifModifiedSince: String?
 
     /// A request for `url` with the client's headers that are passed on.
-    public init(url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
+    package init(url: String, ifNoneMatch: String? = nil, ifModifiedSince: String? = nil) {
         self.url = url
         self.ifNoneMatch = ifNoneMatch
         self.ifModifiedSince = ifModifiedSince
@@ -58,31 +58,31 @@ public struct ImageLimits: Sendable, Hashable {
 
 /// What the origin answered, as the proxy passes it on: an image whose type was read from its bytes, or
 /// "not modified".
-public struct ImageHead: Sendable, Hashable {
+package struct ImageHead: Sendable, Hashable {
     /// 200, or 304 when the origin answered a conditional request so.
-    public var status: Int
+    package var status: Int
     /// The type read from the first bytes (`image/png`…); nil for a 304.
-    public var mediaType: String?
+    package var mediaType: String?
     /// The pixel size read from the header; nil for a 304.
-    public var width: Int?
+    package var width: Int?
     /// See ``width``.
-    public var height: Int?
+    package var height: Int?
     /// The length of the body, when the origin gave it (and sent the bytes as they are).
-    public var contentLength: Int?
+    package var contentLength: Int?
     /// The origin's `ETag`.
-    public var etag: String?
+    package var etag: String?
     /// The origin's `Last-Modified`.
-    public var lastModified: String?
+    package var lastModified: String?
     /// How long the origin lets the image be cached (`max-age`; zero for `no-store`, `no-cache` or `private`);
     /// nil when it does not say.
-    public var maxAge: Duration?
+    package var maxAge: Duration?
 }
 
 /// What the image proxy passes on, decided from an image's first bytes, never from its `Content-Type`: JPEG,
 /// PNG, GIF, WebP, AVIF and ICO. SVG (in any encoding), HTML, XML and everything else is refused.
-public enum ImageSniff {
+package enum ImageSniff {
     /// The verdict on a body's first bytes.
-    public enum Verdict: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         /// An image of a type passed on, with its media type and (when its header says) its pixel size.
         case image(mediaType: String, width: Int?, height: Int?)
         /// More bytes are needed.
@@ -92,7 +92,7 @@ public enum ImageSniff {
     }
 
     /// The verdict on `prefix`; `complete`: the body has no more bytes.
-    public static func sniff(_ prefix: [UInt8], complete: Bool) -> Verdict {
+    package static func sniff(_ prefix: [UInt8], complete: Bool) -> Verdict {
         let boxed = prefix.count >= 8 && prefix[4...7].elementsEqual("ftyp".utf8)  // AVIF's first box may be 256 bytes
         if prefix.count >= 4, prefix[0] == 0, prefix[1] == 0, prefix[2] == 1, prefix[3] == 0, !boxed {
             return icon(prefix, complete: complete)
@@ -108,7 +108,7 @@ public enum ImageSniff {
     }
 
     /// Whether images of `format`, as `ImageProbe` reads them, are passed on: every raster format; not SVG.
-    public static func passesOn(_ format: ImageInfo.Format) -> Bool { format != .svg }
+    package static func passesOn(_ format: ImageInfo.Format) -> Bool { format != .svg }
 
     /// A Windows icon: the largest of its images, each read from the directory (where 0 stands for 256) or, for
     /// an image stored as a PNG, from that PNG's own header — which is what a browser decodes.
@@ -168,7 +168,7 @@ extension PageFetcher {
     ///   `too_large` for more pixels or bytes than `limits` allow (bytes past the limit are
     ///   not passed on: the answer is cut there), `http_status` for a status other than 2xx or
     ///   304, and the fetch's own errors (a refused address, a host the site policy refuses, a time-out).
-    public func fetchImage(
+    package func fetchImage(
         _ request: ImageRequest, limits: ImageLimits, deadline: ContinuousClock.Instant? = nil,
         head: @escaping @Sendable (ImageHead) async throws -> Void,
         chunk: @escaping @Sendable (ByteBuffer) async throws -> Void
