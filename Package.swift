@@ -235,7 +235,8 @@ let package = Package(
         .target(
             name: "DeskKitServer",
             dependencies: [
-                "DeskKitModel", "DeskKitSchemas", "DeskKitLinks", "DeskKitFetchPolicy", "DeskKitPreview",
+                "DeskKitModel", "DeskKitSchemas", "DeskKitLinks", "DeskKitCards", "DeskKitFetchPolicy",
+                "DeskKitPreview",
                 "DeskKitJobStore", "DeskKitJobs", "DeskKitTime",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
@@ -254,11 +255,11 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
             ],
             // The routes' contract, served at /openapi.yaml and /openapi.json; the operator's console at /console
-            // (its render.mjs and card.css are the web package's, kept equal by the tests).
+            // (its render.mjs is a link to the web package's; its card.css is `CardHTML.styleSheet`).
             resources: [
                 .embedInCode("openapi.json"), .embedInCode("Console/console.html"),
                 .embedInCode("Console/console.mjs"), .embedInCode("Console/console.css"),
-                .embedInCode("Console/render.mjs"), .embedInCode("Console/card.css"),
+                .embedInCode("Console/render.mjs"),
             ]
         ),
         // The properties every entry point keeps on any input: run by the libFuzzer targets in `Fuzz/`
@@ -344,6 +345,7 @@ let package = Package(
             name: "DeskKitServerTests",
             dependencies: [
                 "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport", "DeskKitModel",
+                "DeskKitCards",
                 "DeskKitSchemas", "DeskKitFetchPolicy", "DeskKitPreview", "DeskKitTime",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),

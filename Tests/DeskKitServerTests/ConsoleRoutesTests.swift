@@ -1,4 +1,5 @@
 import Clocks
+import DeskKitCards
 import DeskKitFetchPolicy
 import DeskKitJobStore
 import DeskKitModel
@@ -225,11 +226,12 @@ struct ConsoleRoutesTests {
     }
 
     /// The console draws cards with the web package's renderer and style sheet: the same files.
+    /// (`card.css` is `CardHTML.styleSheet`, which `ConversationPageTests` keeps equal to `Web/card.css`.)
     @Test func theConsoleDrawsCardsWithTheWebPackagesFiles() throws {
         let web = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Web")
         #expect(
             ConsoleRoute.files["render.mjs"]?.bytes == Array(try Data(contentsOf: web.appending(path: "render.mjs"))))
-        #expect(ConsoleRoute.files["card.css"]?.bytes == Array(try Data(contentsOf: web.appending(path: "card.css"))))
+        #expect(ConsoleRoute.files["card.css"]?.bytes == Array(CardHTML.styleSheet.utf8))
     }
 
     /// The last hour by minute and the last day by hour, on a clock the test moves; the examples bounded.

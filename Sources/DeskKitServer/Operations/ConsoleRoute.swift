@@ -1,10 +1,12 @@
+import DeskKitCards
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
 /// `GET /console` and its files, open (the page holds no data: it asks the API with the key the operator enters,
 /// kept in the tab's session storage only). The files are compiled in (`Console/`): the page, its module and
-/// style sheet, and the web package's `render.mjs` and `card.css` (copies of `Web/`'s, kept equal by the tests),
+/// style sheet, and the web package's `render.mjs` (`Console/render.mjs` links to `Web/render.mjs`); `card.css` is
+/// `CardHTML.styleSheet`, which a test keeps equal to `Web/card.css`,
 /// so that a card shows as a customer's widget draws it. Nothing comes from anywhere else: the
 /// Content-Security-Policy allows the server's own scripts, styles, images and API only — no inline script or
 /// style, no frame, no form posted elsewhere.
@@ -23,7 +25,7 @@ struct ConsoleRoute: Sendable {
         "console.mjs": File(bytes: PackageResources.console_mjs, type: "text/javascript; charset=utf-8"),
         "console.css": File(bytes: PackageResources.console_css, type: "text/css; charset=utf-8"),
         "render.mjs": File(bytes: PackageResources.render_mjs, type: "text/javascript; charset=utf-8"),
-        "card.css": File(bytes: PackageResources.card_css, type: "text/css; charset=utf-8"),
+        "card.css": File(bytes: Array(CardHTML.styleSheet.utf8), type: "text/css; charset=utf-8"),
     ]
 
     /// The console's policy: its own origin for everything it loads, nothing inline, no framing.
