@@ -1,3 +1,4 @@
+import DeskKitModel
 import Foundation
 
 /// Where enrichment jobs live between the webhook's answer and the message update: ``MemoryJobStore`` in
@@ -184,6 +185,18 @@ public struct JobPosition: Sendable, Hashable {
 }
 
 extension StoredJob {
+    /// `{"message_id", "channel_url", "state", "attempts", "accepted_at", "next_attempt_at", "last_error"}`, the times
+    /// in ISO 8601: a job as `deskkit jobs list` prints it and `GET /v1/jobs` begins it.
+    public var json: JSONValue {
+        [
+            "message_id": .integer(job.messageID), "channel_url": .string(job.channelURL),
+            "state": .string(state.rawValue), "attempts": .integer(Int64(attempts)),
+            "accepted_at": .string(acceptedAt.formatted(.iso8601)),
+            "next_attempt_at": .string(nextAttemptAt.formatted(.iso8601)),
+            "last_error": lastError.map(JSONValue.string) ?? .null,
+        ]
+    }
+
     /// Where the job stands in a listing: pass a page's last as `before` for the next page.
     public var position: JobPosition { JobPosition(acceptedAt: acceptedAt, messageID: job.messageID) }
 }

@@ -66,21 +66,8 @@ struct JobsCommand: AsyncParsableCommand {
             await store.close()
             var out = Output.stdout()
             defer { out.flush() }
-            for job in jobs {
-                out.line { writer in
-                    writer.write(
-                        [
-                            "message_id": .integer(job.job.messageID), "channel_url": .string(job.job.channelURL),
-                            "state": .string(job.state.rawValue), "attempts": .integer(Int64(job.attempts)),
-                            "accepted_at": .string(Self.timestamp(job.acceptedAt)),
-                            "next_attempt_at": .string(Self.timestamp(job.nextAttemptAt)),
-                            "last_error": job.lastError.map(JSONValue.string) ?? .null,
-                        ] as JSONValue)
-                }
-            }
+            for job in jobs { out.line(job.json) }
         }
-
-        static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
     }
 
     struct Retry: AsyncParsableCommand {

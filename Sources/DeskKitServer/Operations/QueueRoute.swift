@@ -96,6 +96,7 @@ struct QueueRoute: Sendable {
         return .json(.ok, ["retried": .integer(Int64(count))])
     }
 
+    /// The job as `deskkit jobs list` prints it (``StoredJob/json``), with its trace's id and its links.
     private func json(_ stored: StoredJob) -> JSONValue {
         let job = stored.job
         // The trace's id: the second field of `traceparent` (version-traceid-spanid-flags).
@@ -103,15 +104,10 @@ struct QueueRoute: Sendable {
             let parts = field.split(separator: "-")
             return parts.count == 4 ? String(parts[1]) : nil
         }
-        return [
-            "message_id": .integer(job.messageID), "channel_url": .string(job.channelURL),
-            "state": .string(stored.state.rawValue), "attempts": .integer(Int64(stored.attempts)),
-            "accepted_at": .string(Self.timestamp(stored.acceptedAt)),
-            "next_attempt_at": .string(Self.timestamp(stored.nextAttemptAt)),
-            "last_error": stored.lastError.map(JSONValue.string) ?? .null,
-            "trace_id": trace.map(JSONValue.string) ?? .null,
-            "links": .array((job.links ?? previews(job.text)).map(JSONValue.string)),
-        ]
+        guard case .object(var object) = stored.json else { return stored.json }
+        object["trace_id"] = trace.map(JSONValue.string) ?? .null
+        object["links"] = .array((job.links ?? previews(job.text)).map(JSONValue.string))
+        return .object(object)
     }
 
     static func timestamp(_ date: Date) -> String { date.formatted(.iso8601) }
