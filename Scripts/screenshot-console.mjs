@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openBrowser } from '../Web/test/support/cdp.mjs';
-import { startScene, KEY } from '../Web/test/support/console-scene.mjs';
+import { startScene, openConsole, enterKey } from '../Web/test/support/console-scene.mjs';
 
 const out = process.argv[2] ?? 'docs';
 const scene = await startScene();
@@ -23,10 +23,8 @@ try {
   async function shoot(name, { width, height, dark = false, hash, ready }) {
     const browser = await openBrowser({ width, height, dark });
     try {
-      await browser.open(`${scene.origin}/console`);
-      await browser.until('the page', `document.body.dataset.ready === 'true'`);
-      await browser.evaluate(`document.getElementById('key').value = ${JSON.stringify(KEY)};
-        document.getElementById('key-form').requestSubmit()`);
+      await openConsole(browser, scene.origin);
+      await enterKey(browser);
       await browser.until('the key taken', `!document.getElementById('nav').hidden`);
       await browser.evaluate(`location.hash = ${JSON.stringify(hash)}`);
       await browser.until(name, ready);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, openBrowser } from './support/cdp.mjs';
-import { startScene, KEY, HOSTILE } from './support/console-scene.mjs';
+import { startScene, openConsole, enterKey, HOSTILE } from './support/console-scene.mjs';
 
 const skip = !chromium && 'no Chromium';
 
@@ -15,21 +15,18 @@ test('the console: the key, the queue live, a failed job retried from the page',
   const scene = await startScene();
   const browser = await openBrowser();
   try {
-    await browser.open(`${scene.origin}/console`);
-    await browser.until('the page to start', `document.body.dataset.ready === 'true'`);
+    await openConsole(browser, scene.origin);
     // Without a key, nothing is shown but the key's form.
     assert.equal(await browser.evaluate(`document.getElementById('key-page').hidden`), false);
     assert.equal(await browser.evaluate(`document.getElementById('queue-page').hidden`), true);
     assert.equal(await browser.evaluate(`document.getElementById('counts').children.length`), 0);
 
     // A wrong key is refused and not kept.
-    await browser.evaluate(`document.getElementById('key').value = 'wrong-key-0123456789abcdef';
-      document.getElementById('key-form').requestSubmit()`);
+    await enterKey(browser, 'wrong-key-0123456789abcdef');
     await browser.until('the refusal of a wrong key', `document.getElementById('status').className === 'bad'`);
     assert.equal(await browser.evaluate(`sessionStorage.getItem('deskkit-console-key')`), null);
 
-    await browser.evaluate(`document.getElementById('key').value = ${JSON.stringify(KEY)};
-      document.getElementById('key-form').requestSubmit()`);
+    await enterKey(browser);
     await browser.until('the queue page', `!document.getElementById('queue-page').hidden && document.body.dataset.renders`);
 
     // Webhooks sent now appear in the counts (the page refreshes itself); the Platform API refuses message 502.
@@ -71,10 +68,8 @@ test('the inspector explains a good page, a login wall, and shows hostile texts 
   const scene = await startScene();
   const browser = await openBrowser({ width: 360, height: 800, dark: true });
   try {
-    await browser.open(`${scene.origin}/console`);
-    await browser.until('the page to start', `document.body.dataset.ready === 'true'`);
-    await browser.evaluate(`document.getElementById('key').value = ${JSON.stringify(KEY)};
-      document.getElementById('key-form').requestSubmit()`);
+    await openConsole(browser, scene.origin);
+    await enterKey(browser);
     await browser.until('the queue page', `!document.getElementById('queue-page').hidden`);
 
     // A good page: its card as a widget draws it, its tags by source, the winner of each field marked.

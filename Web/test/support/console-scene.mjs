@@ -130,3 +130,15 @@ export async function startScene() {
     },
   });
 }
+
+/** Opens the console of the server at `origin` in `browser` (support/cdp.mjs) and waits for its page to start. */
+export async function openConsole(browser, origin) {
+  await browser.open(`${origin}/console`);
+  await browser.until('the console to start', `document.body.dataset.ready === 'true'`);
+}
+
+/** Types `key` into the console's form and sends it, as an operator does. */
+export function enterKey(browser, key = KEY) {
+  return browser.evaluate(`document.getElementById('key').value = ${JSON.stringify(key)};
+    document.getElementById('key-form').requestSubmit()`);
+}
