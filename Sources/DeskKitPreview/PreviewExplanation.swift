@@ -78,43 +78,33 @@ public struct PreviewExplanation: Sendable {
         func tags(_ keys: [String]) -> [PageMetadata.Property] {
             keys.flatMap { key in (key.hasPrefix("og:") ? page.openGraph : page.twitter).filter { $0.key == key } }
         }
-        var out = tags(field.previewTags)
+        /// `value` under `name`, when there is one.
+        func one(_ name: String, _ value: String?) -> [PageMetadata.Property] {
+            value.map { [.init(key: name, value: $0)] } ?? []
+        }
+        /// The properties of `list` named by one of `keys`, each under `label` and its name.
+        func from(_ list: [PageMetadata.Property], _ label: String, _ keys: [String]) -> [PageMetadata.Property] {
+            list.filter { keys.contains($0.key) }.map { .init(key: "\(label) \($0.key)", value: $0.value) }
+        }
+        let itemprops = from(page.itemprops, "itemprop", field.itemprops)
         switch field {
         case .title:
-            out += page.signals.documentTitle.map { [.init(key: "<title>", value: $0)] } ?? []
-            out += page.itemprops.filter { field.itemprops.contains($0.key) }.map {
-                .init(key: "itemprop \($0.key)", value: $0.value)
-            }
-            out += page.jsonLD.filter { ["headline", "name"].contains($0.key) }.map {
-                .init(key: "json-ld \($0.key)", value: $0.value)
-            }
-            out += page.signals.heading.map { [.init(key: "<h1>", value: $0)] } ?? []
+            return tags(field.previewTags) + one("<title>", page.signals.documentTitle) + itemprops
+                + from(page.jsonLD, "json-ld", ["headline", "name"]) + one("<h1>", page.signals.heading)
         case .description:
-            out += page.signals.headDescription.map { [.init(key: "meta description", value: $0)] } ?? []
-            out += page.itemprops.filter { field.itemprops.contains($0.key) }.map {
-                .init(key: "itemprop \($0.key)", value: $0.value)
-            }
-            out += page.jsonLD.filter { $0.key == "description" }.map {
-                .init(key: "json-ld description", value: $0.value)
-            }
+            return tags(field.previewTags) + one("meta description", page.signals.headDescription) + itemprops
+                + from(page.jsonLD, "json-ld", ["description"])
         case .image:
-            for image in page.images {
-                if let secure = image.secureURL { out.append(.init(key: "og:image:secure_url", value: secure)) }
-                if let url = image.url { out.append(.init(key: "og:image", value: url)) }
+            let images = page.images.flatMap {
+                one("og:image:secure_url", $0.secureURL) + one("og:image", $0.url)
             }
-            out += page.itemprops.filter { field.itemprops.contains($0.key) }.map {
-                .init(key: "itemprop \($0.key)", value: $0.value)
-            }
-            out += page.jsonLD.filter { $0.key == "image" }.map { .init(key: "json-ld image", value: $0.value) }
+            return tags(field.previewTags) + images + itemprops + from(page.jsonLD, "json-ld", ["image"])
         default:
-            out += page.applicationName.map { [.init(key: "application-name", value: $0)] } ?? []
-            out += page.jsonLD.filter { ["publisher", "website"].contains($0.key) }.map {
-                .init(key: "json-ld \($0.key)", value: $0.value)
-            }
-            out += page.twitter.filter { $0.key.hasPrefix("twitter:app:name") || $0.key == "twitter:site" }
-            out += page.signals.documentTitle.map { [.init(key: "<title>", value: $0)] } ?? []
+            return tags(field.previewTags) + one("application-name", page.applicationName)
+                + from(page.jsonLD, "json-ld", ["publisher", "website"])
+                + page.twitter.filter { $0.key.hasPrefix("twitter:app:name") || $0.key == "twitter:site" }
+                + one("<title>", page.signals.documentTitle)
         }
-        return out
     }
 
     private static func withoutWWW(_ host: String) -> String {
