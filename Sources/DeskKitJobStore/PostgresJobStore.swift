@@ -50,7 +50,7 @@ public final class PostgresJobStore: JobStore, Service {
     /// Pools and deadlines.
     package let options: Options
     /// Where the pools and the transactions log.
-    private let logger: Logger
+    let logger: Logger
     private let admissions: GroupCommit<Admission, Bool>
     private let endings: GroupCommit<Ending, Bool>
 
@@ -219,7 +219,7 @@ public final class PostgresJobStore: JobStore, Service {
     ///
     /// `notify`: the rows are jobs due now, and every instance's idle workers are told at the commit
     /// (`NOTIFY` on ``arrivalChannel``, which ``waitForArrivals(_:)`` listens on).
-    private static func committedIDs(
+    static func committedIDs(
         _ query: PostgresQuery, client: PostgresClient, logger: Logger, notify: Bool = false
     ) async throws -> [Int64] {
         try await client.withTransaction(logger: logger) { connection in
@@ -381,141 +381,6 @@ public final class PostgresJobStore: JobStore, Service {
         }
     }
 
-    // MARK: Operators
-
-    public func counts() async throws(JobStoreError) -> [JobState: Int] {
-        try await perform { client in
-            var counts = Dictionary(uniqueKeysWithValues: JobState.allCases.map { ($0, 0) })
-            let rows = try await client.query("SELECT state, count(*) FROM deskkit_jobs GROUP BY state")
-            for try await (state, n) in rows.decode((String, Int64).self) {
-                if let state = JobState(rawValue: state) { counts[state] = Int(n) }
-            }
-            return counts
-        }
-    }
-
-    public func list(state: JobState?, limit: Int, before: JobPosition?) async throws(JobStoreError) -> [StoredJob] {
-        // The position's time to the microsecond the column holds, rounded (a `Date` bound as a parameter is cut
-        // to the microsecond below: the jobs retried together, admitted at the same instant, would be skipped).
-        let seconds = ((before?.acceptedAt.timeIntervalSince1970 ?? 0) * 1e6).rounded() / 1e6
-        return try await jobs(
-            """
-            SELECT \(unescaped: Self.columns) FROM deskkit_jobs
-            WHERE (\(state == nil) OR state = \(state?.rawValue ?? ""))
-              AND (\(before == nil) OR (accepted_at, message_id) < (to_timestamp(\(seconds)), \(before?.messageID ?? 0)))
-            ORDER BY accepted_at DESC, message_id DESC LIMIT \(limit)
-            """)
-    }
-
-    public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
-        let all = messageIDs == nil
-        let ids = messageIDs ?? []
-        return try await count(
-            """
-            UPDATE deskkit_jobs SET state = 'queued', attempts = 0, lease_until = NULL, last_error = NULL,
-                accepted_at = \(now), next_attempt_at = \(now), updated_at = \(now)
-            WHERE state = 'failed' AND (\(all) OR message_id = ANY(\(ids)::bigint[]))
-            RETURNING message_id
-            """, notify: true)
-    }
-
-    public func purge(doneBefore before: Date) async throws(JobStoreError) -> Int {
-        var total = 0
-        while true {  // in slices, so that a large purge never holds many locks for long
-            let n = try await count(
-                """
-                DELETE FROM deskkit_jobs WHERE message_id IN (
-                    SELECT message_id FROM deskkit_jobs WHERE state = 'done' AND updated_at < \(before) LIMIT 5000
-                    FOR UPDATE SKIP LOCKED)
-                RETURNING message_id
-                """)
-            total += n
-            if n < 5000 { return total }
-        }
-    }
-
-    // MARK: Helpers
-
-    static let columns =
-        "message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, last_error, claim_token"
-
-    private func jobs(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
-        try await perform(durable: durable) { client in
-            var out: [StoredJob] = []
-            let rows = try await client.query(query)
-            for try await (id, channel, text, links, language, trace, state, attempts, accepted, next, error, token)
-                in rows.decode(
-                    (Int64, String, String, String?, String?, String?, String, Int32, Date, Date, String?, Int64).self)
-            {
-                guard let state = JobState(rawValue: state) else { continue }
-                out.append(
-                    StoredJob(
-                        job: EnrichmentJob(
-                            channelURL: channel, messageID: id, text: text, links: EnrichmentJob.links(stored: links),
-                            language: language, traceContext: EnrichmentJob.traceContext(stored: trace)),
-                        state: state,
-                        attempts: Int(attempts),
-                        acceptedAt: accepted, nextAttemptAt: next, lastError: error, claimToken: token))
-            }
-            return out
-        }
-    }
-
-    /// How many rows a statement `RETURNING message_id` changed, once committed.
-    /// `notify`: the statement queues jobs due now, and every instance is told (``arrivalChannel``).
-    private func count(_ query: PostgresQuery, notify: Bool = false) async throws(JobStoreError) -> Int {
-        let logger = self.logger
-        return try await perform { client in
-            try await Self.committedIDs(query, client: client, logger: logger, notify: notify).count
-        }
-    }
-
-    /// Runs `body` on the durable or the lazy pool within the operation deadline, its errors as
-    /// ``JobStoreError/Kind/unavailable``; unless `followsCancellation`, to its end when the caller is
-    /// cancelled.
-    private func perform<T: Sendable>(
-        durable: Bool = true, followsCancellation: Bool = true,
-        _ body: @Sendable @escaping (PostgresClient) async throws -> T
-    ) async throws(JobStoreError) -> T {
-        let client = durable ? self.client : lazyClient
-        do {
-            return try await withDeadline(options.operationTimeout, followsCancellation: followsCancellation) {
-                try await body(client)
-            }
-        } catch {
-            throw Self.unavailable(location, error)
-        }
-    }
-
-    static func unavailable(_ location: PostgresLocation, _ error: any Error) -> JobStoreError {
-        JobStoreError(.unavailable, "\(location): \(describe(error))")
-    }
-
-    /// What went wrong, without the query's values: the server's message, or the kind of client error.
-    package static func describe(_ error: any Error) -> String {
-        if let error = error as? PostgresTransactionError,
-            let inner = error.beginError ?? error.closureError ?? error.commitError ?? error.rollbackError
-        {
-            return describe(inner)
-        }
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] {
-                return "\(error.serverInfo?[.sqlState].map { "[\($0)] " } ?? "")\(message)"
-            }
-            return "\(error.code)\(error.underlying.map { ": \($0)" } ?? "")"
-        }
-        return "\(error)"
-    }
-}
-
-extension PostgresLocation.TLSMode {
-    var clientTLS: PostgresClient.Configuration.TLS {
-        switch code {
-        case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
-        case .require: .require(.makeClientConfiguration())
-        }
-    }
 }
 
 /// When an admission batch tells the other instances (`NOTIFY`): at most every 100 ms. A transaction that

@@ -1,4 +1,6 @@
 import Foundation
+import NIOSSL
+import PostgresNIO
 
 /// A PostgreSQL database named by a URL: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE]`.
 ///
@@ -92,5 +94,15 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         let secret = password == nil ? "" : ":***"
         let mode = tls == .prefer ? "" : "?sslmode=\(tls.rawValue)"
         return "postgres://\(username)\(secret)@\(host):\(port)/\(database)\(mode)"
+    }
+}
+
+extension PostgresLocation.TLSMode {
+    var clientTLS: PostgresClient.Configuration.TLS {
+        switch code {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
+        }
     }
 }

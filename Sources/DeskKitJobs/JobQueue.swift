@@ -7,6 +7,10 @@ import ServiceLifecycle
 import Synchronization
 import Tracing
 
+// One file for one actor: the queue's state (claims running, leases, the shutdown's hand-back) is isolated to
+// `JobQueue`, and what changes it is read in one place; the retry rules, claims and figures it uses have files of
+// their own.
+
 /// One queue of enrichment work over any `JobStore` (as swift-jobs' `JobQueue` over its drivers): a job is
 /// committed before ``submit(_:)`` answers; the store's due jobs come as ``JobClaims``, an `AsyncSequence`
 /// of claims with leases; the queue runs at most ``JobQueueConfiguration/workers`` of them at once, each a

@@ -25,6 +25,10 @@ package struct RawLink {
     var scheme: Range<Int>?
 }
 
+// One file for the scanning loop and the four link shapes it tries at each candidate byte: they share its cursor
+// and the rule that every byte is looked at a bounded number of times, which is read here as a whole; the host
+// and path grammars are `LinkScanner+Host.swift` and `LinkScanner+Path.swift`.
+
 /// The scanning loop: jumps from one candidate byte (`:` `.` `@` `/`; `Web/index.mjs` answers a text without
 /// one without calling the module, so a new candidate byte goes there too) to the next and tries the link
 /// shapes each can belong to. Every byte is looked at a bounded number of times, so the time is linear.

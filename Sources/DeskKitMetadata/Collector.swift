@@ -34,63 +34,6 @@ final class Collector {
         var linkBytes = 0
     }
 
-    /// The elements the collector reacts to. For the body-text fallback, `.inline` elements run on within
-    /// a block of text, `.hidden` ones hold no visible text (navigation, forms, scripts, headings, media),
-    /// and every other element (`.other`) starts or ends a block. `noscript`, `form` and `iframe` are hidden,
-    /// `input` inline; they are named for the signals they give (``PageSignals``).
-    enum Tag: String, CaseIterable {
-        case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, a, br, inline, hidden, other
-        case noscript, form, iframe, input, textarea, appRoot = "app-root", article
-
-        /// The tag named by `name`, a NUL-terminated name as libxml2's HTML parser reports it (lowercase),
-        /// without building a String: this runs for every element of the page.
-        init(_ name: UnsafePointer<UInt8>) {
-            var key: UInt64 = 0
-            var i = 0
-            while name[i] != 0 {
-                if i == 8 {
-                    self = .other
-                    return
-                }
-                key = key << 8 | UInt64(name[i])
-                i += 1
-            }
-            // Binary search of the sorted keys: no hashing for each element of the page.
-            var low = 0
-            var high = Self.keys.count
-            while low < high {
-                let mid = (low + high) / 2
-                if Self.keys[mid] < key { low = mid + 1 } else { high = mid }
-            }
-            self = low < Self.keys.count && Self.keys[low] == key ? Self.tags[low] : .other
-        }
-
-        private static let keys: [UInt64] = table.map(\.key)
-        private static let tags: [Tag] = table.map(\.tag)
-
-        /// Each name's key (its up to eight bytes, big-endian) and tag, sorted by key.
-        private static let table: [(key: UInt64, tag: Tag)] = {
-            var table: [UInt64: Tag] = [:]
-            func add(_ names: [String], _ tag: Tag) {
-                for name in names { table[name.utf8.reduce(0) { $0 << 8 | UInt64($1) }] = tag }
-            }
-            for tag in allCases where ![.inline, .hidden, .other].contains(tag) { add([tag.rawValue], tag) }
-            add(
-                [
-                    "span", "em", "strong", "b", "i", "u", "s", "small", "big", "abbr", "code", "time", "mark", "sub",
-                    "sup", "cite", "q", "font", "bdi", "bdo", "kbd", "var", "dfn", "data", "del", "ins",
-                    "tt", "nobr", "label", "embed", "wbr",
-                ], .inline)
-            add(
-                [
-                    "style", "nav", "header", "footer", "aside", "button", "template", "select",
-                    "option", "object", "canvas", "audio", "video", "picture", "figure",
-                    "h2", "h3", "h4", "h5", "h6", "dialog", "menu",
-                ], .hidden)
-            return table.map { ($0.key, $0.value) }.sorted { $0.key < $1.key }
-        }()
-    }
-
     let limits: ExtractionLimits
     // Every event of the page reads and writes this state: its run-time exclusivity checks (a class's
     // properties are checked on each access) cost a few percent of extraction, and it is touched only by
@@ -114,35 +57,48 @@ final class Collector {
     @exclusivity(unchecked) var svgDepth = 0
     /// What of the body is visible: the depth of the hidden element the parser is in (its text is not
     /// read), and how many links it is in.
-    @exclusivity(unchecked) private var hiddenFrom: Int?
-    @exclusivity(unchecked) private var linkDepth = 0
+    @exclusivity(unchecked) var hiddenFrom: Int?
+    @exclusivity(unchecked) var linkDepth = 0
     /// The depth of the `<noscript>` the parser is in: its text is no text of the page's.
-    @exclusivity(unchecked) private var noscriptFrom: Int?
+    @exclusivity(unchecked) var noscriptFrom: Int?
     /// The depth of the consent platform's dialog the parser is in (``PageSignals/consentTextBytes``).
-    @exclusivity(unchecked) private var consentFrom: Int?
+    @exclusivity(unchecked) var consentFrom: Int?
     /// How many `<article>` elements the parser is in, and the paragraph of one being read: its depth and the
     /// visible text before it (``PageSignals/articleParagraphs``).
-    @exclusivity(unchecked) private var articleDepth = 0
-    @exclusivity(unchecked) private var articleParagraph: (depth: Int, textBefore: Int)?
+    @exclusivity(unchecked) var articleDepth = 0
+    @exclusivity(unchecked) var articleParagraph: (depth: Int, textBefore: Int)?
     /// ``PageSignals/textStart`` and ``PageSignals/scriptText`` as they are read.
     @exclusivity(unchecked) var textStart: [UInt8] = []
     @exclusivity(unchecked) var scriptBytes: [UInt8] = []
     /// A tag came since the last text: the next text of ``textStart`` is a piece of its own.
-    @exclusivity(unchecked) private var elementBetween = false
+    @exclusivity(unchecked) var elementBetween = false
     /// In an inline script (libxml2 gives its text), and whether its first text is still to come; where
     /// in ``scriptBytes`` the script being read starts.
-    @exclusivity(unchecked) private var inlineScript = false
-    @exclusivity(unchecked) private var scriptStarts = false
-    @exclusivity(unchecked) private var scriptStartAt = 0
+    @exclusivity(unchecked) var inlineScript = false
+    @exclusivity(unchecked) var scriptStarts = false
+    @exclusivity(unchecked) var scriptStartAt = 0
     /// The body-text fallback: the text of the block being read, and how much of it is link text.
-    @exclusivity(unchecked) private var block: [UInt8] = []
-    @exclusivity(unchecked) private var blockLinkBytes = 0
+    @exclusivity(unchecked) var block: [UInt8] = []
+    @exclusivity(unchecked) var blockLinkBytes = 0
     @exclusivity(unchecked) var sawH1 = false
     @exclusivity(unchecked) var headDone = false
     @exclusivity(unchecked) var captures: [Capture] = []
     /// Set when the parser has what it needs: the run stops at that very event (``PushParse``), however
     /// the page was cut into chunks.
     @exclusivity(unchecked) var done = false
+
+    // What the reading still needs: Collector+Stopping.swift.
+
+    /// Which preview fields the head left without a value (decided once, at the end of the head).
+    @exclusivity(unchecked) var needTitle = true
+    @exclusivity(unchecked) var needDescription = true
+    @exclusivity(unchecked) var needImage = true
+    /// Whether the body is read on after the head filled every preview field, as far as a page without head
+    /// metadata is read: a head that reads like a sign-in page's (``RefusalCheck/headReadsAsSignIn(titles:description:)``)
+    /// is a wall or not by what the body has besides.
+    @exclusivity(unchecked) var readsBodyForRefusal = false
+    /// How much of the body had been read when there was a title and a description.
+    @exclusivity(unchecked) var textInHandAt: Int?
 
     init(limits: ExtractionLimits) { self.limits = limits }
 
@@ -249,7 +205,7 @@ final class Collector {
 
     /// How much of the body has been read: its text bytes plus 16 per tag. Counted from the events, so
     /// the parser stops at the same place however the page was cut into chunks.
-    @exclusivity(unchecked) private var bodyRead = 0
+    @exclusivity(unchecked) var bodyRead = 0
 
     func end(_ tag: Tag) {
         elementBetween = true
@@ -352,68 +308,6 @@ final class Collector {
         if readsBodyText { endBlock() }
     }
 
-    // MARK: Visible text
-
-    /// Whether the first block of visible body text is still looked for: until it, or a paragraph that
-    /// beats it, is found.
-    private var readsBodyText: Bool { headDone && !done && texts[.bodyText] == nil && texts[.firstP] == nil }
-
-    private func visibilityStart(_ tag: Tag, _ attributes: StartTagAttributes) {
-        guard hiddenFrom == nil else { return }
-        switch tag {
-        case .a:
-            linkDepth += 1
-            return
-        case .br:
-            if readsBodyText, !block.isEmpty, block.count < limits.maxValueBytes { block.append(0x20) }
-            return
-        case .inline, .input, .img, .image, .meta, .link, .base:
-            return
-        case .hidden, .noscript, .form, .iframe, .script, .svg, .math, .title, .h1, .head, .textarea:
-            hiddenFrom = depth
-        default:
-            if attributes.hide { hiddenFrom = depth }
-        }
-        if readsBodyText { endBlock() }
-    }
-
-    private func visibilityEnd(_ tag: Tag) {
-        if let hidden = hiddenFrom {
-            if depth <= hidden { hiddenFrom = nil }
-            return
-        }
-        switch tag {
-        case .a: linkDepth = max(0, linkDepth - 1)
-        case .inline, .input, .br, .img, .image, .meta, .link, .base: break
-        default: if readsBodyText { endBlock() }
-        }
-    }
-
-    /// Ends the block being read: it is the fallback when it has a few words and is not mostly links.
-    private func endBlock() {
-        defer {
-            block.removeAll(keepingCapacity: true)
-            blockLinkBytes = 0
-        }
-        guard !block.isEmpty, !Self.isMostlyLinks(blockLinkBytes, of: block.count) else { return }
-        // On the bytes first, so that most blocks cost no String; again after CDATA is taken out.
-        guard block.withUnsafeBufferPointer(TextCleaning.isSentenceLike) else { return }
-        let text = TextCleaning.collapse(TextCleaning.removingCDATA(String(decoding: block, as: UTF8.self)))
-        if text.utf8.withContiguousStorageIfAvailable(TextCleaning.isSentenceLike) == true, !isNotice(text) {
-            texts[.bodyText] = text
-        }
-    }
-
-    /// A paragraph or block that is a notice about the reader's browser ("Please enable JavaScript…", a cookie
-    /// banner) is no description of the page — unless the page is about that (its title is such a notice too:
-    /// "How to enable JavaScript").
-    private func isNotice(_ text: String) -> Bool {
-        RefusalText.isBrowserNotice(text) && !RefusalText.isBrowserNotice(texts[.title])
-    }
-
-    /// Text of which links are 40 % or more: a menu, a list of tags, a language switcher.
-    static func isMostlyLinks(_ linkBytes: Int, of bytes: Int) -> Bool { linkBytes * 5 >= bytes * 2 }
-
     // MARK: Tags
 
     /// The first encoding a `<meta>` of the head declares (``MetaCharset``), for a parser whose encoding was
@@ -468,88 +362,9 @@ final class Collector {
     /// The `<input>` types a person types into.
     private static let typesToFill: Set<String> = ["text", "email", "tel", "number", "search", "url", ""]
 
-    private func capture(_ kind: CaptureKind) { captures.append(Capture(kind: kind, depth: depth)) }
+    func capture(_ kind: CaptureKind) { captures.append(Capture(kind: kind, depth: depth)) }
 
     private func capturing(_ kind: CaptureKind) -> Bool { captures.contains { $0.kind == kind } }
-
-    // MARK: When to stop
-
-    /// Which preview fields the head left without a value (decided once, at the end of the head).
-    @exclusivity(unchecked) private(set) var needTitle = true
-    @exclusivity(unchecked) private(set) var needDescription = true
-    @exclusivity(unchecked) private(set) var needImage = true
-    private var needsAny: Bool { needTitle || needDescription || needImage }
-
-    private func endOfHead() {
-        guard !headDone else { return }
-        headDone = true
-        needTitle = !headFills(.title)
-        needDescription = !headFills(.description)
-        needImage = !headFills(.image)
-        // Only a head that fills every field would end the reading here; the others' bodies are read anyway.
-        if !needsAny {
-            var titles = texts[.title].map { [$0] } ?? []
-            var description: String?
-            for m in metas {
-                guard let content = m.content, !content.isEmpty else { continue }
-                func named(_ keys: [String]) -> Bool {
-                    m.properties.contains(where: keys.contains) || m.name.map(keys.contains) == true
-                }
-                if named(Self.titleMetas) {
-                    titles.append(content)
-                } else if description == nil, named(Self.descriptionMetas) {
-                    description = content
-                }
-            }
-            readsBodyForRefusal = RefusalCheck.headReadsAsSignIn(titles: titles, description: description)
-        }
-        checkBodyNeeds()
-    }
-
-    /// Whether the body is read on after the head filled every preview field, as far as a page without head
-    /// metadata is read: a head that reads like a sign-in page's (``RefusalCheck/headReadsAsSignIn(titles:description:)``)
-    /// is a wall or not by what the body has besides.
-    @exclusivity(unchecked) private var readsBodyForRefusal = false
-
-    /// The metas whose content is a title, and a description, for ``RefusalCheck/headReadsAsSignIn(titles:description:)``.
-    private static let titleMetas = ["og:title", "twitter:title"]
-    private static let descriptionMetas = ["og:description", "description", "twitter:description"]
-
-    /// Done when each preview field has a value from the head, or the body fallback it needs was found.
-    private func checkBodyNeeds() {
-        if needTitle, texts[.postTitle] != nil || texts[.h1] != nil { needTitle = false }
-        if needDescription, texts[.descriptionID] != nil || texts[.pAfterH1] != nil { needDescription = false }
-        if needImage, imageAfterH1 != nil { needImage = false }
-        if !needsAny, !done, !readsBodyForRefusal {
-            done = true
-            return
-        }
-        // Bounded body reading: once there is a title and a description — the first paragraph will do —
-        // better fallbacks and an image are looked for only so much further.
-        let read = bodyRead
-        if textInHandAt == nil, !needTitle,
-            !needDescription || texts[.firstP] != nil || texts[.bodyText] != nil || texts[.shortP] != nil
-        {
-            textInHandAt = read
-        }
-        if read > limits.maxBodyBytes || textInHandAt.map({ read - $0 > limits.fallbackSearchBytes }) == true {
-            done = true
-        }
-    }
-
-    /// How much of the body had been read when there was a title and a description.
-    @exclusivity(unchecked) private var textInHandAt: Int?
-
-    /// Whether the head gave `field` a value: a `<meta>` of ``CardField``'s table, or `<title>`.
-    func headFills(_ field: CardField) -> Bool {
-        if field == .title, let t = texts[.title], !TextCleaning.isBlank(t) { return true }
-        let tags = field.previewTags
-        return metas.contains { m in
-            guard m.content?.isEmpty == false else { return false }
-            return m.properties.contains(where: tags.contains) || m.name.map(tags.contains) == true
-                || (m.name != nil && m.name == field.metaName) || m.itemprop.map(field.itemprops.contains) == true
-        }
-    }
 
     /// The classes that mark a post's title in blog themes.
     private static let postTitleClasses: [StaticString] = ["post-title", "entry-title"]

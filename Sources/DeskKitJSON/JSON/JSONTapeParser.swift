@@ -1,27 +1,6 @@
-/// Memory for tapes (tokens, and the text of strings with escapes), kept from one parse to the next so that
-/// a stream of texts is parsed without allocating. A tape parsed into a storage is valid until the storage
-/// is parsed into again or freed.
-package final class TapeStorage {
-    fileprivate(set) var tokens: UnsafeMutablePointer<JSONTape.Token>
-    fileprivate(set) var capacity: Int
-    fileprivate(set) var text: UnsafeMutablePointer<UInt8>
-    fileprivate(set) var textCapacity: Int
-
-    package init(capacity: Int = 64) {
-        self.capacity = max(capacity, 8)
-        tokens = .allocate(capacity: self.capacity)
-        textCapacity = 256
-        text = .allocate(capacity: textCapacity)
-    }
-
-    /// The memory held, in bytes.
-    package var bytes: Int { capacity * MemoryLayout<JSONTape.Token>.stride + textCapacity }
-
-    deinit {
-        tokens.deallocate()
-        text.deallocate()
-    }
-}
+// One file for one grammar: RFC 8259 as a single validating pass over the bytes — values, strings with their
+// escapes and UTF-8, numbers, nesting — writing one tape. Its parts share the builder's cursor and tape and are
+// read together when the grammar changes; the memory they write into is `TapeStorage.swift`.
 
 extension JSONTape {
     /// Parses a complete JSON text (RFC 8259) into a tape: white space around the value, nothing else.
