@@ -350,6 +350,10 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "NIOCore", package: "swift-nio", condition: server),
+                // The client deadlines' handler on an event loop the test advances.
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: server),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
                 .product(name: "Configuration", package: "swift-configuration", condition: server),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),

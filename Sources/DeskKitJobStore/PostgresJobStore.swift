@@ -31,8 +31,13 @@ public final class PostgresJobStore: JobStore, Service {
         public var maximumConnections = 16
         /// How long one operation (a batch, a claim…) may take, waiting for a connection included. Default 5 s.
         public var operationTimeout: Duration = .seconds(5)
-        /// How long opening a TCP connection may take. Default 5 s.
+        /// How long opening a TCP connection may take. Default 5 s. postgres-nio's own limit, inside its pools,
+        /// on SwiftNIO's clock: what a caller waits, a connection included, is the operation timeout's.
         public var connectTimeout: Duration = .seconds(5)
+        /// The clock the operation timeout, the migration's minute and the pace of notices count on: the
+        /// service's (`ServiceClock.system` by default; a test moves a `TestClock` past a limit instead of
+        /// waiting for it).
+        public var clock: ServiceClock = .system
         /// The default options.
         public init() {}
     }
@@ -71,17 +76,17 @@ public final class PostgresJobStore: JobStore, Service {
         self.options = options
         self.logger = logger
         let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
-        let timeout = options.operationTimeout
-        let notices = NoticePace()
+        let (timeout, clock) = (options.operationTimeout, options.clock)
+        let notices = NoticePace(clock: clock)
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
-            try await withDeadline(timeout, followsCancellation: false) {
+            try await withDeadline(timeout, clock: clock, followsCancellation: false) {
                 try await Admission.admit(batch) {
                     try await Self.insert($0, client: client, logger: logger, notify: notices.due())
                 }
             }
         }
         endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
-            let written = try await withDeadline(timeout, followsCancellation: false) {
+            let written = try await withDeadline(timeout, clock: clock, followsCancellation: false) {
                 try await Self.end(batch, client: lazyClient)
             }
             return batch.map { written.contains(Claim(id: $0.messageID, token: $0.claimToken)) }
@@ -123,8 +128,10 @@ public final class PostgresJobStore: JobStore, Service {
         do {
             try await store.withOwnConnection { client in
                 // Reachable at all? (Fails within the operation deadline, not the pool's minute of retries.)
-                try await withDeadline(options.operationTimeout) { _ = try await client.query("SELECT 1") }
-                try await PostgresSchema.jobs.migrate(client, logger: logger)
+                try await withDeadline(options.operationTimeout, clock: options.clock) {
+                    _ = try await client.query("SELECT 1")
+                }
+                try await PostgresSchema.jobs.migrate(client, clock: options.clock, logger: logger)
             }
         } catch {
             if let refused = error as? JobStoreError { throw refused }
@@ -172,7 +179,7 @@ public final class PostgresJobStore: JobStore, Service {
     public func close() async {
         guard let runner = runner.withLock({ $0 }) else { return }
         runner.cancel()
-        await waitAtMost(options.operationTimeout, for: runner)
+        await waitAtMost(options.operationTimeout, clock: options.clock, for: runner)
     }
 
     // MARK: Admission, committed in groups
@@ -389,12 +396,15 @@ public final class PostgresJobStore: JobStore, Service {
 /// its jobs in-process anyway, and the others need only to be woken once — then they claim until nothing is
 /// due.
 private final class NoticePace: Sendable {
-    private let last = Mutex<ContinuousClock.Instant?>(nil)
+    private let clock: ServiceClock
+    private let last = Mutex<Duration?>(nil)
+
+    init(clock: ServiceClock) { self.clock = clock }
 
     /// Whether this batch notifies (and counts it as the last that did).
     func due() -> Bool {
-        last.withLock { last in
-            let now = ContinuousClock.now
+        let now = clock.elapsed()
+        return last.withLock { last in
             if let then = last, now - then < .milliseconds(100) { return false }
             last = now
             return true

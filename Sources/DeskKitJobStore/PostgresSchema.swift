@@ -35,9 +35,9 @@ package struct PostgresSchema: Sendable {
     /// - Throws: the `JobStoreError` of a database a newer deskkit migrated, as it is; any other error as the
     ///   driver gave it.
     @discardableResult
-    package func migrate(_ client: PostgresClient, logger: Logger) async throws -> Int {
+    package func migrate(_ client: PostgresClient, clock: ServiceClock, logger: Logger) async throws -> Int {
         do {
-            return try await withDeadline(.seconds(60)) { try await apply(client, logger: logger) }
+            return try await withDeadline(.seconds(60), clock: clock) { try await apply(client, logger: logger) }
         } catch {
             if let refused = (error as? PostgresTransactionError)?.closureError as? JobStoreError { throw refused }
             throw error

@@ -1,3 +1,4 @@
+import DeskKitTime
 import DequeModule
 import Synchronization
 
@@ -50,16 +51,16 @@ final class AsyncLimiter: Sendable {
         }
     }
 
-    /// Takes a place, waiting for one until `deadline` at most: throws ``PlaceWaitExpired`` then (having taken
-    /// none), and `CancellationError` when the task is cancelled first.
-    func acquire(before deadline: ContinuousClock.Instant) async throws {
+    /// Takes a place, waiting for one until `clock` reaches `deadline` (``ServiceClock/elapsed``) at most: throws
+    /// ``PlaceWaitExpired`` then (having taken none), and `CancellationError` when the task is cancelled first.
+    func acquire(before deadline: Duration, clock: ServiceClock) async throws {
         try await withThrowingTaskGroup(of: Bool.self) { race in
             race.addTask {
                 try await self.acquire()
                 return true
             }
             race.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
+                try await clock.sleepUntil(deadline)
                 return false
             }
             let placed = try await race.next()!
@@ -87,7 +88,7 @@ final class AsyncLimiter: Sendable {
     var waiters: Int { state.withLock { $0.waiting.count } }
 }
 
-/// No place came free before the deadline of ``AsyncLimiter/acquire(before:)``.
+/// No place came free before the deadline of ``AsyncLimiter/acquire(before:clock:)``.
 struct PlaceWaitExpired: Error, CustomStringConvertible {
     var description: String { "no place came free in time" }
 }

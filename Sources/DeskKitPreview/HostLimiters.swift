@@ -1,3 +1,4 @@
+import DeskKitTime
 import Synchronization
 
 /// A limit of fetches to each host at once (``PreviewService/Configuration/maxConcurrentFetchesPerHost``): a
@@ -5,16 +6,21 @@ import Synchronization
 /// keeps none of them.
 package final class HostLimiters: Sendable {
     private let limit: Int
+    /// The clock a wait's deadline is read on.
+    private let clock: ServiceClock
     private let limiters = Mutex<[String: (limiter: AsyncLimiter, users: Int)]>([:])
 
-    /// At most `limit` fetches to one host at once.
-    package init(limit: Int) { self.limit = limit }
+    /// At most `limit` fetches to one host at once; deadlines on `clock` (the service's).
+    package init(limit: Int, clock: ServiceClock = .system) {
+        self.limit = limit
+        self.clock = clock
+    }
 
     /// Runs `work` once one of `host`'s places is free; throws `CancellationError` when the task is cancelled
-    /// while it waits, and a time-out when `deadline` passes first (`FetchError.Kind.timeout` through
-    /// `PageFetcher.map(_:)`).
+    /// while it waits, and a time-out when the clock reaches `deadline` (``ServiceClock/elapsed``) first
+    /// (`FetchError.Kind.timeout` through `PageFetcher.map(_:)`).
     package func withPlace<T>(
-        for host: String, before deadline: ContinuousClock.Instant? = nil,
+        for host: String, before deadline: Duration? = nil,
         isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
     ) async throws -> T {
         let limiter = limiters.withLock { limiters in
@@ -28,7 +34,7 @@ package final class HostLimiters: Sendable {
                 limiters[host] = entry.users > 1 ? (entry.limiter, entry.users - 1) : nil
             }
         }
-        if let deadline { try await limiter.acquire(before: deadline) } else { try await limiter.acquire() }
+        if let deadline { try await limiter.acquire(before: deadline, clock: clock) } else { try await limiter.acquire() }
         defer { limiter.release() }
         return try await work()
     }

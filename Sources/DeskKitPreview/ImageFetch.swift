@@ -161,15 +161,16 @@ extension PageFetcher {
     /// `head` what the origin answered once the first bytes have shown the image's type and pixel size, then
     /// `chunk` each piece of the body as it arrives, as sent (so memory does not grow with the image).
     ///
-    /// `deadline` is when ``ImageLimits/timeout``, counted from when the request was made, runs out (by default
-    /// that limit from now): a request that waited for a place to fetch gets what is left of it.
+    /// `deadline` is when ``ImageLimits/timeout``, counted from when the request was made, runs out, as an
+    /// instant of the fetcher's clock (``ServiceClock/elapsed``; by default that limit from now): a request that
+    /// waited for a place to fetch gets what is left of it.
     ///
     /// - Throws: `FetchError`: `not_an_image` for bytes of a type not passed on (an SVG, HTML…),
     ///   `too_large` for more pixels or bytes than `limits` allow (bytes past the limit are
     ///   not passed on: the answer is cut there), `http_status` for a status other than 2xx or
     ///   304, and the fetch's own errors (a refused address, a host the site policy refuses, a time-out).
     package func fetchImage(
-        _ request: ImageRequest, limits: ImageLimits, deadline: ContinuousClock.Instant? = nil,
+        _ request: ImageRequest, limits: ImageLimits, deadline: Duration? = nil,
         head: @escaping @Sendable (ImageHead) async throws -> Void,
         chunk: @escaping @Sendable (ByteBuffer) async throws -> Void
     ) async throws(FetchError) {
@@ -178,7 +179,7 @@ extension PageFetcher {
         timed.configuration.totalTimeout = limits.timeout
         let fetcher = timed
         let probeBytes = configuration.maxImageProbeBytes
-        let left = deadline.map { ContinuousClock.now.duration(to: $0) }
+        let left = deadline.map { $0 - clock.elapsed() }
         try await fetcher.withTotalTimeout(left: left) { deadline in
             try await fetcher.follow(
                 url, accept: ImageRequest.acceptHeader, headers: request.conditionalHeaders, compressed: false,

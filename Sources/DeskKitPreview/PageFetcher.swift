@@ -132,7 +132,7 @@ public struct PageFetcher: Sendable {
         guard left > .zero else { throw .timeout("the whole request", total) }
         let deadline = NIODeadline.now() + .nanoseconds(left.nanoseconds)
         do {
-            return try await withDeadline(left) { try await work(deadline) }
+            return try await withDeadline(left, clock: clock) { try await work(deadline) }
         } catch is DeadlineExceeded {
             throw .timeout("the whole request", total)
         } catch {

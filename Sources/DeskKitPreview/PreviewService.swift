@@ -98,7 +98,7 @@ public actor PreviewService {
         detector = LinkDetector(options: configuration.linkOptions)
         cache = PreviewCache(capacity: configuration.cacheCapacity)
         global = AsyncLimiter(limit: configuration.maxConcurrentFetches)
-        perHost = HostLimiters(limit: configuration.maxConcurrentFetchesPerHost)
+        perHost = HostLimiters(limit: configuration.maxConcurrentFetchesPerHost, clock: fetcher.clock)
         // A card another service took back goes from this one's cache too.
         sharedCache?.whenForgotten { [weak self] key in await self?.dropCached(key) }
     }
@@ -278,7 +278,7 @@ public actor PreviewService {
             case .fetchingElsewhere:
                 // Until the cache tells of the answer, and never more than a second between looks: a notice
                 // missed (a listener reconnecting) or a fetcher that died costs little.
-                await sharedCache.waitForAnswer(to: key, upTo: min(.seconds(1), giveUp - clock.elapsed()))
+                await sharedCache.waitForAnswer(to: key, upTo: min(.seconds(1), giveUp - clock.elapsed()), clock: clock)
             }
         }
         return await fetchLimited(url, language: language)

@@ -24,7 +24,10 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     static let channel = "deskkit_previews"
     private let client: PostgresClient
     private let operationTimeout: Duration
-    private let lastSweep = Mutex<ContinuousClock.Instant?>(nil)
+    /// The store's clock (`PostgresJobStore.Options.clock`): the operation timeout, the pauses of a wait for
+    /// another instance's answer and the sweeps' pace count on it.
+    private let clock: ServiceClock
+    private let lastSweep = Mutex<Duration?>(nil)
     private let waiters = Mutex(Waiters())
     /// What the services sharing this cache do when a URL is forgotten (``whenForgotten(_:)``).
     private let forgetActions = Mutex<[@Sendable (String) async -> Void]>([])
@@ -42,6 +45,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     private init(sharing store: PostgresJobStore) {
         self.client = store.lazyClient
         self.operationTimeout = store.options.operationTimeout
+        self.clock = store.options.clock
     }
 
     /// The cache in `store`'s database, on the store's pool of commits that may lag, within its operation
@@ -56,7 +60,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     {
         let cache = PostgresPreviewCache(sharing: store)
         do {
-            try await store.withOwnConnection { try await schema.migrate($0, logger: logger) }
+            try await store.withOwnConnection { try await schema.migrate($0, clock: store.options.clock, logger: logger) }
         } catch {
             if let refused = error as? JobStoreError { throw refused }
             throw JobStoreError(
@@ -114,7 +118,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
                         }
                     }
                 } catch {}
-                try? await Task.sleep(for: .seconds(1))
+                try? await clock.sleep(.seconds(1))
             }
         }
     }
@@ -122,7 +126,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     /// Whether a connection listens for answers now (for tests).
     public var isListening: Bool { waiters.withLock { $0.listening } }
 
-    /// Callers in ``waitForAnswer(to:upTo:)`` now (for tests).
+    /// Callers in ``waitForAnswer(to:upTo:clock:)`` now (for tests).
     public var waiting: Int { waiters.withLock { $0.byPayload.values.reduce(0) { $0 + $1.count } } }
 
     private func setListening(_ on: Bool) {
@@ -153,7 +157,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
 
     /// Returns when an answer for `url` is announced, at most `limit` later; without a listening
     /// connection, after 100 ms.
-    public func waitForAnswer(to url: String, upTo limit: Duration) async {
+    public func waitForAnswer(to url: String, upTo limit: Duration, clock: ServiceClock) async {
         let (notice, continuation) = AsyncStream<Void>.makeStream()
         let payload = Self.payload(for: url)
         let id: Int? = waiters.withLock { w in
@@ -162,7 +166,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
             w.byPayload[payload, default: [:]][w.next] = continuation
             return w.next
         }
-        guard let id else { return await pauseBeforeLookingAgain(upTo: limit) }
+        guard let id else { return await pauseBeforeLookingAgain(upTo: limit, clock: clock) }
         defer {
             waiters.withLock { w in
                 w.byPayload[payload]?[id] = nil
@@ -171,7 +175,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
         }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for await _ in notice {} }
-            group.addTask { try? await Task.sleep(for: limit) }
+            group.addTask { try? await clock.sleep(limit) }
             await group.next()
             group.cancelAll()
         }
@@ -179,7 +183,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
 
     public func lookup(_ url: String, now: Date, fetchLease: Duration) async throws -> SharedPreviewLookup {
         let client = self.client
-        return try await withDeadline(operationTimeout) {
+        return try await withDeadline(operationTimeout, clock: clock) {
             let rows = try await client.query(
                 """
                 SELECT expires_at > \(now), page_url, site_name, title, description, image, error_kind, error_detail,
@@ -224,7 +228,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     public func forget(_ url: String) async throws -> Int {
         let client = self.client
         let prefix = url + " "
-        return try await withDeadline(operationTimeout) {
+        return try await withDeadline(operationTimeout, clock: clock) {
             let rows = try await client.query(
                 """
                 DELETE FROM deskkit_previews WHERE url = \(url) OR starts_with(url, \(prefix)) RETURNING url
@@ -254,12 +258,13 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
             failure = e
             details = e.provider.map { (["provider": .string($0)] as JSONValue).jsonString }
         }
+        let elapsed = clock.elapsed()
         let sweep = lastSweep.withLock { last in
-            guard last.map({ $0.duration(to: .now) > .seconds(60) }) ?? true else { return false }
-            last = .now
+            guard last.map({ elapsed - $0 > .seconds(60) }) ?? true else { return false }
+            last = elapsed
             return true
         }
-        try await withDeadline(operationTimeout) { [preview, details, failure] in
+        try await withDeadline(operationTimeout, clock: clock) { [preview, details, failure] in
             _ = try await client.query(
                 """
                 INSERT INTO deskkit_previews (url, expires_at, fetching_until, page_url, site_name, title, description, image,

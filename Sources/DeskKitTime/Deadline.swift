@@ -1,5 +1,3 @@
-import NIOCore
-import NIOPosix
 import Synchronization
 
 /// An operation that took longer than its deadline.
@@ -15,24 +13,26 @@ package struct DeadlineExceeded: Error, CustomStringConvertible {
 /// for TCP to give up), and `getaddrinfo` cannot be interrupted. Past the deadline `body` is cancelled and left
 /// to end on its own.
 ///
-/// That task is the only one: it answers the caller itself, and the deadline is a timer of SwiftNIO's event
-/// loops (a scheduled callback, as AsyncHTTPClient's own deadline is), cancelled with the answer.
+/// That task is the only one: it answers the caller itself, and the deadline is a timer of `clock`'s
+/// (``ServiceClock/schedule(in:_:)``: on the system clock a SwiftNIO scheduled callback, as AsyncHTTPClient's own
+/// deadline is), cancelled with the answer. A test hands the service a clock it moves: a limit then runs out
+/// when the test moves that clock past it, not when a real second passes.
 ///
 /// - Parameters:
 ///   - limit: how long the caller waits.
+///   - clock: the clock that counts `limit` (the service's).
 ///   - followsCancellation: whether `body` is cancelled when the caller is. False for work done for others
 ///     too (a group commit's batch, written for every request waiting on it, or a job's end that must be
 ///     written after its worker was cancelled): the work, and its caller's wait, go on to the end or the limit.
 package func withDeadline<T: Sendable>(
-    _ limit: Duration, followsCancellation: Bool = true, _ body: @escaping @Sendable () async throws -> T
+    _ limit: Duration, clock: ServiceClock = .system, followsCancellation: Bool = true,
+    _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     let answer = FirstAnswer<T>()
     let result: Result<T, any Error> = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
             answer.wait(continuation)
-            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(limit.nanoseconds)) {
-                answer.give(.failure(DeadlineExceeded(limit: limit)))
-            }
+            let timer = clock.schedule(in: limit) { answer.give(.failure(DeadlineExceeded(limit: limit))) }
             answer.start(
                 Task {
                     let result: Result<T, any Error>
@@ -87,7 +87,7 @@ private final class FirstAnswer<T: Sendable>: Sendable {
     }
 }
 
-/// Waits for `task` to end, at most `limit`.
-package func waitAtMost(_ limit: Duration, for task: Task<Void, Never>) async {
-    _ = try? await withDeadline(limit) { await task.value }
+/// Waits for `task` to end, at most `limit` on `clock`.
+package func waitAtMost(_ limit: Duration, clock: ServiceClock = .system, for task: Task<Void, Never>) async {
+    _ = try? await withDeadline(limit, clock: clock) { await task.value }
 }

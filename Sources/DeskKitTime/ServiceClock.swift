@@ -1,9 +1,12 @@
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// The time a service keeps, read off one clock so that a test moves all of it together: how it waits (a
-/// queue's poll, due jobs and lease renewals, a shutdown grace), how long its entries live (the preview cache's
-/// time-to-live, a refusal's, a connection pool's idle timer) and the dates it writes into a store (when a job
-/// is due, when a shared card expires).
+/// queue's poll, due jobs and lease renewals, a shutdown grace, the shared cache's wait for another instance's
+/// fetch), how long its entries live (the preview cache's time-to-live, a refusal's, a connection pool's idle
+/// timer), its time limits (a fetch's, a store's and the shared cache's operations: `withDeadline`) and the dates
+/// it writes into a store (when a job is due, when a shared card expires).
 ///
 /// ``system`` waits on the continuous clock and dates by the wall clock (a store's dates are compared with
 /// other instances'). A test hands the service any `Clock` — swift-clocks' `TestClock` — and moves it on: the
@@ -17,33 +20,74 @@ public struct ServiceClock: Sendable {
     /// Waits until ``elapsed`` reaches the duration given (at once when it has); throws `CancellationError` when
     /// the task is cancelled first. A wait for a due time: however late it begins, it ends when that time comes.
     public let sleepUntil: @Sendable (Duration) async throws -> Void
+    /// Calls back once a duration has passed, unless cancelled first (``schedule(in:_:)``).
+    private let timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
 
-    /// Waits on the continuous clock and counts its instants; dates by the wall clock.
+    /// Waits on the continuous clock and counts its instants; dates by the wall clock. Its timers are SwiftNIO's
+    /// scheduled callbacks (no task a timer), as AsyncHTTPClient's own deadlines are.
     public static let system: ServiceClock = {
         let clock = ServiceClock(ContinuousClock())
-        return ServiceClock(now: { Date() }, elapsed: clock.elapsed, sleepUntil: clock.sleepUntil)
+        return ServiceClock(
+            now: { Date() }, elapsed: clock.elapsed, sleepUntil: clock.sleepUntil,
+            timer: { delay, body in
+                let task = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(delay.nanoseconds)) {
+                    body()
+                }
+                return ScheduledCallback { task.cancel() }
+            })
     }()
 
     /// Waits on `clock` and counts its instants; dates from the wall clock's now, advanced as `clock` advances.
     public init<C: Clock<Duration>>(_ clock: C) {
         let (start, date) = (clock.now, Date())
         let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
+        let sleepUntil: @Sendable (Duration) async throws -> Void = {
+            try await clock.sleep(until: start.advanced(by: $0), tolerance: nil)
+        }
         self.init(
-            now: { date.addingTimeInterval(elapsed() / .seconds(1)) }, elapsed: elapsed,
-            sleepUntil: { try await clock.sleep(until: start.advanced(by: $0), tolerance: nil) })
+            now: { date.addingTimeInterval(elapsed() / .seconds(1)) }, elapsed: elapsed, sleepUntil: sleepUntil,
+            timer: { delay, body in
+                // The due time is taken now, not when the task first runs: a test that moves the clock right
+                // after scheduling moves it past this timer.
+                let due = elapsed() + delay
+                let task = Task {
+                    guard (try? await sleepUntil(due)) != nil else { return }
+                    body()
+                }
+                return ScheduledCallback { task.cancel() }
+            })
     }
 
     private init(
         now: @escaping @Sendable () -> Date, elapsed: @escaping @Sendable () -> Duration,
-        sleepUntil: @escaping @Sendable (Duration) async throws -> Void
+        sleepUntil: @escaping @Sendable (Duration) async throws -> Void,
+        timer: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
     ) {
         self.now = now
         self.elapsed = elapsed
         self.sleepUntil = sleepUntil
+        self.timer = timer
+    }
+
+    /// Calls `body` once `delay` has passed on this clock, unless the answer is cancelled first: a time limit's
+    /// timer (`withDeadline`). On ``system`` a SwiftNIO scheduled callback; on another clock a task that waits on
+    /// it, so a test that moves the clock past the delay fires it.
+    package func schedule(in delay: Duration, _ body: @escaping @Sendable () -> Void) -> ScheduledCallback {
+        timer(delay, body)
     }
 
     /// Waits `duration` from now; throws `CancellationError` when the task is cancelled first.
     public func sleep(_ duration: Duration) async throws {
         try await sleepUntil(elapsed() + duration)
     }
+}
+
+/// A callback ``ServiceClock/schedule(in:_:)`` will make, until cancelled.
+package struct ScheduledCallback: Sendable {
+    private let cancelling: @Sendable () -> Void
+
+    init(cancel: @escaping @Sendable () -> Void) { cancelling = cancel }
+
+    /// The callback is not made (when it has not been already).
+    package func cancel() { cancelling() }
 }

@@ -1,3 +1,5 @@
+import DeskKitTime
+import DeskKitTestSupport
 import Clocks
 import DeskKitPageServer
 @testable import DeskKitPreview
@@ -139,18 +141,24 @@ struct AsyncLimiterTests {
     /// A wait for a place ends at its deadline (the image proxy's request's): it throws, takes no place, and the
     /// place held goes to the next waiter when it is given back.
     @Test func aWaitEndsAtItsDeadline() async throws {
+        let clock = TestClock()
+        let service = ServiceClock(clock)
         let limiter = AsyncLimiter(limit: 1)
         try await limiter.acquire()
-        let asked = ContinuousClock.now
-        await #expect(throws: PlaceWaitExpired.self) {
-            try await limiter.acquire(before: .now + .milliseconds(200))
-        }
-        #expect(ContinuousClock.now - asked >= .milliseconds(200))
+        let waiting = Task { try await limiter.acquire(before: .seconds(10), clock: service) }
+        try await until("the wait for a place") { limiter.waiters == 1 }
+        await clock.advance(by: .seconds(10))
+        await #expect(throws: PlaceWaitExpired.self) { try await waiting.value }
         #expect(limiter.waiters == 0)
         #expect(PageFetcher.map(PlaceWaitExpired()).kind == .timeout)
-        // A place free within the deadline is taken.
+        // A place free within the deadline is taken, however long the clock runs after.
+        let taking = Task { try await limiter.acquire(before: service.elapsed() + .seconds(10), clock: service) }
+        try await until("the second wait for a place") { limiter.waiters == 1 }
+        await clock.advance(by: .seconds(9))
         limiter.release()
-        try await limiter.acquire(before: .now + .seconds(60))
+        try await taking.value
+        await clock.advance(by: .seconds(60))
+        #expect(limiter.waiters == 0)
         limiter.release()
     }
 }

@@ -5,6 +5,7 @@ import DeskKitPageServer
 import DeskKitPreview
 import DeskKitSharedPreviews
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import Synchronization
 import Testing
@@ -137,26 +138,25 @@ struct PostgresPreviewCacheTests {
     }
 
     /// An instance waiting for another's fetch is told of its answer (`LISTEN`/`NOTIFY`) instead of looking
-    /// again and again; a URL too long for a notice wakes every waiter; without a listener, it waits 100 ms.
+    /// again and again; a URL too long for a notice wakes every waiter; without a listener, it waits 100 ms. The
+    /// waits count on a clock the test holds: a waiter that returns while it stands still was woken by the notice.
     @Test func aWaitingInstanceIsToldOfTheAnswer() async throws {
+        let clock = TestClock()
+        let service = ServiceClock(clock)
         let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
         let a = try await PostgresJobStore.open(location)
         let b = try await PostgresJobStore.open(location)
         let listener = try await PostgresPreviewCache.open(sharing: a)
         let writer = try await PostgresPreviewCache.open(sharing: b)
         let listening = Task { await listener.run() }
-        let ready = ContinuousClock.now + .seconds(30)
-        while !listener.isListening, ContinuousClock.now < ready { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(listener.isListening)
+        try await until("the cache listening") { listener.isListening }
         let card = PreviewCard(preview: URLPreview(url: "https://example.com/told", title: "Told"), details: .init())
         for url in ["https://example.com/told", "https://example.com/" + String(repeating: "long", count: 2000)] {
-            let started = ContinuousClock.now
-            let waiter = Task { await listener.waitForAnswer(to: url, upTo: .seconds(60)) }
-            while listener.waiting == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let waiter = Task { await listener.waitForAnswer(to: url, upTo: .seconds(60), clock: service) }
+            try await until("the waiter registered") { listener.waiting == 1 }
             try await writer.store(.success(card), for: url, ttl: .seconds(60), now: Date())
+            try await until("the waiter woken by the notice (its clock stands still)") { listener.waiting == 0 }
             await waiter.value
-            #expect(ContinuousClock.now - started < .seconds(30), "woken by the notice, not by the 60 s limit")
-            #expect(listener.waiting == 0)
             let read = try #require(
                 try await listener.lookup(url, now: Date(), fetchLease: .seconds(5)).cached?.get(),
                 "the answer is in the cache")
@@ -165,7 +165,19 @@ struct PostgresPreviewCacheTests {
         listening.cancel()
         _ = await listening.result
         #expect(!listener.isListening)
-        await writer.waitForAnswer(to: "https://example.com/other", upTo: .seconds(60))  // not listening: 100 ms
+        // Not listening: a pause of 100 ms on the clock, which the test moves until the wait ends.
+        let paused = Mutex(false)
+        let pause = Task {
+            await writer.waitForAnswer(to: "https://example.com/other", upTo: .seconds(60), clock: service)
+            paused.withLock { $0 = true }
+        }
+        let start = service.elapsed()
+        try await until("the pause of a cache that is not listening") {
+            await clock.advance(by: .milliseconds(20))
+            return paused.withLock { $0 }
+        }
+        await pause.value
+        #expect(service.elapsed() - start >= .milliseconds(100))
         await a.close()
         await b.close()
     }
@@ -205,8 +217,7 @@ struct PostgresPreviewCacheTests {
             try await PostgresPreviewCache.open(sharing: a), try await PostgresPreviewCache.open(sharing: b)
         )
         let listening = Task { await cacheB.run() }
-        let ready = ContinuousClock.now + .seconds(30)
-        while !cacheB.isListening, ContinuousClock.now < ready { try await Task.sleep(for: .milliseconds(20)) }
+        try await until("the second cache listening") { cacheB.isListening }
         let serviceA = PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: cacheA)
         let serviceB = PreviewService(fetcher: PageFetcher(configuration: fetch), sharedCache: cacheB)
         let url = pages.baseURL + "/post"
@@ -216,10 +227,7 @@ struct PostgresPreviewCacheTests {
         version.withLock { $0 = 2 }
         let dropped = try await serviceA.forget(url)
         #expect(dropped.memory == 1 && dropped.shared == 1)
-        let told = ContinuousClock.now + .seconds(10)
-        while await serviceB.cachedCount > 0, ContinuousClock.now < told {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await until("the other instance told to forget the card") { await serviceB.cachedCount == 0 }
         #expect(try await serviceB.card(for: url).get().preview.title == "Version 2")
         listening.cancel()
         await a.close()

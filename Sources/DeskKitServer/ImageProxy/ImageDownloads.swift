@@ -32,7 +32,7 @@ final class ImageDownloads: Service {
     init(fetcher: PageFetcher, limits: ImageLimits, perHost: Int) {
         self.fetcher = fetcher
         self.limits = limits
-        hosts = HostLimiters(limit: perHost)
+        hosts = HostLimiters(limit: perHost, clock: fetcher.clock)
     }
 
     /// Runs each fetch as a child task until a graceful shutdown (then the fetches under way end with their
@@ -66,7 +66,7 @@ final class ImageDownloads: Service {
 
     private func start(_ download: ImageDownload, for request: ImageRequest) {
         let (fetcher, hosts, limits) = (self.fetcher, self.hosts, self.limits)
-        let deadline = ContinuousClock.now + limits.timeout
+        let deadline = fetcher.clock.elapsed() + limits.timeout
         let fetch: @Sendable () async -> Void = {
             let host = (try? WebURL(request.url))?.host ?? request.url
             do {
