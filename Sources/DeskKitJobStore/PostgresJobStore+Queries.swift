@@ -49,7 +49,9 @@ extension PostgresJobStore {
     ) async throws(JobStoreError) -> T {
         let client = durable ? self.client : lazyClient
         do {
-            return try await withDeadline(options.operationTimeout, clock: options.clock, followsCancellation: followsCancellation) {
+            return try await withDeadline(
+                options.operationTimeout, clock: options.clock, followsCancellation: followsCancellation
+            ) {
                 try await body(client)
             }
         } catch {

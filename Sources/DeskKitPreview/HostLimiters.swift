@@ -34,7 +34,11 @@ package final class HostLimiters: Sendable {
                 limiters[host] = entry.users > 1 ? (entry.limiter, entry.users - 1) : nil
             }
         }
-        if let deadline { try await limiter.acquire(before: deadline, clock: clock) } else { try await limiter.acquire() }
+        if let deadline {
+            try await limiter.acquire(before: deadline, clock: clock)
+        } else {
+            try await limiter.acquire()
+        }
         defer { limiter.release() }
         return try await work()
     }

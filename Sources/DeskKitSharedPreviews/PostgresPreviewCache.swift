@@ -60,7 +60,9 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     {
         let cache = PostgresPreviewCache(sharing: store)
         do {
-            try await store.withOwnConnection { try await schema.migrate($0, clock: store.options.clock, logger: logger) }
+            try await store.withOwnConnection {
+                try await schema.migrate($0, clock: store.options.clock, logger: logger)
+            }
         } catch {
             if let refused = error as? JobStoreError { throw refused }
             throw JobStoreError(

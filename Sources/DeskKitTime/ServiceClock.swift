@@ -30,7 +30,8 @@ public struct ServiceClock: Sendable {
         return ServiceClock(
             now: { Date() }, elapsed: clock.elapsed, sleepUntil: clock.sleepUntil,
             timer: { delay, body in
-                let task = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(delay.nanoseconds)) {
+                let task = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(delay.nanoseconds))
+                {
                     body()
                 }
                 return ScheduledCallback { task.cancel() }
