@@ -3,6 +3,7 @@ import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitServer
+import DeskKitTestSupport
 import Foundation
 import HummingbirdTesting
 import Logging
@@ -45,10 +46,7 @@ struct DurableQueueTests {
                     #expect(json["status"] == "queued")
                 }
                 _ = try await fake.waitForPuts(9)
-                let deadline = ContinuousClock.now + .seconds(10)
-                while try await store.counts()[.done] != 3, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(50))
-                }
+                try await until("the three jobs done") { try await store.counts()[.done] == 3 }
                 #expect(try await store.counts() == [.queued: 0, .running: 0, .done: 3, .failed: 0])
                 let updated = await fake.puts.suffix(3).map(\.path)
                 #expect(Set(updated).count == 3, "each message updated once after the outage")
@@ -78,10 +76,7 @@ struct DurableQueueTests {
                 _ = try await EnrichmentServerTests.post(
                     client, EnrichmentServerTests.webhook(id: 2, text: "\(pages.baseURL)/b"))
                 _ = try await fake.waitForPuts(2)
-                let deadline = ContinuousClock.now + .seconds(10)
-                while try await store.counts()[.failed] != 2, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(50))
-                }
+                try await until("both jobs failed") { try await store.counts()[.failed] == 2 }
                 let failed = try await store.list(state: .failed, limit: 10)
                 #expect(failed.count == 2)
                 #expect(failed.first { $0.job.messageID == 1 }?.lastError?.contains("HTTP 404") == true)
@@ -90,10 +85,7 @@ struct DurableQueueTests {
                 // The operator retries them: the API answers 200 now.
                 #expect(try await store.retry(nil, now: Date()) == 2)
                 _ = try await fake.waitForPuts(4)
-                while try await store.counts()[.done] != 2, ContinuousClock.now < deadline + .seconds(5) {
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                #expect(try await store.counts()[.done] == 2)
+                try await until("both retried jobs done") { try await store.counts()[.done] == 2 }
             }
         }
     }
@@ -162,25 +154,21 @@ struct DurableQueueTests {
             #expect(
                 await queue.submit(EnrichmentJob(channelURL: "c", messageID: 7, text: "https://example.com"))
                     == .accepted)
-            while try await store.counts()[.running] != 1 { try await Task.sleep(for: .milliseconds(5)) }
+            try await until("the job running") { try await store.counts()[.running] == 1 }
             // Twice the lease later on the clock, the job is still its worker's: another worker finds nothing to
             // claim. The clock moves a heartbeat at a time, and on once the store shows that heartbeat's renewal
             // (the lease's end a whole lease from now): however slow the machine, no lease runs out unrenewed.
             for _ in 0..<6 {
                 await clock.advance(by: configuration.heartbeat)
                 let renewed = queueClock.now().addingTimeInterval(25)
-                let deadline = ContinuousClock.now + .seconds(60)
-                while try await store.nextDue().map({ $0 < renewed }) ?? true, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(5))
+                try await until("the heartbeat's renewal") {
+                    try await store.nextDue().map { $0 >= renewed } ?? false
                 }
             }
             #expect(try await store.counts()[.running] == 1)
             #expect(try await store.claim(limit: 10, now: queueClock.now(), lease: .seconds(30)).isEmpty)
             release.continuation.yield()
-            let deadline = ContinuousClock.now + .seconds(20)
-            while try await store.counts()[.done] != 1, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await until("the job done") { try await store.counts()[.done] == 1 }
             #expect(try await store.list(state: .done, limit: 10).map(\.attempts) == [1])
             running.cancel()
             try await running.value
@@ -204,7 +192,7 @@ struct DurableQueueTests {
                 store: store, configuration: configuration, retry: EnrichmentRetry(),
                 logger: logger
             ) { _ in
-                try? await Task.sleep(for: .milliseconds(3))
+                await Task.yield()
                 return .noLink
             }
             let dispatcher = Task { try await queue.run() }
@@ -212,10 +200,7 @@ struct DurableQueueTests {
             for id in Int64(1)...Int64(jobs) {
                 _ = await queue.submit(EnrichmentJob(channelURL: "c", messageID: id, text: "https://example.com"))
             }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try await store.counts()[.done] != jobs, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await until("every job done") { try await store.counts()[.done] == jobs }
             dispatcher.cancel()
             try await dispatcher.value
             #expect(try await store.counts()[.done] == jobs)
@@ -232,70 +217,69 @@ struct DurableQueueTests {
     }
 
     /// While admissions come faster than `deferEnrichmentAbove` a second, one worker runs; all of them once
-    /// the rate falls. Admissions pour in at 50 a second for at least two seconds, until half a second with
-    /// jobs waiting has seen one worker at most (a loaded machine may stall a window; a queue that did not
-    /// hold back would show four in every one).
+    /// the rate falls. The queue counts seconds on a `TestClock`: twenty admissions within one of its seconds
+    /// (twice the rate), and jobs that run until the test lets them: five in a row run alone (a queue that did not
+    /// hold back would start four at once). Two seconds on, the rate has fallen, and four run at once.
     @Test func enrichmentWaitsOnOneWorkerWhileAdmissionsPourIn() async throws {
         try await Self.withStore { store in
+            let clock = TestClock<Duration>()
             var configuration = JobQueueConfiguration()
             configuration.workers = 4
-            configuration.pollInterval = .milliseconds(20)
+            configuration.pollInterval = .seconds(1)
             configuration.deferEnrichmentAbove = 10
             let running = Running()
-            let queue = EnrichmentQueue(store: store, configuration: configuration, retry: EnrichmentRetry()) { _ in
-                await running.enter()
-                try? await Task.sleep(for: .milliseconds(100))
-                await running.leave()
+            let queue = EnrichmentQueue(
+                store: store, configuration: configuration, retry: EnrichmentRetry(), clock: ServiceClock(clock)
+            ) { _ in
+                await running.work()
                 return .noLink
             }
-            let dispatcher = Task { try await queue.run() }
-            let pour = Task {
-                var id: Int64 = 0
-                while !Task.isCancelled {
-                    id += 1
-                    _ = await queue.submit(EnrichmentJob(channelURL: "c", messageID: id, text: "https://example.com"))
-                    try? await Task.sleep(for: .milliseconds(20))
-                }
-                return id
-            }
-            let pourAtLeast = ContinuousClock.now + .seconds(2)
-            var windows: [Int] = []
-            while windows.last != 1, windows.count < 20 {
-                await running.reset()
-                try await Task.sleep(for: .milliseconds(500))
-                windows.append(await running.most)
-            }
-            #expect(windows.last == 1, "admissions pour in: one worker (most at once in each half second: \(windows))")
-            try await Task.sleep(until: pourAtLeast)
-            pour.cancel()
-            var submitted = Int(await pour.value)
-            // Two seconds after the last admission the rate has fallen: a few jobs (under the threshold)
-            // run on all the workers.
-            try await Task.sleep(for: .seconds(2))
-            await running.reset()
-            for id in Int64(submitted + 1)...Int64(submitted + 8) {
+            // The pour comes before the workers start, so that none of it runs before the rate is known.
+            for id in Int64(1)...20 {
                 _ = await queue.submit(EnrichmentJob(channelURL: "c", messageID: id, text: "https://example.com"))
             }
-            submitted += 8
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try await store.counts()[.done] != submitted, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
+            let dispatcher = Task { try await queue.run() }
+            for n in 1...5 {
+                try await until("job \(n) of the pour running") { await running.started >= n }
+                #expect(await running.now == 1)
+                await running.release(1)
             }
-            #expect(try await store.counts()[.done] == submitted)
-            #expect(await running.most > 1, "the rate fell: the workers run together again")
+            #expect(await running.most == 1, "admissions pour in: one worker")
+            await clock.advance(by: .seconds(2))
+            try await until("four jobs at once, the rate fallen") { await running.now == 4 }
+            await running.release(15)
+            try await until("every job done") { try await store.counts()[.done] == 20 }
             dispatcher.cancel()
             try await dispatcher.value
         }
     }
 
+    /// Jobs that run until the test releases them, and how many ran at once.
     actor Running {
         private(set) var now = 0
         private(set) var most = 0
-        func enter() {
+        private(set) var started = 0
+        private var permits = 0
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        /// A job: runs until released.
+        func work() async {
             now += 1
+            started += 1
             most = max(most, now)
+            if permits > 0 {
+                permits -= 1
+            } else {
+                await withCheckedContinuation { waiting.append($0) }
+            }
+            now -= 1
         }
-        func leave() { now -= 1 }
-        func reset() { most = now }
+
+        /// Lets `count` jobs end, those waiting first.
+        func release(_ count: Int) {
+            for _ in 0..<count {
+                if waiting.isEmpty { permits += 1 } else { waiting.removeFirst().resume() }
+            }
+        }
     }
 }
