@@ -1,8 +1,10 @@
+import Clocks
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
 import DeskKitServer
+import DeskKitTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -138,16 +140,29 @@ struct EnrichmentServerTests {
         }
     }
 
-    /// `/metrics`, once it shows `line` (the work behind an answered webhook happens afterwards), or after 10 s.
+    /// `/metrics`, once it shows `line` (the work behind an answered webhook happens afterwards).
     static func metrics(_ client: TestClientProtocol, once line: String) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
+        try await until("/metrics showing \(line)") {
             let text = try await client.execute(uri: "/metrics", method: .get, headers: authorized) {
                 String(buffer: $0.body)
             }
-            if text.contains(line) || ContinuousClock.now > deadline { return text }
-            try await Task.sleep(for: .milliseconds(20))
+            return text.contains(line) ? text : nil
         }
+    }
+
+    /// The jobs by state, as `/health` shows them (`queued`, `running`, `done`, `failed`).
+    static func jobs(_ client: TestClientProtocol) async throws -> JSONValue {
+        try await client.execute(uri: "/health", method: .get) {
+            (try? JSONValue.parse(String(buffer: $0.body))) ?? .null
+        }[
+            "jobs"] ?? .null
+    }
+
+    /// Whether the queue holds nothing that could still call the Platform API: no job queued or running.
+    /// (A job done or failed is never run again by itself: checked this way, "nothing more happens" needs no wait.)
+    static func idle(_ client: TestClientProtocol) async throws -> Bool {
+        let jobs = try await jobs(client)
+        return jobs["queued"] == 0 && jobs["running"] == 0
     }
 
     // MARK: Signature
@@ -259,8 +274,8 @@ struct EnrichmentServerTests {
             #expect(
                 try await Self.post(client, Self.webhook(id: 1004, text: text, type: "ADMM")).1["reason"]
                     == "not a user message")
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(await fake.puts.count == 1)
+            try await until("the queue idle") { try await Self.idle(client) }
+            #expect(await fake.puts.count == 1, "nothing ignored was queued")
         }
     }
 
@@ -271,9 +286,9 @@ struct EnrichmentServerTests {
             let puts = try await fake.waitForPuts(3)
             try #require(puts.count == 3)
             #expect(puts[2].at - puts[1].at >= .milliseconds(950), "Retry-After: 1 is honoured")
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(await fake.puts.count == 3, "no attempt after the success")
             let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="updated"} 1"#)
+            #expect(try await Self.idle(client))
+            #expect(await fake.puts.count == 3, "no attempt after the success")
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="500"} 1"#))
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="429"} 1"#))
             #expect(metrics.contains(#"deskkit_jobs_total{outcome="retry_scheduled"} 2"#))
@@ -281,22 +296,28 @@ struct EnrichmentServerTests {
         }
     }
 
+    /// Retries end at the horizon of the server's clock (a `TestClock` the test moves a second at a time, so
+    /// however long a loaded machine takes over each try, the horizon is the clock's 4 s), and a 404 is not retried.
     @Test func retriesEndAtTheHorizonAndClientErrorsAreNotRetried() async throws {
-        // A horizon of 4 s: on a loaded machine (a fuzzer on the other core) the page alone took 1.5 s, and
-        // a horizon of 2 s left no time for a second try.
-        try await withServer({ $0.retry.horizon = .seconds(4) }) { client, fake, pages, _ async throws in
-            await fake.down(until: .now + .seconds(60))
+        let clock = TestClock()
+        try await withServer({ $0.retry.horizon = .seconds(4) }, clock: ServiceClock(clock)) {
+            client, fake, pages, _ async throws in
+            await fake.down(until: .now + .seconds(3600))
             try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a"))
+            try await until("the job failed at the horizon") {
+                await clock.advance(by: .seconds(1))
+                return try await Self.jobs(client)["failed"] == 1
+            }
             _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 1"#)
             let tries = await fake.puts.count
             #expect(tries >= 2, "retried within the horizon")
-            try await Task.sleep(for: .milliseconds(300))
+            try await until("the queue idle") { try await Self.idle(client) }
             #expect(await fake.puts.count == tries, "and not after it")
             await fake.down(until: .now)
             await fake.answer(.init(status: 404))
             try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b"))
             _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 2"#)
-            try await Task.sleep(for: .milliseconds(300))
+            try await until("the queue idle") { try await Self.idle(client) }
             #expect(await fake.puts.count == tries + 1, "one attempt for the 404")
         }
     }
@@ -351,7 +372,7 @@ struct EnrichmentServerTests {
             }, handBack: { await handedBack.handBack($0) }
         ) { client, fake, pages, _ async throws in
             try await Self.post(client, Self.webhook(id: 9, text: "\(pages.baseURL)/silent"))
-            try await Task.sleep(for: .milliseconds(300))  // the worker is waiting for the page
+            try await until("the worker waiting for the page") { try await Self.jobs(client)["running"] == 1 }
             await bodyEnded.mark()
         }
         let shutdown = try #require(await bodyEnded.elapsed)
@@ -613,9 +634,8 @@ struct EnrichmentServerTests {
             try await Self.post(client, body)
             try await Self.post(client, body, signature: "00")
             _ = try await fake.waitForPuts(2)
-            let deadline = ContinuousClock.now + .seconds(10)
-            while !records.lines.contains(where: { $0.contains("message enriched") }), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
+            try await until("the message enriched, logged") {
+                records.lines.contains { $0.contains("message enriched") }
             }
         }
         let all = records.lines
