@@ -1,3 +1,6 @@
+import DeskKitTime
+import DeskKitTestSupport
+import Clocks
 import Foundation
 import DeskKitJobStore
 import DeskKitPreview
@@ -13,23 +16,22 @@ struct MemoryQueueTests {
         EnrichmentJob(channelURL: "c", messageID: id, text: "https://example.com/\(id)")
     }
 
-    /// Runs `queue` in a service group, does `body`, shuts down gracefully and returns the time it took.
-    static func run(_ queue: EnrichmentQueue, _ body: () async throws -> Void) async throws -> Duration {
+    /// Runs `queue` in a service group, does `body`, shuts down gracefully — doing `stopping` once the shutdown
+    /// has begun — and returns when the group has ended.
+    static func run(
+        _ queue: EnrichmentQueue, _ body: () async throws -> Void, stopping: @Sendable () async throws -> Void = {}
+    ) async throws {
         let group = ServiceGroup(configuration: .init(services: [queue], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
         try await body()
-        let start = ContinuousClock.now
         await group.triggerGracefulShutdown()
+        try await stopping()
         try await running.value
-        return ContinuousClock.now - start
     }
 
-    /// Waits until `store` holds a job in `state`, or a minute.
+    /// Waits until `store` holds a job in `state`.
     static func waitFor(_ state: JobState, in store: MemoryJobStore) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while await store.counts()[state] == 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await until("a job \(state.rawValue)") { await store.counts()[state, default: 0] > 0 }
     }
 
     static func memory(capacity: Int = 10_000) -> MemoryJobStore {
@@ -51,52 +53,63 @@ struct MemoryQueueTests {
         #expect(await queue.submit(Self.job(4)) == .closed)
     }
 
+    /// Jobs running and queued when the shutdown begins are all done within the grace: the jobs run until the
+    /// test opens their gate, after the shutdown has begun.
     @Test func gracefulShutdownFinishesQueuedWork() async throws {
         let done = Recorder()
+        let gate = Gate()
         var configuration = JobQueueConfiguration()
         configuration.workers = 2
         let queue = EnrichmentQueue(
             store: Self.memory(), configuration: configuration, retry: EnrichmentRetry(),
             handBack: { await done.handBack($0) }
         ) { job in
-            try? await Task.sleep(for: .milliseconds(50))
+            await gate.wait()
             await done.add(job.job.messageID)
             return .updated
         }
-        _ = try await Self.run(queue) {
+        try await Self.run(queue) {
             for id in Int64(1)...6 { #expect(await queue.submit(Self.job(id)) == .accepted) }
+            try await until("two jobs running") { await queue.figures().running == 2 }
+        } stopping: {
+            gate.open()
         }
         #expect(await done.ids.sorted() == [1, 2, 3, 4, 5, 6])
         #expect(await done.handedBack.isEmpty)
     }
 
+    /// The grace, on the queue's clock (a `TestClock` the test moves once the shutdown has begun), ends a job
+    /// that would run for a minute of that clock: it is cut short and handed back with the queued ones.
     @Test func gracefulShutdownHandsBackWhatTheGraceCannotFinish() async throws {
         let done = Recorder()
+        let clock = TestClock()
+        let service = ServiceClock(clock)
         var configuration = JobQueueConfiguration()
         configuration.workers = 1
         configuration.shutdownGrace = .milliseconds(200)
         let queue = EnrichmentQueue(
-            store: Self.memory(), configuration: configuration, retry: EnrichmentRetry(),
+            store: Self.memory(), configuration: configuration, retry: EnrichmentRetry(), clock: service,
             handBack: { await done.handBack($0) }
         ) { job in
             do {
-                try await Task.sleep(for: .seconds(60))
+                try await service.sleep(.seconds(60))
             } catch {
                 return .cancelled
             }
             await done.add(job.job.messageID)
             return .updated
         }
-        let took = try await Self.run(queue) {
+        try await Self.run(queue) {
             for id in Int64(1)...3 { #expect(await queue.submit(Self.job(id)) == .accepted) }
-            // Generous: when the other tests keep the test process's threads busy, a job can take seconds to start.
-            let deadline = ContinuousClock.now + .seconds(40)
-            while await queue.figures().running == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
+            try await until("the first job running") { await queue.figures().running == 1 }
+        } stopping: {
+            // Until the grace's timer fires: 100 ms at a time, far from the job's minute.
+            try await until("the grace over") {
+                await clock.advance(by: .milliseconds(100))
+                return await !done.handedBack.isEmpty
             }
-            #expect(await queue.figures().running == 1)
         }
-        #expect(took < .seconds(55), "the grace (0.2 s) ended it, not the 60 s job")
+        #expect(service.elapsed() < .seconds(60), "the grace ended it, not the job's minute")
         #expect(await done.ids.isEmpty)
         #expect(await done.handedBack == [2, 3, 1], "queued jobs first, then the one cut short")
     }
@@ -125,7 +138,7 @@ struct MemoryQueueTests {
         let pastHorizon = EnrichmentQueue(store: store, retry: past) { _ in
             .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
         }
-        _ = try await Self.run(queue) {
+        try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
             try await Self.waitFor(.done, in: store)
         }
@@ -134,7 +147,7 @@ struct MemoryQueueTests {
         let times = await attempts.times
         try #require(times.count == 3)
         #expect(times[1] - times[0] >= .milliseconds(700), "Retry-After is honoured")
-        _ = try await Self.run(pastHorizon) {
+        try await Self.run(pastHorizon) {
             #expect(await pastHorizon.submit(Self.job(2)) == .accepted)
             try await Self.waitFor(.failed, in: store)
         }
@@ -157,8 +170,7 @@ struct MemoryQueueTests {
             let first = await attempts.add() == 1
             return first ? .retryable(PlatformAPIError(.retryable, status: 503, detail: "later")) : .updated
         }
-        _ = try await Self.run(queue) {
-            try await Task.sleep(for: .milliseconds(200))  // every worker idle, one waiting for the poll
+        try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
             try await Self.waitFor(.done, in: store)
         }
@@ -179,7 +191,7 @@ struct MemoryQueueTests {
             _ = await attempts.add()
             return .challenged(.refused(.challenge, provider: "cloudflare", "a bot check stood in for the page"))
         }
-        _ = try await Self.run(queue) {
+        try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
             try await Self.waitFor(.done, in: store)
         }
@@ -203,7 +215,7 @@ struct MemoryQueueTests {
             _ = await attempts.add()
             return .updated  // a success the strategy still fails: the queue adds no rule of its own
         }
-        _ = try await Self.run(queue) {
+        try await Self.run(queue) {
             #expect(await queue.submit(Self.job(1)) == .accepted)
             try await Self.waitFor(.failed, in: store)
         }
