@@ -4,6 +4,7 @@ import DeskKitTestSupport
 import DeskKitTime
 import Foundation
 import SQLiteNIO
+import Synchronization
 import Testing
 
 /// What every store promises (``JobStore``), checked on each real backend: the memory store, a SQLite file
@@ -154,23 +155,22 @@ struct JobStoreContractTests {
                 if backend == .sqlite { await other.close() }
                 return
             }
-            // Admitted until one is heard (the listener may not listen yet), a minute at most.
-            let admissions = Task {
-                for id in 1...600 where !Task.isCancelled {
-                    _ = try? await store.admit(Self.job(Int64(id)), now: Date(), dedupWindow: .seconds(60))
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-                woken.continuation.finish()  // none heard
+            // Admitted until one is heard (the listener may not listen yet).
+            var id: Int64 = 0
+            var heard = woken.stream.makeAsyncIterator()
+            let heardOne = Atomic(false)
+            let hearing = Task {
+                _ = await heard.next()
+                heardOne.store(true, ordering: .relaxed)
             }
-            var heard = false
-            for await _ in woken.stream {
-                heard = true
-                break
+            try await until("an admission heard by the other store") {
+                id += 1
+                _ = try? await store.admit(Self.job(id), now: Date(), dedupWindow: .seconds(60))
+                return heardOne.load(ordering: .relaxed)
             }
-            admissions.cancel()
+            await hearing.value
             listener.cancel()
             await listener.value
-            #expect(heard)
             await other.close()
         }
     }
@@ -185,7 +185,7 @@ struct JobStoreContractTests {
             for id in 1...2 { _ = try await store.admit(Self.job(Int64(id)), now: t0, dedupWindow: .seconds(60)) }
             let claimed = try await store.claim(limit: 2, now: t0, lease: .seconds(30))
             let worker = Task {
-                try? await Task.sleep(for: .seconds(600))  // until cancelled
+                await untilCancelled()
                 #expect(Task.isCancelled)
                 let requeued = try await store.reschedule(
                     claimed[0], dueAt: t0, error: nil, now: t0.addingTimeInterval(1))

@@ -121,13 +121,10 @@ struct PostgresStoreTests {
         }
         // The session sleeping at commit, ended as a shutdown ends it.
         let sleeping = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'"
-        let deadline = ContinuousClock.now + .seconds(20)
-        var pid = ""
-        while pid.isEmpty, ContinuousClock.now < deadline {
-            pid = try cluster.psql(location.database, sleeping)
-            if pid.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+        let pid = try await until("the admission reaching the commit") {
+            let pid = try cluster.psql(location.database, sleeping)
+            return pid.isEmpty ? nil : pid
         }
-        #expect(!pid.isEmpty, "the admission reached the commit")
         try cluster.psql(location.database, "SELECT pg_terminate_backend(\(pid))")
         let result = await admission.result
         let stored = try cluster.psql(location.database, "SELECT count(*) FROM deskkit_jobs")

@@ -4,6 +4,7 @@ import DeskKitJobs
 import Foundation
 import Logging
 import ServiceLifecycle
+import DeskKitTestSupport
 import Testing
 
 /// The queue waits on the clock it is given: with swift-clocks' `TestClock`, a retry is run when the test moves
@@ -52,12 +53,16 @@ struct QueueOnATestClockTests {
     /// Waits in real time until `done` holds, moving `clock` on a millisecond at a time meanwhile (a wait on the
     /// clock registered after the last move is then due too). Returns the clock time moved.
     @discardableResult
-    static func nudge(_ clock: TestClock<Duration>, until done: () async -> Bool) async throws -> Duration {
+    static func nudge(
+        _ clock: TestClock<Duration>, _ what: String = "the queue doing what the clock allows",
+        until done: () async -> Bool
+    ) async throws -> Duration {
         var moved = Duration.zero
-        for _ in 0..<5000 where await !done() {
+        try await until(what) {
+            if await done() { return true }
             await clock.advance(by: .milliseconds(1))
             moved += .milliseconds(1)
-            try await Task.sleep(for: .milliseconds(1))
+            return false
         }
         return moved
     }
@@ -66,9 +71,11 @@ struct QueueOnATestClockTests {
         await store.counts()[state] ?? 0
     }
 
-    /// Waits (in real time, yielding) until `done` holds: for what happens without the clock moving.
-    static func settle(_ done: () async -> Bool) async throws {
-        for _ in 0..<5000 where await !done() { try await Task.sleep(for: .milliseconds(1)) }
+    /// Waits (in real time) until `done` holds: for what happens without the clock moving.
+    static func settle(_ what: String = "the queue doing what it can without the clock", _ done: () async -> Bool)
+        async throws
+    {
+        try await until(what) { await done() }
     }
 
     @Test func aRetryRunsWhenTheClockReachesItsDueTime() async throws {
@@ -110,7 +117,7 @@ struct QueueOnATestClockTests {
         ) { _ in
             _ = await started.next()
             // Runs until cancelled (a page that never answers).
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            await untilCancelled()
             return Outcome(name: "cut short", isCancelled: true)
         }
         let group = ServiceGroup(configuration: .init(services: [queue], logger: Logger(label: "test")))

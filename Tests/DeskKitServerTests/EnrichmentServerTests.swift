@@ -328,7 +328,7 @@ struct EnrichmentServerTests {
             $0.queue.workers = 1
             $0.queue.shutdownGrace = .milliseconds(100)
         }) { client, fake, pages, _ async throws in
-            await fake.setDelay(.seconds(30))
+            await fake.hold(Gate())
             #expect(
                 try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a")).1["status"] == "queued")
             _ = try await fake.waitForPuts(1)  // the worker is busy with message 1
@@ -351,7 +351,7 @@ struct EnrichmentServerTests {
                 $0.queue.shutdownGrace = .milliseconds(300)
             }, handBack: { await handedBack.handBack($0) }
         ) { client, fake, pages, _ async throws in
-            await fake.setDelay(.seconds(30))
+            await fake.hold(Gate())
             try await Self.post(client, Self.webhook(id: 7, text: "\(pages.baseURL)/a"))
             try await Self.post(client, Self.webhook(id: 8, text: "\(pages.baseURL)/b"))
             _ = try await fake.waitForPuts(1)

@@ -1,4 +1,5 @@
 import DeskKitModel
+import DeskKitTestSupport
 import Hummingbird
 import Logging
 import NIOCore
@@ -18,31 +19,37 @@ actor FakeSendbird {
         var status: Int
         var retryAfter: String?
         var delay: Duration = .zero
+        /// Held until this gate opens (or the request is given up on): an API that hangs.
+        var hold: Gate?
     }
 
     private(set) var puts: [Put] = []
     private var script: [Answer] = []
     private var defaultDelay: Duration = .zero
+    private var defaultHold: Gate?
     private var downUntil: ContinuousClock.Instant?
     private var task: Task<Void, Error>?
     private(set) var baseURL = ""
 
     func answer(_ answers: Answer...) { script += answers }
     func setDelay(_ delay: Duration) { defaultDelay = delay }
+    /// Holds every answer until `gate` opens, or the client gives up: an API that hangs.
+    func hold(_ gate: Gate) { defaultHold = gate }
     /// Answers 503 to every PUT until `instant` (an outage), then as before.
     func down(until instant: ContinuousClock.Instant) { downUntil = instant }
 
     func record(_ put: Put) -> Answer {
         puts.append(put)
         if let downUntil, put.at < downUntil { return Answer(status: 503) }
-        return script.isEmpty ? Answer(status: 200, delay: defaultDelay) : script.removeFirst()
+        return script.isEmpty ? Answer(status: 200, delay: defaultDelay, hold: defaultHold) : script.removeFirst()
     }
 
-    /// Waits until `count` PUTs arrived (at most `timeout`), then returns them.
-    func waitForPuts(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [Put] {
-        let deadline = ContinuousClock.now + timeout
-        while puts.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        return puts
+    /// Waits until `count` PUTs arrived, then returns them.
+    nonisolated func waitForPuts(_ count: Int) async throws -> [Put] {
+        try await until("\(count) PUTs at the Platform API") {
+            let puts = await self.puts
+            return puts.count >= count ? puts : nil
+        }
     }
 
     func start() async throws {
@@ -55,7 +62,9 @@ actor FakeSendbird {
                 Put(
                     path: request.uri.path, apiToken: request.headers[.init("Api-Token")!],
                     claim: request.headers[.init("DeskKit-Claim")!], body: json, at: .now))
+            // An API's latency: time the answer takes, which no event stands for (a hang is a gate).
             if answer.delay > .zero { try await Task.sleep(for: answer.delay) }
+            await answer.hold?.wait()
             var headers = HTTPFields()
             if let retryAfter = answer.retryAfter { headers[.retryAfter] = retryAfter }
             return Response(

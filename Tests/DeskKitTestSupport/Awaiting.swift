@@ -25,7 +25,7 @@ public func until(
     while try await !condition() {
         guard ContinuousClock.now < end else { throw NeverHappened(what: what, waited: limit) }
         // The one pause of the suite's waits: the state looked at sends no notice to await.
-        try await Task.sleep(for: .milliseconds(5))
+        try await Task.sleep(for: .milliseconds(1))
     }
 }
 
@@ -39,4 +39,10 @@ public func until<T>(
         return found != nil
     }
     return found!
+}
+
+/// Suspends until the task is cancelled: work that runs until it is stopped (a page that never answers, a job
+/// cut short by a shutdown), without a sleep that would end by itself.
+public func untilCancelled() async {
+    await Gate().wait()
 }

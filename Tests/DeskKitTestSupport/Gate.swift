@@ -3,7 +3,12 @@ import Synchronization
 /// Work a test holds until it lets it go: closed until ``open()``, then open for good. The event a test hands a
 /// job, a page or a fake API, instead of a sleep that would make them take time.
 public final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+    private struct State {
+        var open = false
+        var next = 0
+        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+    private let state = Mutex(State())
 
     /// A closed gate.
     public init() {}
@@ -11,21 +16,30 @@ public final class Gate: Sendable {
     /// Lets every waiter through, now and later.
     public func open() {
         let waiting = state.withLock { state in
-            defer { state = (true, []) }
-            return state.waiting
+            state.open = true
+            defer { state.waiting = [:] }
+            return state.waiting.values
         }
         for waiter in waiting { waiter.resume() }
     }
 
-    /// Returns once the gate is open.
+    /// Returns once the gate is open, or the task is cancelled (a request the server gives up on).
     public func wait() async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if state.open { return true }
-                state.waiting.append(continuation)
-                return false
+        let id = state.withLock { state in
+            defer { state.next += 1 }
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state in
+                    if state.open || Task.isCancelled { return true }
+                    state.waiting[id] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiting.removeValue(forKey: id) }?.resume()
         }
     }
 }
