@@ -57,16 +57,14 @@ struct PromptShutdownTests {
                 }
             }
             // Fetches hang when the signal comes (four at once to the one host; the others wait their turn).
-            let settle = ContinuousClock.now + .seconds(10)
-            while server.connectionsAccepted < 4, ContinuousClock.now < settle {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await until("four fetches hanging at the page server") { server.connectionsAccepted >= 4 }
+            // The sixteen other previews waiting for a place at the host: no figure of the server counts a request
+            // before it is answered, so they are given half a second to arrive (one that came late would be refused
+            // a connection and fail the check below, never pass it wrongly).
             try await Task.sleep(for: .milliseconds(500))
             let signalled = ContinuousClock.now
             process.terminate()  // SIGTERM
-            while process.isRunning, ContinuousClock.now - signalled < .seconds(30) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await until("the server stopped after SIGTERM") { !process.isRunning }
             let took = ContinuousClock.now - signalled
             #expect(!process.isRunning)
             #expect(took <= .seconds(grace + 3), "stopped \(took) after SIGTERM, with a grace of \(grace) s")

@@ -122,10 +122,7 @@ struct ScaleOutTests {
             // the next instance from then on); the others go on alone, then it comes back.
             let ports = instances.map(\.1)
             async let firstThird = send(1...third, ports: ports)
-            let killAt = ContinuousClock.now + .seconds(60)
-            while puts.withLock({ $0.count }) < 100, ContinuousClock.now < killAt {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await until("a hundred messages updated before the kill") { puts.withLock { $0.count } >= 100 }
             let updatedBeforeKill = puts.withLock { $0.count }
             let killedAt = ContinuousClock.now
             kill(instances[0].0.processIdentifier, SIGKILL)
@@ -144,9 +141,8 @@ struct ScaleOutTests {
             #expect(answers["lost"] == nil && answers.values.reduce(0, +) == 2 * Self.messages, "\(answers)")
             #expect((Self.messages - 32)...Self.messages ~= answers["queued", default: 0], "\(answers)")
 
-            let deadline = Date().addingTimeInterval(150)
-            while puts.withLock({ $0.count }) < Self.messages, Date() < deadline {
-                try await Task.sleep(for: .milliseconds(200))
+            try await until("every message updated", within: .seconds(150)) {
+                puts.withLock { $0.count } >= Self.messages
             }
             let updated = puts.withLock { $0 }
             #expect(updated.count == Self.messages, "every message updated")

@@ -88,15 +88,12 @@ struct TracingTests {
             return bytes.map { String(format: "%02x", $0) }.joined()
         }
 
-        /// Waits until a span named `name` arrived (at most 20 s).
+        /// Waits until a span named `name` arrived; the spans then.
         func waitFor(_ name: String) async throws -> [Span] {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline {
+            try await until("a span named \(name)") {
                 let now = spans.withLock { $0 }
-                if now.contains(where: { $0.name == name }) { return now }
-                try await Task.sleep(for: .milliseconds(50))
+                return now.contains(where: { $0.name == name }) ? now : nil
             }
-            return spans.withLock { $0 }
         }
     }
 
@@ -149,9 +146,8 @@ struct TracingTests {
 
         let (status, _) = try await CrashRecoveryTests.sendWebhook(id: 77, link: "\(site.baseURL)/r", to: port)
         #expect(status == 200)
-        let until = ContinuousClock.now + .seconds(20)
-        while !requests.all.contains(where: { $0.path.hasPrefix("/v3/") }), ContinuousClock.now < until {
-            try await Task.sleep(for: .milliseconds(50))
+        try await until("the message's update at the Platform API") {
+            requests.all.contains { $0.path.hasPrefix("/v3/") }
         }
         var preview = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/preview")!)
         preview.httpMethod = "POST"
@@ -161,10 +157,10 @@ struct TracingTests {
         preview.setValue(Self.callerParent, forHTTPHeaderField: "traceparent")
         let (_, answer) = try await URLSession.shared.data(for: preview)
         #expect((answer as? HTTPURLResponse)?.statusCode == 200)
-        // The last spans are exported when the server stops; its last lines reach the log soon after.
+        // The last spans are exported when the server stops; its last lines reach the log before its end.
         process.interrupt()
         await CLI.exit(of: process)
-        try await Task.sleep(for: .milliseconds(200))
+        try await until("the server's log to its end") { log.ended }
         return log.text.withLock { $0 }
     }
 

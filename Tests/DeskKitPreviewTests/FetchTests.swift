@@ -382,6 +382,8 @@ final class SilentListener {
             }
             fds.append(c)
         }
+        // The kernel completes these handshakes on its own time and tells no one: a pause lets the queue fill (were
+        // it not full yet, the fetch would connect and the test fail, never pass wrongly).
         usleep(100_000)
     }
 

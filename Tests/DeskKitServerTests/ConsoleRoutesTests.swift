@@ -9,6 +9,7 @@ import DeskKitTime
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import DeskKitTestSupport
 import Testing
 
 /// What the operator's console reads and does, as routes (the page itself is driven in Chromium by
@@ -28,17 +29,12 @@ struct ConsoleRoutesTests {
 
     /// Asks `uri` until `holds` is true of its answer; fails naming `what` after a minute.
     static func until(
-        _ what: String, _ client: TestClientProtocol, _ uri: String, _ holds: (JSONValue) -> Bool
+        _ what: String, _ client: TestClientProtocol, _ uri: String, _ holds: @escaping (JSONValue) -> Bool
     ) async throws -> JSONValue {
-        let end = ContinuousClock.now + .seconds(60)
-        var last = JSONValue.null
-        while ContinuousClock.now < end {
-            last = try await get(client, uri).1
-            if holds(last) { return last }
-            try await Task.sleep(for: .milliseconds(20))
+        try await DeskKitTestSupport.until("\(what) (asking \(uri))") {
+            let answer = try await get(client, uri).1
+            return holds(answer) ? answer : nil
         }
-        Issue.record("waited a minute for \(what); last answer: \(last)")
-        throw CancellationError()
     }
 
     @Test func aFailedJobIsListedAndRetriedFromTheAPI() async throws {

@@ -68,17 +68,17 @@ struct FrozenInstanceTests {
                 #expect(status == .ok)
             }
             // A has claimed every job and waits for its pages: then it freezes (its clock stands still).
-            try await Self.until("A claims every job") {
+            try await until("A claims every job") {
                 try await storeA.counts()[.running] == Int(Self.messages)
                     && asked.withLock { $0.count } == Int(Self.messages)
             }
             try await serverB.makeApplication().test(.router) { _ in
                 // B's time passes A's leases: B claims the jobs, fetches the pages and updates every message.
                 await clockB.advance(by: lease + .seconds(1))
-                try await Self.until("B ends every job") { try await storeB.counts()[.done] == Int(Self.messages) }
+                try await until("B ends every job") { try await storeB.counts()[.done] == Int(Self.messages) }
                 // A runs again: its pages arrive, its workers find their claims gone.
                 gate.open()
-                try await Self.until("A's workers find their claims gone") {
+                try await until("A's workers find their claims gone") {
                     metricsA.total("deskkit_jobs_stale_writes_total") == Self.messages
                 }
             }
@@ -96,14 +96,4 @@ struct FrozenInstanceTests {
         await storeB.close()
     }
 
-    /// Waits until `condition` holds, looking every 10 ms for a minute at most; records an issue naming
-    /// `what` otherwise.
-    static func until(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("waited a minute for: \(what)")
-    }
 }
