@@ -62,7 +62,9 @@ public struct EnrichmentServer: Sendable {
     ///   - sharedPreviews: a preview cache shared with other instances (PostgreSQL's), behind this one's own.
     ///   - handBack: with a `MemoryJobStore`, also receives the jobs left at shutdown (see ``EnrichmentQueue``).
     ///   - clock: the server's one clock: what the queue waits and dates by, the shutdown grace, the preview
-    ///     cache's and the idle connections' time, and the API keys' rate are counted on (a test drives it).
+    ///     cache's and the idle connections' time, a fetch's and the image proxy's time limits, the shared cache's
+    ///     waits and the API keys' rate are counted on (a test drives it). A store counts its own time-outs on the
+    ///     clock it was opened with (`PostgresJobStore.Options.clock`).
     public init(
         configuration: ServerConfiguration, store: any JobStore, metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.server"), sharedPreviews: (any SharedPreviewCache)? = nil,
