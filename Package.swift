@@ -333,7 +333,7 @@ let package = Package(
             name: "DeskKitPreviewTests",
             dependencies: [
                 "DeskKitPreview", "DeskKitPageServer", "DeskKitModel", "DeskKitInvariants", "DeskKitCards",
-                "DeskKitTestSupport", "DeskKitMetadata", "DeskKitJSON",
+                "DeskKitTestSupport", "DeskKitMetadata", "DeskKitJSON", "DeskKitTime",
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: previews),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: previews),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras", condition: previews),
@@ -368,7 +368,7 @@ let package = Package(
         .testTarget(
             name: "DeskKitJobsTests",
             dependencies: [
-                "DeskKitJobs", "DeskKitJobStore",
+                "DeskKitJobs", "DeskKitJobStore", "DeskKitTestSupport",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
@@ -387,7 +387,7 @@ let package = Package(
             name: "DeskKitSharedPreviewsTests",
             dependencies: [
                 "DeskKitSharedPreviews", "DeskKitTestSupport", "DeskKitPageServer", "DeskKitJobStore", "DeskKitModel",
-                "DeskKitPreview",
+                "DeskKitPreview", "DeskKitTime",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
             ]
         ),
