@@ -22,13 +22,16 @@ public struct ServiceClock: Sendable {
     public let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Calls back once a duration has passed, unless cancelled first (``schedule(in:_:)``).
     private let timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
+    /// Whether this clock is SwiftNIO's and the system's (``system``): only then does a library's own deadline, set
+    /// on SwiftNIO's clock, count the same time.
+    package let isSystem: Bool
 
     /// Waits on the continuous clock and counts its instants; dates by the wall clock. Its timers are SwiftNIO's
     /// scheduled callbacks (no task a timer), as AsyncHTTPClient's own deadlines are.
     public static let system: ServiceClock = {
         let clock = ServiceClock(ContinuousClock())
         return ServiceClock(
-            now: { Date() }, elapsed: clock.elapsed, sleepUntil: clock.sleepUntil,
+            now: { Date() }, elapsed: clock.elapsed, sleepUntil: clock.sleepUntil, isSystem: true,
             timer: { delay, body in
                 let task = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(delay.nanoseconds))
                 {
@@ -47,6 +50,7 @@ public struct ServiceClock: Sendable {
         }
         self.init(
             now: { date.addingTimeInterval(elapsed() / .seconds(1)) }, elapsed: elapsed, sleepUntil: sleepUntil,
+            isSystem: false,
             timer: { delay, body in
                 // The due time is taken now, not when the task first runs: a test that moves the clock right
                 // after scheduling moves it past this timer.
@@ -61,12 +65,13 @@ public struct ServiceClock: Sendable {
 
     private init(
         now: @escaping @Sendable () -> Date, elapsed: @escaping @Sendable () -> Duration,
-        sleepUntil: @escaping @Sendable (Duration) async throws -> Void,
+        sleepUntil: @escaping @Sendable (Duration) async throws -> Void, isSystem: Bool,
         timer: @escaping @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
     ) {
         self.now = now
         self.elapsed = elapsed
         self.sleepUntil = sleepUntil
+        self.isSystem = isSystem
         self.timer = timer
     }
 

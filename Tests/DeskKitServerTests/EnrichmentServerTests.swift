@@ -316,6 +316,11 @@ struct EnrichmentServerTests {
             await fake.down(until: .now)
             await fake.answer(.init(status: 404))
             try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b"))
+            // The clock moves on meanwhile: a wait the first job's outage left on it (the API's back-off) ends.
+            try await until("the 404's job failed") {
+                await clock.advance(by: .seconds(1))
+                return try await Self.jobs(client)["failed"] == 2
+            }
             _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 2"#)
             try await until("the queue idle") { try await Self.idle(client) }
             #expect(await fake.puts.count == tries + 1, "one attempt for the 404")

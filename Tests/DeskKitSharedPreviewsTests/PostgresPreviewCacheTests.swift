@@ -128,7 +128,8 @@ struct PostgresPreviewCacheTests {
                 fetcher: PageFetcher(configuration: fetch, clock: ServiceClock(clock)),
                 sharedCache: try await PostgresPreviewCache.open(sharing: c))
             await clock.advance(by: elapsed)
-            #expect(await later.card(for: wall).map(\.preview) == .failure(first))
+            let answer = await later.card(for: wall).map(\.preview)
+            #expect(answer == .failure(first), "after \(elapsed): \(answer)")
             #expect(fetches.withLock { $0["/wall"] } == fetched, "after \(elapsed)")
         }
         await c.close()
