@@ -121,9 +121,10 @@ public struct PageFetcher: Sendable {
     /// Runs `work` within ``FetchConfiguration/totalTimeout`` (the package's one deadline helper: answered at
     /// the limit, the work cancelled), its errors mapped onto ``FetchError``: the limit running out is
     /// ``FetchError/Kind/timeout``, the caller cancelling ``FetchError/Kind/cancelled``. `work` is given the
-    /// same limit as an instant, for AsyncHTTPClient's requests (on the system clock; on a test's, none but the clock's): one limit, however many hops. `left`, when
-    /// given, is what remains of that limit for a request that began earlier (it waited for a place): the work
-    /// gets only that, and a time-out still names the whole limit.
+    /// same limit as an instant, for AsyncHTTPClient's requests (on the system clock; on a test's clock, none but
+    /// the clock's): one limit, however many hops. `left`, when given, is what remains of that limit for a request
+    /// that began earlier (it waited for a place): the work gets only that, and a time-out still names the whole
+    /// limit.
     func withTotalTimeout<T: Sendable>(
         left: Duration? = nil, _ work: @escaping @Sendable (NIODeadline) async throws -> T
     ) async throws(FetchError) -> T {
