@@ -81,6 +81,9 @@ struct EnrichmentServerTests {
         configuration.queue.pollInterval = .milliseconds(50)
         configuration.queue.shutdownGrace = .seconds(5)
         configuration.apiKeys = try APIKeys(parsing: Self.apiKey)
+        // No rate limit: tests look at the API until a state is reached (`until`), faster than a key's 20 a second
+        // (a console test's retry was answered 429 on CI). The limiter's own tests set one.
+        configuration.rateLimit.perSecond = 0
         tweak(&configuration)
         let server = EnrichmentServer(
             configuration: configuration, store: store ?? MemoryJobStore(configuration: configuration.memory),
