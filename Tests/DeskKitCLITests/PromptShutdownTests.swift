@@ -58,10 +58,16 @@ struct PromptShutdownTests {
             }
             // Fetches hang when the signal comes (four at once to the one host; the others wait their turn).
             try await until("four fetches hanging at the page server") { server.connectionsAccepted >= 4 }
-            // The sixteen other previews waiting for a place at the host: no figure of the server counts a request
-            // before it is answered, so they are given half a second to arrive (one that came late would be refused
-            // a connection and fail the check below, never pass it wrongly).
-            try await Task.sleep(for: .milliseconds(500))
+            // And the sixteen others waiting for a place at the host: every preview is at the server (its figure of
+            // requests not yet answered counts them, and this look at it).
+            try await until("twenty previews at the server") {
+                var look = URLRequest(url: URL(string: "\(base)/metrics")!)
+                look.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+                let (text, _) = try await session.data(for: look)
+                let line = String(decoding: text, as: UTF8.self).split(separator: "\n")
+                    .first { $0.hasPrefix("deskkit_http_requests_in_flight ") }
+                return (line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0) >= 21
+            }
             let signalled = ContinuousClock.now
             process.terminate()  // SIGTERM
             try await until("the server stopped after SIGTERM") { !process.isRunning }

@@ -146,11 +146,14 @@ struct EnrichmentServerTests {
     /// `/metrics`, once it shows `line` (the work behind an answered webhook happens afterwards).
     static func metrics(_ client: TestClientProtocol, once line: String) async throws -> String {
         try await until("/metrics showing \(line)") {
-            let text = try await client.execute(uri: "/metrics", method: .get, headers: authorized) {
-                String(buffer: $0.body)
-            }
+            let text = try await metrics(client)
             return text.contains(line) ? text : nil
         }
+    }
+
+    /// `/metrics` now.
+    static func metrics(_ client: TestClientProtocol) async throws -> String {
+        try await client.execute(uri: "/metrics", method: .get, headers: authorized) { String(buffer: $0.body) }
     }
 
     /// The jobs by state, as `/health` shows them (`queued`, `running`, `done`, `failed`).
@@ -500,6 +503,29 @@ struct EnrichmentServerTests {
             #expect(again.contains("deskkit_preview_cache_entries 4"), "\(again)")
             #expect(again.contains("deskkit_fetch_hosts_fetching 0"))
             #expect(again.contains("deskkit_fetch_hosts_connected 1"))
+        }
+    }
+
+    /// `deskkit_http_requests_in_flight` counts a request from its arrival to its answer: a preview of a page that
+    /// never answers is counted until its fetch's time limit (on the server's clock, which the test moves) ends it.
+    /// A look at `/metrics` counts itself.
+    @Test func requestsAreInFlightUntilAnswered() async throws {
+        let clock = TestClock()
+        try await withServer(clock: ServiceClock(clock)) { client, _, pages, _ async throws in
+            let held = Task {
+                try await client.execute(
+                    uri: "/v1/preview", method: .post, headers: Self.authorized,
+                    body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/silent"}"#)
+                ) {
+                    try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue?.first?["error"]?["kind"]
+                }
+            }
+            _ = try await Self.metrics(client, once: "deskkit_http_requests_in_flight 2.0")
+            try await until("the held preview answered") {
+                await clock.advance(by: .seconds(1))
+                return try await Self.metrics(client).contains("deskkit_http_requests_in_flight 1.0")
+            }
+            #expect(try await held.value == "timeout")
         }
     }
 

@@ -15,18 +15,22 @@ public struct ServerMetrics: Sendable {
     public let factory: any MetricsFactory
     /// The text `GET /metrics` answers, for a Prometheus registry; nil for another backend.
     let exposition: (@Sendable () -> String)?
+    /// `deskkit_http_requests_in_flight`: requests received and not yet answered.
+    let requestsInFlight: Meter
 
     /// Metrics in a Prometheus registry of their own, served at `GET /metrics` (what `deskkit serve` uses).
     public init() {
         let registry = PrometheusCollectorRegistry()
         factory = PrometheusMetricsFactory(registry: registry)
         exposition = { registry.emitToString() }
+        requestsInFlight = Meter(label: "deskkit_http_requests_in_flight", factory: factory)
     }
 
     /// Metrics counted by `factory`, any swift-metrics backend, which exports them: `GET /metrics` answers 404.
     public init(factory: any MetricsFactory) {
         self.factory = factory
         exposition = nil
+        requestsInFlight = Meter(label: "deskkit_http_requests_in_flight", factory: factory)
     }
 
     func count(_ name: String, _ dimensions: [(String, String)] = [], by amount: Int = 1) {
