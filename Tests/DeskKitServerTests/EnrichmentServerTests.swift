@@ -306,14 +306,20 @@ struct EnrichmentServerTests {
     /// however long a loaded machine takes over each try, the horizon is the clock's 4 s), and a 404 is not retried.
     @Test func retriesEndAtTheHorizonAndClientErrorsAreNotRetried() async throws {
         let clock = TestClock()
+        /// Moves the clock a second while no job runs, and says whether `failed` jobs have failed. A job that runs
+        /// fetches its page and calls the API in real time, under limits counted on this clock (the fetch's 10 s,
+        /// the lease): moved then, the clock would end them (under stress-ng, a fetch of 10 ms saw the clock move
+        /// 10 s, and the job ended without a preview instead of failing).
+        @Sendable func moveWhileIdle(_ client: TestClientProtocol, until failed: Int) async throws -> Bool {
+            let jobs = try await Self.jobs(client)
+            if jobs["running"] == 0 { await clock.advance(by: .seconds(1)) }
+            return jobs["failed"]?.int64Value == Int64(failed)
+        }
         try await withServer({ $0.retry.horizon = .seconds(4) }, clock: ServiceClock(clock)) {
             client, fake, pages, _ async throws in
             await fake.down(until: .now + .seconds(3600))
             try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a"))
-            try await until("the job failed at the horizon") {
-                await clock.advance(by: .seconds(1))
-                return try await Self.jobs(client)["failed"] == 1
-            }
+            try await until("the job failed at the horizon") { try await moveWhileIdle(client, until: 1) }
             _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 1"#)
             let tries = await fake.puts.count
             #expect(tries >= 2, "retried within the horizon")
@@ -322,11 +328,9 @@ struct EnrichmentServerTests {
             await fake.down(until: .now)
             await fake.answer(.init(status: 404))
             try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b"))
-            // The clock moves on meanwhile: a wait the first job's outage left on it (the API's back-off) ends.
-            try await until("the 404's job failed") {
-                await clock.advance(by: .seconds(1))
-                return try await Self.jobs(client)["failed"] == 2
-            }
+            // The clock moves on meanwhile: a wait the first job's outage left on it (the queue's wait for a job
+            // due later) ends.
+            try await until("the 404's job failed") { try await moveWhileIdle(client, until: 2) }
             _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 2"#)
             try await until("the queue idle") { try await Self.idle(client) }
             #expect(await fake.puts.count == tries + 1, "one attempt for the 404")
