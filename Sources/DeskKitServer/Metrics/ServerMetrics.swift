@@ -21,15 +21,17 @@ public struct ServerMetrics: Sendable {
     /// Metrics in a Prometheus registry of their own, served at `GET /metrics` (what `deskkit serve` uses).
     public init() {
         let registry = PrometheusCollectorRegistry()
-        factory = PrometheusMetricsFactory(registry: registry)
-        exposition = { registry.emitToString() }
-        requestsInFlight = Meter(label: "deskkit_http_requests_in_flight", factory: factory)
+        self.init(factory: PrometheusMetricsFactory(registry: registry), exposition: { registry.emitToString() })
     }
 
     /// Metrics counted by `factory`, any swift-metrics backend, which exports them: `GET /metrics` answers 404.
     public init(factory: any MetricsFactory) {
+        self.init(factory: factory, exposition: nil)
+    }
+
+    private init(factory: any MetricsFactory, exposition: (@Sendable () -> String)?) {
         self.factory = factory
-        exposition = nil
+        self.exposition = exposition
         requestsInFlight = Meter(label: "deskkit_http_requests_in_flight", factory: factory)
     }
 
