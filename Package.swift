@@ -28,7 +28,7 @@ let server = TargetDependencyCondition.when(traits: ["Server"])
 let command = TargetDependencyCondition.when(traits: ["Command"])
 let otlpTracing = TargetDependencyCondition.when(traits: ["OTLPTracing"])
 
-// `swift package generate-documentation` (Scripts/check-docs.sh, Scripts/build-docs.sh set DESKKIT_DOCS=1): a
+// `swift package generate-documentation` (Scripts/build-docs.sh sets DESKKIT_DOCS=1): a
 // plugin only the documentation needs, so it is no dependency of an app that uses DeskKit.
 let documentationPlugin: [Package.Dependency] =
     ProcessInfo.processInfo.environment["DESKKIT_DOCS"] == nil
