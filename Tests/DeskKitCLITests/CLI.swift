@@ -1,3 +1,4 @@
+import DeskKitTestSupport
 import Foundation
 import Testing
 
@@ -43,19 +44,19 @@ enum CLI {
     /// Waits until `process` has exited, on a thread of its own (as ``run(_:bytes:environment:directory:)``).
     static func exit(of process: Process) async {
         nonisolated(unsafe) let process = process
-        await withCheckedContinuation { continuation in
-            Thread {
-                process.waitUntilExit()
-                continuation.resume()
-            }.start()
-        }
+        _ = try? await onThreadOfItsOwn { process.waitUntilExit() }
     }
 
-    /// `body`'s answer, `body` run on a new thread while the caller's task is suspended.
-    private static func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
-        }
+    /// Reads `pipe` to its end (its writers all gone) on a thread of its own.
+    static func readToEnd(_ pipe: Pipe) async -> Data {
+        let handle = pipe.fileHandleForReading
+        return (try? await onThreadOfItsOwn { readAll(handle) }) ?? Data()
+    }
+
+    /// What `pipe` holds now, or waits for, on a thread of its own (empty at its end).
+    static func readAvailable(_ pipe: Pipe) async -> Data {
+        let handle = pipe.fileHandleForReading
+        return (try? await onThreadOfItsOwn { handle.availableData }) ?? Data()
     }
 
     private static func runWaiting(
@@ -79,12 +80,12 @@ enum CLI {
         // cluster that a test started while they were open kept them, and the process waited for input for
         // ever; `PostgresCluster.run` closes them in what it starts.)
         let writer = input.fileHandleForWriting
-        let wrote = Self.onThreadOfItsOwn {
+        let wrote = Self.startThread {
             if let stdin { writer.write(stdin) }
             try? writer.close()
         }
         nonisolated(unsafe) var e = Data()
-        let readErr = Self.onThreadOfItsOwn { e = Self.readAll(err.fileHandleForReading) }
+        let readErr = Self.startThread { e = Self.readAll(err.fileHandleForReading) }
         let o = Self.readAll(out.fileHandleForReading)
         wrote.wait()
         readErr.wait()
@@ -110,7 +111,7 @@ enum CLI {
     }
 
     /// Runs `body` on a new thread; the semaphore is signalled when it has returned.
-    private static func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    private static func startThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
         let done = DispatchSemaphore(value: 0)
         Thread {
             body()

@@ -33,15 +33,15 @@ struct CrashRecoveryTests {
     }
 
     /// Starts `deskkit serve` in `directory` and returns it with its port (read from the "listening" line).
-    static func serve(_ arguments: [String], in directory: URL) throws -> (Process, Int) {
-        let (process, port, _) = try serveLogged(arguments, in: directory)
+    static func serve(_ arguments: [String], in directory: URL) async throws -> (Process, Int) {
+        let (process, port, _) = try await serveLogged(arguments, in: directory)
         return (process, port)
     }
 
     /// ``serve(_:in:)`` with `environment` added to the token, and the server's log.
-    static func serveLogged(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws
-        -> (Process, Int, Log)
-    {
+    static func serveLogged(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) async throws -> (Process, Int, Log) {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = ["serve", "--port", "0", "--allow-private", "--log-level", "info"] + arguments
@@ -54,7 +54,7 @@ struct CrashRecoveryTests {
         var log = ""
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            let data = err.fileHandleForReading.availableData
+            let data = await CLI.readAvailable(err)
             if data.isEmpty { break }
             log += String(decoding: data, as: UTF8.self)
             if let line = log.split(separator: "\n").first(where: {
@@ -128,7 +128,7 @@ struct CrashRecoveryTests {
 
             // The first process's fetches must not end before the kill (a fetch that times out finishes its job
             // without a preview); on a loaded machine the 40 webhooks can take longer than the default 10 s.
-            let (first, port) = try Self.serve(arguments + ["--fetch-timeout", "600"], in: directory)
+            let (first, port) = try await Self.serve(arguments + ["--fetch-timeout", "600"], in: directory)
             for id in 1...n {
                 let (status, answer) = try await Self.sendWebhook(
                     id: id, link: "\(server.baseURL)/order/\(id)", to: port)
@@ -142,7 +142,7 @@ struct CrashRecoveryTests {
 
             pagesAnswer.store(true, ordering: .relaxed)
             let restarted = ContinuousClock.now
-            let (second, _, log) = try Self.serveLogged(arguments, in: directory)
+            let (second, _, log) = try await Self.serveLogged(arguments, in: directory)
             defer { if second.isRunning { second.terminate() } }
             // The bound: every accepted message updated within 45 s of the restart.
             do {

@@ -106,7 +106,7 @@ struct DocumentationTests {
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
-            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let text = String(decoding: await CLI.readToEnd(pipe), as: UTF8.self)
             await CLI.exit(of: process)
             #expect(process.terminationStatus == 0, "\(name)")
             #expect(text.contains(output), "\(name): \(text)")

@@ -55,12 +55,12 @@ struct HardeningTests {
         process.standardError = err
         let started = Date()
         try process.run()
-        let first = out.fileHandleForReading.readDataToEndOfFile()
+        let first = await CLI.readToEnd(out)
         await CLI.exit(of: process)
         #expect(Date().timeIntervalSince(started) < 60)
         let line = try CLI.json(String(decoding: first, as: UTF8.self).trimmingCharacters(in: .newlines))
         #expect(line["mutation"] is String)
-        #expect(err.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        #expect(await CLI.readToEnd(err).isEmpty)
     }
 
     @Test func unsafeURLsAreRefusedByEncodeAndReportedByValidate() async throws {
@@ -89,7 +89,7 @@ struct HardeningTests {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        let answer = out.fileHandleForReading.readDataToEndOfFile()
+        let answer = await CLI.readToEnd(out)
         await CLI.exit(of: process)
         let json = try CLI.json(String(decoding: answer, as: UTF8.self))
         #expect(json["kind"] as? String == "malformed")
@@ -145,7 +145,7 @@ struct HardeningTests {
         process.standardInput = Pipe()
         try process.run()
         try (process.standardInput as? Pipe)?.fileHandleForWriting.close()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: await CLI.readToEnd(out), as: UTF8.self)
         await CLI.exit(of: process)
         #expect(text.contains("reading standard input from the terminal"))
         #expect(!(try await CLI.run(["validate"], stdin: "").stderr.contains("terminal")))

@@ -28,7 +28,7 @@ struct PromptShutdownTests {
         try await server.scoped {
             let key = "prompt-shutdown-key-0123456789"
             let grace = 2.0
-            let (process, port) = try CrashRecoveryTests.serve(
+            let (process, port) = try await CrashRecoveryTests.serve(
                 [
                     "--store", "sqlite:state.sqlite", "--api-base", server.baseURL, "--api-keys", key, "--rate-limit",
                     "0", "--shutdown-grace", "\(Int(grace))", "--fetch-timeout", "60",

@@ -71,7 +71,8 @@ struct ScaleOutTests {
                 "--store", database, "--api-base", server.baseURL, "--job-lease", "20", "--workers", "\(Self.workers)",
                 "--store-timeout", "60",
             ]
-            var instances = try (0..<3).map { _ in try CrashRecoveryTests.serve(arguments, in: directory) }
+            var instances: [(Process, Int)] = []
+            for _ in 0..<3 { instances.append(try await CrashRecoveryTests.serve(arguments, in: directory)) }
             defer { for (process, _) in instances where process.isRunning { process.terminate() } }
             let configuration = URLSessionConfiguration.ephemeral
             configuration.httpMaximumConnectionsPerHost = 16
@@ -132,7 +133,7 @@ struct ScaleOutTests {
             answers.merge(
                 await send((third + 1)...(2 * third), ports: [nil, instances[1].1, instances[2].1]), uniquingKeysWith: +
             )
-            instances[0] = try CrashRecoveryTests.serve(arguments, in: directory)
+            instances[0] = try await CrashRecoveryTests.serve(arguments, in: directory)
             answers.merge(await send((2 * third + 1)...Self.messages, ports: instances.map(\.1)), uniquingKeysWith: +)
             #expect(updatedBeforeKill < third, "the kill came with work in hand")
             // Two answers a message, from whichever instance; a delivery cut by the kill after its commit is

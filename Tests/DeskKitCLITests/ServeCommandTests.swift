@@ -147,7 +147,7 @@ struct ServeCommandTests {
         var port: Int?
         let deadline = Date().addingTimeInterval(30)
         while port == nil, Date() < deadline {
-            let data = err.fileHandleForReading.availableData
+            let data = await CLI.readAvailable(err)
             if data.isEmpty { break }
             log += String(decoding: data, as: UTF8.self)
             if let line = log.split(separator: "\n").first(where: {

@@ -139,7 +139,7 @@ struct TracingTests {
     /// Runs `deskkit serve` on `site` with `environment` added, sends one webhook and one `/v1/preview`
     /// (with a caller's `traceparent`), waits for the PUT; the server's log.
     static func exercise(site: PageServer, requests: Requests, environment: [String: String]) async throws -> String {
-        let (process, port, log) = try CrashRecoveryTests.serveLogged(
+        let (process, port, log) = try await CrashRecoveryTests.serveLogged(
             ["--store", "memory", "--api-base", site.baseURL], in: FileManager.default.temporaryDirectory,
             environment: ["DESKKIT_API_KEYS": Self.apiKey].merging(environment) { $1 })
         defer { if process.isRunning { process.terminate() } }

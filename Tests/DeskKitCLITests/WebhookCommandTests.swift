@@ -8,7 +8,7 @@ import Testing
 struct WebhookCommandTests {
     @Test func signedBodiesAreAcceptedAndWrongTokensRefused() async throws {
         let directory = FileManager.default.temporaryDirectory
-        let (server, port) = try CrashRecoveryTests.serve(
+        let (server, port) = try await CrashRecoveryTests.serve(
             ["--store", "memory", "--api-base", "http://127.0.0.1:9"], in: directory)
         defer { server.terminate() }
         let url = "http://127.0.0.1:\(port)/webhooks/sendbird"
@@ -51,7 +51,7 @@ struct WebhookCommandTests {
     /// Bodies are sent as they are read, so an endless `deskkit mutate | deskkit webhook send` runs in bounded
     /// memory: the first answer is out while the input is still open.
     @Test func bodiesAreSentWhileTheInputIsRead() async throws {
-        let (server, port) = try CrashRecoveryTests.serve(
+        let (server, port) = try await CrashRecoveryTests.serve(
             ["--store", "memory", "--api-base", "http://127.0.0.1:9"], in: FileManager.default.temporaryDirectory)
         defer { server.terminate() }
         let process = Process()
@@ -65,11 +65,11 @@ struct WebhookCommandTests {
         process.standardOutput = output
         try process.run()
         input.fileHandleForWriting.write(Data("{}\n".utf8))
-        let firstAnswer = output.fileHandleForReading.availableData  // blocks until the first line is written
+        let firstAnswer = await CLI.readAvailable(output)  // waits until the first line is written
         #expect(String(decoding: firstAnswer, as: UTF8.self).hasPrefix(#"{"line":1,"status":401"#))
         input.fileHandleForWriting.write(Data("{}\n".utf8))
         try input.fileHandleForWriting.close()
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        let rest = await CLI.readToEnd(output)
         await CLI.exit(of: process)
         #expect(String(decoding: rest, as: UTF8.self).hasPrefix(#"{"line":2,"status":401"#))
         #expect(process.terminationStatus == 1)

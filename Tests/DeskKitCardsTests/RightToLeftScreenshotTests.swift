@@ -1,6 +1,7 @@
 import CPNG
 import DeskKitCards
 import DeskKitModel
+import DeskKitTestSupport
 import Foundation
 import Testing
 
@@ -14,20 +15,21 @@ struct RightToLeftScreenshotTests {
     static let cardLeft = 16
     static let cardRight = 16 + 300
 
-    @Test func anArabicTitleReadsFromTheCardsRightEdge() throws {
-        let english = try ink(ofTitle: "Parcel on its way", language: .english)
-        let arabic = try ink(ofTitle: "الطرد في الطريق", language: .english)
+    @Test func anArabicTitleReadsFromTheCardsRightEdge() async throws {
+        let english = try await ink(ofTitle: "Parcel on its way", language: .english)
+        let arabic = try await ink(ofTitle: "الطرد في الطريق", language: .english)
         #expect(english.lowerBound < Self.cardLeft + 30, "English starts at the card's left: \(english)")
         #expect(english.upperBound < Self.cardRight - 60, "and ends before its right: \(english)")
         #expect(arabic.upperBound > Self.cardRight - 30, "Arabic ends at the card's right: \(arabic)")
         #expect(arabic.lowerBound > Self.cardLeft + 60, "and starts after its left: \(arabic)")
         // On an Arabic page the English title keeps to its own left.
-        let onArabicPage = try ink(ofTitle: "Parcel on its way", language: InterfaceLanguage("ar"))
+        let onArabicPage = try await ink(ofTitle: "Parcel on its way", language: InterfaceLanguage("ar"))
         #expect(onArabicPage.lowerBound < Self.cardRight - 150, "\(onArabicPage)")
     }
 
     /// The columns where the title of a card holding only `title` has dark pixels, on a page in `language`.
-    func ink(ofTitle title: String, language: InterfaceLanguage) throws -> ClosedRange<Int> {
+    /// Chromium is waited for on a thread of its own (seconds, more under load: the other suites go on).
+    func ink(ofTitle title: String, language: InterfaceLanguage) async throws -> ClosedRange<Int> {
         let chromium = try #require(
             ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
                 FileManager.default.isExecutableFile(atPath: $0)
@@ -55,8 +57,11 @@ struct RightToLeftScreenshotTests {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        nonisolated(unsafe) let browser = process
+        try await onThreadOfItsOwn {
+            try browser.run()
+            browser.waitUntilExit()
+        }
         let image = try PNGImage(path: shot.path)
         // The title's dark ink (text #1f2328 on white), inside the card's box.
         var columns: [Int] = []
