@@ -40,7 +40,9 @@ struct JobsCommandTests {
         let bad = try await CLI.run(["jobs", "list", "--store", "postgres://nobody@127.0.0.1/x?sslmode=sometimes"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("sslmode"))
-        let port = try PostgresCluster.shared().port + 1
+        // A port the test holds bound and never listens on: refused, and no other suite's server can take it.
+        let (held, port) = try LoopbackSocket.open(listening: false)
+        defer { close(held) }
         let down = try await CLI.run([
             "jobs", "list", "--store", "postgres://deskkit@127.0.0.1:\(port)/x?sslmode=disable",
         ])
