@@ -3,17 +3,20 @@
 # DocC catalogue builds without a warning (a symbol link that does not resolve, an article not curated…).
 # Run from the repository root; CI runs it after the tests.
 #
-# It reads the modules the debug build compiled (`swift build --build-tests`, a no-op after `swift test`): their symbol
-# graphs come from `swift-symbolgraph-extract` (Scripts/symbol-graphs.py says why not from SwiftPM, which recompiles
-# the package each time) and each catalogue is converted by the toolchain's `docc` with `--warnings-as-errors`, as
-# the documentation plugin would. Scripts/build-docs.sh builds the browsable site through the plugin.
+# It reads the modules the debug build compiled (by `swift test` or `swift build --build-tests`; it builds only when a
+# source is newer than that build, since each of those commands plans afresh and recompiles most of the package,
+# swiftlang/swift-package-manager#10525): their symbol graphs come from `swift-symbolgraph-extract`
+# (Scripts/symbol-graphs.py) and each catalogue is converted by the toolchain's `docc` with `--warnings-as-errors`,
+# as the documentation plugin would. Scripts/build-docs.sh builds the browsable site through the plugin.
 set -euo pipefail
 libraries=(DeskKitJSON DeskKitModel DeskKitSchemas DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
   DeskKitJobStore DeskKitJobs DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-swift build --build-tests > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+if [ ! -f .build/debug.yaml ] || [ -n "$(find Sources -name '*.swift' -newer .build/debug.yaml -print -quit)" ]; then
+  swift build --build-tests > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
+fi
 graphs=.build/docs-symbolgraph
 rm -rf "$graphs"
 python3 Scripts/symbol-graphs.py "$graphs"
