@@ -97,7 +97,7 @@ public struct EnrichmentServer: Sendable {
                 activity.finished(outcome)
                 return outcome
             })
-        health = HealthRoute(queue: queue)
+        health = HealthRoute(queue: queue, clock: clock)
         scrape = MetricsRoute(metrics: metrics, previews: previews, queue: queue)
     }
 

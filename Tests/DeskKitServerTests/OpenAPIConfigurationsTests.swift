@@ -1,6 +1,8 @@
+import Clocks
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitServer
+import DeskKitTime
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -12,14 +14,16 @@ import Testing
 /// the GET's headers.
 @Suite("OpenAPI document per configuration")
 struct OpenAPIConfigurationsTests {
-    static func server(imageProxy: Bool, apiKeys: Bool, publicURL: String? = nil) throws -> EnrichmentServer {
+    static func server(
+        imageProxy: Bool, apiKeys: Bool, publicURL: String? = nil, clock: ServiceClock = .system
+    ) throws -> EnrichmentServer {
         var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
         if apiKeys { configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey) }
         if imageProxy { configuration.imageProxy = OpenAPIContractTests.signer }
         configuration.publicURL = publicURL
         return EnrichmentServer(
             configuration: configuration, store: MemoryJobStore(configuration: configuration.memory),
-            logger: Logger(label: "test"))
+            logger: Logger(label: "test"), clock: clock)
     }
 
     /// The operations a document names, as `METHOD /path`.
@@ -114,8 +118,11 @@ struct OpenAPIConfigurationsTests {
         }
     }
 
+    /// On a clock that stands still: `/health`'s uptime would otherwise be a digit longer for one of the two
+    /// when a second passes between them at 9 s or 99 s.
     @Test func aHeadAnswerCarriesTheGetsHeaders() async throws {
-        try await Self.server(imageProxy: false, apiKeys: true).makeApplication().test(.router) { client in
+        let server = try Self.server(imageProxy: false, apiKeys: true, clock: ServiceClock(TestClock()))
+        try await server.makeApplication().test(.router) { client in
             for path in ["/health", "/openapi.json", "/schemas/desk-data.json"] {
                 let get = try await client.execute(uri: path, method: .get) { $0 }
                 let head = try await client.execute(uri: path, method: .head) { $0 }

@@ -1,5 +1,6 @@
 import DeskKitJobStore
 import DeskKitModel
+import DeskKitTime
 import Hummingbird
 
 /// `GET /health`, open: for load balancers. Open to anyone, it names no host, address, port or path of the
@@ -16,14 +17,22 @@ struct HealthRoute: Sendable {
         default: "other"
         }
     }
-    let startedAt = ContinuousClock.now
+    /// The server's clock, which its uptime is counted on (a test's `TestClock` holds it still).
+    let clock: ServiceClock
+    let startedAt: Duration
+
+    init(queue: EnrichmentQueue, clock: ServiceClock) {
+        self.queue = queue
+        self.clock = clock
+        startedAt = clock.elapsed()
+    }
 
     /// 200 `{"status": "ok", …}`, or 503 `{"status": "store_unavailable", "store_error"}` when the job
     /// store does not answer (a load balancer then sends webhooks elsewhere); `store_error` is the failure's
     /// kind (`unavailable`).
     func handle() async -> Response {
         let figures = await queue.figures()
-        let uptime = ContinuousClock.now - startedAt
+        let uptime = clock.elapsed() - startedAt
         var body: [JSONObject.Member] = [
             .init(key: "status", value: figures.storeError == nil ? "ok" : "store_unavailable"),
             .init(key: "store", value: .string(store)),
