@@ -9,8 +9,9 @@
 # (Scripts/symbol-graphs.py) and each catalogue is converted by the toolchain's `docc` with `--warnings-as-errors`,
 # as the documentation plugin would. Scripts/build-docs.sh builds the browsable site through the plugin.
 set -euo pipefail
-libraries=(DeskKitJSON DeskKitModel DeskKitSchemas DeskKitURL DeskKitLinks DeskKitMetadata DeskKitPreview DeskKitCards DeskKitPageServer
-  DeskKitJobStore DeskKitJobs DeskKitSharedPreviews DeskKitServer DeskKitInvariants)
+# Every library with a catalogue: Sources/NAME/Documentation.docc.
+libraries=()
+for catalogue in Sources/*/Documentation.docc; do libraries+=("$(basename "$(dirname "$catalogue")")"); done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
