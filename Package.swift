@@ -404,8 +404,9 @@ let package = Package(
                 "DeskKitInvariants",
                 .product(name: "Crypto", package: "swift-crypto", condition: command),
                 .product(name: "Logging", package: "swift-log", condition: command),
-                // A real OTLP/HTTP collector for the traces `serve` exports.
+                // A real OTLP/HTTP collector for the traces `serve` exports, stopped gracefully.
                 .product(name: "Hummingbird", package: "hummingbird", condition: command),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: command),
             ]
         ),
     ],

@@ -17,18 +17,25 @@ import Testing
 struct CrashRecoveryTests {
     static let token = "crash-test-token"
 
-    /// What a server logged, kept to explain a failure.
+    /// What a server logged: its standard error goes to a file (not a pipe, whose end a test would have to
+    /// wait for: a descriptor another process inherited keeps it open, and a handler on Dispatch's queues can be
+    /// late on a loaded machine). Once the process has exited, the file holds all it wrote.
     final class Log: Sendable {
-        let text = Mutex("")
-        private let end = Atomic(false)
-        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-        /// Whether the server's standard error has ended (the process and its last lines are gone).
-        var ended: Bool { end.load(ordering: .acquiring) }
-        func markEnded() { end.store(true, ordering: .releasing) }
+        let path: String
+        nonisolated(unsafe) private let process: Process
+
+        init(path: String, process: Process) {
+            self.path = path
+            self.process = process
+        }
+
+        /// Everything written so far.
+        var text: String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        /// Whether the server has exited (then ``text`` is complete).
+        var ended: Bool { !process.isRunning }
         /// The lines that are not about a message enriched.
         var trouble: String {
-            text.withLock { $0 }.split(separator: "\n").filter { !$0.contains("message enriched") }.suffix(40)
-                .joined(separator: "\n")
+            text.split(separator: "\n").filter { !$0.contains("message enriched") }.suffix(40).joined(separator: "\n")
         }
     }
 
@@ -47,39 +54,33 @@ struct CrashRecoveryTests {
         process.arguments = ["serve", "--port", "0", "--allow-private", "--log-level", "info"] + arguments
         process.environment = ["SENDBIRD_API_TOKEN": token].merging(environment) { $1 }
         process.currentDirectoryURL = directory
-        let err = Pipe()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "deskkit-serve-\(UUID().uuidString).log"
+        )
+        .path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? err.close() }  // the child has its own copy
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        var log = ""
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let data = await CLI.readAvailable(err)
-            if data.isEmpty { break }
-            log += String(decoding: data, as: UTF8.self)
-            if let line = log.split(separator: "\n").first(where: {
-                $0.contains("listening") && $0.contains("address=")
-            }),
-                let port = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":")
-                    .last.flatMap({ Int($0) })
-            {
-                let kept = Log()
-                kept.append(Data(log.utf8))
-                // Keep it flowing, to its end.
-                err.fileHandleForReading.readabilityHandler = { handle in
-                    let data = handle.availableData
-                    if data.isEmpty {
-                        handle.readabilityHandler = nil
-                        kept.markEnded()
-                    } else {
-                        kept.append(data)
-                    }
+        let log = Log(path: path, process: process)
+        do {
+            let port = try await until("deskkit serve's listening line") { () -> Int? in
+                let text = log.text
+                let line = text.split(separator: "\n").first { $0.contains("listening") && $0.contains("address=") }
+                if line == nil, log.ended {
+                    throw CocoaError(
+                        .fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "deskkit serve exited: \(text)"])
                 }
-                return (process, port, kept)
+                return line?.split(separator: " ").first { $0.hasPrefix("address=") }?.split(separator: ":").last
+                    .flatMap { Int($0) }
             }
+            return (process, port, log)
+        } catch {
+            process.terminate()
+            throw error
         }
-        process.terminate()
-        throw CocoaError(.fileReadUnknown, userInfo: [NSDebugDescriptionErrorKey: "no listening line in: \(log)"])
     }
 
     static func webhook(id: Int, link: String) -> (Data, String) {

@@ -4,6 +4,7 @@ import DeskKitTestSupport
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import Testing
 
 #if canImport(Glibc)
@@ -81,11 +82,18 @@ struct ClientLimitsTests {
             configuration: configuration, store: MemoryJobStore(configuration: configuration.memory), logger: logger)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = server.makeApplication { continuation.yield($0.localAddress?.port ?? 0) }
-        let running = Task { try await app.runService(gracefulShutdownSignals: []) }
-        defer { running.cancel() }
+        // Stopped gracefully, not cancelled (FakeSendbird.stop says why).
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        Task { try await group.run() }
         var next = ports.makeAsyncIterator()
         let port = await next.next() ?? 0
-        try await body(port)
+        do {
+            try await body(port)
+        } catch {
+            await group.triggerGracefulShutdown()
+            throw error
+        }
+        await group.triggerGracefulShutdown()
     }
 
     /// `GET /metrics` on a connection of its own: the text.

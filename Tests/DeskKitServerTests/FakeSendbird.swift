@@ -3,6 +3,7 @@ import DeskKitTestSupport
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// A fake Sendbird Platform API on 127.0.0.1: records every PUT and answers from a script (then 200).
 actor FakeSendbird {
@@ -28,7 +29,7 @@ actor FakeSendbird {
     private var defaultDelay: Duration = .zero
     private var defaultHold: Gate?
     private var downUntil: ContinuousClock.Instant?
-    private var task: Task<Void, Error>?
+    private var group: ServiceGroup?
     private(set) var baseURL = ""
 
     func answer(_ answers: Answer...) { script += answers }
@@ -76,10 +77,16 @@ actor FakeSendbird {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        self.group = group
+        Task { try await group.run() }
         var ports = stream.makeAsyncIterator()
         baseURL = "http://127.0.0.1:\(await ports.next() ?? 0)"
     }
 
-    func stop() { task?.cancel() }
+    /// Shuts the server down gracefully, as a deployment stops: what it accepted is served (an answer held by
+    /// a gate waits for it). Cancelling its task instead can crash the test process when a connection has been
+    /// accepted and not yet handed to the application (swift-nio#2637: "Deinited NIOAsyncWriter without calling
+    /// finish()", seen in a fresh-clone run).
+    func stop() async { await group?.triggerGracefulShutdown() }
 }
