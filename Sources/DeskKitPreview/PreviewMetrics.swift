@@ -9,6 +9,8 @@ import DeskKitFetchPolicy
 /// - `deskkit_preview_cache_hits_total`: answered from this service's cache;
 /// - `deskkit_preview_joined_fetches_total`: answered by a fetch of the same URL already under way;
 /// - `deskkit_preview_shared_cache_hits_total`: answered from the cache services share;
+/// - `deskkit_preview_shared_cache_errors_total{operation}`: a look-up or a store of that cache that failed
+///   (`lookup`, `store`): the service fetched the page itself or kept its answer to itself;
 /// - `deskkit_preview_fetches_total`: pages fetched;
 /// - `deskkit_fetch_errors_total{kind}`: fetches that failed, by `FetchError.Kind` (a cancelled fetch is
 ///   `cancelled`);
@@ -29,6 +31,14 @@ struct PreviewMetrics: Sendable {
         joinedFetches = Counter(label: "deskkit_preview_joined_fetches_total", factory: factory)
         sharedCacheHits = Counter(label: "deskkit_preview_shared_cache_hits_total", factory: factory)
         fetches = Counter(label: "deskkit_preview_fetches_total", factory: factory)
+    }
+
+    /// A look-up or a store of the shared cache that failed (`operation`: `lookup` or `store`).
+    func sharedCacheFailed(_ operation: String) {
+        Counter(
+            label: "deskkit_preview_shared_cache_errors_total", dimensions: [("operation", operation)], factory: factory
+        )
+        .increment()
     }
 
     /// A fetch that failed with `error`.

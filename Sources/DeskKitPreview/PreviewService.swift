@@ -254,7 +254,8 @@ public actor PreviewService {
     public var hostsInFlight: Int { perHost.count }
 
     /// Fetches `url` unless the shared cache has its answer or another service is fetching it (then waits
-    /// for that answer, up to the fetch lease). A shared cache that fails is passed by.
+    /// for that answer, up to the fetch lease). A shared cache that fails is passed by, and counted
+    /// (`deskkit_preview_shared_cache_errors_total`).
     private func fetchOnce(_ url: String, key: String, language: AcceptLanguage) async -> Result<
         PreviewCard, FetchError
     > {
@@ -263,7 +264,13 @@ public actor PreviewService {
         let clock = fetcher.clock
         let giveUp = clock.elapsed() + lease + .seconds(1)
         while !Task.isCancelled, clock.elapsed() < giveUp {
-            guard let lookup = try? await sharedCache.lookup(key, now: clock.now(), fetchLease: lease) else { break }
+            let lookup: SharedPreviewLookup
+            do {
+                lookup = try await sharedCache.lookup(key, now: clock.now(), fetchLease: lease)
+            } catch {
+                metrics.sharedCacheFailed("lookup")
+                break
+            }
             switch lookup.code {
             case .cached:
                 guard let result = lookup.cached else { break }
@@ -272,7 +279,11 @@ public actor PreviewService {
             case .fetch:
                 let result = await fetchLimited(url, language: language)
                 if !Task.isCancelled {
-                    try? await sharedCache.store(result, for: key, ttl: ttl(of: result), now: clock.now())
+                    do {
+                        try await sharedCache.store(result, for: key, ttl: ttl(of: result), now: clock.now())
+                    } catch {
+                        metrics.sharedCacheFailed("store")
+                    }
                 }
                 return result
             case .fetchingElsewhere:

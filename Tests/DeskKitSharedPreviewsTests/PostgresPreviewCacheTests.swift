@@ -66,8 +66,12 @@ struct PostgresPreviewCacheTests {
             }
             return .html("<title>Page \(path)</title><meta property=og:description content='About \(path)'>")
         }
-        let a = try await PostgresJobStore.open(location)
-        let b = try await PostgresJobStore.open(location)
+        // The stores' operation deadlines count on a clock that stands still: on a loaded machine a slow query
+        // is slow, not a failure the service passes by with a fetch of its own (which would change the counts).
+        var options = PostgresJobStore.Options()
+        options.clock = ServiceClock(TestClock())
+        let a = try await PostgresJobStore.open(location, options: options)
+        let b = try await PostgresJobStore.open(location, options: options)
         var fetch = FetchConfiguration()
         fetch.allowPrivateAddresses = true
         fetch.allowedPorts = [pages.port]
@@ -99,7 +103,7 @@ struct PostgresPreviewCacheTests {
             metrics.total("deskkit_preview_shared_cache_hits_total") >= 1,
             "one service found the other's answer in the database")
         // Cards are kept with their details: a third instance, its own cache empty, reads them from the database.
-        let c = try await PostgresJobStore.open(location)
+        let c = try await PostgresJobStore.open(location, options: options)
         let card = try await PreviewService(
             fetcher: PageFetcher(configuration: fetch), sharedCache: try await PostgresPreviewCache.open(sharing: c)
         )
@@ -109,8 +113,14 @@ struct PostgresPreviewCacheTests {
         #expect(card.details.charset?.name == "UTF-8")
         #expect(fetches.withLock { $0["/two"] } == 1)
         // A refusal is kept with who ran it: the third instance reads the bot check's provider from the database.
+        // It is stored by an instance on a test clock, so that its 10 minutes below are counted from the moment
+        // it was stored, exactly, and not from some seconds later.
+        let clock = TestClock()
+        let instant = ServiceClock(clock)
         let wall = pages.baseURL + "/wall"
-        guard case .failure(let first) = await services[0].card(for: wall) else {
+        let storing = PreviewService(
+            fetcher: PageFetcher(configuration: fetch, clock: instant), sharedCache: caches[0], metrics: metrics)
+        guard case .failure(let first) = await storing.card(for: wall) else {
             Issue.record("a card for a bot check")
             return
         }
@@ -120,17 +130,21 @@ struct PostgresPreviewCacheTests {
         let read = await third.card(for: wall)
         #expect(read.map(\.preview) == .failure(first))
         #expect(fetches.withLock { $0["/wall"] } == 1)
-        // It is kept for the refusal's 10 minutes, on the clock of the service asking: not quite gone after 9 min
-        // 50 s (some seconds passed since it was stored), fetched again after 10.
-        for (elapsed, fetched) in [(Duration.seconds(590), 1), (.seconds(600), 2)] {
-            let clock = TestClock()
-            let later = PreviewService(
-                fetcher: PageFetcher(configuration: fetch, clock: ServiceClock(clock)),
-                sharedCache: try await PostgresPreviewCache.open(sharing: c))
+        // It is kept for the refusal's 10 minutes, on the clock of the service asking (a new one each time, its own
+        // cache empty): still there a second before, fetched again at 10 minutes.
+        for (elapsed, fetched) in [(Duration.seconds(599), 1), (.seconds(1), 2)] {
             await clock.advance(by: elapsed)
+            let later = PreviewService(
+                fetcher: PageFetcher(configuration: fetch, clock: instant),
+                sharedCache: try await PostgresPreviewCache.open(sharing: c))
             let answer = await later.card(for: wall).map(\.preview)
-            #expect(answer == .failure(first), "after \(elapsed): \(answer)")
-            #expect(fetches.withLock { $0["/wall"] } == fetched, "after \(elapsed)")
+            #expect(answer == .failure(first), "at \(clock.now): \(answer)")
+            #expect(fetches.withLock { $0["/wall"] } == fetched, "at \(clock.now)")
+        }
+        for operation in ["lookup", "store"] {
+            #expect(
+                metrics.total("deskkit_preview_shared_cache_errors_total", [("operation", operation)]) == 0,
+                "no \(operation) failed and was passed by")
         }
         await c.close()
         await a.close()
@@ -181,6 +195,42 @@ struct PostgresPreviewCacheTests {
         #expect(service.elapsed() - start >= .milliseconds(100))
         await a.close()
         await b.close()
+    }
+
+    /// A shared cache that fails is passed by, not an answer lost: the service answers with the page it fetched
+    /// and counts the failure — a store the database refuses, then a look-up of a table gone.
+    @Test func aFailingSharedCacheIsPassedByAndCounted() async throws {
+        let cluster = try PostgresCluster.shared()
+        let location = try PostgresLocation(parsing: try cluster.makeDatabase())
+        let store = try await PostgresJobStore.open(location)
+        let cache = try await PostgresPreviewCache.open(sharing: store)
+        let pages = try await PageServer.start { path in .html("<title>Fetched \(path)</title>") }
+        var fetch = FetchConfiguration()
+        fetch.allowPrivateAddresses = true
+        let metrics = TestMetrics()
+        func failures(_ operation: String) -> Int64 {
+            metrics.total("deskkit_preview_shared_cache_errors_total", [("operation", operation)])
+        }
+        try await pages.scoped {
+            // An answer stored clears the row's fetch claim; the database refuses exactly that write.
+            _ = try cluster.psql(
+                location.database,
+                """
+                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
+                CREATE TRIGGER refuse_answers BEFORE INSERT OR UPDATE ON deskkit_previews
+                  FOR EACH ROW WHEN (NEW.fetching_until IS NULL) EXECUTE FUNCTION refuse();
+                """)
+            let service = PreviewService(
+                fetcher: PageFetcher(configuration: fetch), sharedCache: cache, metrics: metrics)
+            #expect(try await service.card(for: pages.baseURL + "/a").get().preview.title == "Fetched /a")
+            #expect(failures("lookup") == 0 && failures("store") == 1)
+
+            _ = try cluster.psql(location.database, "DROP TABLE deskkit_previews")
+            #expect(try await service.card(for: pages.baseURL + "/b").get().preview.title == "Fetched /b")
+            #expect(failures("lookup") == 1 && failures("store") == 1)
+            #expect(metrics.total("deskkit_preview_fetches_total") == 2)
+        }
+        await store.close()
     }
 
     /// `forget` drops a URL's answers in every language, and nothing of another URL that starts like it.
