@@ -363,7 +363,12 @@ let package = Package(
         // A throwaway PostgreSQL cluster (initdb + pg_ctl on 127.0.0.1) for the store, server and CLI tests.
         .target(
             name: "DeskKitTestSupport",
-            dependencies: [.product(name: "MetricsTestKit", package: "swift-metrics", condition: server)],
+            dependencies: [
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: server),
+                // Test servers stopped gracefully (GracefulServer).
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+            ],
             path: "Tests/DeskKitTestSupport"),
         .testTarget(
             name: "DeskKitJobsTests",
@@ -403,10 +408,8 @@ let package = Package(
                 "deskkit", "DeskKitPageServer", "DeskKitServer", "DeskKitTestSupport", "DeskKitCards", "DeskKitModel",
                 "DeskKitInvariants",
                 .product(name: "Crypto", package: "swift-crypto", condition: command),
-                .product(name: "Logging", package: "swift-log", condition: command),
-                // A real OTLP/HTTP collector for the traces `serve` exports, stopped gracefully.
+                // A real OTLP/HTTP collector for the traces `serve` exports.
                 .product(name: "Hummingbird", package: "hummingbird", condition: command),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: command),
             ]
         ),
     ],

@@ -2,8 +2,6 @@ import DeskKitPageServer
 import DeskKitTestSupport
 import Foundation
 import Hummingbird
-import Logging
-import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -32,8 +30,8 @@ struct TracingTests {
         let spans = Mutex<[Span]>([])
         let posts = Atomic<Int>(0)
 
-        /// Starts it; its base URL.
-        func start() async throws -> (String, Task<Void, Error>) {
+        /// Starts it.
+        func start() async throws -> GracefulServer {
             let router = Router()
             router.post("/v1/traces") { request, _ -> Response in
                 var request = request
@@ -44,25 +42,11 @@ struct TracingTests {
                     status: .ok, headers: [.contentType: "application/json"],
                     body: .init(byteBuffer: ByteBuffer(string: "{}")))
             }
-            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-            var logger = Logger(label: "collector")
-            logger.logLevel = .critical
-            let app = Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-            // Cancelling the task shuts the collector down gracefully (FakeSendbird.stop says why not by cancelling
-            // its serving task).
-            let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-            let serving = Task { try await group.run() }
-            let task = Task {
-                try await withTaskCancellationHandler {
-                    try await serving.value
-                } onCancel: {
-                    Task { await group.triggerGracefulShutdown() }
-                }
+            return try await GracefulServer.start { listening in
+                Application(
+                    router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                    onServerRunning: { listening($0.localAddress?.port ?? 0) }, logger: GracefulServer.quietLogger)
             }
-            var ports = stream.makeAsyncIterator()
-            return ("http://127.0.0.1:\(await ports.next() ?? 0)", task)
         }
 
         /// OTLP/JSON: `resourceSpans[].scopeSpans[].spans[]`; ids hex, or base64 as protobuf's JSON writes bytes.
@@ -182,72 +166,77 @@ struct TracingTests {
     @Test func oneTraceFromWebhookToPut() async throws {
         try await HeavyTests.oneAtATime {
             let collector = Collector()
-            let (endpoint, collectorTask) = try await collector.start()
-            defer { collectorTask.cancel() }
-            let requests = Requests()
-            let site = try await Self.startSite(requests)
-            try await site.scoped {
-                let log = try await Self.exercise(
-                    site: site, requests: requests,
-                    environment: [
-                        "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
-                        "OTEL_BSP_SCHEDULE_DELAY": "100",
-                    ])
-                let spans = try await collector.waitFor("update message")
-                let names = Set(spans.map(\.name))
+            let collected = try await collector.start()
+            try await collected.scoped {
+                let endpoint = collected.baseURL
+                let requests = Requests()
+                let site = try await Self.startSite(requests)
+                try await site.scoped {
+                    let log = try await Self.exercise(
+                        site: site, requests: requests,
+                        environment: [
+                            "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint, "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                            "OTEL_BSP_SCHEDULE_DELAY": "100",
+                        ])
+                    let spans = try await collector.waitFor("update message")
+                    let names = Set(spans.map(\.name))
 
-                // One trace from the webhook's server span to the PUT.
-                let webhook = try #require(spans.first { $0.name == "/webhooks/sendbird" }, "spans: \(names.sorted())")
-                #expect(webhook.kind == 2, "a server span")
-                #expect(webhook.attributes["http.response.status_code"] == "200")
-                let trace = spans.filter { $0.traceID == webhook.traceID }
-                for name in [
-                    "admit job", "run job", "preview", "fetch", "GET", "extract metadata", "oembed", "probe image",
-                    "update message",
-                ] {
+                    // One trace from the webhook's server span to the PUT.
+                    let webhook = try #require(
+                        spans.first { $0.name == "/webhooks/sendbird" }, "spans: \(names.sorted())")
+                    #expect(webhook.kind == 2, "a server span")
+                    #expect(webhook.attributes["http.response.status_code"] == "200")
+                    let trace = spans.filter { $0.traceID == webhook.traceID }
+                    for name in [
+                        "admit job", "run job", "preview", "fetch", "GET", "extract metadata", "oembed", "probe image",
+                        "update message",
+                    ] {
+                        #expect(
+                            trace.contains { $0.name == name },
+                            "\(name) in the webhook's trace; spans: \(names.sorted())")
+                    }
+                    let byID = Dictionary(trace.map { ($0.spanID, $0) }, uniquingKeysWith: { a, _ in a })
+                    let run = try #require(trace.first { $0.name == "run job" })
+                    #expect(run.kind == 5, "a consumer span")
                     #expect(
-                        trace.contains { $0.name == name }, "\(name) in the webhook's trace; spans: \(names.sorted())")
-                }
-                let byID = Dictionary(trace.map { ($0.spanID, $0) }, uniquingKeysWith: { a, _ in a })
-                let run = try #require(trace.first { $0.name == "run job" })
-                #expect(run.kind == 5, "a consumer span")
-                #expect(byID[run.parentID] != nil, "the job's run hangs under the webhook's trace, across the store")
-                #expect(run.attributes["deskkit.job.outcome"] == "updated")
-                // Every span but the webhook's has its parent in the trace.
-                for span in trace where span.spanID != webhook.spanID {
-                    #expect(byID[span.parentID] != nil, "\(span.name)'s parent is in the trace")
-                }
-                // The redirect is a hop of its own; each hop a client span.
-                let hops = trace.filter { $0.name == "GET" }
-                #expect(hops.allSatisfy { $0.kind == 3 }, "\(hops)")
-                #expect(hops.contains { $0.attributes["http.response.status_code"] == "302" })
-                #expect(hops.contains { $0.attributes["http.request.resend_count"] == "1" })
-                // No query secret in any span.
-                let oembed = try #require(trace.first { $0.name == "oembed" })
-                #expect(oembed.attributes["url.full"]?.hasSuffix("/oembed?url=REDACTED&token=REDACTED") == true)
-                #expect(!spans.contains { $0.attributes.values.contains { $0.contains("s3cret") } })
+                        byID[run.parentID] != nil, "the job's run hangs under the webhook's trace, across the store")
+                    #expect(run.attributes["deskkit.job.outcome"] == "updated")
+                    // Every span but the webhook's has its parent in the trace.
+                    for span in trace where span.spanID != webhook.spanID {
+                        #expect(byID[span.parentID] != nil, "\(span.name)'s parent is in the trace")
+                    }
+                    // The redirect is a hop of its own; each hop a client span.
+                    let hops = trace.filter { $0.name == "GET" }
+                    #expect(hops.allSatisfy { $0.kind == 3 }, "\(hops)")
+                    #expect(hops.contains { $0.attributes["http.response.status_code"] == "302" })
+                    #expect(hops.contains { $0.attributes["http.request.resend_count"] == "1" })
+                    // No query secret in any span.
+                    let oembed = try #require(trace.first { $0.name == "oembed" })
+                    #expect(oembed.attributes["url.full"]?.hasSuffix("/oembed?url=REDACTED&token=REDACTED") == true)
+                    #expect(!spans.contains { $0.attributes.values.contains { $0.contains("s3cret") } })
 
-                // The Platform API is told the trace; no page is.
-                let puts = requests.all.filter { $0.path.hasPrefix("/v3/") }
-                #expect(puts.count == 1)
-                let parent = try #require(puts.first?.headers["traceparent"], "the PUT carries traceparent")
-                #expect(parent.split(separator: "-")[1] == webhook.traceID)
-                for request in requests.all where !request.path.hasPrefix("/v3/") {
-                    #expect(request.headers["traceparent"] == nil, "\(request.path) got no traceparent")
-                    #expect(request.headers["tracestate"] == nil)
+                    // The Platform API is told the trace; no page is.
+                    let puts = requests.all.filter { $0.path.hasPrefix("/v3/") }
+                    #expect(puts.count == 1)
+                    let parent = try #require(puts.first?.headers["traceparent"], "the PUT carries traceparent")
+                    #expect(parent.split(separator: "-")[1] == webhook.traceID)
+                    for request in requests.all where !request.path.hasPrefix("/v3/") {
+                        #expect(request.headers["traceparent"] == nil, "\(request.path) got no traceparent")
+                        #expect(request.headers["tracestate"] == nil)
+                    }
+
+                    // /v1/preview continues the caller's trace.
+                    let preview = try #require(spans.first { $0.name == "/v1/preview" })
+                    #expect(preview.traceID == Self.callerTrace)
+                    #expect(preview.parentID == Self.callerSpan)
+                    #expect(spans.contains { $0.traceID == Self.callerTrace && $0.name == "fetch" })
+
+                    // A log line written in a span names it.
+                    let enriched = try #require(
+                        log.split(separator: "\n").first { $0.contains("message enriched") }, "\(log)")
+                    #expect(enriched.contains("trace_id=\(webhook.traceID)"))
+                    #expect(enriched.contains("span_id="))
                 }
-
-                // /v1/preview continues the caller's trace.
-                let preview = try #require(spans.first { $0.name == "/v1/preview" })
-                #expect(preview.traceID == Self.callerTrace)
-                #expect(preview.parentID == Self.callerSpan)
-                #expect(spans.contains { $0.traceID == Self.callerTrace && $0.name == "fetch" })
-
-                // A log line written in a span names it.
-                let enriched = try #require(
-                    log.split(separator: "\n").first { $0.contains("message enriched") }, "\(log)")
-                #expect(enriched.contains("trace_id=\(webhook.traceID)"))
-                #expect(enriched.contains("span_id="))
             }
         }
     }

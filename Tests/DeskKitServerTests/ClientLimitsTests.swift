@@ -4,7 +4,6 @@ import DeskKitTestSupport
 import Foundation
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import Testing
 
 #if canImport(Glibc)
@@ -80,20 +79,10 @@ struct ClientLimitsTests {
         logger.logLevel = .critical
         let server = EnrichmentServer(
             configuration: configuration, store: MemoryJobStore(configuration: configuration.memory), logger: logger)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = server.makeApplication { continuation.yield($0.localAddress?.port ?? 0) }
-        // Stopped gracefully, not cancelled (FakeSendbird.stop says why).
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        Task { try await group.run() }
-        var next = ports.makeAsyncIterator()
-        let port = await next.next() ?? 0
-        do {
-            try await body(port)
-        } catch {
-            await group.triggerGracefulShutdown()
-            throw error
+        let serving = try await GracefulServer.start { listening in
+            server.makeApplication { listening($0.localAddress?.port ?? 0) }
         }
-        await group.triggerGracefulShutdown()
+        try await serving.scoped { try await body(serving.port) }
     }
 
     /// `GET /metrics` on a connection of its own: the text.

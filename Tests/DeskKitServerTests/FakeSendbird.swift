@@ -1,9 +1,7 @@
 import DeskKitModel
 import DeskKitTestSupport
 import Hummingbird
-import Logging
 import NIOCore
-import ServiceLifecycle
 
 /// A fake Sendbird Platform API on 127.0.0.1: records every PUT and answers from a script (then 200).
 actor FakeSendbird {
@@ -29,7 +27,7 @@ actor FakeSendbird {
     private var defaultDelay: Duration = .zero
     private var defaultHold: Gate?
     private var downUntil: ContinuousClock.Instant?
-    private var group: ServiceGroup?
+    private var server: GracefulServer?
     private(set) var baseURL = ""
 
     func answer(_ answers: Answer...) { script += answers }
@@ -71,22 +69,15 @@ actor FakeSendbird {
             return Response(
                 status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: "{}")))
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "fake-sendbird")
-        logger.logLevel = .critical
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        self.group = group
-        Task { try await group.run() }
-        var ports = stream.makeAsyncIterator()
-        baseURL = "http://127.0.0.1:\(await ports.next() ?? 0)"
+        let server = try await GracefulServer.start { listening in
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { listening($0.localAddress?.port ?? 0) }, logger: GracefulServer.quietLogger)
+        }
+        self.server = server
+        baseURL = server.baseURL
     }
 
-    /// Shuts the server down gracefully, as a deployment stops: what it accepted is served (an answer held by
-    /// a gate waits for it). Cancelling its task instead can crash the test process when a connection has been
-    /// accepted and not yet handed to the application (swift-nio#2637: "Deinited NIOAsyncWriter without calling
-    /// finish()", seen in a fresh-clone run).
-    func stop() async { await group?.triggerGracefulShutdown() }
+    /// Shuts the server down gracefully (``GracefulServer``): what it accepted is answered.
+    func stop() async { await server?.stop() }
 }
