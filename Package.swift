@@ -28,8 +28,8 @@ let server = TargetDependencyCondition.when(traits: ["Server"])
 let command = TargetDependencyCondition.when(traits: ["Command"])
 let otlpTracing = TargetDependencyCondition.when(traits: ["OTLPTracing"])
 
-// `swift package generate-documentation` (Scripts/build-docs.sh sets DESKKIT_DOCS=1): a
-// plugin only the documentation needs, so it is no dependency of an app that uses DeskKit.
+// `DESKKIT_DOCS=1 swift package generate-documentation`, for whoever prefers the plugin: it is no dependency of
+// an app that uses DeskKit. The package's own scripts need none (Scripts/check-docs.sh, Scripts/build-docs.sh).
 let documentationPlugin: [Package.Dependency] =
     ProcessInfo.processInfo.environment["DESKKIT_DOCS"] == nil
     ? [] : [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0")]

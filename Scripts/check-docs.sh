@@ -7,7 +7,9 @@
 # source is newer than that build, since each of those commands plans afresh and recompiles most of the package,
 # swiftlang/swift-package-manager#10525): their symbol graphs come from `swift-symbolgraph-extract`
 # (Scripts/symbol-graphs.py) and each catalogue is converted by the toolchain's `docc` with `--warnings-as-errors`,
-# as the documentation plugin would. Scripts/build-docs.sh builds the browsable site through the plugin.
+# as the documentation plugin would.
+#
+#   Scripts/check-docs.sh [ARCHIVES]    keeps each catalogue's archive in ARCHIVES (Scripts/build-docs.sh merges them)
 set -euo pipefail
 # Every library with a catalogue: Sources/NAME/Documentation.docc.
 libraries=()
@@ -15,6 +17,8 @@ for catalogue in Sources/*/Documentation.docc; do libraries+=("$(basename "$(dir
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+archives=${1:-$work}
+mkdir -p "$archives"
 if [ ! -f .build/debug.yaml ] || [ -n "$(find Sources -name '*.swift' -newer .build/debug.yaml -print -quit)" ]; then
   swift build --build-tests > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 fi
@@ -31,7 +35,8 @@ for library in "${libraries[@]}"; do
   find "$graphs" -name "$library@*.symbols.json" -exec cp {} "$work/$library/" \;
   if ! "$docc" convert "Sources/$library/Documentation.docc" --additional-symbol-graph-dir "$work/$library" \
     --fallback-display-name "$library" --fallback-bundle-identifier "$library" --warnings-as-errors \
-    --output-path "$work/$library.doccarchive" > "$work/$library.log" 2>&1; then
+    --enable-experimental-external-link-support --output-path "$archives/$library.doccarchive" \
+    > "$work/$library.log" 2>&1; then
     echo "$library: the catalogue does not build without warnings" >&2
     cat "$work/$library.log" >&2
     exit 1
