@@ -124,7 +124,8 @@ struct CrashRecoveryTests {
         }
         try await server.scoped {
             let n = 40
-            let store = backend == "postgres" ? try PostgresCluster.shared().makeDatabase() : "sqlite:state.sqlite"
+            let store =
+                backend == "postgres" ? try await PostgresCluster.shared().makeDatabase() : "sqlite:state.sqlite"
             let arguments = ["--store", store, "--api-base", server.baseURL, "--workers", "8"]
 
             // The first process's fetches must not end before the kill (a fetch that times out finishes its job

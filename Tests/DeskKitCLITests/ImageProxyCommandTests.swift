@@ -47,10 +47,10 @@ struct ImageProxyCommandTests {
     }
 
     @Test func previewsForgetDropsTheSharedCachesCards() async throws {
-        let cluster = try PostgresCluster.shared()
-        let url = try cluster.makeDatabase()
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.makeDatabase()
         let database = String(url.split(separator: "/").last!.prefix { $0 != "?" })
-        _ = try cluster.psql(
+        _ = try await cluster.psql(
             database,
             """
             CREATE TABLE IF NOT EXISTS deskkit_previews (url text PRIMARY KEY, expires_at timestamptz NOT NULL,
@@ -64,7 +64,7 @@ struct ImageProxyCommandTests {
         let r = try await CLI.run(["previews", "forget", "https://example.com/", "--store", url])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout == #"{"url":"https://example.com/","shared":2}"# + "\n")
-        #expect(try cluster.psql(database, "SELECT count(*) FROM deskkit_previews") == "1")
+        #expect(try await cluster.psql(database, "SELECT count(*) FROM deskkit_previews") == "1")
         // A SQLite store keeps no previews: said, not silently nothing.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("forget-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -6,11 +6,11 @@ import Testing
 @Suite("deskkit jobs")
 struct JobsCommandTests {
     @Test func listRetryAndPurgeOnPostgres() async throws {
-        let cluster = try PostgresCluster.shared()
-        let url = try cluster.makeDatabase()
+        let cluster = try await PostgresCluster.shared()
+        let url = try await cluster.makeDatabase()
         let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
         #expect(try await CLI.run(["jobs", "list", "--store", url]).stdout.isEmpty, "an empty store, migrated on open")
-        try cluster.psql(
+        try await cluster.psql(
             database,
             """
             INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at, last_error)
@@ -23,12 +23,12 @@ struct JobsCommandTests {
         #expect(failed.stdout.contains("HTTP 404"))
         #expect(try await CLI.run(["jobs", "retry", "--store", url, "1"]).stdout.contains("1"))
         #expect(
-            try cluster.psql(database, "SELECT state || ':' || attempts FROM deskkit_jobs WHERE message_id = 1")
+            try await cluster.psql(database, "SELECT state || ':' || attempts FROM deskkit_jobs WHERE message_id = 1")
                 == "queued:0")
         _ = try await CLI.run(["jobs", "retry", "--store", url, "--failed"])
-        #expect(try cluster.psql(database, "SELECT count(*) FROM deskkit_jobs WHERE state = 'queued'") == "2")
+        #expect(try await cluster.psql(database, "SELECT count(*) FROM deskkit_jobs WHERE state = 'queued'") == "2")
         _ = try await CLI.run(["jobs", "purge", "--store", url, "--done-before", "7d"])
-        #expect(try cluster.psql(database, "SELECT count(*) FROM deskkit_jobs WHERE state = 'done'") == "0")
+        #expect(try await cluster.psql(database, "SELECT count(*) FROM deskkit_jobs WHERE state = 'done'") == "0")
     }
 
     @Test func errorsNameTheStore() async throws {

@@ -38,7 +38,7 @@ struct ScaleOutTests {
     }
 
     func scaleOut() async throws {
-        let database = try PostgresCluster.shared().makeDatabase()
+        let database = try await PostgresCluster.shared().makeDatabase()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "deskkit-scale-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

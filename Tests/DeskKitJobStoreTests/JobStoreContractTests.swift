@@ -43,7 +43,7 @@ struct JobStoreContractTests {
                 await store.close()
             }
         case .postgres:
-            let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+            let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
             let store = try await PostgresJobStore.open(location, options: .unhurried)
             try await body(store, .postgres(location))
             await store.close()
@@ -482,12 +482,12 @@ struct JobStoreContractTests {
             }
         case .memory: break
         case .postgres:
-            let cluster = try PostgresCluster.shared()
-            let database = try cluster.makeDatabase()
+            let cluster = try await PostgresCluster.shared()
+            let database = try await cluster.makeDatabase()
             let location = try PostgresLocation(parsing: database)
             // The database as deskkit with schema 1 left it: open, then take the later columns away again.
             await (try await PostgresJobStore.open(location)).close()
-            try cluster.psql(
+            try await cluster.psql(
                 location.database,
                 """
                 ALTER TABLE deskkit_jobs DROP COLUMN links; ALTER TABLE deskkit_jobs DROP COLUMN language; ALTER TABLE deskkit_jobs DROP COLUMN trace_context;
@@ -499,7 +499,7 @@ struct JobStoreContractTests {
             let store = try await PostgresJobStore.open(location)
             try await Self.expectMigrated(store, job, t0)
             await store.close()
-            #expect(try cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "6")
+            #expect(try await cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "6")
         }
     }
 
@@ -525,8 +525,10 @@ struct JobStoreContractTests {
                 _ = try await newer.query("PRAGMA user_version = 99")
                 try await newer.close()
             } else if let p = location.postgres {
-                #expect(try PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema") == "6")
-                try PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
+                #expect(
+                    try await PostgresCluster.shared().psql(p.database, "SELECT max(version) FROM deskkit_schema")
+                        == "6")
+                try await PostgresCluster.shared().psql(p.database, "INSERT INTO deskkit_schema (version) VALUES (99)")
             }
             let error = await #expect(throws: JobStoreError.self) { _ = try await location.open() }
             #expect(error?.kind == .cannotOpen)

@@ -10,15 +10,15 @@ import Testing
 @Suite("PostgreSQL store")
 struct PostgresStoreTests {
     @Test func instancesStartingTogetherMigrateOnce() async throws {
-        let cluster = try PostgresCluster.shared()
-        let location = try PostgresLocation(parsing: try cluster.makeDatabase())
+        let cluster = try await PostgresCluster.shared()
+        let location = try PostgresLocation(parsing: try await cluster.makeDatabase())
         let stores = try await withThrowingTaskGroup(of: PostgresJobStore.self) { group in
             for _ in 0..<3 { group.addTask { try await PostgresJobStore.open(location) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(stores.count == 3)
         #expect(
-            try cluster.psql(
+            try await cluster.psql(
                 location.database, "SELECT string_agg(version::text, ',' ORDER BY version) FROM deskkit_schema")
                 == "1,2,3,4,5,6")
         // Each sees what another admits.
@@ -33,13 +33,13 @@ struct PostgresStoreTests {
         // Opening again migrates nothing.
         let again = try await PostgresJobStore.open(location)
         await again.close()
-        #expect(try cluster.psql(location.database, "SELECT count(*) FROM deskkit_schema") == "6")
+        #expect(try await cluster.psql(location.database, "SELECT count(*) FROM deskkit_schema") == "6")
     }
 
     /// Admissions wait for the disk; the workers' statements do not (at-least-once covers their loss).
     @Test func onlyAdmissionsCommitSynchronously() async throws {
         let store = try await PostgresJobStore.open(
-            PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()))
+            PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase()))
         func setting(_ client: PostgresClient) async throws -> String {
             var value = ""
             for try await v in try await client.query("SHOW synchronous_commit").decode(String.self) { value = v }
@@ -60,7 +60,7 @@ struct PostgresStoreTests {
         options.operationTimeout = .seconds(60)
         options.connectTimeout = .seconds(60)
         let store = try await PostgresJobStore.open(
-            PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()), options: options)
+            PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase()), options: options)
         var generator = SystemRandomNumberGenerator()
         var failures: [String] = []
         for round in 0..<8 {
@@ -104,10 +104,10 @@ struct PostgresStoreTests {
     /// as failed, not admitted. (A statement committed on its own is dropped in that gap while the client has
     /// read every row: CI once saw a webhook answered 200 whose job was never stored.)
     @Test func anAdmissionIsReportedOnlyOnceCommitted() async throws {
-        let cluster = try PostgresCluster.shared()
-        let location = try PostgresLocation(parsing: try cluster.makeDatabase())
+        let cluster = try await PostgresCluster.shared()
+        let location = try PostgresLocation(parsing: try await cluster.makeDatabase())
         let store = try await PostgresJobStore.open(location)
-        try cluster.psql(
+        try await cluster.psql(
             location.database,
             """
             CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -122,12 +122,12 @@ struct PostgresStoreTests {
         // The session sleeping at commit, ended as a shutdown ends it.
         let sleeping = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event = 'PgSleep'"
         let pid = try await until("the admission reaching the commit") {
-            let pid = try cluster.psql(location.database, sleeping)
+            let pid = try await cluster.psql(location.database, sleeping)
             return pid.isEmpty ? nil : pid
         }
-        try cluster.psql(location.database, "SELECT pg_terminate_backend(\(pid))")
+        try await cluster.psql(location.database, "SELECT pg_terminate_backend(\(pid))")
         let result = await admission.result
-        let stored = try cluster.psql(location.database, "SELECT count(*) FROM deskkit_jobs")
+        let stored = try await cluster.psql(location.database, "SELECT count(*) FROM deskkit_jobs")
         #expect(stored == "0")
         #expect(throws: JobStoreError.self, "an admission whose commit was cut off fails") { try result.get() }
         await store.close()

@@ -25,7 +25,7 @@ struct FrozenInstanceTests {
     }
 
     func frozenInstance() async throws {
-        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
         var options = PostgresJobStore.Options()
         options.operationTimeout = .seconds(60)
         let (storeA, storeB) = (

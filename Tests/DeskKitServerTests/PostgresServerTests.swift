@@ -46,7 +46,7 @@ struct PostgresServerTests {
         var options = PostgresJobStore.Options()
         options.clock = clock
         let store = try await PostgresJobStore.open(
-            PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase()), options: options)
+            PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase()), options: options)
         let tweak: (inout ServerConfiguration) -> Void = {
             $0.store = .sqlite(path: "unused")
             $0.retry.firstDelay = .seconds(1)
@@ -91,8 +91,8 @@ struct PostgresServerTests {
     }
 
     func databaseStopped() async throws {
-        let cluster = try PostgresCluster()  // its own: this test stops it
-        try cluster.psql("postgres", "CREATE DATABASE desk")
+        let cluster = try await PostgresCluster.started()  // its own: this test stops it
+        try await cluster.psql("postgres", "CREATE DATABASE desk")
         var options = PostgresJobStore.Options()
         options.operationTimeout = .seconds(1)
         options.connectTimeout = .seconds(1)
@@ -128,7 +128,7 @@ struct PostgresServerTests {
                 answers.withLock { all in all.count { a in a.status == status && instant.map { a.sent > $0 } ?? true } }
             }
             try await until("ten webhooks accepted before the stop") { count(200, nil) >= 10 }
-            try cluster.stop()
+            try await cluster.stop()
             phase.store(1, ordering: .relaxed)
             let stoppedAt = ContinuousClock.now
             try await until("a webhook refused while the database is down") { count(503, stoppedAt) >= 1 }
@@ -144,7 +144,7 @@ struct PostgresServerTests {
             // PostgreSQL takes commits as soon as it is ready, before `pg_ctl start` (which polls for that) has
             // returned: the window of refusals closes when the start begins.
             let restarting = ContinuousClock.now
-            try cluster.start()
+            try await cluster.start()
             let restartedAt = ContinuousClock.now
             phase.store(2, ordering: .relaxed)
             try await until("webhooks accepted again, without a restart") { count(200, restartedAt) >= 10 }
@@ -168,6 +168,6 @@ struct PostgresServerTests {
             #expect(accepted.count >= 10)
         }
         await store.close()
-        try? cluster.stop()
+        try? await cluster.stop()
     }
 }

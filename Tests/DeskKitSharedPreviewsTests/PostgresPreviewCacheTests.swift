@@ -17,25 +17,26 @@ struct PostgresPreviewCacheTests {
     /// versions in a table of its own), on a new database and on one whose job store created the table
     /// before the cache owned it.
     @Test func theCacheMigratesItsOwnTable() async throws {
-        let cluster = try PostgresCluster.shared()
-        let fresh = try PostgresLocation(parsing: try cluster.makeDatabase())
+        let cluster = try await PostgresCluster.shared()
+        let fresh = try PostgresLocation(parsing: try await cluster.makeDatabase())
         let store = try await PostgresJobStore.open(fresh)
-        func tables(_ database: String) throws -> String {
-            try cluster.psql(
+        func tables(_ database: String) async throws -> String {
+            try await cluster.psql(
                 database,
                 "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_name LIKE 'deskkit%'"
             )
         }
-        #expect(try tables(fresh.database) == "deskkit_jobs,deskkit_schema")
+        #expect(try await tables(fresh.database) == "deskkit_jobs,deskkit_schema")
         _ = try await PostgresPreviewCache.open(sharing: store)
         _ = try await PostgresPreviewCache.open(sharing: store)  // opening again changes nothing
-        #expect(try tables(fresh.database) == "deskkit_jobs,deskkit_previews,deskkit_previews_schema,deskkit_schema")
-        #expect(try cluster.psql(fresh.database, "SELECT max(version) FROM deskkit_previews_schema") == "2")
+        #expect(
+            try await tables(fresh.database) == "deskkit_jobs,deskkit_previews,deskkit_previews_schema,deskkit_schema")
+        #expect(try await cluster.psql(fresh.database, "SELECT max(version) FROM deskkit_previews_schema") == "2")
         await store.close()
 
         // A database an older deskkit migrated: its job store made deskkit_previews, with a row in it.
-        let older = try PostgresLocation(parsing: try cluster.makeDatabase())
-        _ = try cluster.psql(
+        let older = try PostgresLocation(parsing: try await cluster.makeDatabase())
+        _ = try await cluster.psql(
             older.database,
             """
             CREATE TABLE deskkit_previews (url text PRIMARY KEY, expires_at timestamptz NOT NULL,
@@ -53,7 +54,7 @@ struct PostgresPreviewCacheTests {
     /// Two services (two instances) on one database, 20 concurrent previews of each of 5 URLs spread over
     /// them: each page is fetched once; the answers, a failure included, are the same everywhere.
     @Test func thePreviewCacheIsSharedAcrossInstances() async throws {
-        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
         let fetches = Mutex<[String: Int]>([:])
         let pages = try await PageServer.start { path in
             fetches.withLock { $0[path, default: 0] += 1 }
@@ -158,7 +159,7 @@ struct PostgresPreviewCacheTests {
     @Test func aWaitingInstanceIsToldOfTheAnswer() async throws {
         let clock = TestClock()
         let service = ServiceClock(clock)
-        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
         let a = try await PostgresJobStore.open(location)
         let b = try await PostgresJobStore.open(location)
         let listener = try await PostgresPreviewCache.open(sharing: a)
@@ -200,8 +201,8 @@ struct PostgresPreviewCacheTests {
     /// A shared cache that fails is passed by, not an answer lost: the service answers with the page it fetched
     /// and counts the failure — a store the database refuses, then a look-up of a table gone.
     @Test func aFailingSharedCacheIsPassedByAndCounted() async throws {
-        let cluster = try PostgresCluster.shared()
-        let location = try PostgresLocation(parsing: try cluster.makeDatabase())
+        let cluster = try await PostgresCluster.shared()
+        let location = try PostgresLocation(parsing: try await cluster.makeDatabase())
         let store = try await PostgresJobStore.open(location)
         let cache = try await PostgresPreviewCache.open(sharing: store)
         let pages = try await PageServer.start { path in .html("<title>Fetched \(path)</title>") }
@@ -213,7 +214,7 @@ struct PostgresPreviewCacheTests {
         }
         try await pages.scoped {
             // An answer stored clears the row's fetch claim; the database refuses exactly that write.
-            _ = try cluster.psql(
+            _ = try await cluster.psql(
                 location.database,
                 """
                 CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
@@ -225,7 +226,7 @@ struct PostgresPreviewCacheTests {
             #expect(try await service.card(for: pages.baseURL + "/a").get().preview.title == "Fetched /a")
             #expect(failures("lookup") == 0 && failures("store") == 1)
 
-            _ = try cluster.psql(location.database, "DROP TABLE deskkit_previews")
+            _ = try await cluster.psql(location.database, "DROP TABLE deskkit_previews")
             #expect(try await service.card(for: pages.baseURL + "/b").get().preview.title == "Fetched /b")
             #expect(failures("lookup") == 1 && failures("store") == 1)
             #expect(metrics.total("deskkit_preview_fetches_total") == 2)
@@ -235,7 +236,7 @@ struct PostgresPreviewCacheTests {
 
     /// `forget` drops a URL's answers in every language, and nothing of another URL that starts like it.
     @Test func aURLsCardsAreTakenBackInEveryLanguage() async throws {
-        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
         let store = try await PostgresJobStore.open(location)
         let cache = try await PostgresPreviewCache.open(sharing: store)
         let card = PreviewCard(preview: URLPreview(url: "https://example.com/a", title: "A"), details: .init())
@@ -258,7 +259,7 @@ struct PostgresPreviewCacheTests {
     /// A card taken back on one instance goes from every listening instance's own cache: the next message
     /// gets a fresh card wherever it is enriched.
     @Test func aCardTakenBackOnOneInstanceGoesFromTheOthers() async throws {
-        let location = try PostgresLocation(parsing: try PostgresCluster.shared().makeDatabase())
+        let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
         let version = Mutex(1)
         let pages = try await PageServer.start { _ in .html("<title>Version \(version.withLock { $0 })</title>") }
         var fetch = FetchConfiguration()

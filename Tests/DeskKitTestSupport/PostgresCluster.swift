@@ -15,6 +15,11 @@ import Foundation
 /// `postgres` user (or `nobody`) through `runuser`. A watchdog process stops the cluster and removes its
 /// directory when the test process ends, however it ends. The binaries are found on `PATH` or under
 /// `/usr/lib/postgresql/*/bin` (Debian's `postgresql` package).
+///
+/// Every command it runs (`initdb`, `pg_ctl`, `psql`) is waited for on a thread of its own (``onThreadOfItsOwn``),
+/// never on one of the cooperative pool's: the tests that make their databases at once would otherwise hold the
+/// pool for as long as PostgreSQL takes to create them, and another test's deadline would pass meanwhile (seen in a
+/// stressed fresh-clone run: seven stores that could not open within their 5 s).
 public final class PostgresCluster: Sendable {
     public let port: Int
     public let directory: String
@@ -22,14 +27,18 @@ public final class PostgresCluster: Sendable {
     private let user: String?
 
     /// One cluster for the whole test process, started on first use; each test makes its own database.
-    public static func shared() throws -> PostgresCluster {
-        try sharedCluster.get()
+    public static func shared() async throws -> PostgresCluster {
+        try await sharedCluster.value
     }
 
-    private static let sharedCluster = Result { try PostgresCluster() }
+    private static let sharedCluster = Task { try await started() }
 
     /// Starts a new cluster (use ``shared()`` unless the test stops and starts the server).
-    public init() throws {
+    public static func started() async throws -> PostgresCluster {
+        try await onThreadOfItsOwn { try PostgresCluster() }
+    }
+
+    private init() throws {
         bin = try Self.findBinaries()
         user = getuid() == 0 ? (Self.userExists("postgres") ? "postgres" : "nobody") : nil
         directory =
@@ -38,7 +47,7 @@ public final class PostgresCluster: Sendable {
         if let user { try Self.run(["/bin/chown", user, directory]) }
         port = try Self.freePort()
         try run("\(bin)/initdb", "-D", "\(directory)/data", "-U", "deskkit", "-A", "trust", "-E", "UTF8", "--no-sync")
-        try start()
+        try startServer()
         // The watchdog: stops the cluster and removes it when this process is gone.
         let watchdog = Process()
         watchdog.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -61,23 +70,28 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Creates a database with a fresh name and returns its URL.
-    public func makeDatabase() throws -> String {
+    public func makeDatabase() async throws -> String {
         let name = "t_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
-        try psql("postgres", "CREATE DATABASE \(name)")
+        try await psql("postgres", "CREATE DATABASE \(name)")
         return url(database: name)
     }
 
     /// Runs SQL with `psql` and returns what it prints (unaligned, tuples only).
     @discardableResult
-    public func psql(_ database: String, _ sql: String) throws -> String {
-        try Self.run([
+    public func psql(_ database: String, _ sql: String) async throws -> String {
+        let arguments = [
             "\(bin)/psql", "-h", "127.0.0.1", "-p", "\(port)", "-U", "deskkit", "-d", database, "-X", "-A", "-t", "-v",
             "ON_ERROR_STOP=1", "-c", sql,
-        ])
+        ]
+        return try await onThreadOfItsOwn { try Self.run(arguments) }
     }
 
     /// Starts the server (again) and waits until it accepts connections.
-    public func start() throws {
+    public func start() async throws {
+        try await onThreadOfItsOwn { try self.startServer() }
+    }
+
+    private func startServer() throws {
         // The server keeps the output of pg_ctl open: it goes nowhere, and the log says what went wrong.
         do {
             try run(
@@ -91,8 +105,10 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Stops the server (fast shutdown: sessions are ended, the data is kept).
-    public func stop() throws {
-        try run("\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "fast", "-w", "stop")
+    public func stop() async throws {
+        try await onThreadOfItsOwn {
+            try self.run("\(self.bin)/pg_ctl", "-D", "\(self.directory)/data", "-m", "fast", "-w", "stop")
+        }
     }
 
     // MARK: Helpers
