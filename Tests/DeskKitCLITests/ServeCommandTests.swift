@@ -127,43 +127,19 @@ struct ServeCommandTests {
 
     /// The real binary starts, answers, and stops on SIGTERM with exit status 0.
     @Test func startsServesAndStopsGracefully() async throws {
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["serve", "--port", "0", "--api-base", "http://127.0.0.1:9"]
-        process.environment = ["SENDBIRD_API_TOKEN": "secret-for-this-test"]
         // The default store, deskkit-state.sqlite, is made in the working directory.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "deskkit-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        process.currentDirectoryURL = directory
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let (process, port, log) = try await CrashRecoveryTests.serveLogged(
+            ["--api-base", "http://127.0.0.1:9"], in: directory,
+            environment: ["SENDBIRD_API_TOKEN": "secret-for-this-test"])
         defer { if process.isRunning { process.terminate() } }
-        // "listening" carries the address, e.g. [IPv4]127.0.0.1/127.0.0.1:40123.
-        var log = ""
-        var port: Int?
-        let deadline = Date().addingTimeInterval(30)
-        while port == nil, Date() < deadline {
-            let data = await CLI.readAvailable(err)
-            if data.isEmpty { break }
-            log += String(decoding: data, as: UTF8.self)
-            if let line = log.split(separator: "\n").first(where: {
-                $0.contains("listening") && $0.contains("address=")
-            }),
-                let colon = line.split(separator: " ").first(where: { $0.hasPrefix("address=") })?.split(separator: ":")
-                    .last
-            {
-                port = Int(colon)
-            }
-        }
-        let p = try #require(port, "no listening line in: \(log)")
-        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(p)/health")!)
+        let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self).contains(#""status":"ok""#))
-        #expect(!log.contains("secret-for-this-test"))
+        #expect(!log.text.contains("secret-for-this-test"))
         process.terminate()  // SIGTERM
         await CLI.exit(of: process)
         #expect(process.terminationStatus == 0)

@@ -31,10 +31,18 @@ struct PostgresServerTests {
     }
 
     /// Waits until no job runs and none is due on `clock`: the queue has done all it can until the clock moves on.
+    /// When it does not, it says what it last saw.
     static func settle(_ store: any JobStore, on clock: ServiceClock) async throws {
-        try await until("the queue settled: nothing running, nothing due at \(clock.now())") {
-            guard try await store.counts()[.running, default: 0] == 0 else { return false }
-            return try await store.nextDue().map { $0 > clock.now() } ?? true
+        var seen = ""
+        do {
+            try await until("the queue settled: nothing running, nothing due at \(clock.now())") {
+                let (counts, due) = (try await store.counts(), try await store.nextDue())
+                seen = "\(counts), next due \(due.map { "\($0)" } ?? "never")"
+                return counts[.running, default: 0] == 0 && due.map { $0 > clock.now() } ?? true
+            }
+        } catch var error as NeverHappened {
+            error.last = seen
+            throw error
         }
     }
 
