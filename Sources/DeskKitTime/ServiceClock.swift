@@ -45,8 +45,13 @@ public struct ServiceClock: Sendable {
     public init<C: Clock<Duration>>(_ clock: C) {
         let (start, date) = (clock.now, Date())
         let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
-        let sleepUntil: @Sendable (Duration) async throws -> Void = {
-            try await clock.sleep(until: start.advanced(by: $0), tolerance: nil)
+        let sleepUntil: @Sendable (Duration) async throws -> Void = { deadline in
+            // A deadline that has come is passed at once, as on the system clock. swift-clocks' `TestClock` suspends
+            // a sleep until exactly its now until it is next moved: a queue's wait that ends at the instant a test
+            // moved the clock to would wait for a move the test — waiting for the queue to settle — never makes.
+            let instant = start.advanced(by: deadline)
+            guard instant > clock.now else { return try Task.checkCancellation() }
+            try await clock.sleep(until: instant, tolerance: nil)
         }
         self.init(
             now: { date.addingTimeInterval(elapsed() / .seconds(1)) }, elapsed: elapsed, sleepUntil: sleepUntil,

@@ -12,6 +12,21 @@ import Testing
 /// sleeps for the queue, and none depends on how loaded the machine is.
 @Suite("Queue on a test clock")
 struct QueueOnATestClockTests {
+    /// A wait until the clock's present instant ends at once, as on the system clock — swift-clocks' `TestClock`
+    /// alone would hold it until the next move. The queue's poll ends at such an instant when the test moves the
+    /// clock during the queue's claim; held, the queue waited for a move the test, waiting for it, never made.
+    @Test(.timeLimit(.minutes(1))) func aDeadlineThatHasComeIsPassed() async throws {
+        let clock = TestClock()
+        let service = ServiceClock(clock)
+        try await service.sleepUntil(service.elapsed())
+        await clock.advance(by: .seconds(1))
+        try await service.sleepUntil(.seconds(1))
+        try await service.sleepUntil(.milliseconds(500))
+        let later = Task { try await service.sleepUntil(.seconds(2)) }
+        await clock.advance(by: .seconds(1))
+        try await later.value
+    }
+
     /// What the tests' work ends with.
     struct Outcome: JobResult {
         var name: String
