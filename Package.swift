@@ -368,6 +368,8 @@ let package = Package(
                 // Test servers stopped gracefully (GracefulServer).
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
+                // Stores opened for tests whose subject is not a deadline (unhurried).
+                .target(name: "DeskKitJobStore", condition: server),
             ],
             path: "Tests/DeskKitTestSupport"),
         .testTarget(

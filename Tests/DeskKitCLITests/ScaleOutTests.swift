@@ -33,7 +33,7 @@ struct ScaleOutTests {
         return text.contains("duplicate") ? "duplicate" : text.contains("queued") ? "queued" : text
     }
 
-    @Test(.timeLimit(.minutes(8))) func threeInstancesOneDatabaseOneKilled() async throws {
+    @Test func threeInstancesOneDatabaseOneKilled() async throws {
         try await HeavyTests.oneAtATime { try await scaleOut() }
     }
 

@@ -486,7 +486,7 @@ struct JobStoreContractTests {
             let database = try await cluster.makeDatabase()
             let location = try PostgresLocation(parsing: database)
             // The database as deskkit with schema 1 left it: open, then take the later columns away again.
-            await (try await PostgresJobStore.open(location)).close()
+            await (try await PostgresJobStore.open(location, options: .unhurried)).close()
             try await cluster.psql(
                 location.database,
                 """
@@ -496,7 +496,7 @@ struct JobStoreContractTests {
                 INSERT INTO deskkit_jobs (message_id, channel_url, text, state, attempts, accepted_at, next_attempt_at, updated_at)
                 VALUES (7, '\(job.channelURL)', '\(job.text)', 'queued', 0, to_timestamp(\(t0)), to_timestamp(\(t0)), to_timestamp(\(t0)))
                 """)
-            let store = try await PostgresJobStore.open(location)
+            let store = try await PostgresJobStore.open(location, options: .unhurried)
             try await Self.expectMigrated(store, job, t0)
             await store.close()
             #expect(try await cluster.psql(location.database, "SELECT max(version) FROM deskkit_schema") == "6")
@@ -564,17 +564,5 @@ struct JobStoreContractTests {
             let error = #expect(throws: JobStoreError.self, "\(bad)") { try StoreLocation(parsing: bad) }
             #expect(error?.kind == .badLocation)
         }
-    }
-}
-
-extension PostgresJobStore.Options {
-    /// The contract tests' stores: a minute for an operation and a connection. Some twenty open at once when the
-    /// suite starts, and on a busy 2-core machine (a build beside the tests) their migrations waited past the
-    /// default 5 s — a server's deadline, not what these tests check.
-    static var unhurried: Self {
-        var options = Self()
-        options.operationTimeout = .seconds(60)
-        options.connectTimeout = .seconds(60)
-        return options
     }
 }

@@ -13,7 +13,7 @@ struct PostgresStoreTests {
         let cluster = try await PostgresCluster.shared()
         let location = try PostgresLocation(parsing: try await cluster.makeDatabase())
         let stores = try await withThrowingTaskGroup(of: PostgresJobStore.self) { group in
-            for _ in 0..<3 { group.addTask { try await PostgresJobStore.open(location) } }
+            for _ in 0..<3 { group.addTask { try await PostgresJobStore.open(location, options: .unhurried) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(stores.count == 3)
@@ -31,7 +31,7 @@ struct PostgresStoreTests {
         #expect(try await stores[2].counts()[.queued] == 1)
         for store in stores { await store.close() }
         // Opening again migrates nothing.
-        let again = try await PostgresJobStore.open(location)
+        let again = try await PostgresJobStore.open(location, options: .unhurried)
         await again.close()
         #expect(try await cluster.psql(location.database, "SELECT count(*) FROM deskkit_schema") == "6")
     }
@@ -39,7 +39,7 @@ struct PostgresStoreTests {
     /// Admissions wait for the disk; the workers' statements do not (at-least-once covers their loss).
     @Test func onlyAdmissionsCommitSynchronously() async throws {
         let store = try await PostgresJobStore.open(
-            PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase()))
+            PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase()), options: .unhurried)
         func setting(_ client: PostgresClient) async throws -> String {
             var value = ""
             for try await v in try await client.query("SHOW synchronous_commit").decode(String.self) { value = v }
@@ -56,11 +56,8 @@ struct PostgresStoreTests {
         // A deadlock is PostgreSQL's error within its deadlock_timeout (1 s), not a time-out: the store waits a
         // minute, so that a machine loaded by the whole suite (and a fuzzer) is not taken for one (a fresh-clone
         // run once had the shared cluster take more than the default 5 s).
-        var options = PostgresJobStore.Options()
-        options.operationTimeout = .seconds(60)
-        options.connectTimeout = .seconds(60)
         let store = try await PostgresJobStore.open(
-            PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase()), options: options)
+            PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase()), options: .unhurried)
         var generator = SystemRandomNumberGenerator()
         var failures: [String] = []
         for round in 0..<8 {
@@ -106,7 +103,7 @@ struct PostgresStoreTests {
     @Test func anAdmissionIsReportedOnlyOnceCommitted() async throws {
         let cluster = try await PostgresCluster.shared()
         let location = try PostgresLocation(parsing: try await cluster.makeDatabase())
-        let store = try await PostgresJobStore.open(location)
+        let store = try await PostgresJobStore.open(location, options: .unhurried)
         try await cluster.psql(
             location.database,
             """

@@ -19,7 +19,7 @@ struct PostgresPreviewCacheTests {
     @Test func theCacheMigratesItsOwnTable() async throws {
         let cluster = try await PostgresCluster.shared()
         let fresh = try PostgresLocation(parsing: try await cluster.makeDatabase())
-        let store = try await PostgresJobStore.open(fresh)
+        let store = try await PostgresJobStore.open(fresh, options: .unhurried)
         func tables(_ database: String) async throws -> String {
             try await cluster.psql(
                 database,
@@ -44,7 +44,7 @@ struct PostgresPreviewCacheTests {
               error_kind text, error_detail text, details text);
             INSERT INTO deskkit_previews (url, expires_at, title) VALUES ('https://example.com/', now() + interval '1 hour', 'Kept');
             """)
-        let olderStore = try await PostgresJobStore.open(older)
+        let olderStore = try await PostgresJobStore.open(older, options: .unhurried)
         let cache = try await PostgresPreviewCache.open(sharing: olderStore)
         let kept = try await cache.lookup("https://example.com/", now: Date(), fetchLease: .seconds(5)).cached?.get()
         #expect(kept?.preview.title == "Kept")
@@ -69,7 +69,7 @@ struct PostgresPreviewCacheTests {
         }
         // The stores' operation deadlines count on a clock that stands still: on a loaded machine a slow query
         // is slow, not a failure the service passes by with a fetch of its own (which would change the counts).
-        var options = PostgresJobStore.Options()
+        var options = PostgresJobStore.Options.unhurried
         options.clock = ServiceClock(TestClock())
         let a = try await PostgresJobStore.open(location, options: options)
         let b = try await PostgresJobStore.open(location, options: options)
@@ -160,8 +160,8 @@ struct PostgresPreviewCacheTests {
         let clock = TestClock()
         let service = ServiceClock(clock)
         let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
-        let a = try await PostgresJobStore.open(location)
-        let b = try await PostgresJobStore.open(location)
+        let a = try await PostgresJobStore.open(location, options: .unhurried)
+        let b = try await PostgresJobStore.open(location, options: .unhurried)
         let listener = try await PostgresPreviewCache.open(sharing: a)
         let writer = try await PostgresPreviewCache.open(sharing: b)
         let listening = Task { await listener.run() }
@@ -203,7 +203,7 @@ struct PostgresPreviewCacheTests {
     @Test func aFailingSharedCacheIsPassedByAndCounted() async throws {
         let cluster = try await PostgresCluster.shared()
         let location = try PostgresLocation(parsing: try await cluster.makeDatabase())
-        let store = try await PostgresJobStore.open(location)
+        let store = try await PostgresJobStore.open(location, options: .unhurried)
         let cache = try await PostgresPreviewCache.open(sharing: store)
         let pages = try await PageServer.start { path in .html("<title>Fetched \(path)</title>") }
         var fetch = FetchConfiguration()
@@ -237,7 +237,7 @@ struct PostgresPreviewCacheTests {
     /// `forget` drops a URL's answers in every language, and nothing of another URL that starts like it.
     @Test func aURLsCardsAreTakenBackInEveryLanguage() async throws {
         let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
-        let store = try await PostgresJobStore.open(location)
+        let store = try await PostgresJobStore.open(location, options: .unhurried)
         let cache = try await PostgresPreviewCache.open(sharing: store)
         let card = PreviewCard(preview: URLPreview(url: "https://example.com/a", title: "A"), details: .init())
         for key in [
@@ -264,7 +264,10 @@ struct PostgresPreviewCacheTests {
         let pages = try await PageServer.start { _ in .html("<title>Version \(version.withLock { $0 })</title>") }
         var fetch = FetchConfiguration()
         fetch.allowPrivateAddresses = true
-        let (a, b) = (try await PostgresJobStore.open(location), try await PostgresJobStore.open(location))
+        let (a, b) = (
+            try await PostgresJobStore.open(location, options: .unhurried),
+            try await PostgresJobStore.open(location, options: .unhurried)
+        )
         let (cacheA, cacheB) = (
             try await PostgresPreviewCache.open(sharing: a), try await PostgresPreviewCache.open(sharing: b)
         )
