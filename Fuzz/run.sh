@@ -3,7 +3,10 @@
 #
 #   Fuzz/run.sh TARGET SECONDS [libFuzzer flags…]   fuzz TARGET (message-data, envelope, validate, links,
 #                                                   extract, address, webhooks) for SECONDS
-#   Fuzz/run.sh all SECONDS [libFuzzer flags…]       each target in turn; every target runs, and the exit
+#   Fuzz/run.sh all SECONDS [libFuzzer flags…]       every target, FUZZ_JOBS at once (default: one a core;
+#                                                   each target is one single-threaded libFuzzer process, so
+#                                                   each gets as many runs as alone); every target runs, the
+#                                                   outputs are printed whole in turn at the end, and the exit
 #                                                   status is non-zero if any of them found something
 #
 # New inputs go to Fuzz/.work/TARGET (not committed); Corpus/TARGET and the target's extra seed folders
@@ -66,10 +69,24 @@ report() {
 }
 
 if [[ $target == all ]]; then
+    mapfile -t targets < <(Fuzz/seeds.sh --targets)
+    at_once=${FUZZ_JOBS:-$(nproc)}
+    # Each target in a background job writing its (filtered) output and exit status to Fuzz/.work/TARGET.out
+    # and .status; the outputs are printed in the targets' order once all have ended.
+    for t in "${targets[@]}"; do
+        while (($(jobs -rp | wc -l) >= at_once)); do wait -n || true; done
+        mkdir -p Fuzz/.work
+        (
+            status=0
+            run_one "$t" "$@" >"Fuzz/.work/$t.out" 2>&1 || status=$?
+            echo "$status" >"Fuzz/.work/$t.status"
+        ) &
+    done
+    wait
     failed=()
-    for t in $(Fuzz/seeds.sh --targets); do
-        status=0
-        run_one "$t" "$@" || status=$?
+    for t in "${targets[@]}"; do
+        cat "Fuzz/.work/$t.out"
+        status=$(cat "Fuzz/.work/$t.status")
         if ((status != 0)); then failed+=("$t (exit $status)"); fi
     done
     if ((${#failed[@]} > 0)); then

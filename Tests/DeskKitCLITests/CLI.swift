@@ -41,10 +41,17 @@ enum CLI {
         }
     }
 
-    /// Waits until `process` has exited, on a thread of its own (as ``run(_:bytes:environment:directory:)``).
+    /// Waits until `process` has exited, on a thread of its own (as ``run(_:bytes:environment:directory:)``). A
+    /// test cancelled meanwhile (a heavy test past its limit) kills the process, so that a child that does not
+    /// end when asked fails its test instead of hanging the suite.
     static func exit(of process: Process) async {
         nonisolated(unsafe) let process = process
-        _ = try? await onThreadOfItsOwn { process.waitUntilExit() }
+        await withTaskCancellationHandler {
+            _ = try? await onThreadOfItsOwn { process.waitUntilExit() }
+        } onCancel: {
+            // Never 0 (not launched): kill(0, …) would signal the whole process group.
+            if process.processIdentifier > 0 { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 
     /// Reads `pipe` to its end (its writers all gone) on a thread of its own.

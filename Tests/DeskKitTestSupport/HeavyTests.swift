@@ -8,7 +8,7 @@ public enum HeavyTests {
 
     /// Runs `body` when no other heavy test runs, within `limit` from then (``Turns/run(within:_:)``).
     public static func oneAtATime<T: Sendable>(
-        within limit: Duration = .seconds(300), _ body: @escaping @Sendable () async throws -> T
+        within limit: Duration = .seconds(600), _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await turns.run(within: limit, body)
     }
