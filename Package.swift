@@ -326,7 +326,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", path: "Tests/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .testTarget(
             name: "DeskKitMetadataTests",
-            dependencies: ["DeskKitMetadata", "DeskKitURL", "DeskKitFetchPolicy", "DeskKitModel"],
+            dependencies: [
+                "DeskKitMetadata", "DeskKitURL", "DeskKitFetchPolicy", "DeskKitModel", "DeskKitTestSupport",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -401,7 +403,9 @@ let package = Package(
         // Replays every file of Corpus/ through the fuzz targets' checks.
         .testTarget(
             name: "DeskKitInvariantsTests",
-            dependencies: ["DeskKitInvariants", "DeskKitModel", "DeskKitLinks", "DeskKitMetadata"]
+            dependencies: [
+                "DeskKitInvariants", "DeskKitModel", "DeskKitLinks", "DeskKitMetadata", "DeskKitTestSupport",
+            ]
         ),
         // Runs the built `deskkit` executable end to end.
         .testTarget(
