@@ -100,8 +100,16 @@ struct ClientLimitsTests {
         try await withServer(limits) { port in
             let c = try RawConnection(port: port)
             #expect(try await c.readUntilClosed().isEmpty, "closed without an answer")
-            #expect(
-                try await Self.metrics(port).contains(#"deskkit_connections_closed_total{reason="head_timeout"} 1"#))
+            // The metrics request meets the same 50 ms deadline: on a loaded machine the server may not read its
+            // head in time, and cuts it as it cut the silent client. Each such cut is counted too.
+            var cutRequests = 0
+            let metrics = try await until("the metrics answered") { () async throws -> String? in
+                let text = try await Self.metrics(port)
+                if text.isEmpty { cutRequests += 1 }
+                return text.isEmpty ? nil : text
+            }
+            let counted = #"deskkit_connections_closed_total{reason="head_timeout"} \#(1 + cutRequests)"#
+            #expect(metrics.contains(counted), "\(counted) in \(metrics)")
         }
     }
 
