@@ -309,13 +309,13 @@ let package = Package(
         .testTarget(name: "DeskKitFetchPolicyTests", dependencies: ["DeskKitFetchPolicy", "DeskKitInvariants"]),
         .testTarget(
             name: "DeskKitModelTests",
-            dependencies: ["DeskKitModel", "DeskKitJSON", "DeskKitInvariants"]
+            dependencies: ["DeskKitModel", "DeskKitJSON", "DeskKitInvariants", "DeskKitTestSupport"]
         ),
         // The schemas' examples decode with no problem; Web/schemas/ is the same files.
         .testTarget(name: "DeskKitSchemasTests", dependencies: ["DeskKitSchemas", "DeskKitModel"]),
         .testTarget(
             name: "DeskKitLinksTests",
-            dependencies: ["DeskKitLinks", "DeskKitURL", "DeskKitModel"],
+            dependencies: ["DeskKitLinks", "DeskKitURL", "DeskKitModel", "DeskKitTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

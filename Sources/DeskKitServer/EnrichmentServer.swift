@@ -83,7 +83,7 @@ public struct EnrichmentServer: Sendable {
             previews: previews,
             api: PlatformAPIClient(
                 baseURL: configuration.apiBase, apiToken: configuration.apiToken, timeout: configuration.apiTimeout,
-                metrics: metrics, logger: logger),
+                clock: clock, metrics: metrics, logger: logger),
             images: configuration.cardImages, metrics: metrics, activity: activity, logger: logger)
         images = ImageDownloads(
             fetcher: previews.fetcher, limits: configuration.imageLimits,

@@ -13,8 +13,10 @@ public struct PlatformAPIClient: Sendable {
     /// `https://api-{app_id}.sendbird.com` or a test server.
     public let baseURL: String
     private let apiToken: String
-    /// How long one call may take. Default 10 s.
+    /// How long one call may take. Default 10 s, counted on ``clock``.
     public let timeout: Duration
+    /// The clock ``timeout`` counts on: the system's by default, a test's to move it.
+    public let clock: ServiceClock
     let httpClient: HTTPClient
     let metrics: ServerMetrics
     let logger: Logger
@@ -24,14 +26,16 @@ public struct PlatformAPIClient: Sendable {
 
     /// A client for the Platform API at `baseURL`, authenticated with `apiToken`.
     public init(
-        baseURL: String, apiToken: String, timeout: Duration = .seconds(10), httpClient: HTTPClient = .shared,
-        metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "deskkit.platform-api")
+        baseURL: String, apiToken: String, timeout: Duration = .seconds(10), clock: ServiceClock = .system,
+        httpClient: HTTPClient = .shared, metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "deskkit.platform-api")
     ) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.baseURL = base
         self.apiToken = apiToken
         self.timeout = timeout
+        self.clock = clock
         self.httpClient = httpClient
         self.metrics = metrics
         self.logger = logger
@@ -81,18 +85,16 @@ public struct PlatformAPIClient: Sendable {
         var detail: String
         var retryAfter: Duration?
         do {
-            let response = try await httpClient.execute(request, timeout: .nanoseconds(timeout.nanoseconds))
-            status = Int(response.status.code)
+            let answer = try await send(request)
+            status = answer.status
             span.attributes["http.response.status_code"] = status
-            // The answer is read for the log only: a large or broken one does not fail the call.
-            let body = try? await response.body.collect(upTo: 1 << 20)
-            detail = body.map { String(decoding: $0.readableBytesView.prefix(300), as: UTF8.self) } ?? ""
-            if (200..<300).contains(response.status.code) {
+            detail = answer.detail
+            if (200..<300).contains(answer.status) {
                 metrics.platformAPI(status: status)
                 logger.debug("message updated", metadata: log)
                 return
             }
-            retryAfter = PlatformAPIError.retryAfter(response.headers.first(name: "Retry-After"))
+            retryAfter = PlatformAPIError.retryAfter(answer.retryAfter)
         } catch {
             if Task.isCancelled { throw PlatformAPIError(.cancelled, detail: "\(error)") }
             detail = "\(error)"
@@ -107,6 +109,29 @@ public struct PlatformAPIClient: Sendable {
             ]) { $1 })
         throw PlatformAPIError(
             retried ? .retryable : .rejected, status: status, retryAfter: retryAfter, detail: detail)
+    }
+
+    /// What the API answered a call: its status, `Retry-After` and the start of its body (for the log only).
+    private struct Answer: Sendable {
+        var status: Int
+        var retryAfter: String?
+        var detail: String
+    }
+
+    /// One call within ``timeout`` on ``clock`` (`withDeadline`, the package's one time limit: its error
+    /// says "no answer within 10 s"). AsyncHTTPClient's own deadline counts on SwiftNIO's clock: the same limit on
+    /// the system clock, none on a test's, whose limit is the only one — a loaded machine cannot make it a
+    /// time-out while the test holds its clock still.
+    private func send(_ request: HTTPClientRequest) async throws -> Answer {
+        let deadline = clock.isSystem ? NIODeadline.now() + .nanoseconds(timeout.nanoseconds) : .distantFuture
+        return try await withDeadline(timeout, clock: clock) { [httpClient] in
+            let response = try await httpClient.execute(request, deadline: deadline)
+            // The answer is read for the log only: a large or broken one does not fail the call.
+            let body = try? await response.body.collect(upTo: 1 << 20)
+            return Answer(
+                status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
+                detail: body.map { String(decoding: $0.readableBytesView.prefix(300), as: UTF8.self) } ?? "")
+        }
     }
 
     /// A channel URL as one path segment: everything but unreserved characters percent-encoded.
