@@ -7,7 +7,7 @@
 # (`String(unsafeUninitializedCapacity:)` is macOS 11, `Array.span` macOS 26, _StringProcessing macOS 13…).
 #
 # What it does not check: anything that needs Apple's SDK (Foundation, Darwin; the client products import
-# neither) or a C library. About a minute; run from anywhere.
+# neither) or a C library. About 50 s, the two targets at once; run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=(DeskKitJSON DeskKitURL DeskKitModel DeskKitLinks)  # in dependency order
