@@ -302,6 +302,31 @@ struct EnrichmentServerTests {
         }
     }
 
+    /// A Platform API call's limit (`apiTimeout`) counts on the server's clock, not on AsyncHTTPClient's: an API that
+    /// never answers holds the job until the test moves the clock to the limit — an hour, which real time never
+    /// reaches within the test — and the attempt then fails as one to retry.
+    @Test func aCallEndsAtItsLimitOnTheServersClock() async throws {
+        let clock = TestClock()
+        let answer = Gate()
+        try await withServer(
+            {
+                $0.apiTimeout = .seconds(3600)
+                // Nothing else comes due while the clock moves the hour: no poll, renewal or retry.
+                $0.queue.pollInterval = .seconds(86400)
+                $0.queue.lease = .seconds(86400)
+                $0.retry.firstDelay = .seconds(86400)
+            }, clock: ServiceClock(clock)
+        ) { client, fake, pages, _ async throws in
+            await fake.hold(answer)
+            try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a"))
+            _ = try await fake.waitForPuts(1)
+            await clock.advance(by: .seconds(3600))
+            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="retry_scheduled"} 1"#)
+            #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="error"} 1"#), "\(metrics)")
+            answer.open()
+        }
+    }
+
     /// Retries end at the horizon of the server's clock (a `TestClock` the test moves a second at a time, so
     /// however long a loaded machine takes over each try, the horizon is the clock's 4 s), and a 404 is not retried.
     @Test func retriesEndAtTheHorizonAndClientErrorsAreNotRetried() async throws {
