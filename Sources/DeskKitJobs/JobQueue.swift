@@ -432,9 +432,16 @@ public actor JobQueue<Outcome: JobResult>: Service {
     /// statement. A claim the store no longer holds (the store was unreachable for a whole lease, or this
     /// process was paused, and another worker took the job) is a stale write, logged and counted; its worker's
     /// confirmation and end then write nothing.
+    ///
+    /// A renewal is due a heartbeat after the last one woke, read before its statement: a slow renewal does not
+    /// push the next one later, and a test that moves the clock once it sees a renewal in the store moves it past
+    /// the next renewal's due time, never before that time is taken (a sleep asked for a heartbeat after such a
+    /// move waited for one more move: a plain fresh-clone run waited a minute for a renewal so).
     private func renewLeases() async {
+        var woke = clock.elapsed()
         while !Task.isCancelled {
-            do { try await clock.sleep(configuration.heartbeat) } catch { return }
+            do { try await clock.sleepUntil(woke + configuration.heartbeat) } catch { return }
+            woke = clock.elapsed()
             let running = Array(self.running.values)
             guard !running.isEmpty else { continue }
             do {
