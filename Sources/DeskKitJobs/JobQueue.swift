@@ -222,7 +222,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
         } catch {
             logger.error("cannot take back abandoned jobs", metadata: ["error": .string(error.description)])
         }
-        let (grace, claims) = (grace, claims)
+        let (grace, claims, logger) = (grace, claims, logger)
         await withDiscardingTaskGroup { group in
             group.addTask { await self.renewLeases() }
             group.addTask { await self.purgeDoneJobs() }
@@ -232,7 +232,9 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 await withGracefulShutdownHandler {
                     await runJobs()
                 } onGracefulShutdown: {
-                    grace.begin()
+                    let left = grace.begin()
+                    logger.notice(
+                        "stopping: running jobs have the rest of the shutdown grace", metadata: ["grace": "\(left)"])
                     self.stop()
                 }
             } onCancel: {

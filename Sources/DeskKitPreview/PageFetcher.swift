@@ -131,9 +131,7 @@ public struct PageFetcher: Sendable {
         let total = configuration.totalTimeout
         let left = max(.zero, min(left ?? total, total))
         guard left > .zero else { throw .timeout("the whole request", total) }
-        // AsyncHTTPClient's own deadline counts on SwiftNIO's clock: the same limit on the system clock, none on
-        // another (a test's), whose limit is the only one — a loaded machine cannot make it a time-out.
-        let deadline = clock.isSystem ? NIODeadline.now() + .nanoseconds(left.nanoseconds) : .distantFuture
+        let deadline = clock.libraryDeadline(after: left)
         do {
             return try await withDeadline(left, clock: clock) { try await work(deadline) }
         } catch is DeadlineExceeded {

@@ -23,8 +23,8 @@ public struct ServiceClock: Sendable {
     /// Calls back once a duration has passed, unless cancelled first (``schedule(in:_:)``).
     private let timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
     /// Whether this clock is SwiftNIO's and the system's (``system``): only then does a library's own deadline, set
-    /// on SwiftNIO's clock, count the same time.
-    package let isSystem: Bool
+    /// on SwiftNIO's clock, count the same time (``libraryDeadline(after:)``).
+    private let isSystem: Bool
 
     /// Waits on the continuous clock and counts its instants; dates by the wall clock. Its timers are SwiftNIO's
     /// scheduled callbacks (no task a timer), as AsyncHTTPClient's own deadlines are.
@@ -85,6 +85,14 @@ public struct ServiceClock: Sendable {
     /// it, so a test that moves the clock past the delay fires it.
     package func schedule(in delay: Duration, _ body: @escaping @Sendable () -> Void) -> ScheduledCallback {
         timer(delay, body)
+    }
+
+    /// The instant to hand a library that keeps its own deadline on SwiftNIO's clock (AsyncHTTPClient's
+    /// `execute(_:deadline:)`) for a limit this clock counts with `withDeadline`: the same limit on ``system``;
+    /// none on another clock (a test's), whose limit is then the only one, so a loaded machine cannot make it a
+    /// time-out while the test holds its clock still.
+    package func libraryDeadline(after limit: Duration) -> NIODeadline {
+        isSystem ? .now() + .nanoseconds(limit.nanoseconds) : .distantFuture
     }
 
     /// Waits `duration` from now; throws `CancellationError` when the task is cancelled first.

@@ -6,7 +6,7 @@ import Testing
 
 /// The language a page is asked for: the `Accept-Language` value checked, sent on every fetch, and a card
 /// kept for each URL and language.
-@Suite("Accept-Language")
+@Suite("Accept-Language", .timeLimit(.minutes(10)))
 struct AcceptLanguageTests {
     @Test func aTagMeansThatLanguageFirstAndAListIsKeptAsWritten() throws {
         #expect(AcceptLanguage.default.header == "en, *;q=0.5")
@@ -94,7 +94,8 @@ struct AcceptLanguageTests {
             serviceConfiguration.oEmbed = false
             let metrics = TestMetrics()
             let service = PreviewService(
-                fetcher: PageFetcher(configuration: configuration), configuration: serviceConfiguration,
+                fetcher: PageFetcher(configuration: configuration, clock: TestServer.still),
+                configuration: serviceConfiguration,
                 metrics: metrics)
             let url = server.baseURL + "/shop"
             let russian = try AcceptLanguage("ru")

@@ -8,7 +8,7 @@ import Testing
 
 /// Pages of one host share kept-alive connections; every connection still goes to an address checked for
 /// that host; the clients kept are bounded.
-@Suite("Connection reuse", .serialized)
+@Suite("Connection reuse", .serialized, .timeLimit(.minutes(10)))
 struct ConnectionReuseTests {
     /// Answers each name from a table, counting lookups; a name not in it has no address.
     final class TableResolver: HostResolver, @unchecked Sendable {
@@ -41,7 +41,8 @@ struct ConnectionReuseTests {
         try await server.scoped {
             let resolver = TableResolver(["shop.example": TestServer.address])
             let service = PreviewService(
-                fetcher: PageFetcher(configuration: TestServer.configuration(server), resolver: resolver))
+                fetcher: PageFetcher(
+                    configuration: TestServer.configuration(server), resolver: resolver, clock: TestServer.still))
             let urls = (0..<100).map { "http://shop.example:\(server.port)/item/\($0)" }
             let cards = await service.cards(for: urls)
             #expect(cards.allSatisfy { (try? $0.get()) != nil }, "\(cards.compactMap { try? $0.get() }.count) cards")
@@ -55,7 +56,7 @@ struct ConnectionReuseTests {
     @Test func aServerThatClosesEachConnectionStillAnswers() async throws {
         let server = try await PageServer.start(host: "127.0.0.2") { Self.page($0) }
         try await server.scoped {
-            let fetcher = PageFetcher(configuration: TestServer.configuration(server))
+            let fetcher = PageFetcher(configuration: TestServer.configuration(server), clock: TestServer.still)
             for i in 0..<5 {
                 let page = try await fetcher.fetch("\(server.baseURL)/\(i)")
                 #expect(page.metadata?.title == "Page /\(i)")
@@ -77,7 +78,7 @@ struct ConnectionReuseTests {
                 var c = TestServer.configuration(first)
                 c.allowedAddresses = [TestServer.address, .v4(0x7F00_0005)]
                 let resolver = TableResolver(["moving.example": TestServer.address])
-                let fetcher = PageFetcher(configuration: c, resolver: resolver)
+                let fetcher = PageFetcher(configuration: c, resolver: resolver, clock: TestServer.still)
                 let url = "http://moving.example:\(first.port)/"
                 #expect(try await fetcher.fetch(url).metadata?.title == "first")
                 #expect(try await fetcher.fetch(url).metadata?.title == "first")

@@ -26,7 +26,7 @@ enum MediaFiles {
 }
 
 /// Direct links to files, and the images of cards, against a real server on 127.0.0.2.
-@Suite("Media links and image probes", .serialized)
+@Suite("Media links and image probes", .serialized, .timeLimit(.minutes(10)))
 struct MediaLinkTests {
     static func start() async throws -> PageServer {
         try await PageServer.start(host: "127.0.0.2") { path in
@@ -76,7 +76,7 @@ struct MediaLinkTests {
     }
 
     static func fetcher(_ server: PageServer) -> PageFetcher {
-        PageFetcher(configuration: TestServer.configuration(server))  // a generous deadline: a busy machine
+        PageFetcher(configuration: TestServer.configuration(server), clock: TestServer.still)
     }
 
     @Test func anImageLinkIsProbedForItsSizeWithoutReadingItAll() async throws {
@@ -219,9 +219,10 @@ struct MediaLinkTests {
                 var c = TestServer.configuration(server)
                 c.allowedPorts.insert(page.port)
                 c.allowedPorts.insert(down.port)
-                let card = try await PreviewService(fetcher: PageFetcher(configuration: c)).card(
-                    for: page.baseURL + "/"
-                ).get()
+                let card = try await PreviewService(fetcher: PageFetcher(configuration: c, clock: TestServer.still))
+                    .card(
+                        for: page.baseURL + "/"
+                    ).get()
                 #expect(card.preview.image == downURL + "/a.png")
                 #expect(card.details.imageProbeError?.hasPrefix("connection") == true, "\(card.details)")
                 #expect(card.details.imageDropped == nil)

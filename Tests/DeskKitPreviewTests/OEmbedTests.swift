@@ -114,7 +114,7 @@ struct OEmbedTests {
         ])
         return PreviewService(
             fetcher: PageFetcher(
-                configuration: TestServer.configuration(site.server), clock: ServiceClock(TestClock())),
+                configuration: TestServer.configuration(site.server), clock: TestServer.still),
             configuration: configuration)
     }
 

@@ -7,14 +7,15 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("Preview service", .serialized)
+@Suite("Preview service", .serialized, .timeLimit(.minutes(10)))
 struct PreviewServiceTests {
     @Test func previewsTheLinksOfAMessageAndCaches() async throws {
         let server = try await TestServer.start()
         try await server.scoped {
             let metrics = TestMetrics()
             let service = PreviewService(
-                fetcher: PageFetcher(configuration: TestServer.configuration(server)), metrics: metrics)
+                fetcher: PageFetcher(configuration: TestServer.configuration(server), clock: TestServer.still),
+                metrics: metrics)
             let text = "see \(server.baseURL)/page and \(server.baseURL)/missing and \(server.baseURL)/image.png"
             let previews = await service.previews(for: text)
             #expect(previews.count == 3)
@@ -37,7 +38,8 @@ struct PreviewServiceTests {
         try await server.scoped {
             let metrics = TestMetrics()
             let service = PreviewService(
-                fetcher: PageFetcher(configuration: TestServer.configuration(server)), metrics: metrics)
+                fetcher: PageFetcher(configuration: TestServer.configuration(server), clock: TestServer.still),
+                metrics: metrics)
             let url = server.baseURL + "/redirect/2"
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<20 { group.addTask { _ = await service.card(for: url) } }
@@ -100,7 +102,7 @@ struct PreviewServiceTests {
     }
 }
 
-@Suite("Pyrus replies through the pipeline", .serialized)
+@Suite("Pyrus replies through the pipeline", .serialized, .timeLimit(.minutes(10)))
 struct PyrusPreviewTests {
     @Test func linksInAReplyArePreviewed() async throws {
         let server = try await TestServer.start()
@@ -108,7 +110,8 @@ struct PyrusPreviewTests {
             let body =
                 #"{"ticket_id": 1, "token": {"user_id": "u", "app_id": "a", "device_id": "d", "type": "ios"}, "comment": {"comment_id": 2, "body": "See \#(server.baseURL)/page please", "is_inbound": false}}"#
             let reply = try #require(PyrusReplyWebhook.decode(Array(body.utf8)).value)
-            let service = PreviewService(fetcher: PageFetcher(configuration: TestServer.configuration(server)))
+            let service = PreviewService(
+                fetcher: PageFetcher(configuration: TestServer.configuration(server), clock: TestServer.still))
             let previews = await service.previews(for: reply.comment.body ?? "")  // a reply's text, as any message's
             #expect(previews.count == 1)
             #expect(try previews[0].result.get().title == "OG page")
@@ -118,7 +121,7 @@ struct PyrusPreviewTests {
 
 /// The site policy holds for every request a card makes: the link's, a redirect's, an oEmbed endpoint's and the
 /// image's; a refused link is not fetched, not cached, and counted.
-@Suite("Site policy in previews")
+@Suite("Site policy in previews", .timeLimit(.minutes(10)))
 struct SitePolicyPreviewTests {
     @Test func everyRequestOfACardIsHeldToThePolicy() async throws {
         let hits = Mutex<[String]>([])
@@ -140,7 +143,8 @@ struct SitePolicyPreviewTests {
             configuration.allowedPorts.insert(server.port)
             configuration.sitePolicy = try SitePolicy(deny: "denied.localhost", allow: nil)
             let metrics = TestMetrics()
-            let service = PreviewService(fetcher: PageFetcher(configuration: configuration), metrics: metrics)
+            let service = PreviewService(
+                fetcher: PageFetcher(configuration: configuration, clock: TestServer.still), metrics: metrics)
 
             let card = try await service.card(for: server.baseURL + "/page").get()
             #expect(card.preview.title == "Parcel")
@@ -167,7 +171,7 @@ struct SitePolicyPreviewTests {
             var service2 = PreviewService.Configuration()
             service2.probeImages = false
             let unprobed = try await PreviewService(
-                fetcher: PageFetcher(configuration: configuration), configuration: service2
+                fetcher: PageFetcher(configuration: configuration, clock: TestServer.still), configuration: service2
             )
             .card(for: server.baseURL + "/page").get()
             #expect(unprobed.preview.image == nil)

@@ -9,7 +9,7 @@ import Testing
 /// Pages that stand in for the one a link points to, served with their status and headers from a real page
 /// server on 127.0.0.1 and fetched through the whole pipeline: `Corpus/refusals/pages.jsonl`, each page with
 /// what real page it imitates, what it must give (a card, an HTTP status, or a refusal's kind) and who ran it.
-@Suite("Refusals", .serialized)
+@Suite("Refusals", .serialized, .timeLimit(.minutes(10)))
 struct RefusalTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Corpus/refusals/pages.jsonl")
@@ -61,7 +61,8 @@ struct RefusalTests {
         configuration.probeImages = false
         configuration.oEmbed = false
         return PreviewService(
-            fetcher: PageFetcher(configuration: TestServer.configuration(server)), configuration: configuration)
+            fetcher: PageFetcher(configuration: TestServer.configuration(server), clock: TestServer.still),
+            configuration: configuration)
     }
 
     @Test func theCorpusIsThere() {

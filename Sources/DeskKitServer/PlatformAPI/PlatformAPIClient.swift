@@ -119,11 +119,10 @@ public struct PlatformAPIClient: Sendable {
     }
 
     /// One call within ``timeout`` on ``clock`` (`withDeadline`, the package's one time limit: its error
-    /// says "no answer within 10 s"). AsyncHTTPClient's own deadline counts on SwiftNIO's clock: the same limit on
-    /// the system clock, none on a test's, whose limit is the only one — a loaded machine cannot make it a
-    /// time-out while the test holds its clock still.
+    /// says "no answer within 10 s"); AsyncHTTPClient is given the same limit as
+    /// `ServiceClock.libraryDeadline(after:)` says.
     private func send(_ request: HTTPClientRequest) async throws -> Answer {
-        let deadline = clock.isSystem ? NIODeadline.now() + .nanoseconds(timeout.nanoseconds) : .distantFuture
+        let deadline = clock.libraryDeadline(after: timeout)
         return try await withDeadline(timeout, clock: clock) { [httpClient] in
             let response = try await httpClient.execute(request, deadline: deadline)
             // The answer is read for the log only: a large or broken one does not fail the call.
