@@ -18,7 +18,8 @@ final class ConnectionPools: Sendable {
     struct Key: Hashable {
         var host: String
         var address: IPAddress?
-        var connectTimeout: Duration
+        /// AsyncHTTPClient's connect time-out: the configuration's on the system clock (`ServiceClock.libraryTimeout`).
+        var connectTimeout: TimeAmount
         var maxDecompressedBytes: Int
         var idleTimeout: Duration
     }
@@ -55,7 +56,7 @@ final class ConnectionPools: Sendable {
         _ body: (HTTPClient) async throws -> T
     ) async throws -> T {
         let key = Key(
-            host: host, address: address, connectTimeout: configuration.connectTimeout,
+            host: host, address: address, connectTimeout: clock.libraryTimeout(configuration.connectTimeout),
             maxDecompressedBytes: configuration.maxDecompressedBytes, idleTimeout: configuration.idleConnectionTimeout)
         let now = clock.elapsed()
         let (client, evicted) = entries.withLock { entries in
@@ -112,7 +113,7 @@ final class ConnectionPools: Sendable {
     private static func clientConfiguration(_ key: Key) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .nanoseconds(key.connectTimeout.nanoseconds)),
+            timeout: .init(connect: key.connectTimeout),
             decompression: .enabled(limit: .size(key.maxDecompressedBytes)))
         configuration.connectionPool.retryConnectionEstablishment = false
         // AsyncHTTPClient would send the bootstrapped tracer's `traceparent` to every page: a third party must

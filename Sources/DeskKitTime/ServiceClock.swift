@@ -22,8 +22,8 @@ public struct ServiceClock: Sendable {
     public let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Calls back once a duration has passed, unless cancelled first (``schedule(in:_:)``).
     private let timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
-    /// Whether this clock is SwiftNIO's and the system's (``system``): only then does a library's own deadline, set
-    /// on SwiftNIO's clock, count the same time (``libraryDeadline(after:)``).
+    /// Whether this clock is SwiftNIO's and the system's (``system``): only then does a library's own limit, counted
+    /// on SwiftNIO's clock, count the same time (``libraryDeadline(after:)``, ``libraryTimeout(_:)``).
     private let isSystem: Bool
 
     /// Waits on the continuous clock and counts its instants; dates by the wall clock. Its timers are SwiftNIO's
@@ -93,6 +93,14 @@ public struct ServiceClock: Sendable {
     /// time-out while the test holds its clock still.
     package func libraryDeadline(after limit: Duration) -> NIODeadline {
         isSystem ? .now() + .nanoseconds(limit.nanoseconds) : .distantFuture
+    }
+
+    /// The time-out to hand a library that counts it on SwiftNIO's clock and that this clock cannot count
+    /// (AsyncHTTPClient's connect time-out, inside its connection pool): the same on ``system``; on another clock
+    /// (a test's) none — a year — as for ``libraryDeadline(after:)``: the limits this clock counts (a fetch's
+    /// total time) still bound what it would have ended.
+    package func libraryTimeout(_ limit: Duration) -> TimeAmount {
+        isSystem ? .nanoseconds(limit.nanoseconds) : .hours(24 * 365)
     }
 
     /// Waits `duration` from now; throws `CancellationError` when the task is cancelled first.

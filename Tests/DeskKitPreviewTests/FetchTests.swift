@@ -91,23 +91,18 @@ enum TestServer {
         [UInt8](s.data(using: .shiftJIS) ?? Data(s.utf8))
     }
 
-    /// A configuration that lets this server (and only it) past the guard, for a fetcher on ``still``.
-    ///
-    /// The connect limit is off (an hour, past the suite's time limit): AsyncHTTPClient counts it on real time
-    /// whatever the fetcher's clock — the one limit of a fetch a test cannot hold still — and these tests are not
-    /// about it. The tests of it set their own (`connectTimeoutAndRefusal`, ``ConnectTimeoutTests``); a fetch that
-    /// hangs ends at its suite's time limit.
+    /// A configuration that lets this server (and only it) past the guard.
     static func configuration(_ server: PageServer) -> FetchConfiguration {
         var c = FetchConfiguration()
         c.allowedAddresses = [address]
         c.allowedPorts = [server.port, 80]
-        c.connectTimeout = .seconds(3600)
         return c
     }
 
-    /// A clock that never moves, for a fetcher whose limits are not the test's subject: its total time limit
-    /// cannot run out, so a slow answer on a loaded machine is slow, not a time-out. A test of a limit moves a
-    /// `TestClock` of its own.
+    /// A clock that never moves, for a fetcher whose limits are not the test's subject: no limit of a fetch runs
+    /// out on it (AsyncHTTPClient's connect time-out, on real time, is not set on a clock other than the system's),
+    /// so a slow answer on a loaded machine is slow, not a time-out; a fetch that hangs ends at its suite's time
+    /// limit. A test of a limit moves a `TestClock` of its own.
     static var still: ServiceClock { ServiceClock(TestClock()) }
 }
 
@@ -291,7 +286,7 @@ struct FetchTests {
         var c = FetchConfiguration()
         c.allowedAddresses = [.v4(0x7F00_0003)]
         c.allowedPorts = [9]
-        c.connectTimeout = .seconds(1)
+        // No limit runs out on this clock: only the refusal can end the fetch.
         await expectFailure(.connection) { () async throws(FetchError) in
             try await PageFetcher(configuration: c, clock: TestServer.still).fetch("http://127.0.0.3:9/")
         }
@@ -404,15 +399,27 @@ struct ConnectTimeoutTests {
         c.allowedAddresses = [.v4(0x7F00_0004)]
         c.allowedPorts = [listener.port]
         c.connectTimeout = .seconds(1)
-        // The total limit counts on a clock that never moves: only the connect limit (AsyncHTTPClient's, on real
-        // time) can end the fetch, and its error says so.
+        // The connect limit is AsyncHTTPClient's, on real time: it holds on the system clock only, where the total
+        // limit counts real time too. Far past the connect limit, the total one (10 minutes, the suite's time limit)
+        // is not what the error names.
+        c.totalTimeout = .seconds(600)
         do {
-            let page = try await PageFetcher(configuration: c, clock: TestServer.still).fetch(
+            let page = try await PageFetcher(configuration: c).fetch(
                 "http://127.0.0.4:\(listener.port)/")
             Issue.record("a server that never answers the handshake gave a page at \(page.finalURL)")
         } catch {
             #expect(error.kind == .timeout && error.detail == "connecting took too long", "\(error)")
         }
         withExtendedLifetime(listener) {}
+    }
+
+    /// What AsyncHTTPClient is handed for a limit it counts itself, on real time: the limit on the system clock;
+    /// none on a test's (a year; no deadline), where the limits the clock counts are the only ones.
+    @Test func aLibrarysOwnLimitHoldsOnTheSystemClockOnly() {
+        let still = TestServer.still
+        #expect(ServiceClock.system.libraryTimeout(.seconds(5)) == .seconds(5))
+        #expect(still.libraryTimeout(.seconds(5)) == .hours(24 * 365))
+        #expect(still.libraryDeadline(after: .seconds(5)) == .distantFuture)
+        #expect(ServiceClock.system.libraryDeadline(after: .seconds(5)) != .distantFuture)
     }
 }

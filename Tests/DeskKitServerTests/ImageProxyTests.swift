@@ -507,14 +507,15 @@ struct ImageProxyTests {
     }
 
     /// A fetch under way is a child of the downloads' service: when the service is cancelled (the end of a
-    /// server's shutdown), the fetch ends with it — long before its own time limit — and its request hears why.
+    /// server's shutdown), the fetch ends with it — its time limit counts on a clock that never moves, so nothing else
+    /// can end it — and its request hears why.
     @Test func aShutdownEndsTheFetchesUnderWay() async throws {
         let origin = try await Self.origin(Requests())
         let fetch = Self.fetching(from: origin)
         var limits = ImageLimits()
-        limits.timeout = .seconds(600)
         limits.maxBytes = 1_000_000_000
-        let downloads = ImageDownloads(fetcher: PageFetcher(configuration: fetch), limits: limits, perHost: 1)
+        let downloads = ImageDownloads(
+            fetcher: PageFetcher(configuration: fetch, clock: ServiceClock(TestClock())), limits: limits, perHost: 1)
         try await withThrowingTaskGroup { service in
             service.addTask { await downloads.run() }
             // An endless image read by no one: its fetch waits for the request, until the service ends.
