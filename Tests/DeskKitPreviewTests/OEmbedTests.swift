@@ -1,4 +1,3 @@
-import Clocks
 import DeskKitMetadata
 import DeskKitPageServer
 import Foundation

@@ -410,6 +410,7 @@ struct EnrichmentServerTests {
         let records = LogRecords()
         let logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
         let mover = Mutex<Task<Void, any Error>?>(nil)
+        let begun = "stopping: running jobs have the rest of the shutdown grace"
         try await withServer(
             {
                 $0.queue.workers = 1
@@ -425,7 +426,7 @@ struct EnrichmentServerTests {
             mover.withLock {
                 $0 = Task {
                     try await until("the shutdown grace begun") {
-                        records.lines.contains { $0.contains("stopping: running jobs have") }
+                        records.lines.contains { $0.contains(begun) }
                     }
                     await clock.advance(by: .milliseconds(500))
                 }
@@ -434,7 +435,7 @@ struct EnrichmentServerTests {
         try await #require(mover.withLock { $0 }).value
         #expect(await handedBack.handedBack == [9])
         #expect(
-            records.lines.contains { $0.contains("stopping: running jobs have") && $0.contains("grace=0.5 seconds") })
+            records.lines.contains { $0.contains(begun) && $0.contains("grace=0.5 seconds") })
     }
 
     @Test func shutdownFinishesQueuedWorkWithinTheGrace() async throws {
