@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// The time a service keeps, read off one clock so that a test moves all of it together: how it waits (a
 /// queue's poll, due jobs and lease renewals, a shutdown grace, the shared cache's wait for another instance's
@@ -29,9 +30,11 @@ public struct ServiceClock: Sendable {
     /// Waits on the continuous clock and counts its instants; dates by the wall clock. Its timers are SwiftNIO's
     /// scheduled callbacks (no task a timer), as AsyncHTTPClient's own deadlines are.
     public static let system: ServiceClock = {
-        let clock = ServiceClock(ContinuousClock())
+        let start = ContinuousClock.now
         return ServiceClock(
-            now: { Date() }, elapsed: clock.elapsed, sleepUntil: clock.sleepUntil, isSystem: true,
+            now: { Date() }, elapsed: { start.duration(to: .now) },
+            sleepUntil: { deadline in try await ContinuousClock().sleep(until: start.advanced(by: deadline)) },
+            isSystem: true,
             timer: { delay, body in
                 let task = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(delay.nanoseconds))
                 {
@@ -44,14 +47,23 @@ public struct ServiceClock: Sendable {
     /// Waits on `clock` and counts its instants; dates from the wall clock's now, advanced as `clock` advances.
     public init<C: Clock<Duration>>(_ clock: C) {
         let (start, date) = (clock.now, Date())
-        let elapsed: @Sendable () -> Duration = { start.duration(to: clock.now) }
+        // The latest deadline a wait has passed: the time read never falls short of it (below).
+        let passed = Mutex(Duration.zero)
+        let elapsed: @Sendable () -> Duration = {
+            Swift.max(start.duration(to: clock.now), passed.withLock { $0 })
+        }
         let sleepUntil: @Sendable (Duration) async throws -> Void = { deadline in
-            // A deadline that has come is passed at once, as on the system clock. swift-clocks' `TestClock` suspends
-            // a sleep until exactly its now until it is next moved: a queue's wait that ends at the instant a test
+            // A deadline that has come is passed at once, as on the system clock. swift-clocks' `TestClock` holds a
+            // sleep until exactly its now until it is next moved: a queue's wait that ends at the instant a test
             // moved the clock to would wait for a move the test — waiting for the queue to settle — never makes.
-            let instant = start.advanced(by: deadline)
-            guard instant > clock.now else { return try Task.checkCancellation() }
-            try await clock.sleep(until: instant, tolerance: nil)
+            // Looking first is not enough: the test can move the clock to that instant between the look and the
+            // sleep (it did, beside stress-ng). So the sleep asks for an attosecond before the deadline, which a
+            // clock already at the deadline passes at once and any move to it ends. A move wakes each sleep with
+            // its now at the sleep's instant — that attosecond short — so from then on the time read is at least
+            // the deadline: what woke at a due time sees that time come.
+            guard deadline > elapsed() else { return try Task.checkCancellation() }
+            try await clock.sleep(until: start.advanced(by: deadline - .attosecond), tolerance: nil)
+            passed.withLock { $0 = Swift.max($0, deadline) }
         }
         self.init(
             now: { date.addingTimeInterval(elapsed() / .seconds(1)) }, elapsed: elapsed, sleepUntil: sleepUntil,
@@ -107,6 +119,11 @@ public struct ServiceClock: Sendable {
     public func sleep(_ duration: Duration) async throws {
         try await sleepUntil(elapsed() + duration)
     }
+}
+
+extension Duration {
+    /// The least duration a clock counts in `Duration` can tell apart.
+    fileprivate static let attosecond = Duration(secondsComponent: 0, attosecondsComponent: 1)
 }
 
 /// A callback ``ServiceClock/schedule(in:_:)`` will make, until cancelled.

@@ -4,6 +4,7 @@ import DeskKitJobs
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 import DeskKitTestSupport
 import Testing
 
@@ -25,6 +26,59 @@ struct QueueOnATestClockTests {
         let later = Task { try await service.sleepUntil(.seconds(2)) }
         await clock.advance(by: .seconds(1))
         try await later.value
+    }
+
+    /// A clock that the test moves while a wait looks at it: the read `armed` for answers the instant it stood at
+    /// and leaves it at the instant given, as when a test moves a `TestClock` between a wait's look at the clock
+    /// and its sleep. Its sleeps are `TestClock`'s: one until an instant before now passes at once, one until now
+    /// or later is held until the clock moves — and this one does not move again.
+    final class MovedWhileLooking: Clock, Sendable {
+        struct Instant: InstantProtocol {
+            var offset: Duration
+            func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+            func duration(to other: Instant) -> Duration { other.offset - offset }
+            static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        }
+        private let state = Mutex<(now: Duration, moveTo: Duration?)>((.zero, nil))
+        var minimumResolution: Duration { .zero }
+
+        var now: Instant {
+            state.withLock { state in
+                defer { state.now = state.moveTo.take() ?? state.now }
+                return Instant(offset: state.now)
+            }
+        }
+
+        /// The next read of ``now`` leaves the clock at `instant`.
+        func moveOnNextLook(to instant: Duration) { state.withLock { $0.moveTo = instant } }
+
+        func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+            guard deadline.offset >= state.withLock({ $0.now }) else { return }
+            // Held until cancelled: nothing moves this clock again.
+            let (held, release) = AsyncStream<Never>.makeStream()
+            for await _ in held {}
+            release.finish()
+            try Task.checkCancellation()
+        }
+    }
+
+    /// The clock moved to a wait's deadline between the wait's look at it and its sleep: the wait ends, and the
+    /// time then read is the deadline's.
+    @Test(.timeLimit(.minutes(1))) func aDeadlineReachedAsTheWaitBeginsIsPassed() async throws {
+        let clock = MovedWhileLooking()
+        let service = ServiceClock(clock)
+        clock.moveOnNextLook(to: .seconds(1))
+        try await service.sleepUntil(.seconds(1))
+        #expect(service.elapsed() == .seconds(1))
+        // On swift-clocks' own: what a move wakes reads the time it waited for, never an instant short of it.
+        let testClock = TestClock()
+        let onTestClock = ServiceClock(testClock)
+        let woke = Task {
+            try await onTestClock.sleepUntil(.seconds(1))
+            return onTestClock.elapsed()
+        }
+        await testClock.advance(by: .seconds(1))
+        #expect(try await woke.value >= .seconds(1))
     }
 
     /// What the tests' work ends with.
