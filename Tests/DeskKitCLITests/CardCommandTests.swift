@@ -2,6 +2,7 @@ import DeskKitCards
 import DeskKitModel
 import Foundation
 import Testing
+import DeskKitTestSupport
 
 @Suite("deskkit card")
 struct CardCommandTests {
@@ -61,7 +62,7 @@ struct CardCommandTests {
 
     /// Every URL of Corpus/urls gets the verdict `URLSafety` gives in process (the web module's and the schema's
     /// are compared with the command's by the web package's tests and Scripts/check_schemas.py).
-    @Test func theURLCorpusHasTenThousandURLsOfEveryKind() throws {
+    @Test(.onThreadOfItsOwn) func theURLCorpusHasTenThousandURLsOfEveryKind() throws {
         let file = CLI.repositoryRoot.appendingPathComponent("Corpus/urls/urls.jsonl")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         #expect(lines.count >= 10_000)

@@ -42,7 +42,7 @@ struct ConversationPageTests {
 
     /// Every mutated form of the demo conversation, and messages whose every field is hostile text, rendered
     /// together: the page still parses, holds one item per visible message, and every string is text.
-    @Test func payloadsNeverBreakOutOfThePage() throws {
+    @Test(.onThreadOfItsOwn) func payloadsNeverBreakOutOfThePage() throws {
         try #require(demoConversation.count >= 8, "the demo conversation is read, so the mutations start from it")
         var sources = Mutator(seed: 11).stream(
             of: demoConversation,

@@ -1,4 +1,5 @@
 import Testing
+import DeskKitTestSupport
 
 @testable import DeskKitLinks
 
@@ -89,7 +90,7 @@ struct FastPathTests {
     /// The candidate search (32 and 16 bytes a test, then the last sixteen bytes with those already seen
     /// left out) finds what a byte-by-byte search finds, from every start, in texts of every length up to
     /// three blocks of 32 with candidates at every place, around multi-byte scalars.
-    @Test func theBlockSearchFindsWhatAByteLoopFinds() {
+    @Test(.onThreadOfItsOwn) func theBlockSearchFindsWhatAByteLoopFinds() {
         var generator = SystemRandomNumberGenerator()
         let pieces: [[UInt8]] = [[0x61], [0x2E], [0x2F], [0x3A], [0x40], Array("ж".utf8), Array("😀".utf8), [0x20]]
         for length in 0...100 {
@@ -109,7 +110,7 @@ struct FastPathTests {
 
     /// The block scan's edges: a link whose trigger falls on every place around the 16-byte blocks, after
     /// 4-byte scalars, at the very end; a megabyte without a trigger, and one of dots.
-    @Test func triggersAtEveryPlaceOfABlock() {
+    @Test(.onThreadOfItsOwn) func triggersAtEveryPlaceOfABlock() {
         for pad in 0..<70 {
             for filler in ["x", "😀", "ж"] {
                 let prefix = String(repeating: filler, count: pad)

@@ -1,6 +1,7 @@
 import DeskKitURL
 @testable import DeskKitMetadata
 import Testing
+import DeskKitTestSupport
 
 /// The text and URL helpers work on UTF-8 bytes for speed; each must answer exactly as the `Character` or
 /// code-point version it replaced, kept here as the reference, on strings built to hit the edges:
@@ -23,7 +24,7 @@ struct ByteLevelTextTests {
         return (0..<count).map { _ in (0..<next() % 25).map { _ in alphabet[next() % alphabet.count] }.joined() }
     }
 
-    @Test func titleSplitMatchesCharacterSplit() {
+    @Test(.onThreadOfItsOwn) func titleSplitMatchesCharacterSplit() {
         for title in Self.strings(20_000, seed: 1) {
             for separator in TitleSegments.separators {
                 #expect(
@@ -61,7 +62,7 @@ struct ByteLevelTextTests {
         }
     }
 
-    @Test func urlPartsAsByCodePoint() {
+    @Test(.onThreadOfItsOwn) func urlPartsAsByCodePoint() {
         for url in Self.strings(20_000, seed: 4) + [
             "http://u:p@[::1]:80/a?b#c", "a+b.c-d:x", "1a:b", "#\u{64B}x", "//h\u{301}/p",
         ] {

@@ -1,5 +1,6 @@
 import DeskKitMetadata
 import Testing
+import DeskKitTestSupport
 
 /// Script and style text never reaches libxml2; everything around it still does, exactly as before.
 @Suite("Script and style text")
@@ -28,7 +29,7 @@ struct RawTextTests {
         #expect(m.description == "Hello world!")
     }
 
-    @Test func metadataAfterHugeInlineScripts() {
+    @Test(.onThreadOfItsOwn) func metadataAfterHugeInlineScripts() {
         let script = "<script>" + String(repeating: "window.x = '<div>' + \"</p>\" < 3;\n", count: 40_000) + "</SCRIPT>"
         let m = extractEveryWay(
             "<head>" + script + "<style>" + String(repeating: "a{}", count: 30_000) + "</style >"

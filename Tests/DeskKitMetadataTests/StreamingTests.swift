@@ -1,5 +1,6 @@
 import DeskKitMetadata
 import Testing
+import DeskKitTestSupport
 
 @Suite("Streaming and limits")
 struct StreamingTests {
@@ -135,7 +136,7 @@ struct BadInputTests {
         }
     }
 
-    @Test(arguments: Shape.allCases)
+    @Test(.onThreadOfItsOwn, arguments: Shape.allCases)
     func neverCrashesAndStaysWithinCaps(_ shape: Shape) {
         let m = MetadataExtractor.extract(html: shape.bytes, pageURL: "https://example.com/")
         #expect((m.title?.count ?? 0) <= ExtractionLimits.default.maxTitleLength)

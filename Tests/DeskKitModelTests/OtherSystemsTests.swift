@@ -1,6 +1,7 @@
 import Foundation
 import DeskKitInvariants
 import Testing
+import DeskKitTestSupport
 
 @testable import DeskKitModel
 
@@ -149,7 +150,7 @@ struct SendbirdWebhookOneParseTests {
         return DeskMessage(json: .object(envelope), options: options)
     }
 
-    @Test func theMessageIsTheSameAsThePayloadDecodedAlone() throws {
+    @Test(.onThreadOfItsOwn) func theMessageIsTheSameAsThePayloadDecodedAlone() throws {
         let folder = repositoryRoot.appendingPathComponent("Corpus/webhooks")
         let seeds =
             try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()

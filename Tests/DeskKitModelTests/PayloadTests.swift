@@ -1,5 +1,6 @@
 import DeskKitInvariants
 import Testing
+import DeskKitTestSupport
 
 @testable import DeskKitModel
 
@@ -181,7 +182,7 @@ struct RoundTripTests {
         }
     }
 
-    @Test(arguments: DataForm.allCases)
+    @Test(.onThreadOfItsOwn, arguments: DataForm.allCases)
     func decodeOfEncodeIsTheIdentity(_ form: DataForm) {
         var rng = SplitMix64(seed: form == .json ? 1 : 2)
         for _ in 0..<2_000 {
