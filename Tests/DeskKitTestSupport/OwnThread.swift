@@ -16,9 +16,9 @@ public func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws 
 
 /// Runs each test it marks on a thread of its own (``onThreadOfItsOwn``'s reason): for a test whose work is seconds
 /// of CPU without a suspension — a sweep over a corpus, every split of a text. On the cooperative pool such a test
-/// holds one of its two threads for its whole run; beside `stress-ng`, two at once held both for most of a minute
-/// and every async test's continuations waited behind them (the queue suites failed on their minute to look,
-/// clone 31 of ae7364a7). On a thread of its own the system shares the cores between it and the pool.
+/// holds one of its two threads for its whole run, and two at once hold both: every async test's continuations
+/// (a server's answer, a store's result, a look of ``until(_:within:_:)``) wait behind them. On a thread of its
+/// own the system shares the cores between it and the pool.
 ///
 /// The test's task prefers an executor whose one thread runs it (`withTaskExecutorPreference`): the test's body
 /// and the nonisolated async functions it calls run there; actors keep their own executors.
