@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import DeskKitTestSupport
 
 /// The commands that answer each line on its own work on every core (`--threads`): the output, standard
 /// error and exit status are the same for any number of threads, lines are answered in input order, and
@@ -44,7 +43,7 @@ struct ThreadsTests {
         return one
     }
 
-    @Test(.onThreadOfItsOwn) func decodeMessages() async throws {
+    @Test func decodeMessages() async throws {
         let r = try await sameForAnyThreads(
             ["decode", "--messages", "--max-line-bytes", "4000"], stdin: Self.envelopes)
         #expect(r.status == 1)
