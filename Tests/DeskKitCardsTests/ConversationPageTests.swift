@@ -42,42 +42,46 @@ struct ConversationPageTests {
 
     /// Every mutated form of the demo conversation, and messages whose every field is hostile text, rendered
     /// together: the page still parses, holds one item per visible message, and every string is text.
-    @Test(.onThreadOfItsOwn) func payloadsNeverBreakOutOfThePage() throws {
-        try #require(demoConversation.count >= 8, "the demo conversation is read, so the mutations start from it")
-        var sources = Mutator(seed: 11).stream(
-            of: demoConversation,
-            count: 600
-        ).map { String(decoding: $0.bytes, as: UTF8.self) }
-        for text in HostileText.all {
-            let quoted = JSONValue.string(text).jsonString
-            let preview = URLPreview(
-                url: "https://example.com/\(text)", siteName: text, title: text, description: text, image: text)
-            let csat = DeskPayload.encode(
-                .customerSatisfaction(CustomerSatisfaction(state: .confirmed, score: 9, comment: text)))
-            sources += [
-                #"{"type":"MESG","message":\#(quoted),"user":{"user_id":\#(quoted),"nickname":\#(quoted)}}"#,
-                #"{"type":"MESG","message":\#(quoted),"custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"#
-                    + JSONValue.string(DeskPayload.encode(.urlPreview(preview))).jsonString + "}",
-                #"{"type":"MESG","message":"rate","data":"# + JSONValue.string(csat).jsonString + "}",
-                #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"SYSTEM_MESSAGE_\#(text.filter(\.isLetter))\"}"}"#,
-                #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"X\",\"body\":\#(quoted.dropFirst().dropLast())}"}"#,
-            ]
+    @Test func payloadsNeverBreakOutOfThePage() async throws {
+        try await onThreadOfItsOwn {
+            try #require(demoConversation.count >= 8, "the demo conversation is read, so the mutations start from it")
+            var sources = Mutator(seed: 11).stream(
+                of: demoConversation,
+                count: 600
+            ).map { String(decoding: $0.bytes, as: UTF8.self) }
+            for text in HostileText.all {
+                let quoted = JSONValue.string(text).jsonString
+                let preview = URLPreview(
+                    url: "https://example.com/\(text)", siteName: text, title: text, description: text, image: text)
+                let csat = DeskPayload.encode(
+                    .customerSatisfaction(CustomerSatisfaction(state: .confirmed, score: 9, comment: text)))
+                sources += [
+                    #"{"type":"MESG","message":\#(quoted),"user":{"user_id":\#(quoted),"nickname":\#(quoted)}}"#,
+                    #"{"type":"MESG","message":\#(quoted),"custom_type":"SENDBIRD_DESK_RICH_MESSAGE","data":"#
+                        + JSONValue.string(DeskPayload.encode(.urlPreview(preview))).jsonString + "}",
+                    #"{"type":"MESG","message":"rate","data":"# + JSONValue.string(csat).jsonString + "}",
+                    #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"SYSTEM_MESSAGE_\#(text.filter(\.isLetter))\"}"}"#,
+                    #"{"type":"ADMM","message":\#(quoted),"data":"{\"type\":\"X\",\"body\":\#(quoted.dropFirst().dropLast())}"}"#,
+                ]
+            }
+            let entries = sources.map {
+                ConversationPage.Entry(message: DeskMessage(json: $0), senderID: nil, senderName: nil)
+            }
+            let html = ConversationPage(title: HostileText.all[0], entries: entries).render()
+            let page = try Page(html)
+            for (audience, name) in [(Audience.customer, "customer"), (.agent, "agent")] {
+                let visible = entries.filter { $0.message.isVisible(to: audience) }.count
+                let hiddenClosers = entries.filter { !$0.message.isVisible(to: audience) && $0.message.closesTicket }
+                    .count
+                #expect(try page.view(name).all("ol/li").count == visible + hiddenClosers)
+            }
+            for text in HostileText.all {
+                #expect(!html.contains(text), "never written as markup: \(text)")
+                #expect(
+                    try page.document.nodes(forXPath: "//text()").contains { $0.stringValue?.contains(text) == true })
+            }
+            try page.expectNothingActive()
         }
-        let entries = sources.map {
-            ConversationPage.Entry(message: DeskMessage(json: $0), senderID: nil, senderName: nil)
-        }
-        let html = ConversationPage(title: HostileText.all[0], entries: entries).render()
-        let page = try Page(html)
-        for (audience, name) in [(Audience.customer, "customer"), (.agent, "agent")] {
-            let visible = entries.filter { $0.message.isVisible(to: audience) }.count
-            let hiddenClosers = entries.filter { !$0.message.isVisible(to: audience) && $0.message.closesTicket }.count
-            #expect(try page.view(name).all("ol/li").count == visible + hiddenClosers)
-        }
-        for text in HostileText.all {
-            #expect(!html.contains(text), "never written as markup: \(text)")
-            #expect(try page.document.nodes(forXPath: "//text()").contains { $0.stringValue?.contains(text) == true })
-        }
-        try page.expectNothingActive()
     }
 
     /// The demo conversation and hostile messages in every language with a table: the interface speaks it

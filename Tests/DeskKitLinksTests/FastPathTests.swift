@@ -90,18 +90,20 @@ struct FastPathTests {
     /// The candidate search (32 and 16 bytes a test, then the last sixteen bytes with those already seen
     /// left out) finds what a byte-by-byte search finds, from every start, in texts of every length up to
     /// three blocks of 32 with candidates at every place, around multi-byte scalars.
-    @Test(.onThreadOfItsOwn) func theBlockSearchFindsWhatAByteLoopFinds() {
-        var generator = SystemRandomNumberGenerator()
-        let pieces: [[UInt8]] = [[0x61], [0x2E], [0x2F], [0x3A], [0x40], Array("ж".utf8), Array("😀".utf8), [0x20]]
-        for length in 0...100 {
-            for _ in 0..<20 {
-                var bytes: [UInt8] = []
-                while bytes.count < length { bytes += pieces[Int.random(in: 0..<pieces.count, using: &generator)] }
-                bytes.withUnsafeBufferPointer { buffer in
-                    let scanner = LinkScanner(bytes: buffer, options: .default)
-                    for from in 0...buffer.count {
-                        let naive = buffer.indices.first { $0 >= from && LinkScanner.isCandidate(buffer[$0]) }
-                        #expect(scanner.nextCandidate(from: from) == naive, "\(bytes) from \(from)")
+    @Test func theBlockSearchFindsWhatAByteLoopFinds() async throws {
+        try await onThreadOfItsOwn {
+            var generator = SystemRandomNumberGenerator()
+            let pieces: [[UInt8]] = [[0x61], [0x2E], [0x2F], [0x3A], [0x40], Array("ж".utf8), Array("😀".utf8), [0x20]]
+            for length in 0...100 {
+                for _ in 0..<20 {
+                    var bytes: [UInt8] = []
+                    while bytes.count < length { bytes += pieces[Int.random(in: 0..<pieces.count, using: &generator)] }
+                    bytes.withUnsafeBufferPointer { buffer in
+                        let scanner = LinkScanner(bytes: buffer, options: .default)
+                        for from in 0...buffer.count {
+                            let naive = buffer.indices.first { $0 >= from && LinkScanner.isCandidate(buffer[$0]) }
+                            #expect(scanner.nextCandidate(from: from) == naive, "\(bytes) from \(from)")
+                        }
                     }
                 }
             }
@@ -110,22 +112,24 @@ struct FastPathTests {
 
     /// The block scan's edges: a link whose trigger falls on every place around the 16-byte blocks, after
     /// 4-byte scalars, at the very end; a megabyte without a trigger, and one of dots.
-    @Test(.onThreadOfItsOwn) func triggersAtEveryPlaceOfABlock() {
-        for pad in 0..<70 {
-            for filler in ["x", "😀", "ж"] {
-                let prefix = String(repeating: filler, count: pad)
-                let text = prefix + " example.com/a and https://example.org"
-                let links = LinkDetector().links(in: text)
-                #expect(links.map(\.text) == ["example.com/a", "https://example.org"], "\(filler) × \(pad)")
-                #expect(links.first?.range.lowerBound == prefix.unicodeScalars.count + 1)
-                #expect(links.first?.utf16Range.lowerBound == prefix.utf16.count + 1)
-                #expect(links.last?.utf8Range.upperBound == text.utf8.count, "a link at the very end")
+    @Test func triggersAtEveryPlaceOfABlock() async throws {
+        try await onThreadOfItsOwn {
+            for pad in 0..<70 {
+                for filler in ["x", "😀", "ж"] {
+                    let prefix = String(repeating: filler, count: pad)
+                    let text = prefix + " example.com/a and https://example.org"
+                    let links = LinkDetector().links(in: text)
+                    #expect(links.map(\.text) == ["example.com/a", "https://example.org"], "\(filler) × \(pad)")
+                    #expect(links.first?.range.lowerBound == prefix.unicodeScalars.count + 1)
+                    #expect(links.first?.utf16Range.lowerBound == prefix.utf16.count + 1)
+                    #expect(links.last?.utf8Range.upperBound == text.utf8.count, "a link at the very end")
+                }
             }
+            let plain = String(repeating: "no trigger here 😀 ", count: 50_000)
+            #expect(LinkDetector().links(in: plain).isEmpty)
+            #expect(LinkDetector().links(in: String(repeating: ".", count: 1 << 20)).isEmpty)
+            #expect(LinkDetector().links(in: plain + "mail ann@example.com").map(\.text) == ["ann@example.com"])
         }
-        let plain = String(repeating: "no trigger here 😀 ", count: 50_000)
-        #expect(LinkDetector().links(in: plain).isEmpty)
-        #expect(LinkDetector().links(in: String(repeating: ".", count: 1 << 20)).isEmpty)
-        #expect(LinkDetector().links(in: plain + "mail ann@example.com").map(\.text) == ["ann@example.com"])
     }
 }
 

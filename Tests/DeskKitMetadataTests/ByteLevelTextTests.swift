@@ -24,21 +24,23 @@ struct ByteLevelTextTests {
         return (0..<count).map { _ in (0..<next() % 25).map { _ in alphabet[next() % alphabet.count] }.joined() }
     }
 
-    @Test(.onThreadOfItsOwn) func titleSplitMatchesCharacterSplit() {
-        for title in Self.strings(20_000, seed: 1) {
-            for separator in TitleSegments.separators {
-                #expect(
-                    bytes(TitleSegments.split(title, separator)) == bytes(title.split(separator: separator)),
-                    "\(title.debugDescription) by \(separator.debugDescription)")
+    @Test func titleSplitMatchesCharacterSplit() async throws {
+        try await onThreadOfItsOwn {
+            for title in Self.strings(20_000, seed: 1) {
+                for separator in TitleSegments.separators {
+                    #expect(
+                        bytes(TitleSegments.split(title, separator)) == bytes(title.split(separator: separator)),
+                        "\(title.debugDescription) by \(separator.debugDescription)")
+                }
             }
-        }
-        // The hand-picked edges: a combining mark after the separator's last space, a Prepend mark before its
-        // first, overlapping separators, separators at both ends.
-        for title in [" | \u{301}x | y", "a\u{600} | b | c", "a | | b", " | a | ", " |  | ", "x - y – z — w"] {
-            for separator in TitleSegments.separators {
-                #expect(
-                    bytes(TitleSegments.split(title, separator)) == bytes(title.split(separator: separator)),
-                    "\(title.debugDescription)")
+            // The hand-picked edges: a combining mark after the separator's last space, a Prepend mark before its
+            // first, overlapping separators, separators at both ends.
+            for title in [" | \u{301}x | y", "a\u{600} | b | c", "a | | b", " | a | ", " |  | ", "x - y – z — w"] {
+                for separator in TitleSegments.separators {
+                    #expect(
+                        bytes(TitleSegments.split(title, separator)) == bytes(title.split(separator: separator)),
+                        "\(title.debugDescription)")
+                }
             }
         }
     }
@@ -62,22 +64,24 @@ struct ByteLevelTextTests {
         }
     }
 
-    @Test(.onThreadOfItsOwn) func urlPartsAsByCodePoint() {
-        for url in Self.strings(20_000, seed: 4) + [
-            "http://u:p@[::1]:80/a?b#c", "a+b.c-d:x", "1a:b", "#\u{64B}x", "//h\u{301}/p",
-        ] {
-            let ours = URLResolution.split(Substring(url))
-            let reference = Reference.split(Substring(url))
-            #expect(
-                bytes([ours.scheme, ours.authority, ours.path, ours.query, ours.fragment])
-                    == bytes([
-                        reference.scheme, reference.authority, reference.path, reference.query, reference.fragment,
-                    ]),
-                "\(url.debugDescription)")
-            if let authority = ours.authority {
+    @Test func urlPartsAsByCodePoint() async throws {
+        try await onThreadOfItsOwn {
+            for url in Self.strings(20_000, seed: 4) + [
+                "http://u:p@[::1]:80/a?b#c", "a+b.c-d:x", "1a:b", "#\u{64B}x", "//h\u{301}/p",
+            ] {
+                let ours = URLResolution.split(Substring(url))
+                let reference = Reference.split(Substring(url))
                 #expect(
-                    bytes([URLResolution.host(ofAuthority: authority)])
-                        == bytes([Reference.host(ofAuthority: authority)]))
+                    bytes([ours.scheme, ours.authority, ours.path, ours.query, ours.fragment])
+                        == bytes([
+                            reference.scheme, reference.authority, reference.path, reference.query, reference.fragment,
+                        ]),
+                    "\(url.debugDescription)")
+                if let authority = ours.authority {
+                    #expect(
+                        bytes([URLResolution.host(ofAuthority: authority)])
+                            == bytes([Reference.host(ofAuthority: authority)]))
+                }
             }
         }
     }

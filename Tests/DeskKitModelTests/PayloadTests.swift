@@ -182,22 +182,24 @@ struct RoundTripTests {
         }
     }
 
-    @Test(.onThreadOfItsOwn, arguments: DataForm.allCases)
-    func decodeOfEncodeIsTheIdentity(_ form: DataForm) {
-        var rng = SplitMix64(seed: form == .json ? 1 : 2)
-        for _ in 0..<2_000 {
-            let payload = randomPayload(&rng)
-            let data = DeskPayload.encode(payload, as: form)
-            let decoded = DeskPayload.decode(data, customType: DeskPayload.richMessageCustomType, options: .strict)
-            #expect(decoded.content == payload.content, "\(data)")
-            // Random URLs may be unsafe (spaces, controls): reported, and only that.
-            var unsafe = false
-            if case .urlPreview(let p) = payload {
-                unsafe = p.safeURL == nil || (p.image != nil && p.safeImageURL == nil)
+    @Test(arguments: DataForm.allCases)
+    func decodeOfEncodeIsTheIdentity(_ form: DataForm) async throws {
+        try await onThreadOfItsOwn {
+            var rng = SplitMix64(seed: form == .json ? 1 : 2)
+            for _ in 0..<2_000 {
+                let payload = randomPayload(&rng)
+                let data = DeskPayload.encode(payload, as: form)
+                let decoded = DeskPayload.decode(data, customType: DeskPayload.richMessageCustomType, options: .strict)
+                #expect(decoded.content == payload.content, "\(data)")
+                // Random URLs may be unsafe (spaces, controls): reported, and only that.
+                var unsafe = false
+                if case .urlPreview(let p) = payload {
+                    unsafe = p.safeURL == nil || (p.image != nil && p.safeImageURL == nil)
+                }
+                #expect(decoded.problems.allSatisfy { $0.code == .unsafeURL }, "\(decoded.problems)")
+                #expect(decoded.problems.isEmpty == !unsafe, "\(decoded.problems)")
+                #expect(decoded.encoding.form == (form == .json ? .json : .base64))
             }
-            #expect(decoded.problems.allSatisfy { $0.code == .unsafeURL }, "\(decoded.problems)")
-            #expect(decoded.problems.isEmpty == !unsafe, "\(decoded.problems)")
-            #expect(decoded.encoding.form == (form == .json ? .json : .base64))
         }
     }
 
