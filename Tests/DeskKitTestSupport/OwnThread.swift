@@ -10,23 +10,33 @@ import Foundation
 /// server's response, a store's result, a look of ``until(_:within:_:)`` — and a test that is right fails on time
 /// it never had. On a thread of its own the system shares the cores between it and the pool.
 ///
-/// `body` runs in a task that prefers an executor whose one thread is new (`Task(executorPreference:)`): the task's
-/// first job is given to that executor, and a synchronous `body` ends within it, so it never comes back to the pool
-/// (after an `await` it could: `Task.yield()` and `Task.sleep` keep no executor preference, swiftlang/swift#74395 —
-/// which is why this is no trait around a test, whose scope reaches the test's body only through Swift Testing's own
-/// awaits). The task is not detached: it keeps the test's task-local values, so an `#expect` in `body` is the test's.
+/// `body` runs isolated to an actor whose executor is a new thread's: the test's own task hops to it, runs the
+/// synchronous `body` there whole, and hops back. An actor's executor is a rule, not a preference: a task executor
+/// preference (`withTaskExecutorPreference`, `Task(executorPreference:)`) was seen not to hold in stressed runs, a
+/// marked test's work run on the global pool from its start (and `Task.yield()` and `Task.sleep` keep no
+/// preference: swiftlang/swift#74395). It is the test's task, so an `#expect` in `body` is the test's.
 public func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     let executor = ThreadExecutor()
     defer { executor.finish() }
-    return try await Task(executorPreference: executor) { try body() }.value
+    return try await OwnThread(executor: executor).run(body)
 }
 
 /// The name of the threads ``onThreadOfItsOwn(_:)`` runs its work on (15 bytes: Linux keeps no more).
 public let ownThreadName = "own test thread"
 
-/// A task executor with one thread of its own, which runs the jobs given to it in turn until ``finish()``; a job
-/// given after that (a continuation of the work's task resumed late) goes to the global executor.
-private final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
+/// The actor ``onThreadOfItsOwn(_:)`` runs its work on: its executor is one thread's.
+private actor OwnThread {
+    let executor: ThreadExecutor
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(executor: ThreadExecutor) { self.executor = executor }
+
+    func run<T: Sendable>(_ body: @Sendable () throws -> T) throws -> T { try body() }
+}
+
+/// A serial executor with one thread of its own, which runs the jobs given to it in turn until ``finish()``; a job
+/// given after that (none is: the actor is done with) runs on a thread of its own too.
+private final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []  // guarded by `condition`
     private var finished = false  // guarded by `condition`
@@ -42,7 +52,8 @@ private final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
         condition.lock()
         if finished {
             condition.unlock()
-            globalConcurrentExecutor.enqueue(job)
+            let late = UnownedJob(job)
+            Thread { [self] in late.runSynchronously(on: asUnownedSerialExecutor()) }.start()
         } else {
             jobs.append(UnownedJob(job))
             condition.signal()
@@ -68,7 +79,7 @@ private final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
             }
             let job = jobs.removeFirst()
             condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
+            job.runSynchronously(on: asUnownedSerialExecutor())
         }
     }
 }
