@@ -11,10 +11,9 @@ import Foundation
 /// it never had. On a thread of its own the system shares the cores between it and the pool.
 ///
 /// `body` runs isolated to an actor whose executor is a new thread's: the test's own task hops to it, runs the
-/// synchronous `body` there whole, and hops back. An actor's executor is a rule, not a preference: a task executor
-/// preference (`withTaskExecutorPreference`, `Task(executorPreference:)`) was seen not to hold in stressed runs, a
-/// marked test's work run on the global pool from its start (and `Task.yield()` and `Task.sleep` keep no
-/// preference: swiftlang/swift#74395). It is the test's task, so an `#expect` in `body` is the test's.
+/// synchronous `body` there whole, and hops back. An actor's executor is where its code runs — a rule, where a task
+/// executor preference is a preference (`Task.yield()` and `Task.sleep` keep none: swiftlang/swift#74395). It is the
+/// test's task, so an `#expect` in `body` is the test's.
 public func onThreadOfItsOwn<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     let executor = ThreadExecutor()
     defer { executor.finish() }
@@ -40,12 +39,19 @@ private final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []  // guarded by `condition`
     private var finished = false  // guarded by `condition`
+    private var named = false  // guarded by `condition`
 
     init() {
-        Thread { [self] in
-            Thread.current.name = ownThreadName  // set from the thread itself, as Linux names threads
-            run()
-        }.start()
+        let thread = Thread { [self] in run() }
+        thread.start()
+        // Named by its creator once `start()` has stored the thread's handle: Foundation's `Thread.name` setter names
+        // nothing before that, so a thread that named itself could outrun it, and its name stayed the one Linux gave
+        // it — its creator's, a pool thread's (`oot.default-qos`). It takes no job until it is named.
+        thread.name = ownThreadName
+        condition.lock()
+        named = true
+        condition.signal()
+        condition.unlock()
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -72,7 +78,7 @@ private final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
     private func run() {
         while true {
             condition.lock()
-            while jobs.isEmpty && !finished { condition.wait() }
+            while !named || (jobs.isEmpty && !finished) { condition.wait() }
             guard !jobs.isEmpty else {
                 condition.unlock()
                 return
