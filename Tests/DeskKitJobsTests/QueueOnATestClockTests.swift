@@ -30,8 +30,8 @@ struct QueueOnATestClockTests {
 
     /// A clock that the test moves while a wait looks at it: the read after ``moveOnNextLook(to:)`` answers the
     /// instant it stood at and leaves it at the instant given, as when a test moves a `TestClock` between a wait's
-    /// look at the clock and its sleep. Its sleeps are `TestClock`'s: one until an instant before now passes at once, one until now
-    /// or later is held until the clock moves — and this one does not move again.
+    /// look at the clock and its sleep. Its sleeps are `TestClock`'s: one until an instant before now passes at once,
+    /// one until now or later is held until the clock moves — and this one does not move again.
     final class MovedWhileLooking: Clock, Sendable {
         struct Instant: InstantProtocol {
             var offset: Duration
