@@ -125,11 +125,11 @@ public struct ServiceClock: Sendable {
 /// Waits until `elapsed` reaches `deadline` on callbacks of `timer`, throwing `CancellationError` when the task is
 /// cancelled first — and then cancelling the callback, so that nothing of the wait outlives it. A cancelled
 /// `Task.sleep` does not: on Linux its wake-up is a task of its own behind a `dispatch_after`, which Dispatch cannot
-/// take back, so both stay until the deadline they were given. The queue's wait for its next due job is cancelled
-/// by every job that comes, and with retries due minutes ahead (an API that fails) those leftovers were thousands:
-/// `heaptrack` on `Scripts/faults.sh` found 5.7 MB of wake-up tasks and 2.2 MB of Dispatch timers still held at the
-/// end, and resident memory stepped up 20–27 MB with each API outage and burst. A callback that comes early by the
-/// clock's reading (SwiftNIO's and the continuous clock's can differ by a tick) waits again for what is left.
+/// take back, so both stay until the deadline they were given (swiftlang/swift#60441). The queue's wait for its
+/// next due job is cancelled by every job that comes, and a job's retry can be due minutes ahead. (`heaptrack` on
+/// `Scripts/faults.sh` found 5.7 MB of such wake-ups and 2.2 MB of Dispatch timers held at the end of an instance,
+/// most of them postgres-nio's pool timers: see `PostgresJobStore`.) A callback that comes early by the clock's
+/// reading (SwiftNIO's and the continuous clock's can differ by a tick) waits again for what is left.
 package func waitForTimer(
     until deadline: Duration, elapsed: @Sendable () -> Duration,
     timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
