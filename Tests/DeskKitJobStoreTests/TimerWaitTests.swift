@@ -4,8 +4,8 @@ import Synchronization
 import Testing
 
 /// The system clock's waits (`waitForTimer`): a wait is a timer's callback, and a wait cancelled gives its timer
-/// back at once. A cancelled `Task.sleep` keeps its wake-up until its deadline, and the queue's wait for its next
-/// due job, cancelled by every job that comes, left thousands of them behind during a fault run's API outage.
+/// back at once. A cancelled `Task.sleep` keeps its wake-up until its deadline (swiftlang/swift#60441), and the
+/// queue's wait for its next due job is cancelled by every job that comes.
 @Suite("Timer waits")
 struct TimerWaitTests {
     /// Timers whose callbacks the test makes, counting the ones scheduled and not yet made nor cancelled.
@@ -24,7 +24,7 @@ struct TimerWaitTests {
             return ScheduledCallback(cancel: { _ = self.state.withLock { $0.pending.removeValue(forKey: id) } })
         }
 
-        /// Makes every callback pending.
+        /// Makes every pending callback.
         func ringAll() {
             let bodies = state.withLock { state in
                 defer { state.pending = [:] }
