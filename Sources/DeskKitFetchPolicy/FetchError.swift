@@ -10,7 +10,7 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
             case tooManyRedirects = "too_many_redirects", timeout, tooLarge = "too_large", notHTML = "not_html"
             case notAnImage = "not_an_image", httpStatus = "http_status", tls, dns, connection
             case challenge, consentWall = "consent_wall", loginWall = "login_wall", errorPage = "error_page"
-            case parkedDomain = "parked_domain", emptyShell = "empty_shell"
+            case parkedDomain = "parked_domain", emptyShell = "empty_shell", notice
             case cancelled, policy
         }
         private let code: Code
@@ -73,16 +73,22 @@ public struct FetchError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let parkedDomain = Kind(.parkedDomain)
         /// An app shell with no metadata of its own: its content comes from scripts a previewer does not run.
         public static let emptyShell = Kind(.emptyShell)
+        /// A notice about the visit stood in for the page — a gate, a block, a queue, a rate limit, an outage, a
+        /// page that sends the reader on — known by what the site does rather than by its words: the site answers
+        /// an address that cannot exist with the same page, or the page has nothing of its own and marks of a
+        /// notice (it asks not to be indexed, names none of the address's words, reloads itself, says when to
+        /// come back).
+        public static let notice = Kind(.notice)
 
-        /// The six refusals, in the order above.
+        /// The seven refusals, in the order above.
         public static let refusals: [Kind] = [
-            .challenge, .consentWall, .loginWall, .errorPage, .parkedDomain, .emptyShell,
+            .challenge, .consentWall, .loginWall, .errorPage, .parkedDomain, .emptyShell, .notice,
         ]
 
         /// Whether the fetch worked but the page stood in for another: one of ``refusals``.
         public var isRefusal: Bool {
             switch code {
-            case .challenge, .consentWall, .loginWall, .errorPage, .parkedDomain, .emptyShell: true
+            case .challenge, .consentWall, .loginWall, .errorPage, .parkedDomain, .emptyShell, .notice: true
             default: false
             }
         }

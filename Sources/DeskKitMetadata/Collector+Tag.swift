@@ -7,7 +7,7 @@ extension Collector {
     /// `input` inline; they are named for the signals they give (``PageSignals``).
     enum Tag: String, CaseIterable {
         case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, a, br, inline, hidden, other
-        case noscript, form, iframe, input, textarea, appRoot = "app-root", article
+        case noscript, form, iframe, input, textarea, appRoot = "app-root", article, select
 
         /// The tag named by `name`, a NUL-terminated name as libxml2's HTML parser reports it (lowercase),
         /// without building a String: this runs for every element of the page.
@@ -50,7 +50,7 @@ extension Collector {
                 ], .inline)
             add(
                 [
-                    "style", "nav", "header", "footer", "aside", "button", "template", "select",
+                    "style", "nav", "header", "footer", "aside", "button", "template",
                     "option", "object", "canvas", "audio", "video", "picture", "figure",
                     "h2", "h3", "h4", "h5", "h6", "dialog", "menu",
                 ], .hidden)

@@ -16,7 +16,7 @@ extension Collector {
             return
         case .inline, .input, .img, .image, .meta, .link, .base:
             return
-        case .hidden, .noscript, .form, .iframe, .script, .svg, .math, .title, .h1, .head, .textarea:
+        case .hidden, .noscript, .form, .iframe, .script, .svg, .math, .title, .h1, .head, .textarea, .select:
             hiddenFrom = depth
         default:
             if attributes.hide { hiddenFrom = depth }

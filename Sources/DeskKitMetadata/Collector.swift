@@ -141,11 +141,18 @@ final class Collector {
             }
         case .input:
             // A password field, or a one-time code's (a sign-in by a code sent by text or e-mail).
+            let type = attribute["type"]?.lowercased()
             if attribute.value(of: "type", is: "password") || attribute.value(of: "autocomplete", is: "one-time-code") {
                 signals.passwordFields += 1
-            } else if attribute["type"].map({ Self.typesToFill.contains($0.lowercased()) }) ?? true {
+            } else if type == "date" || type == "month" || attribute["autocomplete"]?.lowercased() == "bday" {
+                if consentFrom == nil { signals.choiceFields += 3 }
+            } else if type == "checkbox" || type == "radio" || attribute["autocomplete"]?.hasPrefix("bday") == true {
+                if consentFrom == nil { signals.choiceFields += 1 }
+            } else if type.map(Self.typesToFill.contains) ?? true {
                 signals.fieldsToFill += 1
             }
+        case .select:
+            if consentFrom == nil { signals.choiceFields += 1 }
         case .textarea:
             signals.fieldsToFill += 1
         case .appRoot:
@@ -160,6 +167,9 @@ final class Collector {
             if texts[.firstP] == nil, !capturing(.firstP) { capture(.firstP) }
             if sawH1, texts[.pAfterH1] == nil, !capturing(.pAfterH1) { capture(.pAfterH1) }
         case .img, .image:
+            if !sawH1, signals.logoNames.count < 4, let alt = attribute["alt"], !TextCleaning.isBlank(alt) {
+                signals.logoNames.append(String(alt.prefix(120)))
+            }
             if imageAfterH1 == nil, let src = attribute["src"], Self.looksLikeImageFile(src) {
                 if firstImage == nil { firstImage = src }
                 if sawH1 { imageAfterH1 = src }
@@ -319,6 +329,14 @@ final class Collector {
             declaredEncoding = MetaCharset.declared(
                 charset: attribute["charset"], httpEquiv: attribute["http-equiv"], content: attribute["content"])
         }
+        if signals.refresh == nil, attribute["http-equiv"]?.lowercased() == "refresh" {
+            signals.refresh = attribute["content"]
+        }
+        if !signals.noIndex, let name = attribute["name"]?.lowercased(), name == "robots" || name == "googlebot",
+            attribute["content"]?.lowercased().contains("noindex") == true
+        {
+            signals.noIndex = true
+        }
         guard metas.count < limits.maxMetaTags, let content = attribute["content"] ?? attribute["value"] else { return }
         metas.append(
             Meta(
@@ -339,6 +357,11 @@ final class Collector {
             attribute.tokens(of: "rel", include: ["modulepreload"], ignoringCase: true), let href = attribute["href"]
         {
             signals.scriptSources.append(href)
+        }
+        if signals.styleSheets.count < PageSignals.maxSources,
+            attribute.tokens(of: "rel", include: ["stylesheet"], ignoringCase: true), let href = attribute["href"]
+        {
+            signals.styleSheets.append(href)
         }
         guard isCanonical || isAlternate || isIcon, let href = attribute["href"] else { return }
         if isCanonical { canonical = href }

@@ -19,6 +19,9 @@ public struct PageSignals: Sendable, Hashable {
     public var frameSources: [String] = []
     /// The `action` of the first forms, as written.
     public var formActions: [String] = []
+    /// The `href` of the first style sheets (`<link rel="stylesheet">`), as written: a challenge page may be a
+    /// title and its vendor's style sheet and nothing else.
+    public var styleSheets: [String] = []
     /// The element ids and classes of the refusal table (<doc:Refusals>) the page holds, as `#id` and `.class`, in
     /// document order, each once.
     public var markers: [String] = []
@@ -40,9 +43,22 @@ public struct PageSignals: Sendable, Hashable {
     /// ``maxScriptStart`` bytes of each and ``maxScriptText`` in all: a challenge page is often one inline
     /// script (`window._cf_chl_opt={…}`) and nothing else.
     public var scriptText = ""
+    /// The alt texts of the first images before the page's first `<h1>` (a site's logo: its name), at most four.
+    public var logoNames: [String] = []
+    /// How many choices a person makes without typing: `<select>`s, checkboxes, radio buttons and date fields
+    /// (`type="date"` or `"month"`, `autocomplete="bday…"`: a date counts as its three choices, a day, a month and
+    /// a year), outside a consent platform's dialog. A gate's form is choices (a date of birth, a country, "I am
+    /// over 18") and a button, with nothing to type.
+    public var choiceFields = 0
     /// How many fields a person fills in (`<input>` of type text, email, tel, number, search or url, or
     /// without a type, and `<textarea>`): a sign-up or contact form has them, a captcha's page does not.
     public var fieldsToFill = 0
+    /// Whether the page asks not to be indexed (`<meta name="robots">` or `googlebot` with `noindex`): its site
+    /// says it is no page to be found by its address.
+    public var noIndex = false
+    /// `<meta http-equiv="refresh">`'s content, as written (`"3;url=https://…"`, `"20"`): the page sends the
+    /// reader on, or reloads itself, after a while.
+    public var refresh: String?
     /// The id of the element an app mounts into (`root`, `app`, `__next`…, an `<app-root>` element, or
     /// `ng-app` for an element with AngularJS's attribute).
     public var appRoot: String?

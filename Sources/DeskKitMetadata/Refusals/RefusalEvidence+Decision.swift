@@ -39,7 +39,7 @@ extension Evidence {
         if bare, let (signature, evidence) = contentMark() {
             return refusal(signature.kind, provider: signature.provider, "\(evidence) and nothing else")
         }
-        return emptyShell(page) ?? nothingToShow(page)
+        return emptyShell(page) ?? notice(page) ?? nothingToShow(page)
     }
 
     /// Nothing else on the page: under 256 bytes of text (hidden or not), no field to fill in, and nothing
@@ -100,7 +100,7 @@ extension Evidence {
         guard var description = page.signals.headDescription, page.signals.passwordFields == 0,
             description.withUTF8(TextCleaning.isSentenceLike), !isRefusalTitle(description),
             !RefusalText.isBrowserNotice(description),
-            !title.contains(where: Self.isErrorCode), !RefusalText.matches(title, RefusalPhrases.errorTitles)
+            !title.contains(where: Self.isErrorTitle)
         else { return false }
         let words = RefusalText.normalize(description)
         return !saysForSale(words) && !saysForSale(wholeTitle ?? "")
@@ -172,9 +172,11 @@ extension Evidence {
         return page.jsonLD.first { $0.key == "headline" }?.value
     }
 
-    /// Whether the page's own title is the site's, not the page's: its og:site_name or application name, or
-    /// the site's part of its `<title>` ("Example Shop" on "Page not found | Example Shop").
+    /// Whether the page's own title is the site's, not the page's: its og:site_name or application name, the
+    /// site's part of its `<title>` ("Example Shop" on "Page not found | Example Shop"), or any title of a deep
+    /// link's page whose own address is the site's front page (the head every address of the site gets).
     func isGeneric(_ own: String, _ page: PageMetadata) -> Bool {
+        if isDeepLink, frontPageClaim(page) != nil { return true }
         let own = RefusalText.normalize(own)
         let names = [page.openGraph.first { $0.key == "og:site_name" }?.value, page.applicationName].compactMap {
             $0.map(RefusalText.normalize)
@@ -187,8 +189,7 @@ extension Evidence {
         let parts = RefusalText.parts(of: text)
         return RefusalText.matches(parts, RefusalPhrases.challengeTitles)
             || RefusalText.matches(parts, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
-            || Self.isLoginTitle(parts) || RefusalText.matches(parts, RefusalPhrases.errorTitles)
-            || parts.contains(where: Self.isErrorCode)
+            || Self.isLoginTitle(parts) || parts.contains(where: Self.isErrorTitle)
             || RefusalText.matches(parts, RefusalPhrases.maintenanceTitles)
             || RefusalText.matches(parts, RefusalPhrases.defaultPageTitles)
             || RefusalText.matches(parts, RefusalPhrases.shellTitles)

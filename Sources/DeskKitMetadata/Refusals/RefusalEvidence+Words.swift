@@ -124,19 +124,46 @@ extension Evidence {
     static func isErrorCode(_ part: (text: String, code: Bool)) -> Bool {
         part.code
             && (part.text.isEmpty || RefusalPhrases.errorTitles.contains(part.text)
-                || RefusalPhrases.weakErrorTitles.contains(part.text))
+                || RefusalPhrases.weakErrorTitles.contains(part.text) || ReasonPhrases.code(of: part) != nil)
+    }
+
+    /// Whether a title's part says error by itself: an error's title ("Page not found"), a status code with an
+    /// error's words or alone, or HTTP's reason phrase of more than one word ("Service Unavailable"; "Gone" or
+    /// "Conflict" alone may name a page).
+    static func isErrorTitle(_ part: (text: String, code: Bool)) -> Bool {
+        RefusalPhrases.errorTitles.contains(part.text) || isErrorCode(part)
+            || ReasonPhrases.code(of: part) != nil && !ReasonPhrases.isOneWord(part.text)
+    }
+
+    /// HTTP's reason phrase as the title or the heading of a page served as a success ("429 Too Many Requests",
+    /// "Unavailable For Legal Reasons"; one word, "Gone", with its code or on a page with little to read): the
+    /// server's answer about the request, of the kind its code names (``ReasonPhrases/kind(of:)``).
+    func reasonPhrase(_ parts: [(text: String, code: Bool)], shown: String) -> FetchError? {
+        // A status other than 2xx says it already: such a page is that status, unless it is a bot check.
+        guard (200..<300).contains(response.status) else { return nil }
+        for part in parts {
+            guard let code = ReasonPhrases.code(of: part), part.code || thin || !ReasonPhrases.isOneWord(part.text)
+            else { continue }
+            let kind = ReasonPhrases.kind(of: code)
+            return refusal(kind, provider: kind == .errorPage ? nil : provider(of: kind), "\(shown): HTTP's \(code)")
+        }
+        return nil
     }
 
     func errorPage(
         _ page: PageMetadata, titles: [(text: String, code: Bool)], heading: [(text: String, code: Bool)],
         texts: [String], shown: String
     ) -> FetchError? {
+        if let answer = reasonPhrase(titles, shown: shown)
+            ?? reasonPhrase(heading, shown: "heading \"\(page.signals.heading ?? "")\"")
+        {
+            return answer
+        }
         let words = RefusalText.mention(in: texts, of: RefusalPhrases.errorSentences)
         let strong =
-            titles.contains(where: Self.isErrorCode) || RefusalText.matches(titles, RefusalPhrases.errorTitles)
+            titles.contains(where: Self.isErrorTitle)
             || thin && titles.contains { part in RefusalPhrases.errorTitleEndings.contains { part.text.endsWith($0) } }
-        let headingSays =
-            heading.contains(where: Self.isErrorCode) || RefusalText.matches(heading, RefusalPhrases.errorTitles)
+        let headingSays = heading.contains(where: Self.isErrorTitle)
         if strong || headingSays && thin {
             return refusal(.errorPage, provider: nil, strong ? shown : "heading \"\(page.signals.heading ?? "")\"")
         }
@@ -160,8 +187,8 @@ extension Evidence {
         // Its only words (a few hundred bytes at most) are a notice.
         let noticeOnly = s.textBytes < 512 && RefusalText.isBrowserNotice(s.textStart)
         guard s.textBytes < 64 || noticeOnly, !page.stoppedEarly,
-            !s.scriptSources.isEmpty || s.appRoot != nil || !s.scriptText.isEmpty, s.fieldsToFill == 0,
-            s.passwordFields == 0, !describesItself
+            !s.scriptSources.isEmpty || s.appRoot != nil || !s.scriptText.isEmpty || !s.frameSources.isEmpty,
+            s.fieldsToFill == 0, s.passwordFields == 0, !describesItself
         else { return nil }
         // A page of scripts without a mount point, titled for itself, keeps a title-only card; an empty mount
         // point is a shell whatever its title says (its head describes nothing).
@@ -172,7 +199,9 @@ extension Evidence {
         let template = RefusalText.matches(title, RefusalPhrases.shellTitles)
         let evidence =
             s.appRoot.map { "an empty #\($0)" }
-            ?? (template ? "title \"\(s.documentTitle ?? "")\"" : "no text, scripts only")
+            ?? (template
+                ? "title \"\(s.documentTitle ?? "")\""
+                : s.scriptSources.isEmpty && s.scriptText.isEmpty ? "no text, a frame only" : "no text, scripts only")
         return refusal(.emptyShell, provider: nil, evidence)
     }
 

@@ -13,6 +13,7 @@ final class Evidence {
     let scripts: [String]
     let frames: [String]
     let forms: [String]
+    let styleSheets: [String]
     /// The `<title>`'s parts (``RefusalText/parts(of:)``).
     lazy var title: [(text: String, code: Bool)] = RefusalText.parts(of: page?.signals.documentTitle)
     /// The `<title>` whole, normalized, its status code taken off.
@@ -65,6 +66,7 @@ final class Evidence {
         scripts = page?.signals.scriptSources.map { $0.lowercased() } ?? []
         frames = page?.signals.frameSources.map { $0.lowercased() } ?? []
         forms = page?.signals.formActions.map { $0.lowercased() } ?? []
+        styleSheets = page?.signals.styleSheets.map { $0.lowercased() } ?? []
         wholeTitle = page?.signals.documentTitle.map { RefusalText.withoutCode(RefusalText.normalize($0)).text }
     }
 
@@ -102,6 +104,13 @@ final class Evidence {
             return "inline script with \(p)"
         case .frame: return frames.first { $0.holds(p) }.map { "frame \($0)" }
         case .form: return forms.first { $0.holds(p) }.map { "form to \($0)" }
+        case .styleSheet: return styleSheets.first { $0.holds(p) }.map { "style sheet \($0)" }
+        case .text:
+            // The words of a small page's own text (a block page's "Protected by …"), not an article's.
+            guard let s = page?.signals, s.textBytes < 1_024, RefusalText.normalize(s.textStart).holds(p) else {
+                return nil
+            }
+            return "its text \"\(p)\""
         case .elementID: return page?.signals.markers.contains("#" + p) == true ? "element #\(p)" : nil
         case .elementClass: return page?.signals.markers.contains("." + p) == true ? "element .\(p)" : nil
         case .title: return wholeTitle == p ? "title \"\(page?.signals.documentTitle ?? p)\"" : nil
@@ -151,6 +160,7 @@ final class Evidence {
             case .loginWall: "a login form stood in for the page"
             case .errorPage: "an error page was served as the page"
             case .parkedDomain: "the domain is parked or has no site yet"
+            case .notice: "a notice about the visit stood in for the page"
             default: "an app shell with no metadata of its own: its content comes from scripts"
             }
         return .refused(kind, provider: provider, "\(what) (\(evidence))")

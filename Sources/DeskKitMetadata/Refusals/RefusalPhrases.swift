@@ -203,15 +203,14 @@ enum RefusalPhrases {
 
     // MARK: Error pages
 
-    /// Error titles that need nothing more.
+    /// Error titles that need nothing more (HTTP's reason phrases are ``ReasonPhrases``, a standard's list).
     static let errorTitles: Set<String> = [
         // en
-        "not found", "page not found", "file not found", "page cannot be found", "the page cannot be found",
+        "page not found", "file not found", "page cannot be found", "the page cannot be found",
         "page does not exist", "this page does not exist", "page not available", "this page isn't available",
         "sorry, this page isn't available", "this page is not available", "content not available",
         "this content isn't available", "this content isn't available right now", "page unavailable",
-        "internal server error", "server error", "service unavailable", "service temporarily unavailable",
-        "bad gateway", "gateway timeout", "bad request", "forbidden", "unauthorized", "something went wrong",
+        "server error", "something went wrong",
         "oops! something went wrong", "oops, something went wrong", "we couldn't find that page",
         "page can't be found", "that page can't be found", "this page can't be found", "oops! that page can't be found",
         "sorry, we couldn't find that page", "we can't find that page", "sorry, we can't find that page",

@@ -20,8 +20,11 @@ struct RefusalSignature: Sendable {
         case host
         /// The final URL (lowercase, host and path and query) holds the pattern.
         case url
-        /// A script's `src`, a frame's `src`, a form's `action` holds the pattern (any case).
-        case script, frame, form
+        /// A script's `src`, a frame's `src`, a form's `action`, a style sheet's `href` holds the pattern (any case).
+        case script, frame, form, styleSheet
+        /// The text of a small page (under 1 KiB, hidden or not), normalized, holds the pattern: the line a
+        /// vendor's or a server's stock page signs with ("Protected by …", "Whitelabel Error Page").
+        case text
         /// The start of an inline script holds the pattern (any case; ``PageSignals/scriptText``).
         case scriptText
         /// An element has the pattern as its `id`, or among its classes (exactly).
@@ -40,7 +43,7 @@ struct RefusalSignature: Sendable {
         /// no words is that vendor's challenge. A header or a cookie never is: it is on every page served.
         var isContent: Bool {
             switch self {
-            case .script, .frame, .form, .scriptText, .elementID, .elementClass, .image: true
+            case .script, .frame, .form, .styleSheet, .scriptText, .elementID, .elementClass, .image, .text: true
             case .header, .cookie, .status, .host, .url, .title, .titleWords: false
             }
         }
@@ -94,6 +97,7 @@ enum RefusalSignatures {
     private static let seen = "seen on the vendor's challenge pages (their HTML as served to a data-centre client)"
     private static let cmp = "the platform's install guide: its loader script, its stub and its dialog's container"
     private static let tcf = "IAB Europe TCF v2.2: the __tcfapi stub every registered CMP puts in the page"
+    private static let stock = "the software's own error template, as it ships"
 
     static let all: [RefusalSignature] = [
         // Cloudflare: managed challenge, JS challenge, block pages, Turnstile.
@@ -190,6 +194,7 @@ enum RefusalSignatures {
         .init("sucuri", .challenge, .scriptText, "sucuri_cloudproxy_js", .standIn, source: antibotDetector),
         // Its firewall page relayed without the headers: its title and logo say whose it is.
         .init("sucuri", .challenge, .titleWords, "sucuri website firewall", .mark, source: seen),
+        .init("sucuri", .challenge, .text, "sucuri website firewall", .standIn, source: isAntibot),
         .init("sucuri", .challenge, .image, "cdn.sucuri.net/sucuri-firewall", .standIn, source: seen),
         // DDoS-Guard.
         .init("ddos-guard", .challenge, .script, "check.ddos-guard.net", .standIn, source: seen),
@@ -207,6 +212,8 @@ enum RefusalSignatures {
         .init("anubis", .challenge, .cookie, "anubis-auth", .mark, source: antibotDetector),
         .init("anubis", .challenge, .cookie, "anubis-cookie-verification", .mark, source: antibotDetector),
         // Reblaze, Radware (ShieldSquare), F5, Shape, Cheq, ThreatMetrix: named when their page is decided.
+        // Reblaze's block page signs with its name.
+        .init("reblaze", .challenge, .text, "protected by reblaze", .standIn, source: isAntibot),
         .init("reblaze", .challenge, .cookie, "rbzid", .mark, source: isAntibot),
         .init("reblaze", .challenge, .scriptText, "rbzns", .mark, source: seen),
         .init("reblaze", .challenge, .scriptText, "reblaze", .mark, source: isAntibot),
@@ -226,6 +233,13 @@ enum RefusalSignatures {
         .init("threatmetrix", .challenge, .script, "online-metrix.net", .mark, source: seen),
         .init("threatmetrix", .challenge, .scriptText, "threatmetrix", .mark, source: isAntibot),
         .init("threatmetrix", .challenge, .scriptText, "tmx_profiling", .mark, source: seen),
+        // Fastly's client challenge (is-antibot's "fullstory-challenge"): its assets' path is on the sites' ordinary
+        // pages too (a script); a page with nothing else but them is its challenge.
+        .init("fullstory-challenge", .challenge, .styleSheet, "/_fs-ch-", .mark, source: isAntibot),
+        .init("fullstory-challenge", .challenge, .script, "/_fs-ch-", .mark, source: isAntibot),
+        .init("fullstory-challenge", .challenge, .cookie, "_fs_ch_st_", .mark, source: isAntibot),
+        // Anubis's style sheets are under its static path too.
+        .init("anubis", .challenge, .styleSheet, "/.within.website/x/cmd/anubis/", .standIn, source: antibotDetector),
         // Queue-it's waiting room stands in for the page until the visitor's turn.
         .init(
             "queue-it", .challenge, .host, "queue-it.net", .decisive, source: "Queue-it docs: the waiting room's domain"
@@ -311,6 +325,13 @@ enum RefusalSignatures {
         .init("baidu", .challenge, .title, "百度安全验证", .mark, source: seen),
         .init("f5", .challenge, .title, "request rejected", .mark, source: "F5 BIG-IP ASM's blocking page"),
         .init("cloudfront", .challenge, .header("server"), "cloudfront", .mark, source: seen),
+        // The stock error pages of server software and platforms, by the line they sign with (their titles are
+        // HTTP's reason phrases, or none: ReasonPhrases). A finite list: the software's own templates.
+        .init("spring-boot", .errorPage, .text, "whitelabel error page", .standIn, source: stock),
+        .init("express", .errorPage, .text, "cannot get /", .standIn, source: stock),
+        .init("asp.net", .errorPage, .text, "server error in '/' application", .standIn, source: stock),
+        .init("varnish", .errorPage, .text, "guru meditation", .standIn, source: stock),
+        .init("heroku", .errorPage, .frame, "herokucdn.com/error-pages/", .standIn, source: stock),
         // Domain parking and sale services.
         .init("sedo", .parkedDomain, .script, "sedoparking.com", .standIn, source: seen),
         .init("sedo", .parkedDomain, .host, "sedo.com", .mark, source: seen),
