@@ -11,13 +11,19 @@ struct CardBuilder: Sendable {
     /// Where oEmbed answers are looked for; nil: nowhere (neither the table nor discovery).
     let oEmbedProviders: OEmbedProviders?
     let probeImages: Bool
+    /// The site's answer to a made-up address of its own (``SiteProbes``), started for a deep link beside its
+    /// page; nil: not asked.
+    let siteProbe: (@Sendable (WebURL) -> Task<SiteProbeAnswer?, Never>)?
 
     /// The card of `url`, written `link` in the message. A known provider's answer is asked for while the
     /// page is fetched, and makes a card when the page fails; a page's discovery link is followed when its
-    /// own preview tags leave a field to fill. A card with nothing on it — no title, description or image
+    /// own preview tags leave a field to fill. A deep link's site is asked for a made-up address beside the page,
+    /// and a page with nothing of its own that the made-up address got too is refused
+    /// (``RefusalCheck/refusal(of:response:probe:)``). A card with nothing on it — no title, description or image
     /// after the oEmbed answer too — is no card: ``FetchError/Kind/emptyShell``.
     func card(for url: WebURL, link: String) async throws(FetchError) -> PreviewCard {
         async let known = knownProviderAnswer(for: link)
+        let probe = RefusalCheck.isDeepLink(url.requestString) ? siteProbe?(url) : nil
         let page: Result<FetchedPage, FetchError>
         do { page = .success(try await fetcher.fetch(url)) } catch { page = .failure(error) }
         var oEmbed = await known
@@ -32,6 +38,12 @@ struct CardBuilder: Sendable {
         switch page {
         case .success(let p):
             if let refusal = p.refusalUnlessOEmbed, !described { throw refusal }
+            if !described, let probe, let m = p.metadata, let response = p.response,
+                RefusalCheck.asksTheSite(about: m, response: response), let answer = await probe.value,
+                let refusal = RefusalCheck.refusal(of: m, response: response, probe: answer)
+            {
+                throw refusal
+            }
             card = Self.card(of: p, link: link, askedIn: fetcher.configuration.acceptLanguage)
         case .failure(let error):
             // The page is refused or gone, but its provider describes it: the card is the provider's.

@@ -16,6 +16,7 @@ public final class FetchLog: Sendable {
         var hops: [FetchHop] = []
         var page: PageMetadata?
         var oEmbed: OEmbedDocument?
+        var siteProbe: SiteProbeAnswer?
     }
     private let state = Mutex(State())
     /// Hops recorded at most: a redirect chain is bounded by the fetcher, a page's three fetches by the card.
@@ -55,6 +56,14 @@ public final class FetchLog: Sendable {
         }
     }
 
+    /// The site's answer to the made-up address asked (nil when none came: its hop says why).
+    var siteProbe: SiteProbeAnswer? { state.withLock { $0.siteProbe } }
+
+    /// Keeps the site's answer to its made-up address.
+    func probed(_ answer: SiteProbeAnswer) {
+        state.withLock { $0.siteProbe = answer }
+    }
+
     /// Keeps the oEmbed answer read.
     func answered(_ document: OEmbedDocument) {
         state.withLock { $0.oEmbed = document }
@@ -77,6 +86,9 @@ public struct FetchHop: Sendable, Hashable {
         case oEmbed = "oembed"
         /// The card's image, probed for its type and size.
         case image
+        /// An address of the link's site that cannot exist, asked to see whether the site answers it with the
+        /// link's page (``SiteProbeAnswer``).
+        case siteProbe = "site_probe"
     }
 
     /// What the request was for.

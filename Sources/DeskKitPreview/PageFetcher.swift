@@ -23,17 +23,21 @@ public struct FetchedPage: Sendable {
     /// its oEmbed answer (`PageMetadata.oEmbed`): the refusal that stands unless that answer describes it.
     /// Video and photo sites serve such shells; their oEmbed answer is the card.
     public var refusalUnlessOEmbed: FetchError?
+    /// What the response said besides its body: its status and headers, the URL asked and where the redirects
+    /// ended (for a verdict that needs more than the page, ``RefusalCheck/refusal(of:response:probe:)``).
+    public var response: ResponseFacts?
 
     /// A fetched page or file.
     public init(
         finalURL: String, metadata: PageMetadata?, contentType: String?, media: MediaInfo? = nil,
-        refusalUnlessOEmbed: FetchError? = nil
+        refusalUnlessOEmbed: FetchError? = nil, response: ResponseFacts? = nil
     ) {
         self.finalURL = finalURL
         self.metadata = metadata
         self.contentType = contentType
         self.media = media
         self.refusalUnlessOEmbed = refusalUnlessOEmbed
+        self.response = response
     }
 
     /// Whether the URL is an image itself (`image/*`): its preview is the image.
@@ -104,6 +108,49 @@ public struct PageFetcher: Sendable {
                 }
             }
         }
+    }
+
+    /// Asks `url`, an address of a site that cannot exist, through the same guard, redirects and time limit as a
+    /// page, and reads a 2xx HTML answer as a page is read (at most ``maxRefusedBodyBytes``), with no verdict on it:
+    /// what the site answers any address (``SiteProbeAnswer``).
+    package func probe(_ url: WebURL) async throws(FetchError) -> SiteProbeAnswer {
+        let answer: Result<SiteProbeAnswer, FetchError> = await FetchLog.$purpose.withValue(.siteProbe) {
+            do throws(FetchError) {
+                return .success(try await traced("site probe") { span throws(FetchError) in
+                    if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(url.requestString) }
+                    return try await withTotalTimeout { deadline in
+                        try await follow(url, accept: Self.pageAccept, deadline: deadline) { response, final in
+                            try await readProbe(response, asked: url, final: final)
+                        }
+                    }
+                })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try answer.get()
+    }
+
+    /// The answer to a made-up address: a 2xx HTML body read as a page is (at most ``maxRefusedBodyBytes``).
+    private func readProbe(_ response: HTTPClientResponse, asked: WebURL, final: WebURL) async throws
+        -> SiteProbeAnswer
+    {
+        let status = Int(response.status.code)
+        let contentType = response.headers.first(name: "Content-Type")
+        var page: PagePrint?
+        if (200..<300).contains(status), Self.isHTML(contentType) {
+            let (metadata, _) = try await parse(
+                response.body, url: final, contentType: contentType,
+                maxBytes: min(configuration.maxBodyBytes, Self.maxRefusedBodyBytes))
+            page = PagePrint(metadata)
+        }
+        return SiteProbeAnswer(url: asked.requestString, status: status, finalURL: final.requestString, page: page)
+    }
+
+    /// Whether a `Content-Type` is a page's: HTML, XHTML, or none said.
+    static func isHTML(_ contentType: String?) -> Bool {
+        let mediaType = contentType?.split(separator: ";").first?.trimmingCharacters(in: " \t").lowercased() ?? ""
+        return mediaType == "text/html" || mediaType == "application/xhtml+xml" || mediaType.isEmpty
     }
 
     /// Fetches a document that is not a page — an oEmbed answer — through the same guard, redirects and
@@ -315,7 +362,8 @@ public struct PageFetcher: Sendable {
             pending = refusal
         }
         return FetchedPage(
-            finalURL: url.requestString, metadata: metadata, contentType: contentType, refusalUnlessOEmbed: pending)
+            finalURL: url.requestString, metadata: metadata, contentType: contentType, refusalUnlessOEmbed: pending,
+            response: facts)
     }
 
     /// The most of a page with a status other than 2xx read to tell a bot check: 256 KiB (they are small).

@@ -19,6 +19,9 @@ public struct PreviewExplanation: Sendable {
     public var page: PageMetadata?
     /// The oEmbed answer read, when one was (a provider's description of the link, merged into the card).
     public var oEmbed: OEmbedDocument?
+    /// The site's answer to the made-up address asked beside a deep link's page, when one came
+    /// (``SiteProbeAnswer``); the request itself is among ``hops``.
+    public var siteProbe: SiteProbeAnswer?
     /// The fetch's card, or what stood in the way.
     public var result: Result<PreviewCard, FetchError>
     /// How long the fetch took, whole.
@@ -27,13 +30,15 @@ public struct PreviewExplanation: Sendable {
     /// An explanation of the parts given.
     public init(
         url: String, cached: Result<PreviewCard, FetchError>?, hops: [FetchHop], page: PageMetadata?,
-        oEmbed: OEmbedDocument? = nil, result: Result<PreviewCard, FetchError>, duration: Duration
+        oEmbed: OEmbedDocument? = nil, siteProbe: SiteProbeAnswer? = nil, result: Result<PreviewCard, FetchError>,
+        duration: Duration
     ) {
         self.url = url
         self.cached = cached
         self.hops = hops
         self.page = page
         self.oEmbed = oEmbed
+        self.siteProbe = siteProbe
         self.result = result
         self.duration = duration
     }
@@ -111,8 +116,16 @@ public struct PreviewExplanation: Sendable {
         host.lowercased().hasPrefix("www.") ? String(host.dropFirst(4)) : host
     }
 
+    /// What the site's answer to its made-up address shares with the link's page — `title`, `description`,
+    /// `image`, `text` — and whether that is all of it (the same page); nil without an answer of 2xx HTML or a page.
+    public var siteProbeShared: (parts: [String], same: Bool)? {
+        guard let answer = siteProbe?.page, let page else { return nil }
+        let parts = PagePrint(page).shared(with: answer)
+        return (parts, parts.count == 4)
+    }
+
     /// The explanation as JSON: `{"url", "milliseconds", "cache", "hops", "tags", "origins", "signals",
-    /// "image", "refusal", "card", "details"}` (the keys are described in the server's OpenAPI document under
+    /// "site_probe", "image", "refusal", "card", "details"}` (the keys are described in the server's OpenAPI document under
     /// `Inspection`). `card` is the `SENDBIRD_DESK_URL_PREVIEW` payload as written — pass the server's own
     /// (with its image proxy) as `written`.
     public func json(written: PreviewCard? = nil) -> JSONValue {
@@ -197,6 +210,15 @@ public struct PreviewExplanation: Sendable {
         }
         var refusal: JSONValue = .null
         if case .failure(let error) = result { refusal = error.json }
+        var probe: JSONValue = .null
+        if let siteProbe {
+            let shared = siteProbeShared
+            probe = [
+                "url": .string(siteProbe.url), "status": .integer(Int64(siteProbe.status)),
+                "final_url": .string(siteProbe.finalURL), "title": string(siteProbe.page?.title),
+                "shared": .array((shared?.parts ?? []).map(JSONValue.string)), "same": .bool(shared?.same ?? false),
+            ]
+        }
         let origins: JSONValue = [
             "title": string(origin(of: .title)), "description": string(origin(of: .description)),
             "image": string(origin(of: .image)), "site_name": string(origin(of: .siteName)),
@@ -210,7 +232,8 @@ public struct PreviewExplanation: Sendable {
         return [
             "url": .string(url), "milliseconds": Self.milliseconds(duration),
             "cache": cached.map { ["held": true, "answer": answer($0)] } ?? ["held": false, "answer": .null],
-            "hops": .array(hops), "tags": tags, "origins": origins, "signals": signals, "image": image,
+            "hops": .array(hops), "tags": tags, "origins": origins, "signals": signals, "site_probe": probe,
+            "image": image,
             "refusal": refusal, "card": card.map { RichPayload.urlPreview($0.preview).json } ?? .null,
             "details": card?.details.json ?? .null, "link_card": linkCard,
         ]

@@ -15,13 +15,17 @@ import DeskKitFetchPolicy
 /// - `deskkit_fetch_errors_total{kind}`: fetches that failed, by `FetchError.Kind` (a cancelled fetch is
 ///   `cancelled`);
 /// - `deskkit_refusals_total{kind, provider}`: of those, the pages that stood in for the page asked (a bot
-///   check, a wall, an error page, a parked domain, an app shell), with who ran them when known.
+///   check, a wall, an error page, a parked domain, an app shell, a notice), with who ran them when known;
+/// - `deskkit_site_probes_total{outcome}`: made-up addresses asked of a site (``SiteProbeAnswer``): `answered`,
+///   or `failed` (a time-out, a refused address);
+/// - `deskkit_site_probe_cache_hits_total`: a site's answer taken from the ones kept.
 struct PreviewMetrics: Sendable {
     let requests: Counter
     let cacheHits: Counter
     let joinedFetches: Counter
     let sharedCacheHits: Counter
     let fetches: Counter
+    let siteProbeCacheHits: Counter
     private let factory: any MetricsFactory
 
     init(factory: any MetricsFactory) {
@@ -31,6 +35,12 @@ struct PreviewMetrics: Sendable {
         joinedFetches = Counter(label: "deskkit_preview_joined_fetches_total", factory: factory)
         sharedCacheHits = Counter(label: "deskkit_preview_shared_cache_hits_total", factory: factory)
         fetches = Counter(label: "deskkit_preview_fetches_total", factory: factory)
+        siteProbeCacheHits = Counter(label: "deskkit_site_probe_cache_hits_total", factory: factory)
+    }
+
+    /// A made-up address asked of a site, by `outcome`: `answered` or `failed`.
+    func siteProbed(_ outcome: String) {
+        Counter(label: "deskkit_site_probes_total", dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
     /// A look-up or a store of the shared cache that failed (`operation`: `lookup` or `store`).

@@ -59,6 +59,13 @@ public actor PreviewService {
         /// Whether a card's image is fetched (its first bytes) for its type and pixel size, and taken off the
         /// card when it is none. Default on.
         public var probeImages = true
+        /// Whether a deep link's site is asked for a made-up address of its own beside the link's page, so that a
+        /// page with nothing of its own that every address gets (a block, a gate, a queue, an outage, an app's
+        /// shell) is refused as the notice it is (``SiteProbeAnswer``). One request for each site in
+        /// ``siteProbeTTL``, through the same guard, site policy and limits as a page. Default on.
+        public var siteProbe = true
+        /// How long a site's answer to its made-up address is kept, for every link to the site. Default 10 minutes.
+        public var siteProbeTTL: Duration = .seconds(600)
         /// With a shared cache: how long a service may fetch a URL before another one may fetch it in its
         /// place (the others wait for its answer until then). Default (nil): the fetcher's total timeout
         /// and 2 seconds.
@@ -82,6 +89,8 @@ public actor PreviewService {
     private let global: AsyncLimiter
     /// Each host's limiter while fetches to it run or wait.
     private let perHost: HostLimiters
+    /// Each site's answer to a made-up address, kept and shared by its links.
+    private let siteProbes: SiteProbes
 
     /// A service that fetches with `fetcher`; `sharedCache` (a database) lets several services fetch each URL
     /// once; `metrics` counts its requests, cache hits, fetches and failed fetches (`deskkit_preview_*_total`,
@@ -99,6 +108,8 @@ public actor PreviewService {
         cache = PreviewCache(capacity: configuration.cacheCapacity)
         global = AsyncLimiter(limit: configuration.maxConcurrentFetches)
         perHost = HostLimiters(limit: configuration.maxConcurrentFetchesPerHost, clock: fetcher.clock)
+        siteProbes = SiteProbes(
+            capacity: configuration.cacheCapacity, ttl: configuration.siteProbeTTL, metrics: self.metrics)
         // A card another service took back goes from this one's cache too.
         sharedCache?.whenForgotten { [weak self] key in await self?.dropCached(key) }
     }
@@ -205,11 +216,11 @@ public actor PreviewService {
             }
             result = .failure(refusal)
         } else {
-            result = await FetchLog.$current.withValue(log) { await fetchLimited(url, language: language) }
+            result = await FetchLog.$current.withValue(log) { await fetchLimited(url, language: language, fresh: true) }
         }
         return PreviewExplanation(
-            url: url, cached: cached, hops: log.hops, page: log.page, oEmbed: log.oEmbed, result: result,
-            duration: .now - started)
+            url: url, cached: cached, hops: log.hops, page: log.page, oEmbed: log.oEmbed, siteProbe: log.siteProbe,
+            result: result, duration: .now - started)
     }
 
     /// The key of the caches and of the fetches under way: the URL (its spaces as `%20`), then — for a language
@@ -295,7 +306,11 @@ public actor PreviewService {
         return await fetchLimited(url, language: language)
     }
 
-    private func fetchLimited(_ url: String, language: AcceptLanguage) async -> Result<PreviewCard, FetchError> {
+    /// Fetches `url`'s card within the limits; `fresh`: the site is asked its made-up address again, past the
+    /// answers kept (an inspection).
+    private func fetchLimited(_ url: String, language: AcceptLanguage, fresh: Bool = false) async -> Result<
+        PreviewCard, FetchError
+    > {
         // Parsed once: for the per-host limit and for the fetch.
         let parsed = Result { () throws(FetchError) in try WebURL(url) }
         do {
@@ -308,7 +323,8 @@ public actor PreviewService {
                 fetcher.configuration.acceptLanguage = language
                 let builder = CardBuilder(
                     fetcher: fetcher, oEmbedProviders: configuration.oEmbed ? configuration.oEmbedProviders : nil,
-                    probeImages: configuration.probeImages)
+                    probeImages: configuration.probeImages,
+                    siteProbe: configuration.siteProbe ? siteProbe(fetcher: fetcher, fresh: fresh) : nil)
                 do throws(FetchError) {
                     return .success(try await builder.card(for: try parsed.get(), link: url))
                 } catch {
@@ -319,6 +335,21 @@ public actor PreviewService {
         } catch {
             return .failure(PageFetcher.map(error))
         }
+    }
+}
+
+extension PreviewService {
+    /// How a card asks its site for a made-up address with `fetcher`: through the answers kept, or — `fresh`, for an
+    /// inspection — anew.
+    nonisolated private func siteProbe(fetcher: PageFetcher, fresh: Bool) -> @Sendable (WebURL) -> Task<
+        SiteProbeAnswer?, Never
+    > {
+        if fresh {
+            let metrics = metrics
+            return { url in Task { await SiteProbes.ask(url, fetcher: fetcher, metrics: metrics) } }
+        }
+        let probes = siteProbes
+        return { url in probes.answer(for: url, fetcher: fetcher) }
     }
 }
 

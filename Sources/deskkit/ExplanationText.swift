@@ -62,6 +62,18 @@ struct ExplanationText {
             }
             if let link = tags["oembed_link"]?.stringValue { lines.append("  oembed     link = \(Self.shown(link))") }
         }
+        if let probe = answer["site_probe"], probe != .null {
+            lines.append("")
+            lines.append("the site's answer to an address that cannot exist")
+            var line = "  \(Self.shown(probe["url"]?.stringValue))  → \(probe["status"]?.int64Value ?? 0)"
+            if let title = probe["title"]?.stringValue { line += "  \(Self.quoted(title))" }
+            lines.append(line)
+            let shared = (probe["shared"]?.arrayValue ?? []).compactMap(\.stringValue)
+            lines.append(
+                probe["same"]?.boolValue == true
+                    ? "  the same page as the link's (\(shared.joined(separator: ", "))): it says nothing about the link"
+                    : "  another page than the link's" + (shared.isEmpty ? "" : " (the same \(shared.joined(separator: ", ")))"))
+        }
         lines.append("")
         if let refusal = answer["refusal"], refusal != .null {
             lines.append("no card: \(Self.error(refusal))")

@@ -35,6 +35,30 @@ public enum RefusalCheck {
         Evidence(response, page: page).verdict()
     }
 
+    /// The refusal `page`, served with `response`, is once its site's answer to a made-up address of its own is
+    /// known (`probe`): the page itself when it is a refusal, else — on a deep link, for a page with nothing of its
+    /// own — the notice every address of the site gets, when the made-up address got the same page. A front page's
+    /// link, and a page with content of its own, are never refused for being what every address gets.
+    public static func refusal(of page: PageMetadata, response: ResponseFacts, probe: SiteProbeAnswer) -> FetchError? {
+        let evidence = Evidence(response, page: page)
+        return evidence.verdict() ?? evidence.sameAnswer(page, probe)
+    }
+
+    /// Whether `url` asks for more than its site's front page: a path other than `/`, `/index.html`, `/home`, a
+    /// language's root (`/en/`, `/pt-BR`) or such a root's index. A site that answers every other address with its
+    /// front page, or with its app, gives a front page's link its card.
+    public static func isDeepLink(_ url: String) -> Bool {
+        Evidence(ResponseFacts(requestedURL: url, finalURL: url), page: nil).isDeepLink
+    }
+
+    /// Whether a site's answer to a made-up address could change the verdict on `page`: a deep link's page with
+    /// nothing of its own, and no refusal already (``SiteProbeAnswer``). A front page, an article or a product is
+    /// what it is, whatever the site answers elsewhere.
+    public static func asksTheSite(about page: PageMetadata, response: ResponseFacts) -> Bool {
+        let evidence = Evidence(response, page: page)
+        return evidence.isDeepLink && evidence.thin && !evidence.isContent(page)
+    }
+
     /// A page or card with nothing to show — no title, description or image after every fallback — and no
     /// other refusal: no card is better than an empty one.
     public static let nothingToShow = FetchError.refused(

@@ -153,3 +153,24 @@ extension Evidence {
         "detail", "details", "product", "products", "category", "node", "content", "home", "main", "aspx",
     ]
 }
+
+extension Evidence {
+    /// The link's page is the one the site gives an address that cannot exist (``SiteProbeAnswer``): on a deep
+    /// link, a page with nothing of its own that the made-up address got too says nothing about the link. Its kind
+    /// is what the page is: the front page every address is sent to (the link's page is gone: an error page), an
+    /// app's shell every address gets, or a notice.
+    func sameAnswer(_ page: PageMetadata, _ probe: SiteProbeAnswer) -> FetchError? {
+        guard isDeepLink, (200..<300).contains(probe.status), let answer = probe.page, thin, !isContent(page),
+            PagePrint(page).isSame(as: answer)
+        else { return nil }
+        let asked = "the made-up \(probe.url) got the same page"
+        if redirected, let final, final.segments.isEmpty {
+            return refusal(.errorPage, provider: nil, "the site sends every address to its front page: \(asked)")
+        }
+        let s = page.signals
+        if s.textBytes < 64, s.appRoot != nil || !s.scriptSources.isEmpty || !s.scriptText.isEmpty {
+            return refusal(.emptyShell, provider: nil, "the app's shell, which every address gets: \(asked)")
+        }
+        return refusal(.notice, provider: nil, asked)
+    }
+}
