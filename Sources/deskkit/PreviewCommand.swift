@@ -16,8 +16,8 @@ struct PreviewCommand: AsyncParsableCommand {
             and prints the Platform API message body {"message_type", "message", "custom_type", "data"}. \
             On failure prints {"error": {"kind", "provider", "detail"}} and exits 1: a page that stands in \
             for the one linked (a bot check, a consent or login wall, an error page served as a success, a \
-            parked domain, an empty app shell) gets no card but its kind (challenge, consent_wall, login_wall, \
-            error_page, parked_domain, empty_shell), and provider names who ran it when that is known; a host \
+            parked domain, an empty app shell, a notice every address of the site gets) gets no card but its kind \
+            (challenge, consent_wall, login_wall, error_page, parked_domain, empty_shell, notice), and provider names who ran it when that is known; a host \
             the site policy refuses (--preview-hosts-deny, --preview-hosts-allow) gets kind policy, and no fetch.
             """
     )
@@ -76,6 +76,14 @@ struct PreviewCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Do not fetch the card's image for its size and type (nor drop it when it is none).")
     var noImageProbe = false
+
+    @Flag(
+        name: .long,
+        help: """
+            Do not ask the link's site for a made-up address of its own beside the page (a page with nothing of its \
+            own that the made-up address gets too is a notice, not the page).
+            """)
+    var noSiteProbe = false
 
     @Flag(
         name: .customLong("no-oembed"),
@@ -144,6 +152,7 @@ struct PreviewCommand: AsyncParsableCommand {
         var service = PreviewService.Configuration()
         service.probeImages = !noImageProbe
         service.oEmbed = !noOEmbed
+        service.siteProbe = !noSiteProbe
         let previews = PreviewService(fetcher: PageFetcher(configuration: configuration), configuration: service)
         let link = LinkDetector().links(in: urlOrText).first { $0.kind == .url }
         let url = link?.href ?? urlOrText

@@ -56,7 +56,7 @@ public enum RefusalCheck {
     /// what it is, whatever the site answers elsewhere.
     public static func asksTheSite(about page: PageMetadata, response: ResponseFacts) -> Bool {
         let evidence = Evidence(response, page: page)
-        return evidence.isDeepLink && evidence.thin && !evidence.isContent(page)
+        return evidence.isDeepLink && evidence.isSmall(page) && !evidence.isContent(page)
     }
 
     /// A page or card with nothing to show — no title, description or image after every fallback — and no

@@ -91,6 +91,23 @@ extension Evidence {
         return nil
     }
 
+    /// Whether the page is known to have little to read: read to its end with under 2,000 bytes of visible text,
+    /// or a head that filled every card field and a body not read at all (a page whose reading stopped in its
+    /// body, having what it needed, is no small page).
+    func isSmall(_ page: PageMetadata) -> Bool {
+        thin && (!page.stoppedEarly || page.signals.textBytes == 0)
+    }
+
+    /// Whether the page names as its own address (its og:url or canonical link) a page of some site other than its
+    /// front page and other than the address asked or reached: a page that says which page it is, wherever it is
+    /// served from (a mirror, an app that serves one page at every address), is that page.
+    func namesAnotherPage(_ page: PageMetadata) -> Bool {
+        [page.openGraph.first { $0.key == "og:url" }?.value, page.canonicalURL].contains { url in
+            guard let own = Address(url), !own.segments.isEmpty else { return false }
+            return own.segments != requested?.segments && own.segments != final?.segments
+        }
+    }
+
     /// Whether `title` is the name the site gives itself — its og:site_name or application name, the alt text of
     /// its logo (an image before the page's first heading), or its host's words ("Daily Courier" on
     /// dailycourier.example) — rather than a page's.
@@ -160,8 +177,8 @@ extension Evidence {
     /// is what the page is: the front page every address is sent to (the link's page is gone: an error page), an
     /// app's shell every address gets, or a notice.
     func sameAnswer(_ page: PageMetadata, _ probe: SiteProbeAnswer) -> FetchError? {
-        guard isDeepLink, (200..<300).contains(probe.status), let answer = probe.page, thin, !isContent(page),
-            PagePrint(page).isSame(as: answer)
+        guard isDeepLink, (200..<300).contains(probe.status), let answer = probe.page, isSmall(page),
+            !isContent(page), !namesAnotherPage(page), PagePrint(page).isSame(as: answer)
         else { return nil }
         let asked = "the made-up \(probe.url) got the same page"
         if redirected, let final, final.segments.isEmpty {

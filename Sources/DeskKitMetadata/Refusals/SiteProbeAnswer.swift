@@ -24,41 +24,47 @@ public struct SiteProbeAnswer: Sendable, Hashable {
 }
 
 /// What two answers of a site are compared by: the title, description and image a card would show, and the words
-/// of the page's heading and first text (letters only: a reference number, a time or a ray id that differs from
-/// one answer to the next is no difference).
+/// of the page's heading and first text — words of letters only, so that a reference number, a time or a ray id
+/// that differs from one answer to the next is no difference.
 public struct PagePrint: Sendable, Hashable {
-    /// The card's title, normalized; nil when there is none.
+    /// The card's title, normalized, without digits; nil when there is none.
     public var title: String?
-    /// The card's description, normalized.
-    public var description: String?
+    /// The words of the card's description; nil when there is none.
+    public var description: Set<String>?
     /// The card's image.
     public var image: String?
-    /// The words, of three letters or more, of the heading and the first 512 bytes of the body's text, lowercase.
+    /// The words of the heading and the first 512 bytes of the body's text.
     public var words: Set<String>
 
     /// The print of `page`.
     public init(_ page: PageMetadata) {
-        func clean(_ text: String?) -> String? {
-            text.map { RefusalText.normalize(String($0.unicodeScalars.filter { !("0"..."9").contains($0) })) }
-        }
-        title = clean(page.title)
-        description = clean(page.description)
+        title = page.title.map { RefusalText.normalize(String($0.unicodeScalars.filter { !("0"..."9").contains($0) })) }
+        description = page.description.map(Self.words)
         image = page.image
-        let text = [page.signals.heading, page.signals.textStart].compactMap { $0 }.joined(separator: " ")
-        words = Set(
-            RefusalText.normalize(text).split(whereSeparator: { !$0.isLetter }).filter { $0.count >= 3 }.map(String.init)
-        )
+        words = Self.words(in: [page.signals.heading, page.signals.textStart].compactMap { $0 }.joined(separator: " "))
     }
 
-    /// The parts of this print that `other` shares: `title`, `description`, `image`, `text` (four fifths of the
-    /// words of either in common, or no words in both).
+    /// The words of `text` of three letters or more, lowercase.
+    static func words(in text: String) -> Set<String> {
+        Set(RefusalText.normalize(text).split(whereSeparator: { !$0.isLetter }).filter { $0.count >= 3 }.map(String.init))
+    }
+
+    /// The parts of this print that `other` shares: `title`, `description`, `image`, `text` — words agree when
+    /// four fifths of the words of either are in both.
     public func shared(with other: PagePrint) -> [String] {
+        func agree(_ a: Set<String>, _ b: Set<String>) -> Bool {
+            let union = a.union(b).count
+            return union == 0 || a.intersection(b).count * 5 >= union * 4
+        }
         var parts: [String] = []
         if title == other.title { parts.append("title") }
-        if description == other.description { parts.append("description") }
+        switch (description, other.description) {
+        case (nil, nil): parts.append("description")
+        case (let a?, let b?) where agree(a, b): parts.append("description")
+        default: break
+        }
         if image == other.image { parts.append("image") }
-        let union = words.union(other.words).count
-        if union == 0 || words.intersection(other.words).count * 5 >= union * 4 { parts.append("text") }
+        if agree(words, other.words) { parts.append("text") }
         return parts
     }
 

@@ -230,6 +230,11 @@ extension ServerConfiguration {
             "do not fetch a card's image for its size and type (nor drop it when it is none)",
             \.previews.probeImages
         ) { $0.previews.probeImages = $1 },
+        .onOff(
+            "DESKKIT_SITE_PROBE", flagSets: "0",
+            "do not ask a deep link's site for a made-up address of its own (which tells a notice every address gets from the page)",
+            \.previews.siteProbe
+        ) { $0.previews.siteProbe = $1 },
         .text(
             "DESKKIT_USER_AGENT",
             "User-Agent of page and image fetches (by default DeskKit, its version and a URL)",
@@ -321,12 +326,17 @@ extension ServerConfiguration {
         ) { $0.fetch.totalTimeout = $1 },
         .duration(
             "DESKKIT_REFUSAL_TTL",
-            "how long a refused page (a bot check, a login or consent wall, an error page, a parked domain, an app shell) is remembered before it is fetched again",
+            "how long a refused page (a bot check, a login or consent wall, an error page, a parked domain, an app shell, a notice) is remembered before it is fetched again",
             .zero ... .seconds(86400), \.previews.refusalTTL
         ) {
             $0.previews.refusalTTL = $1
             $0.retry.challenge.minimumDelay = $1
         },
+        .duration(
+            "DESKKIT_SITE_PROBE_TTL",
+            "how long a site's answer to its made-up address is kept for its next links", .seconds(1) ... .seconds(86400),
+            \.previews.siteProbeTTL
+        ) { $0.previews.siteProbeTTL = $1 },
         .integer(
             "DESKKIT_CHALLENGE_RETRIES",
             "times a job whose pages a bot check stood in for is tried again (0: never)", 0...20,

@@ -369,6 +369,16 @@ function drawInspection(answer) {
     }
   }
 
+  // The made-up address asked beside a deep link's page, and what its answer shares with the link's.
+  const probe = answer.site_probe;
+  $('probe-box').hidden = !probe;
+  if (probe) {
+    const what = probe.same
+      ? `the same page as the link's (${probe.shared.join(', ')}): it says nothing about the link`
+      : `another page than the link's${probe.shared.length ? ` (the same ${probe.shared.join(', ')})` : ''}`;
+    $('probe').textContent = `${probe.url} → ${probe.status}${probe.title ? ` “${probe.title}”` : ''}: ${what}.`;
+  }
+
   $('hops').tBodies[0].replaceChildren(...answer.hops.map((hop, i) => {
     const verdicts = el('div');
     const policy = hop.site_policy.verdict === 'refused';
