@@ -116,14 +116,15 @@ public struct PageFetcher: Sendable {
     package func probe(_ url: WebURL) async throws(FetchError) -> SiteProbeAnswer {
         let answer: Result<SiteProbeAnswer, FetchError> = await FetchLog.$purpose.withValue(.siteProbe) {
             do throws(FetchError) {
-                return .success(try await traced("site probe") { span throws(FetchError) in
-                    if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(url.requestString) }
-                    return try await withTotalTimeout { deadline in
-                        try await follow(url, accept: Self.pageAccept, deadline: deadline) { response, final in
-                            try await readProbe(response, asked: url, final: final)
+                return .success(
+                    try await traced("site probe") { span throws(FetchError) in
+                        if span.isRecording { span.attributes["url.full"] = SpanURL.redacted(url.requestString) }
+                        return try await withTotalTimeout { deadline in
+                            try await follow(url, accept: Self.pageAccept, deadline: deadline) { response, final in
+                                try await readProbe(response, asked: url, final: final)
+                            }
                         }
-                    }
-                })
+                    })
             } catch {
                 return .failure(error)
             }

@@ -341,9 +341,11 @@ public actor PreviewService {
 extension PreviewService {
     /// How a card asks its site for a made-up address with `fetcher`: through the answers kept, or — `fresh`, for an
     /// inspection — anew.
-    nonisolated private func siteProbe(fetcher: PageFetcher, fresh: Bool) -> @Sendable (WebURL) -> Task<
-        SiteProbeAnswer?, Never
-    > {
+    nonisolated private func siteProbe(fetcher: PageFetcher, fresh: Bool)
+        -> @Sendable (WebURL) -> Task<
+            SiteProbeAnswer?, Never
+        >
+    {
         if fresh {
             let metrics = metrics
             return { url in Task { await SiteProbes.ask(url, fetcher: fetcher, metrics: metrics) } }

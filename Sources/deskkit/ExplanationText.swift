@@ -72,7 +72,8 @@ struct ExplanationText {
             lines.append(
                 probe["same"]?.boolValue == true
                     ? "  the same page as the link's (\(shared.joined(separator: ", "))): it says nothing about the link"
-                    : "  another page than the link's" + (shared.isEmpty ? "" : " (the same \(shared.joined(separator: ", ")))"))
+                    : "  another page than the link's"
+                        + (shared.isEmpty ? "" : " (the same \(shared.joined(separator: ", ")))"))
         }
         lines.append("")
         if let refusal = answer["refusal"], refusal != .null {

@@ -198,7 +198,8 @@ struct PreviewCommandTests {
     /// `--accept-language` (or serve's variable for it): the page is asked for that language; `--lang` the
     /// page `--html` writes speaks it; a value that is no language list is refused before any fetch.
     @Test func previewAsksForALanguageAndWritesItsPageInOne() async throws {
-        let server = try await PageServer.start { _, headers in
+        let server = try await PageServer.start { path, headers in
+            guard path == "/shop" else { return .init(status: 404) }  // the site's other addresses
             let asked = headers.first { $0.0.lowercased() == "accept-language" }?.1 ?? ""
             return .html(asked.hasPrefix("ru") ? "<title>Магазин</title>" : "<title>The shop</title>")
         }

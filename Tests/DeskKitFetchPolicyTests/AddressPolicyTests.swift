@@ -102,11 +102,11 @@ struct AddressPolicyTests {
         #expect(FetchError(kindName: "http_status", detail: "HTTP 410") == gone)
         #expect(FetchError(kindName: "timeout", detail: "connect took longer than 5 s")?.status == nil)
         #expect(FetchError(kindName: "no_such_kind", detail: "") == nil)
-        #expect(FetchError.Kind.allCases.count == 19)
+        #expect(FetchError.Kind.allCases.count == 20)
         #expect(FetchError.Kind.allCases.filter(\.isRefusal) == FetchError.Kind.refusals)
         #expect(
             FetchError.Kind.refusals.map(\.rawValue) == [
-                "challenge", "consent_wall", "login_wall", "error_page", "parked_domain", "empty_shell",
+                "challenge", "consent_wall", "login_wall", "error_page", "parked_domain", "empty_shell", "notice",
             ])
         #expect(FetchError.Kind.allCases.allSatisfy { FetchError.Kind(rawValue: $0.rawValue) == $0 })
     }

@@ -79,7 +79,9 @@ struct AcceptLanguageTests {
     /// for Russian; each card is cached apart, and asked again neither is fetched again.
     @Test func eachLanguageGetsItsOwnCardAndCacheEntry() async throws {
         let seen = Mutex<[String]>([])
-        let server = try await PageServer.start(host: "127.0.0.2") { _, headers in
+        let server = try await PageServer.start(host: "127.0.0.2") { path, headers in
+            // The shop's page, and a 404 for any other address (the made-up one its site is asked).
+            guard path == "/shop" else { return .init(status: 404) }
             let language = headers.first { $0.0.lowercased() == "accept-language" }?.1 ?? ""
             seen.withLock { $0.append(language) }
             let title = language.hasPrefix("ru") ? "Магазин" : "The shop"

@@ -160,7 +160,9 @@ struct SiteProbeTests {
             #"<meta property="og:type" content="article"><title>Budget passes</title><p>The council voted 7 to 2 for the new budget.</p>"#
         let server = try await PageServer.start(host: "127.0.0.2") { path in
             path.contains("deskkit-")
-                ? .init(headers: [("Content-Type", "text/html")], body: .held(Array("<title>Nope</title>".utf8), until: gate))
+                ? .init(
+                    headers: [("Content-Type", "text/html")],
+                    body: .held(Array("<title>Nope</title>".utf8), until: gate))
                 : .html(article)
         }
         try await server.scoped {

@@ -132,7 +132,11 @@ struct ConsoleRoutesTests {
             let (status, story) = try await Self.get(client, "/v1/inspect?url=\(url)")
             #expect(status == .ok)
             #expect(story["cache"] == ["held": false, "answer": .null])
-            let hops = try #require(story["hops"]?.arrayValue)
+            // The page and its image, and beside the page (it is a deep link) the site's made-up address.
+            let all = try #require(story["hops"]?.arrayValue)
+            #expect(all.filter { $0["purpose"] == "site_probe" }.count == 1)
+            #expect(all.first { $0["purpose"] == "site_probe" }?["url"]?.stringValue?.contains("/deskkit-") == true)
+            let hops = all.filter { $0["purpose"] != "site_probe" }
             #expect(hops.map { $0["purpose"] } == ["page", "image"])
             let page = hops[0]
             #expect(page["url"]?.stringValue == url)
@@ -166,7 +170,8 @@ struct ConsoleRoutesTests {
             #expect(
                 video["tags"]?["oembed"]?.arrayValue?.contains(["key": "title", "value": "Unboxing the parcel"]) == true
             )
-            #expect(video["hops"]?.arrayValue?.map { $0["purpose"] } == ["page", "oembed"])
+            #expect(
+                video["hops"]?.arrayValue?.map { $0["purpose"] }.filter { $0 != "site_probe" } == ["page", "oembed"])
 
             // A login wall: its kind, the sentence that decided, and the signals read.
             let wall = try await Self.get(client, "/v1/inspect?url=\(pages.baseURL)/orders/7").1

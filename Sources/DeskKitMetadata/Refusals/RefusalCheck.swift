@@ -51,12 +51,12 @@ public enum RefusalCheck {
         Evidence(ResponseFacts(requestedURL: url, finalURL: url), page: nil).isDeepLink
     }
 
-    /// Whether a site's answer to a made-up address could change the verdict on `page`: a deep link's page with
-    /// nothing of its own, and no refusal already (``SiteProbeAnswer``). A front page, an article or a product is
-    /// what it is, whatever the site answers elsewhere.
+    /// Whether a site's answer to a made-up address could change the verdict on `page`: a deep link's small page
+    /// with nothing of its own that does not say which page it is (``SiteProbeAnswer``). A front page, an article,
+    /// a product, a page whose own title or address names it is what it is, whatever the site answers elsewhere.
     public static func asksTheSite(about page: PageMetadata, response: ResponseFacts) -> Bool {
         let evidence = Evidence(response, page: page)
-        return evidence.isDeepLink && evidence.isSmall(page) && !evidence.isContent(page)
+        return evidence.isDeepLink && evidence.isSmall(page) && !evidence.isContent(page) && !evidence.namesItself(page)
     }
 
     /// A page or card with nothing to show — no title, description or image after every fallback — and no

@@ -191,7 +191,7 @@ extension Evidence {
             || RefusalText.matches(parts, RefusalPhrases.consentTitles, prefixes: RefusalPhrases.consentTitlePrefixes)
             || Self.isLoginTitle(parts) || parts.contains(where: Self.isErrorTitle)
             || RefusalText.matches(parts, RefusalPhrases.maintenanceTitles)
-            || RefusalText.matches(parts, RefusalPhrases.defaultPageTitles)
+            || RefusalText.matches(parts, StockPages.placeholderTitles)
             || RefusalText.matches(parts, RefusalPhrases.shellTitles)
     }
 }

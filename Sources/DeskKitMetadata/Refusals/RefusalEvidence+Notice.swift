@@ -98,11 +98,13 @@ extension Evidence {
         thin && (!page.stoppedEarly || page.signals.textBytes == 0)
     }
 
-    /// Whether the page names as its own address (its og:url or canonical link) a page of some site other than its
-    /// front page and other than the address asked or reached: a page that says which page it is, wherever it is
-    /// served from (a mirror, an app that serves one page at every address), is that page.
-    func namesAnotherPage(_ page: PageMetadata) -> Bool {
-        [page.openGraph.first { $0.key == "og:url" }?.value, page.canonicalURL].contains { url in
+    /// Whether the page says which page it is, wherever it is served from (a mirror, an app that serves one page at
+    /// every address): its own title (og:title, twitter:title, JSON-LD headline) is not the site's name, or its own
+    /// address (og:url, canonical) is a page of some site other than a front page and other than the address asked
+    /// or reached.
+    func namesItself(_ page: PageMetadata) -> Bool {
+        if let own = ownTitle(page), !isGeneric(own, page), !namesTheSite(own, page) { return true }
+        return [page.openGraph.first { $0.key == "og:url" }?.value, page.canonicalURL].contains { url in
             guard let own = Address(url), !own.segments.isEmpty else { return false }
             return own.segments != requested?.segments && own.segments != final?.segments
         }
@@ -114,7 +116,8 @@ extension Evidence {
     func namesTheSite(_ title: String, _ page: PageMetadata) -> Bool {
         let t = RefusalText.normalize(title)
         guard !t.isEmpty else { return false }
-        let names = [page.openGraph.first { $0.key == "og:site_name" }?.value, page.applicationName]
+        let names =
+            [page.openGraph.first { $0.key == "og:site_name" }?.value, page.applicationName]
             .compactMap { $0 } + page.signals.logoNames
         if names.contains(where: { RefusalText.normalize($0) == t }) { return true }
         guard let host = final?.site else { return false }
@@ -131,9 +134,7 @@ extension Evidence {
             let last = URLResolution.split(Substring(url)).path.split(separator: "/").last
         else { return nil }
         let slug = last.prefix { $0 != "." }
-        guard let words = Self.slugWords(slug)?.filter({ $0.count >= 4 && !Self.addressWordsOfNoPage.contains($0) }),
-            Set(words).count >= 2
-        else { return nil }
+        guard let words = Self.slugWords(slug)?.filter({ $0.count >= 4 }), Set(words).count >= 2 else { return nil }
         let s = page.signals
         let texts = [s.documentTitle, ownTitle(page), s.heading, page.description, s.textStart].compactMap { $0 }
         // A page's word and an address's agree in their first five letters, or in a four-letter word's four.
@@ -163,12 +164,6 @@ extension Evidence {
         }
         return words
     }
-
-    /// Words addresses are made of that name no page (`/article/index.html`, `/products/view`).
-    static let addressWordsOfNoPage: Set<String> = [
-        "html", "index", "page", "pages", "default", "view", "show", "item", "items", "post", "posts", "article",
-        "detail", "details", "product", "products", "category", "node", "content", "home", "main", "aspx",
-    ]
 }
 
 extension Evidence {
@@ -178,7 +173,7 @@ extension Evidence {
     /// app's shell every address gets, or a notice.
     func sameAnswer(_ page: PageMetadata, _ probe: SiteProbeAnswer) -> FetchError? {
         guard isDeepLink, (200..<300).contains(probe.status), let answer = probe.page, isSmall(page),
-            !isContent(page), !namesAnotherPage(page), PagePrint(page).isSame(as: answer)
+            !isContent(page), !namesItself(page), PagePrint(page).isSame(as: answer)
         else { return nil }
         let asked = "the made-up \(probe.url) got the same page"
         if redirected, let final, final.segments.isEmpty {

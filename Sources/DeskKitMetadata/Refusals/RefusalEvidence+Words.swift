@@ -59,7 +59,7 @@ extension Evidence {
         // A parked page, like a server's default page, has nothing else to say but links ("related
         // searches"): an article about parked domains is no parked domain.
         guard s.visibleTextBytes - s.linkTextBytes < 2_000 else { return nil }
-        if RefusalText.matches(titles, RefusalPhrases.defaultPageTitles) {
+        if RefusalText.matches(titles, StockPages.placeholderTitles) {
             return refusal(.parkedDomain, provider: provider(of: .parkedDomain), shown)
         }
         let parkedTexts = [s.documentTitle, s.heading, page.description].compactMap { $0 }.map(RefusalText.normalize)
@@ -136,13 +136,13 @@ extension Evidence {
     }
 
     /// HTTP's reason phrase as the title or the heading of a page served as a success ("429 Too Many Requests",
-    /// "Unavailable For Legal Reasons"; one word, "Gone", with its code or on a page with little to read): the
+    /// "Unavailable For Legal Reasons"; one word, "Gone", only with its code: a page may be called "Gone"): the
     /// server's answer about the request, of the kind its code names (``ReasonPhrases/kind(of:)``).
     func reasonPhrase(_ parts: [(text: String, code: Bool)], shown: String) -> FetchError? {
         // A status other than 2xx says it already: such a page is that status, unless it is a bot check.
         guard (200..<300).contains(response.status) else { return nil }
         for part in parts {
-            guard let code = ReasonPhrases.code(of: part), part.code || thin || !ReasonPhrases.isOneWord(part.text)
+            guard let code = ReasonPhrases.code(of: part), part.code || !ReasonPhrases.isOneWord(part.text)
             else { continue }
             let kind = ReasonPhrases.kind(of: code)
             return refusal(kind, provider: kind == .errorPage ? nil : provider(of: kind), "\(shown): HTTP's \(code)")

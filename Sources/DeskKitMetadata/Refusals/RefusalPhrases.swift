@@ -351,16 +351,6 @@ enum RefusalPhrases {
     /// What follows the site's own name on a parked page ("example.com is for sale").
     static let siteForSale = [" is for sale", " may be for sale", " is available for purchase", " is parked"]
 
-    /// The default pages of web servers and hosts: no site is there yet.
-    static let defaultPageTitles: Set<String> = [
-        "welcome to nginx", "welcome to nginx!", "apache2 ubuntu default page: it works",
-        "apache2 debian default page: it works", "test page for the apache http server",
-        "test page for the nginx http server", "iis windows server", "iis windows", "it works", "it works!",
-        "welcome to centos", "default web site page", "domain default page", "web server's default page",
-        "default page", "account suspended", "future home of something quite cool", "coming soon",
-        "website coming soon", "site under construction", "under construction",
-    ]
-
     // MARK: App shells
 
     /// The titles bundlers' templates ship with.

@@ -46,7 +46,9 @@ public struct PagePrint: Sendable, Hashable {
 
     /// The words of `text` of three letters or more, lowercase.
     static func words(in text: String) -> Set<String> {
-        Set(RefusalText.normalize(text).split(whereSeparator: { !$0.isLetter }).filter { $0.count >= 3 }.map(String.init))
+        Set(
+            RefusalText.normalize(text).split(whereSeparator: { !$0.isLetter }).filter { $0.count >= 3 }.map(
+                String.init))
     }
 
     /// The parts of this print that `other` shares: `title`, `description`, `image`, `text` — words agree when

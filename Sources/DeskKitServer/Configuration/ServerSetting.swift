@@ -334,7 +334,8 @@ extension ServerConfiguration {
         },
         .duration(
             "DESKKIT_SITE_PROBE_TTL",
-            "how long a site's answer to its made-up address is kept for its next links", .seconds(1) ... .seconds(86400),
+            "how long a site's answer to its made-up address is kept for its next links",
+            .seconds(1) ... .seconds(86400),
             \.previews.siteProbeTTL
         ) { $0.previews.siteProbeTTL = $1 },
         .integer(
