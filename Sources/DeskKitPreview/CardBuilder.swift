@@ -19,7 +19,7 @@ struct CardBuilder: Sendable {
     /// page is fetched, and makes a card when the page fails; a page's discovery link is followed when its
     /// own preview tags leave a field to fill. A deep link's site is asked for a made-up address beside the page,
     /// and a page with nothing of its own that the made-up address got too is refused
-    /// (``RefusalCheck/refusal(of:response:probe:)``). A card with nothing on it — no title, description or image
+    /// (`RefusalCheck.refusal(of:response:probe:)`). A card with nothing on it — no title, description or image
     /// after the oEmbed answer too — is no card: ``FetchError/Kind/emptyShell``.
     func card(for url: WebURL, link: String) async throws(FetchError) -> PreviewCard {
         async let known = knownProviderAnswer(for: link)

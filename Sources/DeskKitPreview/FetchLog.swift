@@ -87,7 +87,7 @@ public struct FetchHop: Sendable, Hashable {
         /// The card's image, probed for its type and size.
         case image
         /// An address of the link's site that cannot exist, asked to see whether the site answers it with the
-        /// link's page (``SiteProbeAnswer``).
+        /// link's page (`SiteProbeAnswer`).
         case siteProbe = "site_probe"
     }
 

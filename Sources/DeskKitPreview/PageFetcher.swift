@@ -24,7 +24,7 @@ public struct FetchedPage: Sendable {
     /// Video and photo sites serve such shells; their oEmbed answer is the card.
     public var refusalUnlessOEmbed: FetchError?
     /// What the response said besides its body: its status and headers, the URL asked and where the redirects
-    /// ended (for a verdict that needs more than the page, ``RefusalCheck/refusal(of:response:probe:)``).
+    /// ended (for a verdict that needs more than the page, `RefusalCheck.refusal(of:response:probe:)`).
     public var response: ResponseFacts?
 
     /// A fetched page or file.
@@ -112,7 +112,7 @@ public struct PageFetcher: Sendable {
 
     /// Asks `url`, an address of a site that cannot exist, through the same guard, redirects and time limit as a
     /// page, and reads a 2xx HTML answer as a page is read (at most ``maxRefusedBodyBytes``), with no verdict on it:
-    /// what the site answers any address (``SiteProbeAnswer``).
+    /// what the site answers any address (`SiteProbeAnswer`).
     package func probe(_ url: WebURL) async throws(FetchError) -> SiteProbeAnswer {
         let answer: Result<SiteProbeAnswer, FetchError> = await FetchLog.$purpose.withValue(.siteProbe) {
             do throws(FetchError) {

@@ -20,7 +20,7 @@ public struct PreviewExplanation: Sendable {
     /// The oEmbed answer read, when one was (a provider's description of the link, merged into the card).
     public var oEmbed: OEmbedDocument?
     /// The site's answer to the made-up address asked beside a deep link's page, when one came
-    /// (``SiteProbeAnswer``); the request itself is among ``hops``.
+    /// (`SiteProbeAnswer`); the request itself is among ``hops``.
     public var siteProbe: SiteProbeAnswer?
     /// The fetch's card, or what stood in the way.
     public var result: Result<PreviewCard, FetchError>

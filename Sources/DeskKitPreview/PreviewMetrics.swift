@@ -16,7 +16,7 @@ import DeskKitFetchPolicy
 ///   `cancelled`);
 /// - `deskkit_refusals_total{kind, provider}`: of those, the pages that stood in for the page asked (a bot
 ///   check, a wall, an error page, a parked domain, an app shell, a notice), with who ran them when known;
-/// - `deskkit_site_probes_total{outcome}`: made-up addresses asked of a site (``SiteProbeAnswer``): `answered`,
+/// - `deskkit_site_probes_total{outcome}`: made-up addresses asked of a site (`SiteProbeAnswer`): `answered`,
 ///   or `failed` (a time-out, a refused address);
 /// - `deskkit_site_probe_cache_hits_total`: a site's answer taken from the ones kept.
 struct PreviewMetrics: Sendable {

@@ -61,7 +61,7 @@ public actor PreviewService {
         public var probeImages = true
         /// Whether a deep link's site is asked for a made-up address of its own beside the link's page, so that a
         /// page with nothing of its own that every address gets (a block, a gate, a queue, an outage, an app's
-        /// shell) is refused as the notice it is (``SiteProbeAnswer``). One request for each site in
+        /// shell) is refused as the notice it is (`SiteProbeAnswer`). One request for each site in
         /// ``siteProbeTTL``, through the same guard, site policy and limits as a page. Default on.
         public var siteProbe = true
         /// How long a site's answer to its made-up address is kept, for every link to the site. Default 10 minutes.

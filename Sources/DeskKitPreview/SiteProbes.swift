@@ -2,7 +2,7 @@ import DeskKitMetadata
 import DeskKitTime
 import Synchronization
 
-/// Each site's answer to an address of its own that cannot exist (``SiteProbeAnswer``), asked once in a while and
+/// Each site's answer to an address of its own that cannot exist (`SiteProbeAnswer`), asked once in a while and
 /// shared by the site's links: the made-up address is a sibling of the first link that asks (its last segment
 /// replaced, its extension kept, its query dropped), fetched through the same guard, site policy and limits as a page,
 /// beside the link's own page so that a card waits for it no longer than for the page; its answer is kept per site
