@@ -141,14 +141,17 @@ final class Collector {
             }
         case .input:
             // A password field, or a one-time code's (a sign-in by a code sent by text or e-mail).
-            let type = attribute["type"]?.lowercased()
             if attribute.value(of: "type", is: "password") || attribute.value(of: "autocomplete", is: "one-time-code") {
                 signals.passwordFields += 1
-            } else if type == "date" || type == "month" || attribute["autocomplete"]?.lowercased() == "bday" {
+            } else if attribute.tokens(of: "type", include: Self.dateTypes, ignoringCase: true)
+                || attribute.tokens(of: "autocomplete", include: Self.birthDate, ignoringCase: true)
+            {
                 if consentFrom == nil { signals.choiceFields += 3 }
-            } else if type == "checkbox" || type == "radio" || attribute["autocomplete"]?.hasPrefix("bday") == true {
+            } else if attribute.tokens(of: "type", include: Self.choiceTypes, ignoringCase: true)
+                || attribute.tokens(of: "autocomplete", include: Self.birthDateParts, ignoringCase: true)
+            {
                 if consentFrom == nil { signals.choiceFields += 1 }
-            } else if type.map(Self.typesToFill.contains) ?? true {
+            } else if attribute["type"].map({ Self.typesToFill.contains($0.lowercased()) }) ?? true {
                 signals.fieldsToFill += 1
             }
         case .select:
@@ -329,10 +332,11 @@ final class Collector {
             declaredEncoding = MetaCharset.declared(
                 charset: attribute["charset"], httpEquiv: attribute["http-equiv"], content: attribute["content"])
         }
-        if signals.refresh == nil, attribute["http-equiv"]?.lowercased() == "refresh" {
+        // On the attributes' bytes: a string only for the two metas that are read.
+        if signals.refresh == nil, attribute.tokens(of: "http-equiv", include: Self.refresh, ignoringCase: true) {
             signals.refresh = attribute["content"]
         }
-        if !signals.noIndex, let name = attribute["name"]?.lowercased(), name == "robots" || name == "googlebot",
+        if !signals.noIndex, attribute.tokens(of: "name", include: Self.robots, ignoringCase: true),
             attribute["content"]?.lowercased().contains("noindex") == true
         {
             signals.noIndex = true
@@ -359,7 +363,7 @@ final class Collector {
             signals.scriptSources.append(href)
         }
         if signals.styleSheets.count < PageSignals.maxSources,
-            attribute.tokens(of: "rel", include: ["stylesheet"], ignoringCase: true), let href = attribute["href"]
+            attribute.tokens(of: "rel", include: Self.styleSheet, ignoringCase: true), let href = attribute["href"]
         {
             signals.styleSheets.append(href)
         }
@@ -381,6 +385,17 @@ final class Collector {
     }
 
     private static let iconRels: [StaticString] = ["icon", "apple-touch-icon", "mask-icon"]
+
+    // The attribute values the signals look for, matched on the bytes (``StartTagAttributes/tokens(of:include:ignoringCase:)``).
+    private static let refresh: [StaticString] = ["refresh"]
+    private static let robots: [StaticString] = ["robots", "googlebot"]
+    private static let styleSheet: [StaticString] = ["stylesheet"]
+    /// A date: three choices in one field.
+    private static let dateTypes: [StaticString] = ["date", "month"]
+    private static let birthDate: [StaticString] = ["bday"]
+    /// One choice each.
+    private static let choiceTypes: [StaticString] = ["checkbox", "radio"]
+    private static let birthDateParts: [StaticString] = ["bday-day", "bday-month", "bday-year"]
 
     /// The `<input>` types a person types into.
     private static let typesToFill: Set<String> = ["text", "email", "tel", "number", "search", "url", ""]
