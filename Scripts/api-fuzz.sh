@@ -5,12 +5,13 @@
 # itself. The document a server serves names the routes its configuration has (a route that is off is absent),
 # so each configuration is fuzzed against its own:
 #
-#   defaults   the defaults with an API key: a SQLite store, no image proxy, no site policy;
-#   all        every optional route on: the image proxy (half its URLs signed with its key, so the fuzzer reaches
-#              the proxy's fetch), a site policy, the job store and the shared preview cache on PostgreSQL (a
-#              throwaway cluster in the namespace; SQLite when not run as root, which initdb needs to drop to the
-#              postgres user);
-#   no-key     no API key at all: /v1/* and /metrics answer 401 to everyone, as documented.
+#   defaults   the defaults with a client key and an operator key, fuzzed with the client key: a SQLite store, no
+#              image proxy, no site policy; the console's routes and /metrics answer it 403, as documented;
+#   all        every optional route on, fuzzed with the operator key: the image proxy (half its URLs signed with its
+#              key, so the fuzzer reaches the proxy's fetch), a site policy, the job store and the shared preview
+#              cache on PostgreSQL (a throwaway cluster in the namespace; SQLite when not run as root, which initdb
+#              needs to drop to the postgres user);
+#   no-key     no key at all: /v1/* and /metrics answer 401 to everyone, as documented.
 #
 # Webhook bodies are signed with the server's token in every configuration (Scripts/api_fuzz_hooks.py), so the
 # fuzzer reaches the webhook route itself, not only its signature check. The servers run with traces on
@@ -51,6 +52,7 @@ export CHECKS=${CHECKS:-not_a_server_error,status_code_conformance,content_type_
 "${isolate[@]}" bash -euo pipefail -c '
     ip link set lo up
     key=fuzz-key-0123456789abcdef
+    operator_key=fuzz-operator-key-0123456789
     # Traces on, so the fuzzed traceparent and tracestate headers meet the real propagator: exported to a sink
     # that takes every OTLP/HTTP post and keeps nothing.
     python3 -c "
@@ -65,7 +67,8 @@ s.HTTPServer((\"127.0.0.1\", 4318), Sink).serve_forever()" &
     pids="$sink"
     pg_stop() { :; }
     trap "kill \$pids 2>/dev/null || true; pg_stop" EXIT
-    # One configuration: NAME PORT SECONDS AUTH(yes|no), then the server'"'"'s own arguments.
+    # One configuration: NAME PORT SECONDS AUTH (the key sent: client, operator or no), then the server'"'"'s own
+    # arguments. Both kinds of key are configured; a client key on the console'"'"'s routes is a 403, as documented.
     fuzz() {
         local name=$1 port=$2 seconds=$3 auth=$4
         shift 4
@@ -84,7 +87,8 @@ s.HTTPServer((\"127.0.0.1\", 4318), Sink).serve_forever()" &
         "$venv/bin/python" -c "import sys; from openapi_spec_validator import validate_url; validate_url(sys.argv[1])" \
             "http://127.0.0.1:$port/openapi.json" || { echo "the document of $name is not valid OpenAPI" >&2; return 1; }
         local headers=()
-        [ "$auth" = yes ] && headers=(-H "Authorization: Bearer $key")
+        [ "$auth" = client ] && headers=(-H "Authorization: Bearer $key")
+        [ "$auth" = operator ] && headers=(-H "Authorization: Bearer $operator_key")
         local status=0
         "$venv/bin/schemathesis" run "http://127.0.0.1:$port/openapi.json" --url "http://127.0.0.1:$port" \
             --checks "$CHECKS" "${headers[@]}" --max-examples "$EXAMPLES" --max-time "$seconds" --seed 1138 --workers 2 \
@@ -94,7 +98,8 @@ s.HTTPServer((\"127.0.0.1\", 4318), Sink).serve_forever()" &
         return $status
     }
     status=0
-    DESKKIT_API_KEYS=$key fuzz defaults 18080 "$T_DEFAULTS" yes --store "sqlite:$work/defaults.sqlite" || status=1
+    DESKKIT_API_KEYS=$key DESKKIT_OPERATOR_KEYS=$operator_key \
+        fuzz defaults 18080 "$T_DEFAULTS" client --store "sqlite:$work/defaults.sqlite" || status=1
     store="sqlite:$work/all.sqlite"
     if [ -n "$pg_bin" ]; then
         pg_port=18432
@@ -109,8 +114,9 @@ s.HTTPServer((\"127.0.0.1\", 4318), Sink).serve_forever()" &
         echo "(not root: the store and the shared cache of the all-routes configuration are SQLite)"
     fi
     image_key=fuzz-image-key-0123456789
-    DESKKIT_API_KEYS=$key DESKKIT_IMAGE_PROXY_KEYS=$image_key DESKKIT_FUZZ_IMAGE_KEY=$image_key \
-        fuzz all 18081 "$T_ALL" yes --store "$store" --preview-hosts-deny "denied.example,*.blocked.example" || status=1
+    DESKKIT_API_KEYS=$key DESKKIT_OPERATOR_KEYS=$operator_key DESKKIT_IMAGE_PROXY_KEYS=$image_key \
+        DESKKIT_FUZZ_IMAGE_KEY=$image_key fuzz all 18081 "$T_ALL" operator --store "$store" \
+        --preview-hosts-deny "denied.example,*.blocked.example" || status=1
     fuzz no-key 18082 "$T_NO_KEY" no --store memory || status=1
     exit $status
 '

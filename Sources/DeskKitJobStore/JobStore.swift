@@ -70,6 +70,10 @@ public protocol JobStore: Sendable {
     /// ``StoredJob/position``).
     func list(state: JobState?, limit: Int, before: JobPosition?) async throws(JobStoreError) -> [StoredJob]
 
+    /// The job of `messageID`, in whatever state, or nil when the store has none (an operator inspecting the
+    /// links of one message).
+    func job(_ messageID: Int64) async throws(JobStoreError) -> StoredJob?
+
     /// Queues again the failed jobs named (all failed ones when `messageIDs` is nil), due now, with a new
     /// retry horizon. Returns how many.
     func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int

@@ -161,6 +161,8 @@ public actor MemoryJobStore: JobStore {
             matching.sorted { ($0.acceptedAt, $0.job.messageID) > ($1.acceptedAt, $1.job.messageID) }.prefix(limit))
     }
 
+    public func job(_ messageID: Int64) -> StoredJob? { jobs[messageID]?.stored }
+
     public func retry(_ messageIDs: [Int64]?, now: Date) -> Int {
         let failed = (messageIDs ?? Array(jobs.keys)).filter { jobs[$0]?.stored.state == .failed }
         for id in failed {

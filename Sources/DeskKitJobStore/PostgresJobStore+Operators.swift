@@ -28,6 +28,10 @@ extension PostgresJobStore {
             """)
     }
 
+    public func job(_ messageID: Int64) async throws(JobStoreError) -> StoredJob? {
+        try await jobs("SELECT \(unescaped: Self.columns) FROM deskkit_jobs WHERE message_id = \(messageID)").first
+    }
+
     public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
         let all = messageIDs == nil
         let ids = messageIDs ?? []

@@ -303,6 +303,11 @@ public actor SQLiteJobStore: JobStore {
         return rows.compactMap(Self.storedJob)
     }
 
+    public func job(_ messageID: Int64) async throws(JobStoreError) -> StoredJob? {
+        try await run("SELECT * FROM jobs WHERE message_id = ?", [.integer(Int(messageID))]).compactMap(Self.storedJob)
+            .first
+    }
+
     public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
         let stamp = SQLiteData.float(now.timeIntervalSince1970)
         let set =

@@ -201,8 +201,12 @@ public actor PreviewService {
     /// Fetches `url` again, past the caches and any fetch under way, recording every request (``FetchLog``), and
     /// explains the card it gives, beside what this service's cache holds for it now. The answer goes into no
     /// cache: an inspection changes nothing a message gets (``forget(_:)`` does). It waits for a place like any
-    /// fetch, within the same limits.
-    public func explain(_ url: String, language: AcceptLanguage? = nil) async -> PreviewExplanation {
+    /// fetch, within the same limits. `publicAddressesOnly`: the fetch reaches public addresses only, whatever the
+    /// fetcher allows (``FetchConfiguration/allowPrivateAddresses``) — a link typed by an operator rather than one a
+    /// message carries.
+    public func explain(_ url: String, language: AcceptLanguage? = nil, publicAddressesOnly: Bool = false) async
+        -> PreviewExplanation
+    {
         let language = language ?? fetcher.configuration.acceptLanguage
         let key = Self.cacheKey(url, language == fetcher.configuration.acceptLanguage ? nil : language)
         let cached = cache.value(for: key, now: fetcher.clock.elapsed())
@@ -216,7 +220,9 @@ public actor PreviewService {
             }
             result = .failure(refusal)
         } else {
-            result = await FetchLog.$current.withValue(log) { await fetchLimited(url, language: language, fresh: true) }
+            result = await FetchLog.$current.withValue(log) {
+                await fetchLimited(url, language: language, fresh: true, publicAddressesOnly: publicAddressesOnly)
+            }
         }
         return PreviewExplanation(
             url: url, cached: cached, hops: log.hops, page: log.page, oEmbed: log.oEmbed, siteProbe: log.siteProbe,
@@ -307,10 +313,10 @@ public actor PreviewService {
     }
 
     /// Fetches `url`'s card within the limits; `fresh`: the site is asked its made-up address again, past the
-    /// answers kept (an inspection).
-    private func fetchLimited(_ url: String, language: AcceptLanguage, fresh: Bool = false) async -> Result<
-        PreviewCard, FetchError
-    > {
+    /// answers kept (an inspection); `publicAddressesOnly`: no private address is reached, whatever the fetcher allows.
+    private func fetchLimited(
+        _ url: String, language: AcceptLanguage, fresh: Bool = false, publicAddressesOnly: Bool = false
+    ) async -> Result<PreviewCard, FetchError> {
         // Parsed once: for the per-host limit and for the fetch.
         let parsed = Result { () throws(FetchError) in try WebURL(url) }
         do {
@@ -321,6 +327,7 @@ public actor PreviewService {
                 metrics.fetches.increment()
                 var fetcher = self.fetcher
                 fetcher.configuration.acceptLanguage = language
+                if publicAddressesOnly { fetcher.configuration.allowPrivateAddresses = false }
                 let builder = CardBuilder(
                     fetcher: fetcher, oEmbedProviders: configuration.oEmbed ? configuration.oEmbedProviders : nil,
                     probeImages: configuration.probeImages,

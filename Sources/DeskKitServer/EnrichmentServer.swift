@@ -20,10 +20,13 @@ import Tracing
 ///
 /// Routes: `POST /webhooks/sendbird` (signed by Sendbird), `GET /health` (open), `GET`/`HEAD
 /// /images/{signature}/{url}` (the image proxy, with ``ServerConfiguration/imageProxy``; the signature is its
-/// authorisation), and, with an API key (``ServerConfiguration/apiKeys``, `Authorization: Bearer KEY`),
-/// `POST /v1/preview`, `POST /v1/decode`, `DELETE /v1/previews?url=`, the console's routes (`GET /v1/inspect`,
-/// `/v1/queue`, `/v1/jobs`, `/v1/refusals`, `POST /v1/jobs/retry`, `POST /v1/jobs/{message_id}/retry`; all
-/// rate-limited per key) and `GET /metrics`. `GET /console` serves the operator's console (<doc:OperatorConsole>).
+/// authorisation); with a client key (``ServerConfiguration/apiKeys``, `Authorization: Bearer KEY`) or an
+/// operator's, `POST /v1/preview` and `POST /v1/decode`; with an operator key (``ServerConfiguration/operatorKeys``)
+/// only, `DELETE /v1/previews?url=` and the console's routes (`GET /v1/inspect`, `/v1/queue`, `/v1/jobs`,
+/// `/v1/refusals`, `POST /v1/jobs/retry`, `POST /v1/jobs/{message_id}/retry`), every action that changes something
+/// written to the audit trail (``OperatorAudit``); all of `/v1` rate-limited per key; with an operator or a metrics
+/// key (``ServerConfiguration/metricsKeys``), `GET /metrics` (``AccessKeys``). `GET /console` serves the operator's
+/// console (<doc:OperatorConsole>).
 public struct EnrichmentServer: Sendable {
     /// The settings the server runs with.
     public let configuration: ServerConfiguration
@@ -39,6 +42,12 @@ public struct EnrichmentServer: Sendable {
     let logger: Logger
     /// The API keys' token buckets.
     let limiter: RateLimiter
+    /// The operator keys' inspections' token buckets.
+    let inspections: RateLimiter
+    /// The keys of each kind; none when the configuration's lists share a key (``ServerConfiguration/accessKeys()``).
+    let keys: AccessKeys
+    /// What operators did.
+    let audit: OperatorAudit
     let health: HealthRoute
     let scrape: MetricsRoute
     /// The image proxy's fetches under way.
@@ -74,6 +83,14 @@ public struct EnrichmentServer: Sendable {
         self.metrics = metrics
         self.logger = logger
         limiter = RateLimiter(configuration: configuration.rateLimit, clock: clock)
+        var inspectRate = configuration.inspectRate
+        inspectRate.unit = "inspections"
+        inspections = RateLimiter(configuration: inspectRate, clock: clock)
+        do throws(APIKeysError) { keys = try configuration.accessKeys() } catch {
+            logger.error("\(error): every keyed route is closed")
+            keys = .none
+        }
+        audit = OperatorAudit(metrics: metrics, logger: logger, clock: clock)
         let activity = RecentActivity(clock: clock)
         self.activity = activity
         previews = PreviewService(
@@ -106,9 +123,15 @@ public struct EnrichmentServer: Sendable {
     public func makeApplication(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in })
         -> some ApplicationProtocol
     {
-        if configuration.apiKeys.count == 0 {
+        if keys.client.count == 0 && keys.operator.count == 0 {
             logger.warning(
-                "no API key configured (DESKKIT_API_KEYS): /v1/preview, /v1/decode and /metrics answer 401 to everyone")
+                "no client or operator key configured (DESKKIT_API_KEYS, DESKKIT_OPERATOR_KEYS): /v1/preview and /v1/decode answer 401 to everyone"
+            )
+        }
+        if keys.operator.count == 0 {
+            logger.warning(
+                "no operator key configured (DESKKIT_OPERATOR_KEYS): the console's routes (/v1/queue, /v1/jobs, /v1/refusals, /v1/inspect, DELETE /v1/previews) answer 401, and 403 to a client key; /metrics opens to a metrics key only"
+            )
         }
         let limits = configuration.clients
         let connections = ClientDeadlineHandler.OpenConnections()
@@ -148,8 +171,8 @@ public struct EnrichmentServer: Sendable {
     /// Query parameters a span never holds the value of, should a caller put a secret in the URL.
     static let secretQueryParameters: Set<String> = ["key", "api_key", "token", "access_token", "signature"]
 
-    /// The routes: the webhook (signed) and the balancer's health check are open; the work routes need an
-    /// API key and keep to its rate; the metrics need a key. The webhook and `/v1/*` get a server span each
+    /// The routes: the webhook (signed) and the balancer's health check are open; the work routes need a key of
+    /// their kind (``AccessKeys``) and keep to its rate; the metrics need an operator's or a scraper's key. The webhook and `/v1/*` get a server span each
     /// when a tracer is bootstrapped (`InstrumentationSystem.bootstrap`) before the router is made. The
     /// routes work in any request context (`context`: an application's own, with its own fields); the server
     /// itself runs them in `BasicRequestContext`.
@@ -189,30 +212,41 @@ public struct EnrichmentServer: Sendable {
         let preview = PreviewRoute(
             previews: previews, images: configuration.cardImages, metrics: metrics, grace: grace)
         let decode = DecodeRoute()
-        let forget = ForgetRoute(previews: previews)
-        let inspect = InspectRoute(previews: previews, images: configuration.cardImages, grace: grace)
-        let operations = QueueRoute(
-            queue: queue, previews: { [previews] in previews.linksToPreview(in: $0).map(\.href) }, activity: activity)
+        let forget = ForgetRoute(previews: previews, audit: audit)
+        let links: QueueRoute.PreviewLinks = { [previews] in previews.linksToPreview(in: $0).map(\.href) }
+        let inspect = InspectRoute(
+            previews: previews, images: configuration.cardImages, grace: grace, store: queue.store, links: links)
+        let operations = QueueRoute(queue: queue, previews: links, activity: activity, audit: audit)
         let refusals = RefusalsRoute(activity: activity)
+        // A chat backend's routes open to a client key and to an operator's; the console's to an operator key only.
         let work = router.group("/v1")
         if let tracing { work.add(middleware: tracing) }
         work
-            .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: limiter))
+            .add(middleware: BearerAuthentication(keys: keys, opens: [.client, .operator], limiters: [limiter]))
             .post("preview") { request, _ in try await preview.handle(request) }
             .post("decode") { request, _ in try await decode.handle(request) }
+        let console = router.group("/v1")
+        if let tracing { console.add(middleware: tracing) }
+        console
+            .add(middleware: BearerAuthentication(keys: keys, opens: [.operator], limiters: [limiter]))
             .delete("previews") { request, _ in try await forget.handle(request) }
-            .get("inspect") { request, _ in try await inspect.handle(request) }
             .get("queue") { _, _ in try await operations.summary() }
             .get("jobs") { request, _ in try await operations.list(request) }
-            .post("jobs/retry") { _, _ in try await operations.retry(nil) }
+            .post("jobs/retry") { request, _ in try await operations.retryAll(request) }
             .post("jobs/:message_id/retry") { _, context in
-                try await operations.retry(context.parameters.get("message_id"))
+                try await operations.retry(try context.parameters.require("message_id"))
             }
             .get("refusals") { _, _ in refusals.handle() }
-        // The operator's console: files, open; what it shows comes from the routes above, with a key.
-        let console = ConsoleRoute()
-        router.get("/console") { _, _ in try console.handle(nil) }
-        router.get("/console/:file") { _, context in try console.handle(context.parameters.get("file")) }
+        // The inspector fetches past the caches: a rate of its own besides the keys'.
+        let inspector = router.group("/v1")
+        if let tracing { inspector.add(middleware: tracing) }
+        inspector
+            .add(middleware: BearerAuthentication(keys: keys, opens: [.operator], limiters: [limiter, inspections]))
+            .get("inspect") { request, _ in try await inspect.handle(request) }
+        // The operator's console: files, open; what it shows comes from the routes above, with an operator key.
+        let consoleFiles = ConsoleRoute()
+        router.get("/console") { _, _ in try consoleFiles.handle(nil) }
+        router.get("/console/:file") { _, context in try consoleFiles.handle(context.parameters.get("file")) }
         // The image proxy is open: a URL's signature is its authorisation.
         if let signer = configuration.imageProxy {
             let proxy = ImageProxyRoute(
@@ -226,7 +260,7 @@ public struct EnrichmentServer: Sendable {
             }
         }
         router.group("/metrics")
-            .add(middleware: BearerAuthentication(keys: configuration.apiKeys, limiter: nil))
+            .add(middleware: BearerAuthentication(keys: keys, opens: [.operator, .metrics], limiters: []))
             .get { _, _ in try await scrape.handle() }
         routes.fill(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
         return router

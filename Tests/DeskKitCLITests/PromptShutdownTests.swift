@@ -27,10 +27,13 @@ struct PromptShutdownTests {
         }
         try await server.scoped {
             let key = "prompt-shutdown-key-0123456789"
+            let operatorKey = "prompt-shutdown-operator-0123456789"
             let grace = 2.0
             let (process, port) = try await CrashRecoveryTests.serve(
                 [
-                    "--store", "sqlite:state.sqlite", "--api-base", server.baseURL, "--api-keys", key, "--rate-limit",
+                    "--store", "sqlite:state.sqlite", "--api-base", server.baseURL, "--api-keys", key,
+                    "--operator-keys",
+                    operatorKey, "--rate-limit",
                     "0", "--shutdown-grace", "\(Int(grace))", "--fetch-timeout", "60",
                 ], in: directory)
             defer { if process.isRunning { process.terminate() } }
@@ -62,7 +65,7 @@ struct PromptShutdownTests {
             // requests not yet answered counts them, and this look at it).
             try await until("twenty previews at the server") {
                 var look = URLRequest(url: URL(string: "\(base)/metrics")!)
-                look.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+                look.setValue("Bearer \(operatorKey)", forHTTPHeaderField: "Authorization")
                 let (text, _) = try await session.data(for: look)
                 let line = String(decoding: text, as: UTF8.self).split(separator: "\n")
                     .first { $0.hasPrefix("deskkit_http_requests_in_flight ") }

@@ -9,20 +9,22 @@ import HummingbirdTesting
 import Logging
 import Testing
 
-/// Who may use the server's APIs: a bearer key for `/v1/preview`, `/v1/decode` and `/metrics`, none for the
-/// webhook and `/health`; a rate per key; keys never in a log line.
+/// Who may use the server's APIs: a client key for `/v1/preview` and `/v1/decode` (an operator's opens them too), an
+/// operator's or a scraper's for `/metrics`, none for the webhook and `/health`; a rate per key; keys never in a log
+/// line. (The kinds of key apart: `AccessKindsTests`.)
 @Suite("API keys and rates")
 struct APIAccessTests {
     let servers = EnrichmentServerTests()
     static let key = EnrichmentServerTests.apiKey
     static let second = "second-key_for.rotation~0123+/=="
 
-    /// The routes that need a key, each with a request body that works.
+    /// The routes a client key opens, each with a request body that works.
     static let guarded: [(method: HTTPRequest.Method, uri: String, body: String)] = [
         (.post, "/v1/preview", #"{"text": "no link here"}"#),
         (.post, "/v1/decode", #"{"message_id": 1, "type": "MESG", "message": "hi", "data": ""}"#),
-        (.get, "/metrics", ""),
     ]
+    /// The operator's key of the test server.
+    static let operatorKey = EnrichmentServerTests.operatorKey
 
     struct Answer {
         var status: HTTPResponse.Status
@@ -47,19 +49,27 @@ struct APIAccessTests {
     @Test func withoutAKeyConfiguredTheAPIsAreClosedAndTheWebhookAndHealthOpen() async throws {
         let records = LogRecords()
         let logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
-        try await servers.withServer({ $0.apiKeys = .none }, logger: logger) { client, _, pages, _ async throws in
-            for route in Self.guarded {
+        try await servers.withServer(
+            {
+                $0.apiKeys = .none; $0.operatorKeys = .none
+            }, logger: logger
+        ) {
+            client, _, pages, _ async throws in
+            for route in Self.guarded + [(.get, "/metrics", ""), (.get, "/v1/queue", "")] {
                 let answer = try await Self.call(client, route.method, route.uri, body: route.body)
                 #expect(answer.status == .unauthorized, "\(route.uri)")
                 #expect(answer.challenge == #"Bearer realm="deskkit""#)
-                #expect(answer.error?.contains("no API key configured") == true)
+                #expect(answer.error?.contains("key configured") == true, "\(answer.error ?? "")")
             }
             let (status, json) = try await EnrichmentServerTests.post(
                 client, EnrichmentServerTests.webhook(text: "\(pages.baseURL)/a"))
             #expect(status == .ok && json["status"] == "queued")
             #expect(try await client.execute(uri: "/health", method: .get) { $0.status } == .ok)
         }
-        #expect(records.lines.filter { $0.contains("no API key configured") }.count == 1, "said once, at start")
+        #expect(
+            records.lines.filter { $0.contains("no client or operator key configured") }.count == 1,
+            "said once, at start")
+        #expect(records.lines.filter { $0.contains("no operator key configured") }.count == 1)
     }
 
     @Test func aKeyOfTheListOpensTheAPIsAndAnythingElseIs401() async throws {
@@ -111,7 +121,7 @@ struct APIAccessTests {
                 }
             }
             let metrics = try await client.execute(
-                uri: "/metrics", method: .get, headers: EnrichmentServerTests.authorized
+                uri: "/metrics", method: .get, headers: EnrichmentServerTests.operatorAuthorized
             ) {
                 String(buffer: $0.body)
             }
@@ -152,7 +162,10 @@ struct APIAccessTests {
             #expect(
                 try await Self.call(client, .post, "/v1/decode", body: decode.body, authorization: [other]).status
                     == .ok)
-            for _ in 1...5 { #expect(try await Self.call(client, .get, "/metrics").status == .ok) }
+            let operatorKey = ["Bearer \(Self.operatorKey)"]
+            for _ in 1...5 {
+                #expect(try await Self.call(client, .get, "/metrics", authorization: operatorKey).status == .ok)
+            }
             for id in Int64(1)...5 {
                 let (status, _) = try await EnrichmentServerTests.post(
                     client, EnrichmentServerTests.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
@@ -161,7 +174,7 @@ struct APIAccessTests {
             // A second later the bucket has a token again.
             await clock.advance(by: .seconds(1))
             #expect(try await Self.call(client, .post, "/v1/decode", body: decode.body).status == .ok)
-            let metrics = try await Self.call(client, .get, "/metrics")
+            let metrics = try await Self.call(client, .get, "/metrics", authorization: operatorKey)
             #expect(metrics.status == .ok)
         }
     }
@@ -235,7 +248,7 @@ struct APIAccessTests {
         #expect(c.apiKeys.count == 2)
         #expect(c.apiKeys.match(Array(long.utf8))?.position == 1)
         #expect(c.apiKeys.match(Array("\(long)2".utf8))?.position == 2)
-        #expect(c.apiKeys.match(Array("\(long)2".utf8))?.description == "key 2")
+        #expect(c.apiKeys.match(Array("\(long)2".utf8))?.description == "client key 2")
         #expect(c.apiKeys.match(Array(" \(long)".utf8)) == nil)
         #expect(!c.description.contains(long) && c.description.contains("2 API keys"))
         // Not set, or set empty: no key, the APIs closed.
@@ -284,6 +297,7 @@ struct MetricsBackendTests {
         let metrics = TestMetrics()
         var configuration = ServerConfiguration(apiToken: "token", apiBase: "http://127.0.0.1:9")
         configuration.apiKeys = try APIKeys(parsing: APIAccessTests.key)
+        configuration.operatorKeys = try APIKeys(parsing: APIAccessTests.operatorKey)
         let server = EnrichmentServer(
             configuration: configuration, store: MemoryJobStore(), metrics: ServerMetrics(factory: metrics))
         try await server.makeApplication().test(.router) { client in
@@ -292,7 +306,10 @@ struct MetricsBackendTests {
             let blocked = #"{"url": "http://10.0.0.1/"}"#
             #expect(try await APIAccessTests.call(client, .post, "/v1/preview", body: blocked).status == .ok)
             _ = try await APIAccessTests.call(client, .post, "/v1/preview", body: blocked)  // from the cache
-            #expect(try await APIAccessTests.call(client, .get, "/metrics").status == .notFound)
+            #expect(
+                try await APIAccessTests.call(
+                    client, .get, "/metrics", authorization: ["Bearer \(APIAccessTests.operatorKey)"]
+                ).status == .notFound)
         }
         #expect(metrics.total("deskkit_http_requests_total", [("route", "/v1/decode"), ("status", "200")]) == 1)
         #expect(metrics.total("deskkit_preview_requests_total") == 2)

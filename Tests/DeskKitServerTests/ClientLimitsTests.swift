@@ -74,7 +74,7 @@ struct ClientLimitsTests {
         var configuration = ServerConfiguration(apiToken: "token", apiBase: "http://127.0.0.1:9")
         configuration.port = 0
         configuration.clients = limits
-        configuration.apiKeys = try APIKeys(parsing: Self.apiKey)
+        configuration.metricsKeys = try APIKeys(parsing: Self.apiKey)
         var logger = Logger(label: "client-limits")
         logger.logLevel = .critical
         let server = EnrichmentServer(

@@ -49,13 +49,18 @@ struct ConfigurationReaderTests {
             "SENDBIRD_API_TOKEN": "token-nobody-may-read-42", "SENDBIRD_APP_ID": "a",
             "DESKKIT_API_KEYS": "key-nobody-may-read-0042", "DESKKIT_STORE": "postgres://u:pass-word-77@127.0.0.1/db",
             "DESKKIT_PUBLIC_URL": "https://media.example", "DESKKIT_IMAGE_PROXY_KEYS": "proxy-key-nobody-may-read",
+            "DESKKIT_OPERATOR_KEYS": "alice:operator-key-nobody-may-read",
+            "DESKKIT_METRICS_KEYS": "scraper-key-nobody-may-read",
         ])
         let text = c.description
         for setting in ServerConfiguration.settings where setting.defaultText != nil || setting.isSecret {
             #expect(text.contains("\(setting.key) "), "\(setting.key) in \(text)")
         }
         #expect(text.contains("fetch_timeout 10s") && text.contains("port 8080") && text.contains("api_keys 1 API key"))
-        for secret in ["token-nobody-may-read-42", "key-nobody-may-read-0042", "pass-word-77", "proxy-key-nobody"] {
+        for secret in [
+            "token-nobody-may-read-42", "key-nobody-may-read-0042", "pass-word-77", "proxy-key-nobody",
+            "operator-key-nobody", "scraper-key-nobody",
+        ] {
             #expect(!text.contains(secret))
         }
     }

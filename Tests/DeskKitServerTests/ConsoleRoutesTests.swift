@@ -22,7 +22,7 @@ struct ConsoleRoutesTests {
     static func get(_ client: TestClientProtocol, _ uri: String, method: HTTPRequest.Method = .get) async throws
         -> (HTTPResponse.Status, JSONValue)
     {
-        try await client.execute(uri: uri, method: method, headers: EnrichmentServerTests.authorized) {
+        try await client.execute(uri: uri, method: method, headers: EnrichmentServerTests.operatorAuthorized) {
             ($0.status, (try? JSONValue.parse(String(buffer: $0.body))) ?? .null)
         }
     }
@@ -58,14 +58,16 @@ struct ConsoleRoutesTests {
             #expect(failed["next"] == .null)
 
             // Retried: the job runs again and ends done; a second retry finds nothing failed.
-            #expect(try await Self.get(client, "/v1/jobs/77/retry", method: .post) == (.ok, ["retried": 1]))
+            #expect(
+                try await Self.get(client, "/v1/jobs/77/retry", method: .post) == (.ok, ["retried": 1, "more": false]))
             _ = try await Self.until("job 77 done", client, "/v1/queue") { $0["counts"]?["done"]?.int64Value == 1 }
             #expect(await fake.puts.count == 2)
             let again = try await Self.get(client, "/v1/jobs/77/retry", method: .post)
             #expect(again.0 == .conflict)
             #expect(again.1["error"]?.stringValue?.contains("no failed job for message 77") == true)
             #expect(try await Self.get(client, "/v1/jobs/seventy/retry", method: .post).0 == .badRequest)
-            #expect(try await Self.get(client, "/v1/jobs/retry", method: .post) == (.ok, ["retried": 0]))
+            #expect(
+                try await Self.get(client, "/v1/jobs/retry", method: .post) == (.ok, ["retried": 0, "more": false]))
 
             // The last hour: one admitted, one error, one enriched, in the current minute.
             let summary = try await Self.get(client, "/v1/queue").1

@@ -18,9 +18,14 @@ import Testing
 struct EnrichmentServerTests {
     static let token = "test-api-token-0123456789"
     /// The API key the servers of these tests accept.
+    /// A client key: a chat backend's.
     static let apiKey = "test-api-key-abcdefghijklmnop"
     /// The `Authorization` header with ``apiKey``.
     static let authorized: HTTPFields = [.authorization: "Bearer \(apiKey)"]
+    /// The operator's key, named "ops": the console's routes and the metrics.
+    static let operatorKey = "test-operator-key-abcdefghijk"
+    /// The `Authorization` header with ``operatorKey``.
+    static let operatorAuthorized: HTTPFields = [.authorization: "Bearer \(operatorKey)"]
     /// The page's picture: a PNG of 640×400 (its first bytes are what the probe reads).
     static let mapPNG: [UInt8] =
         [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [
@@ -82,9 +87,11 @@ struct EnrichmentServerTests {
         configuration.queue.pollInterval = .milliseconds(50)
         configuration.queue.shutdownGrace = .seconds(5)
         configuration.apiKeys = try APIKeys(parsing: Self.apiKey)
+        configuration.operatorKeys = try APIKeys(parsing: "ops:\(Self.operatorKey)")
         // No rate limit: tests look at the API until a state is reached (`until`), faster than a key's 20 a second
         // (a console test's retry was answered 429 on CI). The limiter's own tests set one.
         configuration.rateLimit.perSecond = 0
+        configuration.inspectRate.perSecond = 0
         tweak(&configuration)
         let server = EnrichmentServer(
             configuration: configuration, store: store ?? MemoryJobStore(configuration: configuration.memory),
@@ -154,7 +161,7 @@ struct EnrichmentServerTests {
 
     /// `/metrics` now.
     static func metrics(_ client: TestClientProtocol) async throws -> String {
-        try await client.execute(uri: "/metrics", method: .get, headers: authorized) { String(buffer: $0.body) }
+        try await client.execute(uri: "/metrics", method: .get, headers: operatorAuthorized) { String(buffer: $0.body) }
     }
 
     /// The jobs by state, as `/health` shows them (`queued`, `running`, `done`, `failed`).
@@ -524,7 +531,7 @@ struct EnrichmentServerTests {
             for path in ["/no/such/route", "/v1/preview/../x", "/webhooks/sendbird?x=1"] {
                 _ = try await client.execute(uri: path, method: .get) { _ in }
             }
-            let metrics = try await client.execute(uri: "/metrics", method: .get, headers: Self.authorized) {
+            let metrics = try await client.execute(uri: "/metrics", method: .get, headers: Self.operatorAuthorized) {
                 response in
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
                 return String(buffer: response.body)
@@ -541,7 +548,7 @@ struct EnrichmentServerTests {
                 uri: "/v1/preview", method: .post, headers: Self.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
             ) { _ in }
-            let again = try await client.execute(uri: "/metrics", method: .get, headers: Self.authorized) {
+            let again = try await client.execute(uri: "/metrics", method: .get, headers: Self.operatorAuthorized) {
                 String(buffer: $0.body)
             }
             #expect(again.contains("deskkit_preview_cache_hits_total 1"))

@@ -114,6 +114,7 @@ struct ImageProxyTests {
         configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
         configuration.fetch.allowedPorts.insert(origin.port)
         configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey)
+        configuration.operatorKeys = try APIKeys(parsing: EnrichmentServerTests.operatorKey)
         let signer = try ImageURLSigner(keys: Self.keys, publicURL: Self.publicURL)
         configuration.imageProxy = signer
         tweak(&configuration)
@@ -468,7 +469,7 @@ struct ImageProxyTests {
             }
             #expect(origin.connectionsAccepted == 0)
             let metrics = try await client.execute(
-                uri: "/metrics", method: .get, headers: EnrichmentServerTests.authorized
+                uri: "/metrics", method: .get, headers: EnrichmentServerTests.operatorAuthorized
             ) {
                 String(buffer: $0.body)
             }
@@ -489,7 +490,7 @@ struct ImageProxyTests {
             let query =
                 "/v1/previews?url=" + (origin.baseURL + "/page").addingPercentEncoding(
                     withAllowedCharacters: .alphanumerics)!
-            try await client.execute(uri: query, method: .delete, headers: EnrichmentServerTests.authorized) {
+            try await client.execute(uri: query, method: .delete, headers: EnrichmentServerTests.operatorAuthorized) {
                 response in
                 #expect(response.status == .ok)
                 let json = try JSONValue.parse(String(buffer: response.body))
@@ -499,7 +500,9 @@ struct ImageProxyTests {
                 #expect($0.status == .ok)
             }
             #expect(requests.count("/page") == 2)
-            try await client.execute(uri: "/v1/previews", method: .delete, headers: EnrichmentServerTests.authorized) {
+            try await client.execute(
+                uri: "/v1/previews", method: .delete, headers: EnrichmentServerTests.operatorAuthorized
+            ) {
                 #expect($0.status == .badRequest)
             }
             try await client.execute(uri: query, method: .delete) { #expect($0.status == .unauthorized) }

@@ -18,7 +18,10 @@ struct OpenAPIConfigurationsTests {
         imageProxy: Bool, apiKeys: Bool, publicURL: String? = nil, clock: ServiceClock = .system
     ) throws -> EnrichmentServer {
         var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
-        if apiKeys { configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey) }
+        if apiKeys {
+            configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey)
+            configuration.operatorKeys = try APIKeys(parsing: OpenAPIContractTests.key)
+        }
         if imageProxy { configuration.imageProxy = OpenAPIContractTests.signer }
         configuration.publicURL = publicURL
         return EnrichmentServer(

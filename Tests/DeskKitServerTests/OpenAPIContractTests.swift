@@ -27,8 +27,13 @@ struct OpenAPIContractTests {
     /// The image proxy's signer in these tests.
     static let signer = try! ImageURLSigner(keys: "proxy-key-0123456789", publicURL: "https://media.example.com")
 
-    static let key = EnrichmentServerTests.apiKey
+    /// The operator's key: it opens every keyed route.
+    static let key = EnrichmentServerTests.operatorKey
     static let json: HTTPFields = [.authorization: "Bearer \(key)", .contentType: "application/json"]
+    /// A client key, on the routes it opens and on the operator's (403).
+    static let client: HTTPFields = [
+        .authorization: "Bearer \(EnrichmentServerTests.apiKey)", .contentType: "application/json",
+    ]
 
     static func signed(_ body: String, as contentType: String = "application/json") -> HTTPFields {
         [
@@ -100,6 +105,11 @@ struct OpenAPIContractTests {
             Call(method: .get, path: "/v1/inspect?url=http%3A%2F%2F127.0.0.1%3A9%2F", headers: json),
             Call(method: .get, path: "/v1/inspect", headers: json),
             Call(method: .get, path: "/v1/inspect?url=x"),
+            Call(method: .get, path: "/v1/inspect?message_id=404", headers: json),
+            Call(method: .get, path: "/v1/inspect?url=x", headers: client),
+            Call(method: .get, path: "/metrics", headers: client),
+            Call(method: .post, path: "/v1/preview", headers: client, body: #"{"text": "no link here"}"#),
+            Call(method: .post, path: "/v1/jobs/retry?limit=0", headers: json),
             Call(method: .get, path: "/v1/queue", headers: json),
             Call(method: .get, path: "/v1/queue"),
             Call(method: .get, path: "/v1/jobs?state=failed&limit=2", headers: json),
@@ -128,7 +138,8 @@ struct OpenAPIContractTests {
 
     @Test func everyAnswerIsOneTheDocumentGivesItsOperation() async throws {
         var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
-        configuration.apiKeys = try APIKeys(parsing: Self.key)
+        configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey)
+        configuration.operatorKeys = try APIKeys(parsing: Self.key)
         configuration.imageProxy = Self.signer
         let server = EnrichmentServer(
             configuration: configuration, store: MemoryJobStore(configuration: configuration.memory),

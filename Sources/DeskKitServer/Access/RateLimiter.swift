@@ -14,6 +14,15 @@ public final class RateLimiter: Sendable {
         public var burst = 40
         /// The default rate and burst.
         public init() {}
+
+        /// What a request is called in a refusal: `requests` (`inspections` for the inspector's own rate).
+        public var unit = "requests"
+
+        /// `perSecond` requests a second, in bursts of `burst`.
+        public init(perSecond: Int, burst: Int) {
+            self.perSecond = perSecond
+            self.burst = burst
+        }
     }
 
     private struct Bucket {

@@ -14,12 +14,27 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// The API token (`SENDBIRD_API_TOKEN`): authenticates Platform API calls and keys webhook
     /// signatures. Never logged or printed.
     public var apiToken: String
-    /// The keys that open `POST /v1/preview`, `POST /v1/decode` and `GET /metrics` (`DESKKIT_API_KEYS`).
+    /// The client keys, a chat backend's: they open `POST /v1/preview` and `POST /v1/decode` (`DESKKIT_API_KEYS`).
     /// None by default: those routes then answer 401 (the webhook and `/health` need no key).
     public var apiKeys = APIKeys.none
-    /// The rate each API key may use `POST /v1/preview` and `POST /v1/decode` at (`DESKKIT_RATE_LIMIT`,
-    /// `DESKKIT_RATE_BURST`); webhooks are not limited.
+    /// The operator's keys (`DESKKIT_OPERATOR_KEYS`): the console's routes — the queue, the jobs and their retries,
+    /// the refusals, inspections, forgetting cards — and `GET /metrics`, and what a client key opens. None by
+    /// default: those routes answer 401, and 403 to a client key.
+    public var operatorKeys = APIKeys.none
+    /// A metrics scraper's keys (`DESKKIT_METRICS_KEYS`): `GET /metrics` only.
+    public var metricsKeys = APIKeys.none
+    /// The rate each API key may use the `/v1` routes at (`DESKKIT_RATE_LIMIT`, `DESKKIT_RATE_BURST`); webhooks are
+    /// not limited.
     public var rateLimit = RateLimiter.Configuration()
+    /// The rate each operator key may inspect links at (`DESKKIT_INSPECT_RATE`, `DESKKIT_INSPECT_BURST`), besides
+    /// ``rateLimit``: an inspection fetches past the caches, so each costs a fetch. Default 1 a second, bursts of 5.
+    public var inspectRate = RateLimiter.Configuration(perSecond: 1, burst: 5)
+
+    /// The three kinds of key together (``AccessKeys``).
+    /// - Throws: when a key is in two of the lists (reading a configuration names it as a problem).
+    public func accessKeys() throws(APIKeysError) -> AccessKeys {
+        try AccessKeys(client: apiKeys, operator: operatorKeys, metrics: metricsKeys)
+    }
     /// `https://api-{app_id}.sendbird.com` unless set (`DESKKIT_API_BASE`).
     public var apiBase: String
     /// How long clients may take to send a request and sit idle, and how many may be connected at once.
@@ -152,6 +167,10 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
                 problems.append(
                     .init(setting: "SENDBIRD_APP_ID", problem: "is required unless DESKKIT_API_BASE is set"))
             }
+        }
+        // A key is one kind only.
+        do throws(APIKeysError) { _ = try c.accessKeys() } catch {
+            problems.append(.init(setting: "DESKKIT_OPERATOR_KEYS", problem: error.description))
         }
         // The proxy needs both its keys and the address clients reach it at.
         if let keys = c.imageProxyKeys {

@@ -197,21 +197,52 @@ extension ServerConfiguration {
         },
         .text(
             "DESKKIT_API_KEYS",
-            "keys for /v1/preview, /v1/decode and /metrics (Authorization: Bearer KEY), comma-separated, 16+ characters each; none: those routes answer 401",
+            "client keys, a chat backend's: /v1/preview and /v1/decode (Authorization: Bearer KEY), comma-separated, 16+ characters each, NAME:KEY to name one; none: those routes answer 401",
             secret: true, shown: { $0.apiKeys.count == 0 ? nil : $0.apiKeys.description }
         ) { text, c in
-            do throws(APIKeysError) { c.apiKeys = try APIKeys(parsing: text) } catch { return error.description }
+            do throws(APIKeysError) { c.apiKeys = try APIKeys(parsing: text, kind: "client") } catch {
+                return error.description
+            }
+            return nil
+        },
+        .text(
+            "DESKKIT_OPERATOR_KEYS",
+            "the operator's keys: the console's routes (queue, jobs, retries, refusals, inspect, forgetting cards) and /metrics, and what a client key opens; as DESKKIT_API_KEYS, each its own",
+            secret: true, shown: { $0.operatorKeys.count == 0 ? nil : $0.operatorKeys.description }
+        ) { text, c in
+            do throws(APIKeysError) { c.operatorKeys = try APIKeys(parsing: text, kind: "operator") } catch {
+                return error.description
+            }
+            return nil
+        },
+        .text(
+            "DESKKIT_METRICS_KEYS",
+            "a metrics scraper's keys: /metrics only; as DESKKIT_API_KEYS, each its own",
+            secret: true, shown: { $0.metricsKeys.count == 0 ? nil : $0.metricsKeys.description }
+        ) { text, c in
+            do throws(APIKeysError) { c.metricsKeys = try APIKeys(parsing: text, kind: "metrics") } catch {
+                return error.description
+            }
             return nil
         },
         .integer(
             "DESKKIT_RATE_LIMIT",
-            "requests a second each API key may make to /v1/preview and /v1/decode (0: no limit)", 0...1_000_000,
+            "requests a second each key may make to the /v1 routes (0: no limit)", 0...1_000_000,
             \.rateLimit.perSecond
         ) { $0.rateLimit.perSecond = $1 },
         .integer(
-            "DESKKIT_RATE_BURST", "requests an API key may make at once", 1...1_000_000,
+            "DESKKIT_RATE_BURST", "requests a key may make at once", 1...1_000_000,
             \.rateLimit.burst
         ) { $0.rateLimit.burst = $1 },
+        .integer(
+            "DESKKIT_INSPECT_RATE",
+            "inspections a second each operator key may make (each fetches past the caches; 0: no limit but the keys' rate)",
+            0...1_000_000, \.inspectRate.perSecond
+        ) { $0.inspectRate.perSecond = $1 },
+        .integer(
+            "DESKKIT_INSPECT_BURST", "inspections an operator key may make at once", 1...1_000_000,
+            \.inspectRate.burst
+        ) { $0.inspectRate.burst = $1 },
         .text("DESKKIT_HOST", "address to listen on", shown: \.host) { text, c in
             c.host = text
             return nil

@@ -69,8 +69,8 @@ async function api(path, { method = 'GET' } = {}) {
     method, cache: 'no-store', credentials: 'omit', headers: { authorization: `Bearer ${key}` },
   });
   const body = await response.json().catch(() => null);
-  if (response.status === 401) {
-    signOut(`The server refused the key: ${problem(body, 401)}`);
+  if (response.status === 401 || response.status === 403) {
+    signOut(`The server refused the key: ${problem(body, response.status)}`);
     throw new Refused('key refused');
   }
   if (!response.ok) throw new Error(problem(body, response.status));
@@ -114,9 +114,12 @@ function show() {
     refresh();
   } else if (page === 'inspect') {
     const url = route.query.get('url');
-    if (url) {
+    const message = route.query.get('message_id');
+    if (message) {
+      inspect({ message_id: message, link: route.query.get('link') ?? '0' });
+    } else if (url) {
       $('inspect-url').value = url;
-      inspect(url);
+      inspect({ url });
     }
   }
 }
@@ -170,10 +173,11 @@ function jobRow(job) {
   message.append(el('div', 'mono', job.message_id), el('div', 'muted', job.channel_url));
   if (job.trace_id) message.append(el('div', 'muted mono', `trace ${job.trace_id}`));
   const links = el('div');
-  for (const link of job.links) {
+  for (const [i, link] of job.links.entries()) {
+    // The list shows the link masked; the inspector fetches it whole from its job.
     const button = el('button', null, 'Inspect');
     button.type = 'button';
-    button.addEventListener('click', () => { location.hash = `#inspect?url=${encodeURIComponent(link)}`; });
+    button.addEventListener('click', () => { location.hash = `#inspect?message_id=${job.message_id}&link=${i}`; });
     const line = el('div', 'url');
     line.append(el('span', 'mono', link), ' ', button);
     links.append(line);
@@ -272,10 +276,14 @@ async function drawRefusals() {
       el('span', 'url mono', example.url),
       el('span', 'detail muted', example.error.detail),
       el('span', 'muted', `${new Date(example.at).toLocaleString()} · message ${example.message_id ?? '—'} · ${example.channel_url ?? ''}`));
-    const button = el('button', null, 'Inspect');
-    button.type = 'button';
-    button.addEventListener('click', () => { location.hash = `#inspect?url=${encodeURIComponent(example.url)}`; });
-    li.append(button);
+    if (example.message_id !== null && example.link !== null) {
+      const button = el('button', null, 'Inspect');
+      button.type = 'button';
+      button.addEventListener('click', () => {
+        location.hash = `#inspect?message_id=${example.message_id}&link=${example.link}`;
+      });
+      li.append(button);
+    }
     return li;
   }));
   $('refusals-empty').hidden = answer.recent.length > 0;
@@ -293,19 +301,23 @@ function originName(source, key) {
   return key;
 }
 
-/** Inspects `url` and draws the answer; `done` is said once it is drawn. */
-async function inspect(url, done = '') {
+/** Inspects a link — `{ url }` typed, or `{ message_id, link }` of a job — and draws the answer; `done` is said once
+ * it is drawn. */
+async function inspect(what, done = '') {
   const box = $('inspection');
   const button = $('inspect-form').querySelector('button');
   button.disabled = true;
-  say(`Fetching ${url} …`);
+  const named = what.url ?? `message ${what.message_id}'s link ${Number(what.link) + 1}`;
+  say(`Fetching ${named} …`);
   try {
-    const answer = await api(`v1/inspect?url=${encodeURIComponent(url)}`);
+    const answer = await api(`v1/inspect?${new URLSearchParams(what)}`);
+    if (what.message_id) $('inspect-url').value = answer.url;
     drawInspection(answer);
+    $('forget').dataset.what = new URLSearchParams(what).toString();
     box.hidden = false;
     say(done);
   } catch (error) {
-    if (!(error instanceof Refused)) say(`Cannot inspect ${url}: ${error.message}`, true);
+    if (!(error instanceof Refused)) say(`Cannot inspect ${named}: ${error.message}`, true);
   } finally {
     button.disabled = false;
   }
@@ -440,7 +452,7 @@ $('retry-all').addEventListener('click', async () => {
   $('retry-all').disabled = true;
   try {
     const answer = await api('v1/jobs/retry', { method: 'POST' });
-    say(`${answer.retried} failed job${answer.retried === 1 ? '' : 's'} queued again.`);
+    say(`${answer.retried} failed job${answer.retried === 1 ? '' : 's'} queued again${answer.more ? ' (there are more: retry again)' : ''}.`);
     olderShown = false;
     await drawQueue();
   } catch (error) {
@@ -452,14 +464,14 @@ $('inspect-form').addEventListener('submit', (event) => {
   const url = $('inspect-url').value.trim();
   if (!url) return;
   const hash = `#inspect?url=${encodeURIComponent(url)}`;
-  if (location.hash === hash) inspect(url);
+  if (location.hash === hash) inspect({ url });
   else location.hash = hash;
 });
 $('forget').addEventListener('click', async () => {
   const url = $('forget').dataset.url;
   try {
     const answer = await api(`v1/previews?url=${encodeURIComponent(url)}`, { method: 'DELETE' });
-    await inspect(url, `Forgotten: ${answer.memory} cached here${answer.shared === null ? '' : `, ${answer.shared} shared`}; the next message fetches it again.`);
+    await inspect(Object.fromEntries(new URLSearchParams($('forget').dataset.what)), `Forgotten: ${answer.memory} cached here${answer.shared === null ? '' : `, ${answer.shared} shared`}; the next message fetches it again.`);
   } catch (error) {
     if (!(error instanceof Refused)) say(`Cannot forget ${url}: ${error.message}`, true);
   }

@@ -48,7 +48,9 @@ struct ImageProxyRoute: Sendable {
         case .failure(let error):
             subscription.leave()
             metrics.proxiedImage(error.kind.rawValue)
-            logger.info("image refused", metadata: ["url": .string(url), "error": .string(error.description)])
+            logger.info(
+                "image refused",
+                metadata: ["url": .string(LinkPrivacy.masked(url)), "error": .string(error.description)])
             throw Self.problem(error)
         }
         var headers = Self.safetyHeaders

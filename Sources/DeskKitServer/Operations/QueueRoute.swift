@@ -3,21 +3,25 @@ import DeskKitModel
 import Foundation
 import Hummingbird
 
-/// The queue as an operator reads and mends it, behind an API key: `GET /v1/queue` (jobs by state, the work
+/// The queue as an operator reads and mends it, behind an operator key: `GET /v1/queue` (jobs by state, the work
 /// running here, and admissions, enrichments and errors per minute for the last hour), `GET /v1/jobs` (jobs
-/// newest first, of a state, a page at a time), `POST /v1/jobs/retry` (every failed job queued again) and
-/// `POST /v1/jobs/{message_id}/retry` (one). The message's text is not shown: a customer's words are not the
-/// operator's to read; its links are.
+/// newest first, of a state, a page at a time), `POST /v1/jobs/retry?limit=` (the failed jobs queued again, at
+/// most ``maxRetries`` a call) and `POST /v1/jobs/{message_id}/retry` (one), each retry in the audit trail. The
+/// message's text is not shown: a customer's words are not the operator's to read; its links are, masked
+/// (``LinkPrivacy``: a token in a query is the customer's).
 struct QueueRoute: Sendable {
     let queue: EnrichmentQueue
     let previews: PreviewLinks
     let activity: RecentActivity
+    let audit: OperatorAudit
 
     /// Finds a job's links when the webhook named none (the service's own link rule).
     typealias PreviewLinks = @Sendable (String) -> [String]
 
     /// The most jobs a page holds: 500 (50 when the query says nothing).
     static let maxPage = 500
+    /// The most failed jobs one `POST /v1/jobs/retry` queues again: 10,000 (1,000 when the query says nothing).
+    static let maxRetries = 10_000
 
     func summary() async throws(RequestProblem) -> Response {
         let figures = await queue.figures()
@@ -77,26 +81,48 @@ struct QueueRoute: Sendable {
         return .json(.ok, ["jobs": .array(page.map(json)), "next": next])
     }
 
-    func retry(_ messageID: String?) async throws(RequestProblem) -> Response {
-        var ids: [Int64]?
-        if let messageID {
-            guard let id = Int64(messageID) else {
-                throw RequestProblem(.badRequest, "message_id: \(messageID.prefix(40)) is not a message id")
-            }
-            ids = [id]
+    /// One failed job queued again.
+    func retry(_ messageID: String) async throws(RequestProblem) -> Response {
+        guard let id = Int64(messageID) else {
+            throw RequestProblem(.badRequest, "message_id: \(messageID.prefix(40)) is not a message id")
         }
-        let count: Int
-        do { count = try await queue.retry(ids) } catch {
+        let count = try await retry([id])
+        guard count > 0 else {
+            throw RequestProblem(.conflict, "no failed job for message \(id): only a failed job is retried")
+        }
+        audit.record("retry", messageIDs: [id], count: count)
+        return .json(.ok, ["retried": .integer(Int64(count)), "more": false])
+    }
+
+    /// The failed jobs queued again, newest first, at most `limit` (default 1,000, up to ``maxRetries``) a call:
+    /// `{"retried", "more"}`, `more` true when there were as many as the limit (call again for the rest).
+    func retryAll(_ request: Request) async throws(RequestProblem) -> Response {
+        var limit = 1_000
+        if let text = request.uri.queryParameters.get("limit") {
+            guard let n = Int(text), (1...Self.maxRetries).contains(n) else {
+                throw RequestProblem(.badRequest, "limit: a number from 1 to \(Self.maxRetries)")
+            }
+            limit = n
+        }
+        let failed: [StoredJob]
+        do { failed = try await queue.store.list(state: .failed, limit: limit, before: nil) } catch {
+            throw RequestProblem(
+                .serviceUnavailable, "the job store cannot be read: \(error.detail)", headers: [.retryAfter: "1"])
+        }
+        let ids = failed.map(\.job.messageID)
+        let count = ids.isEmpty ? 0 : try await retry(ids)
+        audit.record("retry_failed", messageIDs: ids, count: count)
+        return .json(.ok, ["retried": .integer(Int64(count)), "more": .bool(ids.count == limit)])
+    }
+
+    private func retry(_ ids: [Int64]) async throws(RequestProblem) -> Int {
+        do { return try await queue.retry(ids) } catch {
             throw RequestProblem(
                 .serviceUnavailable, "the job store cannot be written: \(error.detail)", headers: [.retryAfter: "1"])
         }
-        if let id = ids?.first, count == 0 {
-            throw RequestProblem(.conflict, "no failed job for message \(id): only a failed job is retried")
-        }
-        return .json(.ok, ["retried": .integer(Int64(count))])
     }
 
-    /// The job as `deskkit jobs list` prints it (``StoredJob/json``), with its trace's id and its links.
+    /// The job as `deskkit jobs list` prints it (``StoredJob/json``), with its trace's id and its links, masked.
     private func json(_ stored: StoredJob) -> JSONValue {
         let job = stored.job
         // The trace's id: the second field of `traceparent` (version-traceid-spanid-flags).
@@ -106,7 +132,7 @@ struct QueueRoute: Sendable {
         }
         guard case .object(var object) = stored.json else { return stored.json }
         object["trace_id"] = trace.map(JSONValue.string) ?? .null
-        object["links"] = .array((job.links ?? previews(job.text)).map(JSONValue.string))
+        object["links"] = .array((job.links ?? previews(job.text)).map { .string(LinkPrivacy.masked($0)) })
         return .object(object)
     }
 

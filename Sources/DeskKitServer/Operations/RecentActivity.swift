@@ -29,6 +29,9 @@ package final class RecentActivity: Sendable {
         package var error: FetchError
         package var messageID: Int64?
         package var channelURL: String?
+        /// The link's place among its job's links, from 0: how an operator inspects it whole
+        /// (`GET /v1/inspect?message_id=…&link=…`).
+        package var link: Int?
     }
 
     /// Examples kept: the latest 50.
@@ -66,8 +69,8 @@ package final class RecentActivity: Sendable {
         }
     }
 
-    /// A link of a message got `error` instead of a card.
-    package func noCard(_ url: String, _ error: FetchError, messageID: Int64?, channelURL: String?) {
+    /// A link of a message — its `link`th, from 0 — got `error` instead of a card.
+    package func noCard(_ url: String, _ error: FetchError, messageID: Int64?, channelURL: String?, link: Int? = nil) {
         guard error.kind != .cancelled else { return }
         let now = clock.now()
         let kind = error.kind.rawValue
@@ -77,7 +80,8 @@ package final class RecentActivity: Sendable {
             let h = Int(((hour % 24) + 24) % 24)
             if s.hours[h].number != hour { s.hours[h] = HourSlot(number: hour) }
             s.hours[h].failures[kind, default: 0] += 1
-            s.examples.append(Example(at: now, url: url, error: error, messageID: messageID, channelURL: channelURL))
+            s.examples.append(
+                Example(at: now, url: url, error: error, messageID: messageID, channelURL: channelURL, link: link))
             if s.examples.count > Self.maxExamples { s.examples.removeFirst(s.examples.count - Self.maxExamples) }
         }
     }

@@ -2,9 +2,10 @@ import DeskKitModel
 import Foundation
 import Hummingbird
 
-/// `GET /v1/refusals`, behind an API key: why messages' links got no card lately — each kind (the six refusals,
-/// a site policy, the fetch failures) counted over the last hour and the last day, and the latest examples with
-/// their message, newest first (``RecentActivity``).
+/// `GET /v1/refusals`, behind an operator key: why messages' links got no card lately — each kind (the refusals, a
+/// site policy, the fetch failures) counted over the last hour and the last day, and the latest examples with their
+/// message, newest first (``RecentActivity``), each link masked (``LinkPrivacy``; `GET /v1/inspect?message_id=`
+/// shows it whole).
 struct RefusalsRoute: Sendable {
     let activity: RecentActivity
 
@@ -18,10 +19,13 @@ struct RefusalsRoute: Sendable {
                     }))
         }
         let examples: [JSONValue] = recent.map { example in
-            [
-                "at": .string(QueueRoute.timestamp(example.at)), "url": .string(example.url),
-                "error": example.error.json, "refusal": .bool(example.error.kind.isRefusal),
+            var error = example.error
+            error.detail = LinkPrivacy.maskedText(error.detail)
+            return [
+                "at": .string(QueueRoute.timestamp(example.at)), "url": .string(LinkPrivacy.masked(example.url)),
+                "error": error.json, "refusal": .bool(error.kind.isRefusal),
                 "message_id": example.messageID.map(JSONValue.integer) ?? .null,
+                "link": example.link.map { .integer(Int64($0)) } ?? .null,
                 "channel_url": example.channelURL.map(JSONValue.string) ?? .null,
             ]
         }

@@ -27,9 +27,9 @@ struct Enricher: Sendable {
         let results = cards.map { $0.map(\.preview) }
         metrics.previews(results)
         if Task.isCancelled { return .cancelled }
-        for (url, result) in zip(urls, results) {
+        for (i, (url, result)) in zip(urls, results).enumerated() {
             if case .failure(let error) = result {
-                activity.noCard(url, error, messageID: job.messageID, channelURL: job.channelURL)
+                activity.noCard(url, error, messageID: job.messageID, channelURL: job.channelURL, link: i)
             }
         }
         guard let card = cards.lazy.compactMap({ try? $0.get() }).first else {
@@ -56,7 +56,7 @@ struct Enricher: Sendable {
             try await api.updateMessage(
                 channelURL: job.channelURL, messageID: job.messageID, with: message,
                 claimToken: claimed.claimToken == 0 ? nil : claimed.claimToken)
-            log["url"] = .string(preview.url)
+            log["url"] = .string(LinkPrivacy.masked(preview.url))
             logger.info("message enriched", metadata: log)
             return .updated
         } catch {

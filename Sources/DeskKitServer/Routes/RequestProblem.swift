@@ -14,6 +14,8 @@ struct RequestProblem: HTTPResponseError {
     var headers: HTTPFields = [:]
     /// A typed error, the answer's `error` in place of ``message``: `{"kind", "detail"}` of a fetch.
     var error: JSONValue?
+    /// More members of the answer, after `error` (a 403's `needs` and `key`).
+    var fields: [JSONObject.Member] = []
 
     init(
         _ status: HTTPResponse.Status, _ message: String? = nil, problems: [PayloadProblem]? = nil,
@@ -39,6 +41,7 @@ struct RequestProblem: HTTPResponseError {
             members.append(.init(key: "error", value: .string(message ?? status.reasonPhrase)))
         }
         if let problems { members.append(.init(key: "problems", value: .array(problems.map(\.jsonValue)))) }
+        members += fields
         var response = Response.json(status, .object(JSONObject(members)))
         response.headers.append(contentsOf: headers)
         return response
