@@ -251,7 +251,7 @@ class Instance:
         self.name, self.port, self.args = name, port, args
         self.env = dict(os.environ, SENDBIRD_API_TOKEN=TOKEN, DESKKIT_API_BASE="http://127.0.0.1:%d" % fake_port,
                         DESKKIT_STORE="postgres://deskkit@127.0.0.1:%d/postgres?sslmode=disable" % args.pg_port,
-                        DESKKIT_PORT=str(port), DESKKIT_ALLOW_PRIVATE="1", DESKKIT_API_KEYS=KEY,
+                        DESKKIT_PORT=str(port), DESKKIT_ALLOW_PRIVATE="1", DESKKIT_METRICS_KEYS=KEY,
                         DESKKIT_JOB_LEASE="%ds" % args.lease, DESKKIT_FETCH_TIMEOUT="4s", DESKKIT_SHUTDOWN_GRACE="5s")
         self.proc = None
         self.started = None

@@ -108,7 +108,7 @@ class Sink(s.BaseHTTPRequestHandler):
 s.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Sink).serve_forever()' $sink_port &
     export OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$sink_port OTEL_SWIFT_LOG_LEVEL=warning
 fi
-DESKKIT_API_KEYS=$api_key DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
+DESKKIT_METRICS_KEYS=$api_key DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
     DESKKIT_ALLOW_PRIVATE=1 "$deskkit" serve --log-level warning &
 server=$!
 for _ in $(seq 50); do curl -sf http://127.0.0.1:$server_port/health >/dev/null 2>&1 && break; sleep 0.2; done

@@ -36,7 +36,8 @@ try {
       await browser.close();
     }
   }
-  const inspected = (path) => `#inspect?url=${encodeURIComponent(scene.pages + path)}`;
+  // A message's link, inspected from its job (the console's lists show links masked).
+  const inspected = (path) => `#inspect?message_id=${1000 + links.indexOf(path)}&link=0`;
   const shown = `!document.getElementById('inspection').hidden && (!document.querySelector('#card-view img') || document.querySelector('#card-view img').complete)`;
   await shoot('console-queue', { width: 1200, height: 900, hash: '#queue', ready: `document.querySelector('#jobs tbody tr')` });
   await shoot('console-refusals', { width: 1200, height: 900, hash: '#refusals', ready: `document.querySelector('#refusals-recent li')` });

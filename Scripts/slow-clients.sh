@@ -28,7 +28,7 @@ fi
 ulimit -n $((clients + 1024)) 2>/dev/null || true
 
 python3 Scripts/fake-sendbird.py $fake_port &
-DESKKIT_API_KEYS=$api_key DESKKIT_STORE=memory SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port \
+DESKKIT_METRICS_KEYS=$api_key DESKKIT_STORE=memory SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port \
     DESKKIT_PORT=$server_port DESKKIT_HEAD_TIMEOUT=$head_timeout DESKKIT_MAX_CONNECTIONS=$((clients + 100)) \
     "$deskkit" serve --log-level error &
 server=$!

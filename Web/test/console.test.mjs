@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, openBrowser } from './support/cdp.mjs';
-import { startScene, openConsole, enterKey, HOSTILE } from './support/console-scene.mjs';
+import { startScene, openConsole, enterKey, HOSTILE, CLIENT_KEY } from './support/console-scene.mjs';
 
 const skip = !chromium && 'no Chromium';
 
@@ -21,9 +21,12 @@ test('the console: the key, the queue live, a failed job retried from the page',
     assert.equal(await browser.evaluate(`document.getElementById('queue-page').hidden`), true);
     assert.equal(await browser.evaluate(`document.getElementById('counts').children.length`), 0);
 
-    // A wrong key is refused and not kept.
+    // A wrong key is refused and not kept; so is a chat backend's client key (a 403: it opens nothing of the console).
     await enterKey(browser, 'wrong-key-0123456789abcdef');
     await browser.until('the refusal of a wrong key', `document.getElementById('status').className === 'bad'`);
+    assert.equal(await browser.evaluate(`sessionStorage.getItem('deskkit-console-key')`), null);
+    await enterKey(browser, CLIENT_KEY);
+    await browser.until('the refusal of a client key', `document.getElementById('status').textContent.includes('needs an operator key')`);
     assert.equal(await browser.evaluate(`sessionStorage.getItem('deskkit-console-key')`), null);
 
     await enterKey(browser);
@@ -51,8 +54,9 @@ test('the console: the key, the queue live, a failed job retried from the page',
       `document.querySelector('.count.done b').textContent === '2' && document.querySelector('.count.failed b').textContent === '0'`);
     assert.deepEqual(scene.updates.map((u) => u.id).sort(), [501, 502]);
 
-    // The messages' card is cached: the inspector says so, and "forget" takes it back.
-    await browser.evaluate(`location.hash = '#inspect?url=' + encodeURIComponent(${JSON.stringify(`${scene.pages}/guide`)})`);
+    // The messages' card is cached: the inspector, asked from the message's job (its link whole, where the list shows
+    // it masked), says so, and "forget" takes it back.
+    await browser.evaluate(`document.querySelector('#jobs tr[data-message-id="501"] .url button').click()`);
     await browser.until('the inspection, with the cached card', `document.getElementById('cache').textContent.includes('holds a card')`);
     await browser.evaluate(`document.getElementById('forget').click()`);
     await browser.until('the card forgotten', `document.getElementById('status').textContent.startsWith('Forgotten: 1 cached here')
@@ -72,10 +76,14 @@ test('the inspector explains a good page, a login wall, and shows hostile texts 
     await enterKey(browser);
     await browser.until('the queue page', `!document.getElementById('queue-page').hidden`);
 
+    // The messages whose links are inspected: a typed URL reaches public addresses only, a message's link is fetched as
+    // the queue fetched it (this server fetches private addresses: --allow-private).
+    const messages = { '/guide': 601, '/account': 602, '/hostile': 603 };
+    for (const [path, id] of Object.entries(messages)) await scene.webhook(id, `About ${scene.pages}${path}`);
     // A good page: its card as a widget draws it, its tags by source, the winner of each field marked.
     const inspect = async (path) => {
       const before = await browser.evaluate(`document.body.dataset.renders`);
-      await browser.evaluate(`location.hash = '#inspect?url=' + encodeURIComponent(${JSON.stringify(scene.pages + path)})`);
+      await browser.evaluate(`location.hash = '#inspect?message_id=${messages[path]}&link=0'`);
       await browser.until(`the inspection of ${path}`, `document.body.dataset.renders !== ${JSON.stringify(before)} && !document.getElementById('inspection').hidden`);
     };
     await inspect('/guide');
@@ -90,7 +98,8 @@ test('the inspector explains a good page, a login wall, and shows hostile texts 
     const lost = await browser.evaluate(`[...document.querySelectorAll('#tags tr:not(.won)')].map((tr) => tr.cells[1].textContent)`);
     assert.ok(lost.includes('twitter:title'), 'a tag that lost is listed, unmarked');
     const hops = await browser.evaluate(`[...document.querySelectorAll('#hops tbody tr')].map((tr) => tr.cells[1].textContent + ' ' + tr.cells[4].textContent)`);
-    assert.deepEqual(hops.map((h) => h.split(' ').slice(0, 2).join(' ')), ['page 200', 'image 200']);
+    // The page and its image; beside the page (a deep link), its site's made-up address.
+    assert.deepEqual(hops.map((h) => h.split(' ').slice(0, 2).join(' ')).filter((h) => !h.startsWith('site_probe')), ['page 200', 'image 200']);
     assert.match(await browser.evaluate(`document.getElementById('hops').textContent`), /address 127\.0\.0\.1: allowed/);
     // The page is as wide as the phone: nothing runs off its side.
     assert.ok(await browser.evaluate(`document.documentElement.scrollWidth <= 360`), 'no horizontal scroll at 360 px');
@@ -106,6 +115,12 @@ test('the inspector explains a good page, a login wall, and shows hostile texts 
     await inspect('/hostile');
     assert.ok((await browser.evaluate(`document.getElementById('tags').textContent`)).includes(HOSTILE));
     assert.ok(await browser.evaluate(NOTHING_RAN), 'the page\'s texts ran nothing');
+
+    // The same page typed: the inspector reaches public addresses only.
+    const before = await browser.evaluate(`document.body.dataset.renders`);
+    await browser.evaluate(`location.hash = '#inspect?url=' + encodeURIComponent(${JSON.stringify(scene.pages + '/guide')})`);
+    await browser.until('the typed inspection', `document.body.dataset.renders !== ${JSON.stringify(before)}`);
+    assert.equal(await browser.evaluate(`document.getElementById('verdict').dataset.kind`), 'blocked_address');
     assert.deepEqual(browser.problems, []);
   } finally {
     await browser.close();

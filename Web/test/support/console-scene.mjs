@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { png } from './chromium.mjs';
 
+/** The operator's key the console is opened with; the client key a chat backend would hold is another. */
 export const KEY = 'console-test-key-0123456789';
+export const CLIENT_KEY = 'console-test-client-key-0123456789';
 const TOKEN = 'console-test-api-token';
 /** What a page's title and the Platform API's error say to try to run in the console. */
 export const HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
@@ -76,7 +78,8 @@ export async function startScene() {
     {
       env: {
         ...process.env, SENDBIRD_API_TOKEN: TOKEN, DESKKIT_API_BASE: `http://127.0.0.1:${api.port}`,
-        DESKKIT_API_KEYS: KEY, DESKKIT_IMAGE_PROXY_KEYS: 'console-test-image-key-0123456789',
+        DESKKIT_API_KEYS: CLIENT_KEY, DESKKIT_OPERATOR_KEYS: `console:${KEY}`,
+        DESKKIT_IMAGE_PROXY_KEYS: 'console-test-image-key-0123456789',
         DESKKIT_PUBLIC_URL: `http://127.0.0.1:${chosen}`,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,7 +117,7 @@ export async function startScene() {
       });
       return response.json();
     },
-    /** The server's API with the key. */
+    /** The server's API with the operator's key. */
     async api(path, method = 'GET') {
       const response = await fetch(`${origin}${path}`, { method, headers: { authorization: `Bearer ${KEY}` } });
       return response.json();
