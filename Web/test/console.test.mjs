@@ -56,7 +56,10 @@ test('the console: the key, the queue live, a failed job retried from the page',
 
     // The messages' card is cached: the inspector, asked from the message's job (its link whole, where the list shows
     // it masked), says so, and "forget" takes it back.
-    await browser.evaluate(`document.querySelector('#jobs tr[data-message-id="501"] .url button').click()`);
+    const inspect501 = `document.querySelector('#jobs tr[data-message-id="501"] .url button')`;
+    await browser.evaluate(`(() => { const s = document.getElementById('state'); s.value = 'done'; s.dispatchEvent(new Event('change')); })()`);
+    await browser.until('job 501 listed with its link', inspect501);
+    await browser.evaluate(`${inspect501}.click()`);
     await browser.until('the inspection, with the cached card', `document.getElementById('cache').textContent.includes('holds a card')`);
     await browser.evaluate(`document.getElementById('forget').click()`);
     await browser.until('the card forgotten', `document.getElementById('status').textContent.startsWith('Forgotten: 1 cached here')
