@@ -18,7 +18,8 @@ extension PostgresJobStore {
     public func list(state: JobState?, limit: Int, before: JobPosition?) async throws(JobStoreError) -> [StoredJob] {
         // The position's time to the microsecond the column holds, rounded (a `Date` bound as a parameter is cut
         // to the microsecond below: the jobs retried together, admitted at the same instant, would be skipped).
-        let seconds = ((before?.acceptedAt.timeIntervalSince1970 ?? 0) * 1e6).rounded() / 1e6
+        // A position's time is the instance's (as the jobs were read): the database's again, by whole seconds.
+        let seconds = ((before.map { time.database($0.acceptedAt) }?.timeIntervalSince1970 ?? 0) * 1e6).rounded() / 1e6
         return try await jobs(
             """
             SELECT \(unescaped: Self.columns) FROM deskkit_jobs
@@ -35,6 +36,7 @@ extension PostgresJobStore {
     public func retry(_ messageIDs: [Int64]?, now: Date) async throws(JobStoreError) -> Int {
         let all = messageIDs == nil
         let ids = messageIDs ?? []
+        let now = time.database(now)
         return try await count(
             """
             UPDATE deskkit_jobs SET state = 'queued', attempts = 0, lease_until = NULL, last_error = NULL,
@@ -45,6 +47,7 @@ extension PostgresJobStore {
     }
 
     public func purge(doneBefore before: Date) async throws(JobStoreError) -> Int {
+        let before = time.database(before)
         var total = 0
         while true {  // in slices, so that a large purge never holds many locks for long
             let n = try await count(

@@ -9,8 +9,10 @@ extension PostgresJobStore {
     static let columns =
         "message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, last_error, claim_token"
 
+    /// The rows as jobs, their dates the instance's (``DatabaseTime``).
     func jobs(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
-        try await perform(durable: durable) { client in
+        let time = self.time
+        return try await perform(durable: durable) { client in
             var out: [StoredJob] = []
             let rows = try await client.query(query)
             for try await (id, channel, text, links, language, trace, state, attempts, accepted, next, error, token)
@@ -25,7 +27,8 @@ extension PostgresJobStore {
                             language: language, traceContext: EnrichmentJob.traceContext(stored: trace)),
                         state: state,
                         attempts: Int(attempts),
-                        acceptedAt: accepted, nextAttemptAt: next, lastError: error, claimToken: token))
+                        acceptedAt: time.instance(accepted), nextAttemptAt: time.instance(next), lastError: error,
+                        claimToken: token))
             }
             return out
         }

@@ -58,6 +58,8 @@ public final class PostgresJobStore: JobStore, Service {
     let logger: Logger
     private let admissions: GroupCommit<Admission, Bool>
     private let endings: GroupCommit<Ending, Bool>
+    /// The instance's instants as the database's (``DatabaseTime``).
+    let time: DatabaseTime
 
     /// Rows per statement (arrays of this many values).
     static let rowsPerBatch = 1000
@@ -78,16 +80,18 @@ public final class PostgresJobStore: JobStore, Service {
         let describe: @Sendable (any Error) -> JobStoreError = { Self.unavailable(location, $0) }
         let (timeout, clock) = (options.operationTimeout, options.clock)
         let notices = NoticePace(clock: clock)
+        let time = DatabaseTime(clock: clock)
+        self.time = time
         admissions = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
             try await withDeadline(timeout, clock: clock, followsCancellation: false) {
                 try await Admission.admit(batch) {
-                    try await Self.insert($0, client: client, logger: logger, notify: notices.due())
+                    try await Self.insert($0, time: time, client: client, logger: logger, notify: notices.due())
                 }
             }
         }
         endings = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
             let written = try await withDeadline(timeout, clock: clock, followsCancellation: false) {
-                try await Self.end(batch, client: lazyClient)
+                try await Self.end(batch, time: time, client: lazyClient)
             }
             return batch.map { written.contains(Claim(id: $0.messageID, token: $0.claimToken)) }
         }
@@ -139,6 +143,8 @@ public final class PostgresJobStore: JobStore, Service {
                     _ = try await client.query("SELECT 1")
                 }
                 try await PostgresSchema.jobs.migrate(client, clock: options.clock, logger: logger)
+                // The database's clock against this instance's, before any job is dated.
+                await store.time.measureWhenDue(client)
             }
         } catch {
             if let refused = error as? JobStoreError { throw refused }
@@ -196,10 +202,10 @@ public final class PostgresJobStore: JobStore, Service {
     }
 
     /// One upsert for a batch: a message id already present is a duplicate unless its job is done and was
-    /// admitted before the dedup window (then it is queued afresh).
-    private static func insert(_ rows: [Admission], client: PostgresClient, logger: Logger, notify: Bool) async throws
-        -> Set<Int64>
-    {
+    /// admitted before the dedup window (then it is queued afresh). Its times are the database's.
+    private static func insert(
+        _ rows: [Admission], time: DatabaseTime, client: PostgresClient, logger: Logger, notify: Bool
+    ) async throws -> Set<Int64> {
         let ids = rows.map(\.job.messageID)
         let channels = rows.map(\.job.channelURL)
         let texts = rows.map(\.job.text)
@@ -207,8 +213,8 @@ public final class PostgresJobStore: JobStore, Service {
         let links = rows.map { $0.job.storedLinks ?? "" }
         let languages = rows.map { $0.job.language ?? "" }
         let traces = rows.map { $0.job.storedTraceContext ?? "" }
-        let stamps = rows.map(\.now)
-        let cutoff = rows.map(\.cutoff).min()!
+        let stamps = rows.map { time.database($0.now) }
+        let cutoff = time.database(rows.map(\.cutoff).min()!)
         let query: PostgresQuery = """
             INSERT INTO deskkit_jobs (message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, updated_at)
             SELECT id, channel, text, NULLIF(links, ''), NULLIF(language, ''), NULLIF(trace, ''), 'queued', 0, at, at, at
@@ -267,9 +273,13 @@ public final class PostgresJobStore: JobStore, Service {
 
     // MARK: Workers
 
+    /// Leases are written and compared on the database's clock (``DatabaseTime``): instances whose clocks differ
+    /// never take each other's live jobs.
     public func claim(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob] {
         guard limit > 0 else { return [] }
-        let until = now.addingTimeInterval(lease / .seconds(1))
+        await time.measureWhenDue(lazyClient)
+        let until = time.database(now.addingTimeInterval(lease / .seconds(1)))
+        let now = time.database(now)
         return try await jobs(
             durable: false,
             """
@@ -292,21 +302,24 @@ public final class PostgresJobStore: JobStore, Service {
         ).inClaimOrder()
     }
 
+    /// The database's next due time, as an instant of the instance's clock.
     public func nextDue() async throws(JobStoreError) -> Date? {
-        try await perform(durable: false) { client in
+        let time = self.time
+        return try await perform(durable: false) { client in
             let rows = try await client.query(
                 """
                 SELECT least(
                     (SELECT min(next_attempt_at) FROM deskkit_jobs WHERE state = 'queued'),
                     (SELECT min(lease_until) FROM deskkit_jobs WHERE state = 'running'))
                 """)
-            for try await due in rows.decode(Date?.self) { return due }
+            for try await due in rows.decode(Date?.self) { return due.map(time.instance) }
             return nil
         }
     }
 
     public func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64> {
         guard !claims.isEmpty else { return [] }
+        let until = time.database(until)
         let ids = claims.map(\.job.messageID)
         let tokens = claims.map(\.claimToken)
         // Rows locked in the order of their ids, as a batch of ends locks them (see `end`).
@@ -356,13 +369,14 @@ public final class PostgresJobStore: JobStore, Service {
     /// admissions are inserted in that order: statements that share rows and lock them in one order never
     /// wait on each other in a cycle, which PostgreSQL would end as a deadlock, failing the batch (and its
     /// jobs would be run again when their leases ran out).
-    private static func end(_ endings: [Ending], client: PostgresClient) async throws -> Set<Claim> {
+    private static func end(_ endings: [Ending], time: DatabaseTime, client: PostgresClient) async throws -> Set<Claim>
+    {
         // An array of optional text does not bind: no error is written as '' and read back as NULL.
         let ids = endings.map(\.messageID)
         let tokens = endings.map(\.claimToken)
         let states = endings.map(\.state.rawValue)
         let errors = endings.map { $0.error ?? "" }
-        let stamps = endings.map(\.at)
+        let stamps = endings.map { time.database($0.at) }
         let rows = try await client.query(
             """
             UPDATE deskkit_jobs AS j SET state = e.state, lease_until = NULL, last_error = nullif(e.error, ''), updated_at = e.at
@@ -382,6 +396,7 @@ public final class PostgresJobStore: JobStore, Service {
         -> Bool
     {
         let (id, token) = (claim.job.messageID, claim.claimToken)
+        let (dueAt, now) = (time.database(dueAt), time.database(now))
         return try await perform(durable: false, followsCancellation: false) { client in
             let rows = try await client.query(
                 """
@@ -415,6 +430,55 @@ private final class NoticePace: Sendable {
             if let then = last, now - then < .milliseconds(100) { return false }
             last = now
             return true
+        }
+    }
+}
+
+/// The one clock every instance on a database shares: the database's. An instant of an instance's clock (the `now`,
+/// `until` and `dueAt` the queue passes) is written and compared as the database's — the instance's clock
+/// (``PostgresJobStore/Options/clock``) plus its difference from the database's (`clock_timestamp()`), in whole
+/// seconds, measured when the store opens and, on the system's clock, again each minute (kept unless it moved by two
+/// seconds or more: the clock was set; a test's clock keeps the time it was given) — and read back as the
+/// instance's. So leases, due times and the recovery of
+/// abandoned jobs agree across instances whose clocks differ by minutes, while instants equal on an instance's clock
+/// stay equal in the database (a page's cursor, a job's dates). The memory and SQLite stores, one process's, keep the
+/// service's clock.
+final class DatabaseTime: Sendable {
+    let clock: ServiceClock
+    /// The database's clock minus the instance's, in whole seconds, and when (on the instance's clock) it was last
+    /// measured.
+    private let difference = Mutex<(seconds: Double, measuredAt: Duration?)>((0, nil))
+
+    /// How often the difference is measured again: a minute.
+    static let remeasure: Duration = .seconds(60)
+
+    init(clock: ServiceClock) { self.clock = clock }
+
+    /// `date`, an instant of the instance's clock, as the database's.
+    func database(_ date: Date) -> Date { date.addingTimeInterval(difference.withLock { $0.seconds }) }
+
+    /// `date`, an instant of the database's clock, as the instance's.
+    func instance(_ date: Date) -> Date { date.addingTimeInterval(-difference.withLock { $0.seconds }) }
+
+    /// Measures the difference when it never was, or a minute ago: the database's `clock_timestamp()` against the
+    /// middle of the instance's time around the query. A failure keeps the last difference (the statement that
+    /// follows fails the same way, and is told).
+    func measureWhenDue(_ client: PostgresClient) async {
+        let elapsed = clock.elapsed()
+        guard
+            difference.withLock({
+                $0.measuredAt.map { clock.isTheSystems && elapsed - $0 >= Self.remeasure } ?? true
+            })
+        else { return }
+        let before = clock.now()
+        guard let rows = try? await client.query("SELECT extract(epoch FROM clock_timestamp())::float8"),
+            let seconds = try? await rows.decode(Double.self).first(where: { _ in true })
+        else { return }
+        let middle = before.addingTimeInterval(clock.now().timeIntervalSince(before) / 2)
+        let measured = (seconds - middle.timeIntervalSince1970).rounded()
+        difference.withLock { current in
+            let moved = current.measuredAt == nil || abs(measured - current.seconds) >= 2
+            current = (moved ? measured : current.seconds, elapsed)
         }
     }
 }

@@ -81,6 +81,19 @@ public struct ServiceClock: Sendable {
             })
     }
 
+    /// Whether this clock is the system's (``system``, or it with its dates off): its dates are the machine's, which
+    /// another clock's may be compared with again; a test's clock keeps a time of its own.
+    package var isTheSystems: Bool { isSystem }
+
+    /// This clock with its dates `offset` off and its waits and elapsed time as they are: a machine whose wall clock
+    /// is wrong (what a test of instances whose clocks differ runs on).
+    package func dated(off offset: Duration) -> ServiceClock {
+        let (now, seconds) = (self.now, offset / .seconds(1))
+        return ServiceClock(
+            now: { now().addingTimeInterval(seconds) }, elapsed: elapsed, sleepUntil: sleepUntil, isSystem: isSystem,
+            timer: timer)
+    }
+
     private init(
         now: @escaping @Sendable () -> Date, elapsed: @escaping @Sendable () -> Duration,
         sleepUntil: @escaping @Sendable (Duration) async throws -> Void, isSystem: Bool,

@@ -2,6 +2,7 @@
 import DeskKitModel
 import DeskKitTestSupport
 import Foundation
+import DeskKitTime
 import PostgresNIO
 import Testing
 
@@ -9,6 +10,41 @@ import Testing
 /// admissions synchronously, and fail fast when the database is unreachable.
 @Suite("PostgreSQL store")
 struct PostgresStoreTests {
+    /// Leases are the database's time: an instance whose clock runs five minutes ahead takes none of another's
+    /// live jobs (the clock it claims by, and the store's, are that machine's), and takes them once their lease has
+    /// passed on the database's clock; its renewals, ends and retries are due by that clock too.
+    @Test func leasesAreOnTheDatabasesClock() async throws {
+        let location = try PostgresLocation(parsing: try await PostgresCluster.shared().makeDatabase())
+        let a = try await PostgresJobStore.open(location, options: .unhurried)
+        // Another machine, its clock five minutes ahead of the database's.
+        var skewed = PostgresJobStore.Options.unhurried
+        skewed.clock = ServiceClock.system.dated(off: .seconds(300))
+        let b = try await PostgresJobStore.open(location, options: skewed)
+        let aNow = { Date() }
+        let bNow = { skewed.clock.now() }
+        for id in Int64(1)...3 {
+            #expect(try await a.admit(JobStoreContractTests.job(id), now: aNow(), dedupWindow: .seconds(60)))
+        }
+        // B's admission is due now by the database's clock, not five minutes from now: A claims it at once.
+        #expect(try await b.admit(JobStoreContractTests.job(4), now: bNow(), dedupWindow: .seconds(60)))
+        let claimedByA = try await a.claim(limit: 10, now: aNow(), lease: .seconds(2))
+        #expect(claimedByA.count == 4)
+        // A's leases are live: B, five minutes ahead, takes none of them, nor does its renewal of a job of A's.
+        #expect(try await b.claim(limit: 10, now: bNow(), lease: .seconds(30)).isEmpty)
+        let due = try await b.nextDue().map { $0.timeIntervalSince(bNow()) }
+        #expect(due.map { $0 > 0 && $0 <= 3 } == true, "A's leases end in 2 s on B's clock too: \(due ?? -1)")
+        let first = claimedByA[0]
+        #expect(try await a.renew([first], until: aNow().addingTimeInterval(2)) == [first.job.messageID])
+        // A stops renewing; past its lease on the database's clock, B takes its jobs again.
+        try await until("A's leases run out on the database's clock", within: .seconds(30)) {
+            try await !b.claim(limit: 10, now: bNow(), lease: .seconds(30)).isEmpty
+        }
+        let rest = try await b.claim(limit: 10, now: bNow(), lease: .seconds(30))
+        #expect(rest.count <= 3)
+        await a.close()
+        await b.close()
+    }
+
     @Test func instancesStartingTogetherMigrateOnce() async throws {
         let cluster = try await PostgresCluster.shared()
         let location = try PostgresLocation(parsing: try await cluster.makeDatabase())
