@@ -58,6 +58,8 @@ public final class PostgresJobStore: JobStore, Service {
     let logger: Logger
     private let admissions: GroupCommit<Admission, Bool>
     private let endings: GroupCommit<Ending, Bool>
+    /// The workers' confirmations before an action: one claim each, renewed together when they come at once.
+    private let confirmations: GroupCommit<Renewal, Bool>
     /// The instance's instants as the database's (``DatabaseTime``).
     let time: DatabaseTime
 
@@ -94,6 +96,12 @@ public final class PostgresJobStore: JobStore, Service {
                 try await Self.end(batch, time: time, client: lazyClient)
             }
             return batch.map { written.contains(Claim(id: $0.messageID, token: $0.claimToken)) }
+        }
+        confirmations = GroupCommit(maxBatch: Self.rowsPerBatch, describe: describe) { batch in
+            let renewed = try await withDeadline(timeout, clock: clock, followsCancellation: false) {
+                try await Self.renew(batch, time: time, client: lazyClient)
+            }
+            return batch.map { renewed.contains($0.claim.id) }
         }
     }
 
@@ -317,25 +325,55 @@ public final class PostgresJobStore: JobStore, Service {
         }
     }
 
+    /// One claim's renewal — a worker's confirmation before it acts — goes with the others that come at once, in one
+    /// statement (under load, dozens of workers confirm within a round trip of each other); several claims (the
+    /// heartbeat's) are one statement of their own.
     public func renew(_ claims: [StoredJob], until: Date) async throws(JobStoreError) -> Set<Int64> {
-        guard !claims.isEmpty else { return [] }
-        let until = time.database(until)
-        let ids = claims.map(\.job.messageID)
-        let tokens = claims.map(\.claimToken)
-        // Rows locked in the order of their ids, as a batch of ends locks them (see `end`).
-        return try await perform(durable: false) { client in
-            var renewed: Set<Int64> = []
+        guard let first = claims.first else { return [] }
+        if claims.count == 1 {
+            let renewal = Renewal(claim: Claim(id: first.job.messageID, token: first.claimToken), until: until)
+            return try await confirmations.submit(renewal) ? [renewal.claim.id] : []
+        }
+        let time = self.time
+        let renewals = claims.map { Renewal(claim: Claim(id: $0.job.messageID, token: $0.claimToken), until: until) }
+        return try await perform(durable: false) { try await Self.renew(renewals, time: time, client: $0) }
+    }
+
+    /// A claim to renew until a time.
+    struct Renewal: Sendable {
+        var claim: Claim
+        var until: Date
+    }
+
+    /// Renews each claim while its job still runs under it; returns the ids renewed. One claim is one row's
+    /// update; several lock their rows in the order of their ids, as a batch of ends locks them (see `end`).
+    private static func renew(_ renewals: [Renewal], time: DatabaseTime, client: PostgresClient) async throws
+        -> Set<Int64>
+    {
+        var renewed: Set<Int64> = []
+        if renewals.count == 1, let one = renewals.first {
             let rows = try await client.query(
                 """
-                UPDATE deskkit_jobs AS j SET lease_until = \(until)
-                FROM unnest(\(ids)::bigint[], \(tokens)::bigint[]) AS c(id, token),
-                    (SELECT message_id FROM deskkit_jobs WHERE message_id = ANY(\(ids)::bigint[]) ORDER BY message_id FOR UPDATE) AS l
-                WHERE j.message_id = c.id AND l.message_id = c.id AND j.claim_token = c.token AND j.state = 'running'
-                RETURNING j.message_id
+                UPDATE deskkit_jobs SET lease_until = \(time.database(one.until))
+                WHERE message_id = \(one.claim.id) AND claim_token = \(one.claim.token) AND state = 'running'
+                RETURNING message_id
                 """)
             for try await id in rows.decode(Int64.self) { renewed.insert(id) }
             return renewed
         }
+        let ids = renewals.map(\.claim.id)
+        let tokens = renewals.map(\.claim.token)
+        let untils = renewals.map { time.database($0.until) }
+        let rows = try await client.query(
+            """
+            UPDATE deskkit_jobs AS j SET lease_until = c.until
+            FROM unnest(\(ids)::bigint[], \(tokens)::bigint[], \(untils)::timestamptz[]) AS c(id, token, until),
+                (SELECT message_id FROM deskkit_jobs WHERE message_id = ANY(\(ids)::bigint[]) ORDER BY message_id FOR UPDATE) AS l
+            WHERE j.message_id = c.id AND l.message_id = c.id AND j.claim_token = c.token AND j.state = 'running'
+            RETURNING j.message_id
+            """)
+        for try await id in rows.decode(Int64.self) { renewed.insert(id) }
+        return renewed
     }
 
     /// Instances share the database: a running job may be a live instance's, so its lease decides.
