@@ -9,7 +9,7 @@ extension PostgresJobStore {
     static let columns =
         "message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, last_error, claim_token"
 
-    /// The rows as jobs, their dates the instance's (``DatabaseTime``).
+    /// The rows as jobs, their dates the instance's (`DatabaseTime`).
     func jobs(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
         let time = self.time
         return try await perform(durable: durable) { client in

@@ -60,7 +60,7 @@ public final class PostgresJobStore: JobStore, Service {
     private let endings: GroupCommit<Ending, Bool>
     /// The workers' confirmations before an action: one claim each, renewed together when they come at once.
     private let confirmations: GroupCommit<Renewal, Bool>
-    /// The instance's instants as the database's (``DatabaseTime``).
+    /// The instance's instants as the database's (`DatabaseTime`).
     let time: DatabaseTime
 
     /// Rows per statement (arrays of this many values).
@@ -281,7 +281,7 @@ public final class PostgresJobStore: JobStore, Service {
 
     // MARK: Workers
 
-    /// Leases are written and compared on the database's clock (``DatabaseTime``): instances whose clocks differ
+    /// Leases are written and compared on the database's clock (`DatabaseTime`): instances whose clocks differ
     /// never take each other's live jobs.
     public func claim(limit: Int, now: Date, lease: Duration) async throws(JobStoreError) -> [StoredJob] {
         guard limit > 0 else { return [] }

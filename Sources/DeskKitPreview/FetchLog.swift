@@ -2,7 +2,7 @@ import DeskKitFetchPolicy
 import DeskKitMetadata
 import Synchronization
 
-/// What the fetches of one inspection did, hop by hop (``PreviewService/explain(_:language:)``): a fetcher
+/// What the fetches of one inspection did, hop by hop (``PreviewService/explain(_:language:publicAddressesOnly:)``): a fetcher
 /// running in a task that holds a log (a task-local value) writes each request into it — the URL, the site policy's and
 /// the address guard's verdicts, the status, the content type, the charset, the bytes read, the time — and the
 /// page it read, and the oEmbed answer. A fetch without a log records nothing and pays one task-local read per hop.

@@ -2,7 +2,7 @@ import DeskKitFetchPolicy
 import DeskKitMetadata
 import DeskKitModel
 
-/// The whole story of one link's card, as ``PreviewService/explain(_:language:)`` found it by fetching the
+/// The whole story of one link's card, as ``PreviewService/explain(_:language:publicAddressesOnly:)`` found it by fetching the
 /// link again: each request and the guards' verdicts on it, the page's tags by source and which one each card
 /// field came from, the image probe, and the card or the refusal — beside what the cache holds for the link now.
 /// `GET /v1/inspect` answers it as JSON (``json(written:)``); `deskkit preview --explain` prints it.

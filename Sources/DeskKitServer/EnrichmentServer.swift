@@ -24,7 +24,7 @@ import Tracing
 /// operator's, `POST /v1/preview` and `POST /v1/decode`; with an operator key (``ServerConfiguration/operatorKeys``)
 /// only, `DELETE /v1/previews?url=` and the console's routes (`GET /v1/inspect`, `/v1/queue`, `/v1/jobs`,
 /// `/v1/refusals`, `POST /v1/jobs/retry`, `POST /v1/jobs/{message_id}/retry`), every action that changes something
-/// written to the audit trail (``OperatorAudit``); all of `/v1` rate-limited per key; with an operator or a metrics
+/// written to the audit trail (`OperatorAudit`); all of `/v1` rate-limited per key; with an operator or a metrics
 /// key (``ServerConfiguration/metricsKeys``), `GET /metrics` (``AccessKeys``). `GET /console` serves the operator's
 /// console (<doc:OperatorConsole>).
 public struct EnrichmentServer: Sendable {
