@@ -12,26 +12,38 @@ extension PostgresJobStore {
     /// The rows as jobs, their dates the instance's (`DatabaseTime`).
     func jobs(durable: Bool = true, _ query: PostgresQuery) async throws(JobStoreError) -> [StoredJob] {
         let time = self.time
+        return try await perform(durable: durable) { client in try await Self.jobs(client.query(query), time: time) }
+    }
+
+    /// The rows of `query`, run as the prepared `statement`, as jobs.
+    func jobs<Statement: PreparedQuery>(durable: Bool = true, _ query: PostgresQuery, as statement: Statement.Type)
+        async throws(JobStoreError) -> [StoredJob]
+    {
+        let time = self.time
         return try await perform(durable: durable) { client in
-            var out: [StoredJob] = []
-            let rows = try await client.query(query)
-            for try await (id, channel, text, links, language, trace, state, attempts, accepted, next, error, token)
-                in rows.decode(
-                    (Int64, String, String, String?, String?, String?, String, Int32, Date, Date, String?, Int64).self)
-            {
-                guard let state = JobState(rawValue: state) else { continue }
-                out.append(
-                    StoredJob(
-                        job: EnrichmentJob(
-                            channelURL: channel, messageID: id, text: text, links: EnrichmentJob.links(stored: links),
-                            language: language, traceContext: EnrichmentJob.traceContext(stored: trace)),
-                        state: state,
-                        attempts: Int(attempts),
-                        acceptedAt: time.instance(accepted), nextAttemptAt: time.instance(next), lastError: error,
-                        claimToken: token))
-            }
-            return out
+            try await Self.jobs(client.execute(query, as: statement), time: time)
         }
+    }
+
+    private static func jobs<Rows: AsyncSequence>(_ rows: Rows, time: DatabaseTime) async throws -> [StoredJob]
+    where Rows.Element == PostgresRow {
+        var out: [StoredJob] = []
+        for try await row in rows {
+            let (id, channel, text, links, language, trace, state, attempts, accepted, next, error, token) =
+                try row.decode(
+                    (Int64, String, String, String?, String?, String?, String, Int32, Date, Date, String?, Int64).self)
+            guard let state = JobState(rawValue: state) else { continue }
+            out.append(
+                StoredJob(
+                    job: EnrichmentJob(
+                        channelURL: channel, messageID: id, text: text, links: EnrichmentJob.links(stored: links),
+                        language: language, traceContext: EnrichmentJob.traceContext(stored: trace)),
+                    state: state,
+                    attempts: Int(attempts),
+                    acceptedAt: time.instance(accepted), nextAttemptAt: time.instance(next), lastError: error,
+                    claimToken: token))
+        }
+        return out
     }
 
     /// How many rows a statement `RETURNING message_id` changed, once committed.

@@ -20,6 +20,11 @@ import Synchronization
 ///   repeated), and they no longer queue for the disk behind the admissions.
 /// - Dedup is the primary key, so a redelivery is a duplicate on every instance.
 /// - Workers claim with `FOR UPDATE SKIP LOCKED`: instances never wait on each other's rows.
+/// - An admission and a claim — a statement for every job — are prepared once on each connection
+///   (`PreparedQuery`): PostgreSQL plans them once, not at every call. A pooler between the store and the
+///   database must keep prepared statements (PgBouncer in transaction mode: `max_prepared_statements`, 1.21 or
+///   later). The batches of ends and renewals stay text: planned once for any number of rows, their join over
+///   `unnest(…)` arrays took 9.5 ms a batch of ends where a plan for its rows takes 0.3 ms.
 /// - The schema is migrated on open under an advisory lock, so instances may start together
 ///   (`PostgresSchema.jobs`).
 /// - Every operation has a deadline (``Options/operationTimeout``): while the database is down, admissions
@@ -214,30 +219,43 @@ public final class PostgresJobStore: JobStore, Service {
     private static func insert(
         _ rows: [Admission], time: DatabaseTime, client: PostgresClient, logger: Logger, notify: Bool
     ) async throws -> Set<Int64> {
-        let ids = rows.map(\.job.messageID)
-        let channels = rows.map(\.job.channelURL)
-        let texts = rows.map(\.job.text)
         // An array of optional text does not bind: no links are written as '' and stored as NULL.
-        let links = rows.map { $0.job.storedLinks ?? "" }
-        let languages = rows.map { $0.job.language ?? "" }
-        let traces = rows.map { $0.job.storedTraceContext ?? "" }
-        let stamps = rows.map { time.database($0.now) }
-        let cutoff = time.database(rows.map(\.cutoff).min()!)
-        let query: PostgresQuery = """
-            INSERT INTO deskkit_jobs (message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, updated_at)
-            SELECT id, channel, text, NULLIF(links, ''), NULLIF(language, ''), NULLIF(trace, ''), 'queued', 0, at, at, at
-            FROM unnest(\(ids)::bigint[], \(channels)::text[], \(texts)::text[], \(links)::text[], \(languages)::text[], \(traces)::text[], \(stamps)::timestamptz[])
-                AS r(id, channel, text, links, language, trace, at)
-            ORDER BY id
-            ON CONFLICT (message_id) DO UPDATE SET channel_url = excluded.channel_url, text = excluded.text,
-                links = excluded.links, language = excluded.language, trace_context = excluded.trace_context,
-                state = 'queued', attempts = 0, accepted_at = excluded.accepted_at,
-                next_attempt_at = excluded.next_attempt_at, lease_until = NULL, updated_at = excluded.updated_at,
-                last_error = NULL
-            WHERE deskkit_jobs.state = 'done' AND deskkit_jobs.accepted_at < \(cutoff)
-            RETURNING message_id
-            """
-        return Set(try await committedIDs(query, client: client, logger: logger, notify: notify))
+        let query = admitQuery(
+            ids: rows.map(\.job.messageID), channels: rows.map(\.job.channelURL), texts: rows.map(\.job.text),
+            links: rows.map { $0.job.storedLinks ?? "" }, languages: rows.map { $0.job.language ?? "" },
+            traces: rows.map { $0.job.storedTraceContext ?? "" }, stamps: rows.map { time.database($0.now) },
+            cutoff: time.database(rows.map(\.cutoff).min()!))
+        let ids = try await committedIDs(query, as: AdmitStatement.self, client: client, logger: logger, notify: notify)
+        return Set(ids)
+    }
+
+    /// A batch's upsert: the statement text of ``AdmitStatement``.
+    static func admitQuery(
+        ids: [Int64], channels: [String], texts: [String], links: [String], languages: [String], traces: [String],
+        stamps: [Date], cutoff: Date
+    ) -> PostgresQuery {
+        """
+        INSERT INTO deskkit_jobs (message_id, channel_url, text, links, language, trace_context, state, attempts, accepted_at, next_attempt_at, updated_at)
+        SELECT id, channel, text, NULLIF(links, ''), NULLIF(language, ''), NULLIF(trace, ''), 'queued', 0, at, at, at
+        FROM unnest(\(ids)::bigint[], \(channels)::text[], \(texts)::text[], \(links)::text[], \(languages)::text[], \(traces)::text[], \(stamps)::timestamptz[])
+            AS r(id, channel, text, links, language, trace, at)
+        ORDER BY id
+        ON CONFLICT (message_id) DO UPDATE SET channel_url = excluded.channel_url, text = excluded.text,
+            links = excluded.links, language = excluded.language, trace_context = excluded.trace_context,
+            state = 'queued', attempts = 0, accepted_at = excluded.accepted_at,
+            next_attempt_at = excluded.next_attempt_at, lease_until = NULL, updated_at = excluded.updated_at,
+            last_error = NULL
+        WHERE deskkit_jobs.state = 'done' AND deskkit_jobs.accepted_at < \(cutoff)
+        RETURNING message_id
+        """
+    }
+
+    /// The admission's upsert, prepared on each connection.
+    struct AdmitStatement: PreparedQuery {
+        static let sql = admitQuery(
+            ids: [], channels: [], texts: [], links: [], languages: [], traces: [], stamps: [], cutoff: .distantPast
+        ).sql
+        let binds: PostgresBindings
     }
 
     /// Runs a statement `RETURNING message_id` in a transaction of its own and returns the ids once `COMMIT`
@@ -247,12 +265,22 @@ public final class PostgresJobStore: JobStore, Service {
     ///
     /// `notify`: the rows are jobs due now, and every instance's idle workers are told at the commit
     /// (`NOTIFY` on ``arrivalChannel``, which ``waitForArrivals(_:)`` listens on).
+    /// `statement`: the query's text prepared (an admission's); nil, sent as text (an operator's).
     static func committedIDs(
-        _ query: PostgresQuery, client: PostgresClient, logger: Logger, notify: Bool = false
+        _ query: PostgresQuery, as statement: (any PreparedQuery.Type)? = nil, client: PostgresClient, logger: Logger,
+        notify: Bool = false
     ) async throws -> [Int64] {
         try await client.withTransaction(logger: logger) { connection in
             var ids: [Int64] = []
-            for try await id in try await connection.query(query, logger: logger).decode(Int64.self) { ids.append(id) }
+            if let statement {
+                for try await row in try await connection.execute(query, as: statement, logger: logger) {
+                    ids.append(try row.decode(Int64.self))
+                }
+            } else {
+                for try await id in try await connection.query(query, logger: logger).decode(Int64.self) {
+                    ids.append(id)
+                }
+            }
             if notify && !ids.isEmpty {
                 _ = try await connection.query("SELECT pg_notify(\(Self.arrivalChannel), '')", logger: logger)
             }
@@ -289,25 +317,36 @@ public final class PostgresJobStore: JobStore, Service {
         let until = time.database(now.addingTimeInterval(lease / .seconds(1)))
         let now = time.database(now)
         return try await jobs(
-            durable: false,
-            """
-            WITH expired AS (
-                SELECT message_id, 0 AS rank, lease_until AS due FROM deskkit_jobs
-                WHERE state = 'running' AND lease_until < \(now)
-                ORDER BY lease_until LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            ), queued AS (
-                SELECT message_id, 1 AS rank, next_attempt_at AS due FROM deskkit_jobs
-                WHERE state = 'queued' AND next_attempt_at <= \(now)
-                ORDER BY next_attempt_at, message_id LIMIT \(limit) FOR UPDATE SKIP LOCKED
-            )
-            UPDATE deskkit_jobs SET state = 'running', lease_until = \(until), attempts = attempts + 1, updated_at = \(now),
-                claim_token = nextval('deskkit_job_claims')
-            WHERE message_id IN (
-                SELECT message_id FROM (SELECT * FROM expired UNION ALL SELECT * FROM queued) AS due
-                ORDER BY rank, due, message_id LIMIT \(limit))
-            RETURNING \(unescaped: Self.columns)
-            """
+            durable: false, Self.claimQuery(now: now, until: until, limit: limit), as: ClaimStatement.self
         ).inClaimOrder()
+    }
+
+    /// Claims up to `limit` due jobs — first those whose lease ran out, then the queued ones due — each under a new
+    /// token, leased until `until`.
+    static func claimQuery(now: Date, until: Date, limit: Int) -> PostgresQuery {
+        """
+        WITH expired AS (
+            SELECT message_id, 0 AS rank, lease_until AS due FROM deskkit_jobs
+            WHERE state = 'running' AND lease_until < \(now)
+            ORDER BY lease_until LIMIT \(limit) FOR UPDATE SKIP LOCKED
+        ), queued AS (
+            SELECT message_id, 1 AS rank, next_attempt_at AS due FROM deskkit_jobs
+            WHERE state = 'queued' AND next_attempt_at <= \(now)
+            ORDER BY next_attempt_at, message_id LIMIT \(limit) FOR UPDATE SKIP LOCKED
+        )
+        UPDATE deskkit_jobs SET state = 'running', lease_until = \(until), attempts = attempts + 1, updated_at = \(now),
+            claim_token = nextval('deskkit_job_claims')
+        WHERE message_id IN (
+            SELECT message_id FROM (SELECT * FROM expired UNION ALL SELECT * FROM queued) AS due
+            ORDER BY rank, due, message_id LIMIT \(limit))
+        RETURNING \(unescaped: Self.columns)
+        """
+    }
+
+    /// The claim, prepared on each connection.
+    struct ClaimStatement: PreparedQuery {
+        static let sql = claimQuery(now: .distantPast, until: .distantPast, limit: 0).sql
+        let binds: PostgresBindings
     }
 
     /// The database's next due time, as an instant of the instance's clock.

@@ -15,7 +15,9 @@ import Tracing
 /// committed before ``submit(_:)`` answers; the store's due jobs come as ``JobClaims``, an `AsyncSequence`
 /// of claims with leases; the queue runs at most ``JobQueueConfiguration/workers`` of them at once, each a
 /// child task, renews their leases, and writes how each ended as its ``RetryStrategy`` decides — across
-/// restarts; a job whose worker died is claimed again when its lease runs out. It alone counts jobs
+/// restarts; a job whose worker died is claimed again when its lease runs out. A worker takes its next job once
+/// its work is done; the end's write (a round trip to the store) goes on beside it, no more ends at once than
+/// workers. It alone counts jobs
 /// (`deskkit_jobs_total{outcome}`).
 ///
 /// Every task of the queue is a child of ``run()``: the claims, the jobs, the lease renewals, the purge of
@@ -70,7 +72,12 @@ public actor JobQueue<Outcome: JobResult>: Service {
         /// A graceful shutdown, a cancellation or ``close()`` asked the queue to stop.
         var stopping = false
         var graceOver = false
+        /// Jobs at work: at most the workers.
         var inFlight = 0
+        /// Jobs whose work is done and whose end is being written: at most the workers too. A worker is free
+        /// for the next job once its work is done, not once the store has its end: the end's commit (a group
+        /// commit, a round trip) is off the job's path, as the claim of the next job is.
+        var ending = 0
         /// Admissions in the current second and in the one before, for `deferEnrichmentAbove`.
         var admissionsNow = 0, admissionsBefore = 0
         var second: Date?
@@ -116,7 +123,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
             demand: { [configuration] in
                 // Those that may run now: none is claimed to wait for a worker (its lease would not be renewed).
                 let limit = Self.workersNow(configuration, shared, now: clock.now())
-                return shared.withLock { limit - $0.inFlight }
+                return shared.withLock { Swift.min(limit - $0.inFlight, configuration.workers - $0.ending) }
             },
             stopping: { shared.withLock { $0.stopping } })
     }
@@ -267,15 +274,17 @@ public actor JobQueue<Outcome: JobResult>: Service {
         await withDiscardingTaskGroup { jobs in
             var graceTimer = false
             while !Task.isCancelled {
-                let (stopping, graceOver, inFlight) = shared.withLock { ($0.stopping, $0.graceOver, $0.inFlight) }
+                let (stopping, graceOver, inFlight, ending) = shared.withLock {
+                    ($0.stopping, $0.graceOver, $0.inFlight, $0.ending)
+                }
                 if graceOver { break }
                 if stopping && !graceTimer {
                     graceTimer = true
                     jobs.addTask { await self.endGraceOnTime() }
                 }
                 let limit = workersNow()
-                if inFlight >= limit {
-                    // A job's end wakes it; held back while webhooks pour in, it looks again within a second.
+                if inFlight >= limit || ending >= configuration.workers {
+                    // A job's work done or its end written wakes it; held back while webhooks pour in, it looks again within a second.
                     await freed.nextSignal(
                         until: limit < configuration.workers ? clock.elapsed() + .seconds(1) : nil, on: clock,
                         signalling: self.freed.continuation)
@@ -285,15 +294,21 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 shared.withLock { $0.inFlight += 1 }
                 await began(claimed)
                 jobs.addTask {
-                    await self.runJob(claimed)
-                    self.shared.withLock { $0.inFlight -= 1 }
+                    let outcome = await self.runJob(claimed)
+                    self.shared.withLock {
+                        $0.inFlight -= 1
+                        $0.ending += 1
+                    }
+                    self.freed.continuation.yield()
+                    await self.end(claimed, outcome)
+                    self.shared.withLock { $0.ending -= 1 }
                     self.freed.continuation.yield()
                 }
             }
             if !graceTimer && !Task.isCancelled {
                 jobs.addTask { await self.endGraceOnTime() }
             }
-            while shared.withLock({ $0.inFlight > 0 && !$0.graceOver }), !Task.isCancelled {
+            while shared.withLock({ $0.inFlight + $0.ending > 0 && !$0.graceOver }), !Task.isCancelled {
                 await freed.nextSignal(until: nil, on: clock, signalling: self.freed.continuation)
             }
             jobs.cancelAll()  // the jobs still at work when the grace ended (they put theirs back), the timer
@@ -313,11 +328,10 @@ public actor JobQueue<Outcome: JobResult>: Service {
         claims.wake()
     }
 
-    /// One job: its work, in a consumer span of the trace of the webhook that made it, whichever process
-    /// claimed it; then how it ended.
-    private nonisolated func runJob(_ claimed: StoredJob) async {
+    /// One job's work, in a consumer span of the trace of the webhook that made it, whichever process claimed it.
+    private nonisolated func runJob(_ claimed: StoredJob) async -> Outcome {
         let work = self.work
-        let outcome = await withSpan(
+        return await withSpan(
             "run job", context: JobTrace.context(from: claimed.job.traceContext), ofKind: .consumer
         ) { span in
             span.attributes["deskkit.message_id"] = "\(claimed.job.messageID)"
@@ -327,7 +341,6 @@ public actor JobQueue<Outcome: JobResult>: Service {
             if outcome.isFailure { span.setStatus(.init(code: .error, message: outcome.name)) }
             return outcome
         }
-        await end(claimed, outcome)
     }
 
     /// Writes how `claimed` ended, as ``retry`` decides; a run cut short by a shutdown goes back, due at
