@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Load test of `deskkit serve` with wrk: signed Sendbird webhooks against loopback.
 #
-#   [DESKKIT=BINARY] Scripts/load-test.sh [SECONDS] [CONNECTIONS] [STORE]
+#   [DESKKIT=BINARY [KEYS=api]] Scripts/load-test.sh [SECONDS] [CONNECTIONS] [STORE]
 #       (default 300 s, 64 connections, 2 wrk threads; STORE sqlite (a file in a temporary directory), postgres
 #       (a throwaway cluster in the temporary directory, fsync and synchronous_commit on), memory, or a --store value)
 #
@@ -28,8 +28,11 @@ fake_port=18182
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# DESKKIT: another build to measure (an older one, alternated with this one in one session).
+# DESKKIT: another build to measure (an older one, alternated with this one in one session). A build from before
+# issue 93 has no metrics keys: KEYS=api gives it the script's key as an API key (`/metrics` took those then).
 deskkit=${DESKKIT:-}
+keys_variable=DESKKIT_METRICS_KEYS
+[ "${KEYS:-metrics}" = api ] && keys_variable=DESKKIT_API_KEYS
 if [ -z "$deskkit" ]; then
     swift build -c release --product deskkit >&2
     deskkit=.build/release/deskkit
@@ -108,7 +111,7 @@ class Sink(s.BaseHTTPRequestHandler):
 s.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Sink).serve_forever()' $sink_port &
     export OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$sink_port OTEL_SWIFT_LOG_LEVEL=warning
 fi
-DESKKIT_METRICS_KEYS=$api_key DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
+env "$keys_variable=$api_key" DESKKIT_STORE=$store_option SENDBIRD_API_TOKEN=$token DESKKIT_API_BASE=http://127.0.0.1:$fake_port DESKKIT_PORT=$server_port \
     DESKKIT_ALLOW_PRIVATE=1 "$deskkit" serve --log-level warning &
 server=$!
 for _ in $(seq 50); do curl -sf http://127.0.0.1:$server_port/health >/dev/null 2>&1 && break; sleep 0.2; done
