@@ -1,9 +1,8 @@
 import PostgresNIO
 
-/// A statement the store runs for every job — its admission, its claim, its worker's confirmation, its end —
-/// prepared once on each connection and from then on only bound and run. A statement sent as text is parsed and
-/// planned by PostgreSQL at every call: under load that was as much of the server's time as running it (claims,
-/// ends and confirmations, `pg_stat_statements`; docs/BENCHMARKS.md).
+/// A statement the store runs for every job — its admission, its claim — prepared once on each connection and from
+/// then on only bound and run. A statement sent as text is parsed and planned by PostgreSQL at every call: under
+/// load the claim's planning was half as long as its run (`pg_stat_statements`; docs/BENCHMARKS.md).
 ///
 /// Its text is its query's — a `PostgresQuery` built with any values, whose values are binds — so that a statement is
 /// written once, as the other queries are: `static let sql = query(…any values…).sql`, and each call runs the query

@@ -16,9 +16,8 @@ import Tracing
 /// of claims with leases; the queue runs at most ``JobQueueConfiguration/workers`` of them at once, each a
 /// child task, renews their leases, and writes how each ended as its ``RetryStrategy`` decides — across
 /// restarts; a job whose worker died is claimed again when its lease runs out. A worker takes its next job once
-/// its work is done; the end's write (a round trip to the store) goes on beside it, no more ends at once than
-/// workers. It alone counts jobs
-/// (`deskkit_jobs_total{outcome}`).
+/// its work is done: the end's write (a round trip to the store) goes on beside it, and no job is claimed while
+/// as many ends as workers are being written. It alone counts jobs (`deskkit_jobs_total{outcome}`).
 ///
 /// Every task of the queue is a child of ``run()``: the claims, the jobs, the lease renewals, the purge of
 /// done jobs and the store's `LISTEN` (`JobStore.waitForArrivals(_:)`); when it returns nothing of the queue
@@ -74,9 +73,9 @@ public actor JobQueue<Outcome: JobResult>: Service {
         var graceOver = false
         /// Jobs at work: at most the workers.
         var inFlight = 0
-        /// Jobs whose work is done and whose end is being written: at most the workers too. A worker is free
-        /// for the next job once its work is done, not once the store has its end: the end's commit (a group
-        /// commit, a round trip) is off the job's path, as the claim of the next job is.
+        /// Jobs whose work is done and whose end is being written: none is claimed while they are as many as the
+        /// workers. A worker is free for the next job once its work is done, not once the store has its end: the
+        /// end's commit (a group commit, a round trip) is off the job's path.
         var ending = 0
         /// Admissions in the current second and in the one before, for `deferEnrichmentAbove`.
         var admissionsNow = 0, admissionsBefore = 0
@@ -284,7 +283,8 @@ public actor JobQueue<Outcome: JobResult>: Service {
                 }
                 let limit = workersNow()
                 if inFlight >= limit || ending >= configuration.workers {
-                    // A job's work done or its end written wakes it; held back while webhooks pour in, it looks again within a second.
+                    // A job's work done or its end written wakes it; held back while webhooks pour in, it looks
+                    // again within a second.
                     await freed.nextSignal(
                         until: limit < configuration.workers ? clock.elapsed() + .seconds(1) : nil, on: clock,
                         signalling: self.freed.continuation)
