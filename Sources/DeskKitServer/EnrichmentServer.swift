@@ -172,10 +172,10 @@ public struct EnrichmentServer: Sendable {
     static let secretQueryParameters: Set<String> = ["key", "api_key", "token", "access_token", "signature"]
 
     /// The routes: the webhook (signed) and the balancer's health check are open; the work routes need a key of
-    /// their kind (``AccessKeys``) and keep to its rate; the metrics need an operator's or a scraper's key. The webhook and `/v1/*` get a server span each
-    /// when a tracer is bootstrapped (`InstrumentationSystem.bootstrap`) before the router is made. The
-    /// routes work in any request context (`context`: an application's own, with its own fields); the server
-    /// itself runs them in `BasicRequestContext`.
+    /// their kind (``AccessKeys``) and keep to its rate; the metrics need an operator's or a scraper's key. The
+    /// webhook and `/v1/*` get a server span each when a tracer is bootstrapped (`InstrumentationSystem.bootstrap`)
+    /// before the router is made. The routes work in any request context (`context`: an application's own, with its
+    /// own fields); the server itself runs them in `BasicRequestContext`.
     public func makeRouter<Context: RequestContext>(context: Context.Type = BasicRequestContext.self)
         -> Router<Context>
     {
@@ -218,17 +218,17 @@ public struct EnrichmentServer: Sendable {
             previews: previews, images: configuration.cardImages, grace: grace, store: queue.store, links: links)
         let operations = QueueRoute(queue: queue, previews: links, activity: activity, audit: audit)
         let refusals = RefusalsRoute(activity: activity)
+        // `/v1` routes traced, behind keys of the kinds given and the rates given.
+        let keyed = { [keys] (opens: Set<AccessKeys.Kind>, limiters: [RateLimiter]) in
+            let group = router.group("/v1")
+            if let tracing { group.add(middleware: tracing) }
+            return group.add(middleware: BearerAuthentication(keys: keys, opens: opens, limiters: limiters))
+        }
         // A chat backend's routes open to a client key and to an operator's; the console's to an operator key only.
-        let work = router.group("/v1")
-        if let tracing { work.add(middleware: tracing) }
-        work
-            .add(middleware: BearerAuthentication(keys: keys, opens: [.client, .operator], limiters: [limiter]))
+        keyed([.client, .operator], [limiter])
             .post("preview") { request, _ in try await preview.handle(request) }
             .post("decode") { request, _ in try await decode.handle(request) }
-        let console = router.group("/v1")
-        if let tracing { console.add(middleware: tracing) }
-        console
-            .add(middleware: BearerAuthentication(keys: keys, opens: [.operator], limiters: [limiter]))
+        keyed([.operator], [limiter])
             .delete("previews") { request, _ in try await forget.handle(request) }
             .get("queue") { _, _ in try await operations.summary() }
             .get("jobs") { request, _ in try await operations.list(request) }
@@ -238,15 +238,12 @@ public struct EnrichmentServer: Sendable {
             }
             .get("refusals") { _, _ in refusals.handle() }
         // The inspector fetches past the caches: a rate of its own besides the keys'.
-        let inspector = router.group("/v1")
-        if let tracing { inspector.add(middleware: tracing) }
-        inspector
-            .add(middleware: BearerAuthentication(keys: keys, opens: [.operator], limiters: [limiter, inspections]))
+        keyed([.operator], [limiter, inspections])
             .get("inspect") { request, _ in try await inspect.handle(request) }
         // The operator's console: files, open; what it shows comes from the routes above, with an operator key.
-        let consoleFiles = ConsoleRoute()
-        router.get("/console") { _, _ in try consoleFiles.handle(nil) }
-        router.get("/console/:file") { _, context in try consoleFiles.handle(context.parameters.get("file")) }
+        let console = ConsoleRoute()
+        router.get("/console") { _, _ in try console.handle(nil) }
+        router.get("/console/:file") { _, context in try console.handle(context.parameters.get("file")) }
         // The image proxy is open: a URL's signature is its authorisation.
         if let signer = configuration.imageProxy {
             let proxy = ImageProxyRoute(

@@ -23,9 +23,11 @@ public struct ServiceClock: Sendable {
     public let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Calls back once a duration has passed, unless cancelled first (``schedule(in:_:)``).
     private let timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
-    /// Whether this clock is SwiftNIO's and the system's (``system``): only then does a library's own limit, counted
-    /// on SwiftNIO's clock, count the same time (``libraryDeadline(after:)``, ``libraryTimeout(_:)``).
-    private let isSystem: Bool
+    /// Whether this clock is SwiftNIO's and the system's (``system``, or it with its dates off): only then does a
+    /// library's own limit, counted on SwiftNIO's clock, count the same time (``libraryDeadline(after:)``,
+    /// ``libraryTimeout(_:)``), and are its dates the machine's, which another clock's may be compared with again (a
+    /// test's clock keeps a time of its own).
+    package let isSystem: Bool
 
     /// Waits on the continuous clock and counts its instants; dates by the wall clock. Its timers are SwiftNIO's
     /// scheduled callbacks (no task a timer), as AsyncHTTPClient's own deadlines are, and so are its waits: a wait
@@ -80,10 +82,6 @@ public struct ServiceClock: Sendable {
                 return ScheduledCallback { task.cancel() }
             })
     }
-
-    /// Whether this clock is the system's (``system``, or it with its dates off): its dates are the machine's, which
-    /// another clock's may be compared with again; a test's clock keeps a time of its own.
-    package var isTheSystems: Bool { isSystem }
 
     /// This clock with its dates `offset` off and its waits and elapsed time as they are: a machine whose wall clock
     /// is wrong (what a test of instances whose clocks differ runs on).

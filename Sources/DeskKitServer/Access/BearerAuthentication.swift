@@ -23,12 +23,6 @@ struct BearerAuthentication<Context: RequestContext>: RouterMiddleware {
     /// The rates a key keeps to, each taken from in turn (the keys' rate, and the inspector's own).
     let limiters: [RateLimiter]
 
-    init(keys: AccessKeys, opens: Set<AccessKeys.Kind>, limiters: [RateLimiter]) {
-        self.keys = keys
-        self.opens = opens
-        self.limiters = limiters
-    }
-
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {

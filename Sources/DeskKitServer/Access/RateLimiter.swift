@@ -16,7 +16,7 @@ public final class RateLimiter: Sendable {
         public init() {}
 
         /// What a request is called in a refusal: `requests` (`inspections` for the inspector's own rate).
-        public var unit = "requests"
+        var unit = "requests"
 
         /// `perSecond` requests a second, in bursts of `burst`.
         public init(perSecond: Int, burst: Int) {
