@@ -259,7 +259,8 @@ export interface RenderOptions {
   document?: Document;
   /**
    * Rewrites a card's image URL (through an image proxy, say), or returns null to show no image. Its answer must be
-   * a safe URL too (`safeURL`: absolute http(s)): give a proxy's path as `new URL(path, location.href)`.
+   * a safe URL too (`safeURL`: absolute http(s)) or a `data:image/…;base64,` URL, else the card has no image (as
+   * `CardHTML`'s): give a proxy's path as `new URL(path, location.href)`.
    */
   imageURL?: (url: string) => string | URL | null;
   /** `findLinks`' options for the links in text. */
@@ -268,10 +269,45 @@ export interface RenderOptions {
   maxTitle?: number;
   /** The longest description, in graphemes, an ellipsis included; default 300. */
   maxDescription?: number;
-  /** E-mail addresses as `mailto:` links; default false (only http(s) reaches an href). */
+  /** E-mail addresses as `mailto:` links when `safeMailto` admits them (as ConversationPage links them); default true. */
   emailLinks?: boolean;
   /** The `alt` of an image that stands alone with no site label (`LinkCardImage.alt` null); default 'image'. */
   imageLabel?: string;
+  /** `renderMessage`: who reads — a customer (default) sees no system message, unknown or malformed data. */
+  audience?: 'customer' | 'agent';
+  /**
+   * `renderMessage`: the interface's language, a BCP 47 tag matched to one of DeskKit's eight (en, zh-Hans, ru, ja,
+   * ko, es, de, ar; `zh-CN` is zh-Hans), else English; the message's `lang` and `dir` (Arabic is right to left).
+   */
+  language?: string;
+}
+
+/** The customer's answer to a closure inquiry, for the Desk SDK's `confirmEndOfChat(message, answer)`. */
+export interface ClosureAnswer {
+  kind: 'closure_inquiry';
+  messageId: number | null;
+  ticketId: number | null;
+  answer: 'yes' | 'no';
+}
+
+/** The customer's answer to a satisfaction survey, for the Desk SDK's `submitFeedback(message, score, comment)`. */
+export interface SatisfactionAnswer {
+  kind: 'customer_satisfaction';
+  messageId: number | null;
+  ticketId: number | null;
+  answer: { score: 1 | 2 | 3 | 4 | 5; comment: string | null };
+}
+
+/** What a `deskkit-answer` event carries. */
+export type DeskKitAnswer = ClosureAnswer | SatisfactionAnswer;
+
+/** The name of the event a customer's answer dispatches from `renderMessage`'s element (it bubbles, composed). */
+export const ANSWER_EVENT: 'deskkit-answer';
+
+declare global {
+  interface HTMLElementEventMap {
+    'deskkit-answer': CustomEvent<DeskKitAnswer>;
+  }
 }
 
 /** A text of a card: clipped, with the direction to lay it out in (`dir`). */
@@ -331,7 +367,7 @@ export interface DeskKit {
   validate(message: Envelope | URLPreviewPayload | Record<string, unknown>): Problem[];
   /**
    * `text` as text nodes, each link `findLinks` finds as `<a href rel="noopener noreferrer nofollow"
-   * target="_blank">` when it is http(s); nothing is parsed as markup.
+   * target="_blank">` when it is a safe http(s) URL or e-mail address; nothing is parsed as markup.
    */
   renderText(text: string, options?: RenderOptions): DocumentFragment;
   /**
@@ -341,6 +377,21 @@ export interface DeskKit {
    * `deskkit/card.css`.
    */
   renderPreview(message: Envelope | URLPreviewPayload | DecodedMessage, options?: RenderOptions): HTMLElement | null;
+  /**
+   * The element a widget shows for `message` (any shape), or null for what `options.audience` does not see: a
+   * `<div class="deskkit-message" data-kind lang dir>` holding the text with its links, and by kind the closure
+   * inquiry's two buttons (waiting) or its answer, the satisfaction survey's rating (five radio buttons), comment
+   * and submit (waiting) or its stars and comment, the FAQ answers, a system message's facts (agents), a
+   * notification, a note on unknown or malformed data (agents), and the preview card. A customer's answer
+   * dispatches a `deskkit-answer` event (`DeskKitAnswer`) and disables the controls; re-render the updated message
+   * to show it answered. Style it with `deskkit/card.css`.
+   */
+  renderMessage(message: Envelope, options?: RenderOptions): HTMLElement | null;
+  /**
+   * `href` when it is a `mailto:` link a client may open (one address, no query, a domain the URL rule calls
+   * safe), else null: how `renderText` links e-mail addresses.
+   */
+  safeMailto(href: unknown): string | null;
   /**
    * `text` when a client may open or load it — DeskKit's one URL rule: an absolute http(s) URL whose host every
    * reader sees the same, without credentials or invisible characters — else null. Relative, scheme-relative and

@@ -7,10 +7,12 @@
 //   dk.findLinks('see example.com/track/1138');  // [{ text, href, asciiHref, kind, start, end }]
 //   if (dk.visibility(sdkMessage, 'customer').visible) bubble.append(dk.renderText(sdkMessage.message));
 
-import { DeskKitError, envelopeText, problemError, previewPayload, sendbirdPreview } from './message.mjs';
-import { renderText, renderPreview } from './render.mjs';
+import { DeskKitError, envelopeText, problemError, previewPayload } from './message.mjs';
+import { renderText, renderPreview, renderOptions } from './render.mjs';
+import { renderMessage, interfaceWords } from './conversation.mjs';
 
 export { DeskKitError };
+export { ANSWER_EVENT } from './conversation.mjs';
 
 /** The detector's options in the order of the bits the module reads, with their defaults. */
 const LINK_OPTIONS = [
@@ -275,9 +277,22 @@ class DeskKit {
     if (typeof text !== 'string' || text.length === 0 || text.length > 2 * MAX_URL) return null;
     if (LONE_SURROGATE.test(text)) return null;
     const length = this.#write(text);
-    const safe = this.#x.dk_safe_url(this.#input, length);
+    const safe = this.#x.dk_safe_url(this.#input, length, 0);
     this.#release();
     return safe ? text : null;
+  }
+
+  /**
+   * `href` when it is a `mailto:` link a client may open for an e-mail address in text — DeskKit's rule
+   * (`URLSafety.isSafeMailto`): one address, no query, no second recipient, a domain the URL rule calls safe — else
+   * null. `renderText` links e-mail addresses by it, as ConversationPage does.
+   */
+  safeMailto(href) {
+    if (typeof href !== 'string' || href.length < 8 || href.length > 2 * MAX_URL || LONE_SURROGATE.test(href)) return null;
+    const length = this.#write(href);
+    const safe = this.#x.dk_safe_url(this.#input, length, 1);
+    this.#release();
+    return safe ? href : null;
   }
 
   /**
@@ -313,9 +328,7 @@ class DeskKit {
     }
     const answer = card(1, envelopeText(message, 'linkCard'));
     if (answer.error) throw problemError('linkCard', answer.error);
-    if (answer.kind === 'url_preview') return answer.card;
-    const og = isObject(value) ? sendbirdPreview(value) : null;
-    return og ? card(2, previewPayload(og)).card : null;
+    return answer.card;  // Desk's preview, else Sendbird's own (`DeskMessage.sendbirdPreview`)
   }
 
   /** `text` as a fragment of text nodes and links (`render.mjs`). */
@@ -326,5 +339,15 @@ class DeskKit {
   /** The preview card of a message or a `SENDBIRD_DESK_URL_PREVIEW` payload, or null (`render.mjs`). */
   renderPreview(message, options) {
     return renderPreview(this, message, options);
+  }
+
+  /**
+   * The element a widget shows for `message` in any shape, or null for what `options.audience` ('customer', the
+   * default, or 'agent') does not see; its interface in `options.language` (`conversation.mjs`). The customer's
+   * answers to a closure inquiry or a satisfaction survey are `deskkit-answer` events.
+   */
+  renderMessage(message, options) {
+    const o = renderOptions(options, 'renderMessage');
+    return renderMessage(this, o, message, o.audience, interfaceWords(o.language));
   }
 }

@@ -11,9 +11,9 @@ export class DeskKitError extends Error {
 
 /** `messageType` of `@sendbird/chat` messages, as Desk's `type`. */
 const SDK_TYPES = new Map([['user', 'MESG'], ['file', 'FILE'], ['admin', 'ADMM']]);
-/** The members DeskKit reads, in the Platform API's names and the SDK's. */
-const PLATFORM_KEYS = ['type', 'message_id', 'message', 'custom_type', 'created_at', 'data'];
-const SDK_KEYS = ['messageType', 'messageId', 'message', 'customType', 'createdAt', 'data'];
+/** The members DeskKit reads, in the Platform API's names and the SDK's (Sendbird's own preview among them). */
+const PLATFORM_KEYS = ['type', 'message_id', 'message', 'custom_type', 'created_at', 'data', 'og_tag'];
+const SDK_KEYS = ['messageType', 'messageId', 'message', 'customType', 'createdAt', 'data', 'ogMetaData'];
 /** Members only the SDK's objects have (a FileMessage's `type` is its file's media type, not Desk's). */
 const SDK_ONLY = ['messageType', 'messageId', 'customType', 'createdAt'];
 /**
@@ -77,13 +77,27 @@ function messageObject(value) {
   return value;
 }
 
+/** `message`'s members in the Platform API's names (Sendbird's own preview as `og_tag`), or null for text that is no object. */
+export function shapedMessage(message) {
+  let value = message;
+  if (typeof message === 'string') {
+    try {
+      value = JSON.parse(message);
+    } catch {
+      return null;
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  return messageObject(value);
+}
+
 export function problemError(call, problem) {
   return new DeskKitError(`${call}: ${problem.code} at ${problem.path}: ${problem.message}`, [problem]);
 }
 
 /**
  * A URL preview's fields (`{ url, siteName, title, description, image, imageWidth, imageHeight }`, as `decodeMessage`
- * types them and `sendbirdPreview` reads them) as the `SENDBIRD_DESK_URL_PREVIEW` payload the module reads: only
+ * types them) as the `SENDBIRD_DESK_URL_PREVIEW` payload the module reads: only
  * strings are text and URLs, only integers sizes; anything else is absent (a getter's object whose `toString` says
  * `javascript:`, an array of markup). A preview without a URL has no card.
  */
@@ -95,26 +109,4 @@ export function previewPayload(value) {
     description: text(value.description), image: text(value.image), image_width: size(value.imageWidth),
     image_height: size(value.imageHeight),
   } });
-}
-
-/**
- * Sendbird's own link preview of a message without a Desk one — `ogMetaData` in `@sendbird/chat` (`{ title, url,
- * description, defaultImage: { url, secureUrl, width, height } }`), `og_tag` in the Platform API (`{ "og:title",
- * "og:url", "og:description", "og:image": { url, secure_url, width, height } }`) — as a URL preview's fields, or
- * null.
- */
-export function sendbirdPreview(message) {
-  const sdk = message.ogMetaData;
-  const platform = message.og_tag;
-  if (sdk !== null && typeof sdk === 'object') {
-    const image = sdk.defaultImage ?? {};
-    return { url: sdk.url, title: sdk.title, description: sdk.description,
-      image: image.secureUrl ?? image.url, imageWidth: image.width, imageHeight: image.height };
-  }
-  if (platform !== null && typeof platform === 'object') {
-    const image = platform['og:image'] ?? {};
-    return { url: platform['og:url'], title: platform['og:title'], description: platform['og:description'],
-      image: image.secure_url ?? image.url, imageWidth: image.width, imageHeight: image.height };
-  }
-  return null;
 }

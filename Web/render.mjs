@@ -5,11 +5,14 @@
 
 /** The defaults of the rendering options. */
 const DEFAULTS = { maxTitle: 150, maxDescription: 300, imageLabel: 'image' };
-const OPTION_NAMES = ['document', 'imageURL', 'linkOptions', 'maxTitle', 'maxDescription', 'emailLinks', 'imageLabel'];
+const OPTION_NAMES = ['document', 'imageURL', 'linkOptions', 'maxTitle', 'maxDescription', 'emailLinks', 'imageLabel',
+  'audience', 'language'];
 const REL = 'noopener noreferrer nofollow';
+/** An image carried in the page (`CardHTML.isInlineImage`): what an image mapper may answer besides a safe URL. */
+const INLINE_IMAGE = /^data:image\/(?:png|jpeg|gif|webp|avif);base64,[A-Za-z0-9+/]*={0,2}$/;
 
 /** The options with their defaults; a wrong name or type is a TypeError. */
-function renderOptions(options, call) {
+export function renderOptions(options, call) {
   if (options === undefined || options === null) options = {};
   if (typeof options !== 'object') throw new TypeError(`${call}: options must be an object`);
   for (const name of Object.keys(options)) {
@@ -21,9 +24,15 @@ function renderOptions(options, call) {
     linkOptions: options.linkOptions,
     maxTitle: options.maxTitle ?? DEFAULTS.maxTitle,
     maxDescription: options.maxDescription ?? DEFAULTS.maxDescription,
-    emailLinks: options.emailLinks ?? false,
+    emailLinks: options.emailLinks ?? true,
     imageLabel: options.imageLabel ?? DEFAULTS.imageLabel,
+    audience: options.audience ?? 'customer',
+    language: options.language ?? 'en',
   };
+  if (o.audience !== 'customer' && o.audience !== 'agent') {
+    throw new TypeError(`${call}: audience must be 'customer' or 'agent', not ${String(o.audience)}`);
+  }
+  if (typeof o.language !== 'string') throw new TypeError(`${call}: language must be a BCP 47 tag`);
   if (!o.document || typeof o.document.createElement !== 'function') {
     throw new TypeError(`${call}: no document: pass options.document`);
   }
@@ -55,8 +64,8 @@ function setLink(a, href) {
 
 /**
  * `text` as a DocumentFragment: text nodes, and each link `findLinks` finds as
- * `<a href="{asciiHref}" rel="noopener noreferrer nofollow" target="_blank">{text}</a>` when its href is http(s)
- * (e-mail addresses as `mailto:` links with `emailLinks`); any other link stays text.
+ * `<a href="{asciiHref}" rel="noopener noreferrer nofollow" target="_blank">{text}</a>` when its href is a safe
+ * http(s) URL, or a safe `mailto:` one (`dk.safeMailto`; not with `emailLinks: false`); any other link stays text.
  */
 export function renderText(dk, text, options) {
   if (typeof text !== 'string') throw new TypeError('renderText: text must be a string');
@@ -64,9 +73,7 @@ export function renderText(dk, text, options) {
   const fragment = o.document.createDocumentFragment();
   let at = 0;
   for (const link of dk.findLinks(text, o.linkOptions)) {
-    const href = link.kind === 'email'
-      ? (o.emailLinks && /^mailto:[^\s:/?#]+@[^\s/?#]+$/i.test(link.asciiHref) ? link.asciiHref : null)
-      : dk.safeURL(link.asciiHref);
+    const href = link.kind === 'email' ? (o.emailLinks ? dk.safeMailto(link.asciiHref) : null) : dk.safeURL(link.asciiHref);
     if (!href) continue;
     if (link.start > at) fragment.append(o.document.createTextNode(text.slice(at, link.start)));
     const a = o.document.createElement('a');
@@ -84,7 +91,8 @@ export function renderText(dk, text, options) {
  * `SENDBIRD_DESK_URL_PREVIEW` payload — as an element built from `dk.linkCard` (every decision is the module's, the
  * same as DeskKit's `LinkCard` and `CardHTML`): `<a class="deskkit-card">` (a `<div>` without a link) holding the
  * image, the site label, the title, the description and the link's host. `imageURL` maps the image's URL (an image
- * proxy's), whose answer must be a safe URL too. Null when there is no card.
+ * proxy's): its answer is a safe URL or a `data:image/…;base64,` one, else the card has no image (as `CardHTML`'s).
+ * Null when there is no card.
  */
 export function renderPreview(dk, message, options) {
   const o = renderOptions(options, 'renderPreview');
@@ -94,7 +102,7 @@ export function renderPreview(dk, message, options) {
   if (src !== null && o.imageURL) {
     let mapped = o.imageURL(src) ?? null;
     if (mapped instanceof URL) mapped = mapped.href;
-    src = typeof mapped === 'string' ? dk.safeURL(mapped) : null;
+    src = typeof mapped === 'string' ? (INLINE_IMAGE.test(mapped) ? mapped : dk.safeURL(mapped)) : null;
   }
   if (!card.title && !card.description && !src) return null;
 

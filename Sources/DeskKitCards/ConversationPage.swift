@@ -56,19 +56,27 @@ public struct ConversationPage: Sendable {
     /// The language of the page's interface — headings, buttons, notes, times, the reply bar — and of its
     /// `<html lang dir>`. The messages and cards keep their own words and directions (`dir="auto"`, a card's the `LinkCard`'s).
     public var language: InterfaceLanguage
-    /// The picture to carry in the page itself for the URL a preview names, as a `data:` URL (the demo's
-    /// pictures, whose server is gone when the page is read); nil links to the URL.
-    public var inlineImage: @Sendable (String) -> String?
+    /// What the page loads for the picture a card names (``CardHTML``'s rule, the web module's `renderPreview`'s):
+    /// the URL itself by default, an image proxy's, or a `data:` URL that carries it in the page (the demo's
+    /// pictures, whose server is gone when the page is read); nil shows no picture.
+    public var imageURL: @Sendable (String) -> String?
 
     /// A page titled `title` showing `entries`, its interface in `language`.
     public init(
         title: String, entries: [Entry], language: InterfaceLanguage = .english,
-        inlineImage: @escaping @Sendable (String) -> String? = { _ in nil }
+        imageURL: @escaping @Sendable (String) -> String? = { $0 }
     ) {
         self.title = title
         self.entries = entries
         self.language = language
-        self.inlineImage = inlineImage
+        self.imageURL = imageURL
+    }
+
+    /// The picture to carry in the page itself, as a `data:` URL; nil links to the URL.
+    @available(*, deprecated, message: "use imageURL, whose nil shows no picture")
+    public var inlineImage: @Sendable (String) -> String? {
+        get { imageURL }
+        set { imageURL = { url in newValue(url) ?? url } }
     }
 
     /// The Content-Security-Policy the page declares: no script, no frame, no request but its pictures
@@ -104,7 +112,9 @@ public struct ConversationPage: Sendable {
         for entry in entries {
             let message = entry.message
             if message.closesTicket { closed = true }
-            guard message.isVisible(to: audience) else {
+            // Unknown and malformed data is the agent's to see: a customer's widget shows nothing of it.
+            let unread = message.content.kind == .unknown || message.content.kind == .malformed
+            guard message.isVisible(to: audience), audience == .agent || !unread else {
                 if message.closesTicket {
                     html.raw("<li class=\"notice closed\">")
                     html.text(language.text(.ticketClosed))
@@ -159,12 +169,12 @@ public struct ConversationPage: Sendable {
         var previews = entry.previews[...]
         switch message.content {
         case .urlPreview(let preview):
-            CardHTML.write(preview, language: language, inlineImage: inlineImage, into: &html)
+            CardHTML.write(preview, language: language, imageURL: imageURL, into: &html)
             previews = previews.dropFirst()
         case .closureInquiry(let inquiry):
-            closure(inquiry, into: &html)
+            closure(inquiry, for: audience, into: &html)
         case .customerSatisfaction(let csat):
-            satisfaction(csat, into: &html)
+            satisfaction(csat, for: audience, into: &html)
         case .botAnswers(let bot):
             answers(bot, into: &html)
         case .unknown(let unknown) where audience == .agent:
@@ -178,9 +188,14 @@ public struct ConversationPage: Sendable {
         default:
             break
         }
+        // Sendbird's own preview of a message without a Desk one (the web module's renderMessage draws it too).
+        if message.content.kind != .urlPreview, let card = LinkCard(message) {
+            CardHTML.write(card, language: language, imageURL: imageURL, into: &html)
+            previews = previews.dropFirst()
+        }
         for linked in previews {
             if let found = linked.preview {
-                CardHTML.write(found, language: language, inlineImage: inlineImage, into: &html)
+                CardHTML.write(found, language: language, imageURL: imageURL, into: &html)
             } else if audience == .agent {
                 html.raw("<div class=\"note\" dir=\"auto\">")
                 let reason = linked.failure ?? language.text(.noneFound)
@@ -191,11 +206,13 @@ public struct ConversationPage: Sendable {
         html.raw("</li>\n")
     }
 
-    /// The text with its web links made links (only those a client may open).
+    /// The text with its web links and e-mail addresses made links (only those a client may open: `URLSafety`'s
+    /// rules, the web module's `renderText`'s).
     private func linkedText(_ text: String, into html: inout HTMLText) {
         let scalars = Array(text.unicodeScalars)
         var at = 0
-        for link in LinkDetector().links(in: text) where link.kind == .url && URLSafety.isSafe(link.asciiHref) {
+        for link in LinkDetector().links(in: text)
+        where link.kind == .url ? URLSafety.isSafe(link.asciiHref) : URLSafety.isSafeMailto(link.asciiHref) {
             html.text(String(String.UnicodeScalarView(scalars[at..<link.range.lowerBound])))
             html.raw("<a href=\"")
             html.text(link.asciiHref)
@@ -207,28 +224,55 @@ public struct ConversationPage: Sendable {
         html.text(String(String.UnicodeScalarView(scalars[at...])))
     }
 
-    private func closure(_ inquiry: ClosureInquiry, into html: inout HTMLText) {
+    /// A closure inquiry as the web module's `renderMessage` shows it: waiting, the customer's two answers (the
+    /// page has no script: they do nothing here) and the agent's word that it waits; answered, what was answered.
+    private func closure(_ inquiry: ClosureInquiry, for audience: Audience, into html: inout HTMLText) {
         html.raw("<div class=\"inquiry\">")
-        for (label, state) in [
-            (InterfaceString.inquiryClose, ClosureInquiry.State.confirmed), (.inquiryKeepOpen, .declined),
-        ] {
-            let chosen = inquiry.state == state ? " chosen" : ""
-            let disabled = inquiry.awaitsAnswer ? "" : " disabled=\"disabled\""
-            html.raw("<button type=\"button\" class=\"answer\(chosen)\"\(disabled)>")
-            html.text(language.text(label))
-            html.raw("</button>")
+        if inquiry.awaitsAnswer, audience == .customer {
+            for label in [InterfaceString.inquiryClose, .inquiryKeepOpen] {
+                html.raw("<button type=\"button\" class=\"answer\">")
+                html.text(language.text(label))
+                html.raw("</button>")
+            }
+        } else {
+            html.raw("<span class=\"state\">")
+            switch inquiry.state {
+            case .waiting: html.text(language.text(.inquiryWaiting))
+            case .confirmed: html.text(language.text(.inquiryConfirmed))
+            case .declined: html.text(language.text(.inquiryDeclined))
+            default: html.text(inquiry.state.rawValue)
+            }
+            html.raw("</span>")
         }
-        html.raw("<span class=\"state\">")
-        switch inquiry.state {
-        case .waiting: html.text(language.text(.inquiryWaiting))
-        case .confirmed: html.text(language.text(.inquiryConfirmed))
-        case .declined: html.text(language.text(.inquiryDeclined))
-        default: html.text(inquiry.state.rawValue)
-        }
-        html.raw("</span></div>")
+        html.raw("</div>")
     }
 
-    private func satisfaction(_ csat: CustomerSatisfaction, into html: inout HTMLText) {
+    /// A satisfaction survey as `renderMessage` shows it: waiting, the customer's rating (five choices), comment
+    /// and submit button (disabled: the page has no script) and the agent's word that it waits; answered, the
+    /// stars and the comment.
+    private func satisfaction(_ csat: CustomerSatisfaction, for audience: Audience, into html: inout HTMLText) {
+        if csat.state == .waiting {
+            guard audience == .customer else {
+                html.raw("<span class=\"state\">")
+                html.text(language.text(.satisfactionWaiting))
+                html.raw("</span>")
+                return
+            }
+            html.raw("<form class=\"survey\"><fieldset disabled=\"disabled\"><legend>")
+            html.text(language.text(.satisfactionRating))
+            html.raw("</legend>")
+            for score in 1...5 {
+                html.raw("<label><input type=\"radio\" name=\"rating\" value=\"\(score)\" aria-label=\"")
+                html.text(language.text(.ratingStars, count: score))
+                html.raw("\"/><span aria-hidden=\"true\">★</span></label>")
+            }
+            html.raw("<label class=\"comment\"><span>")
+            html.text(language.text(.satisfactionComment))
+            html.raw("</span><textarea rows=\"2\"></textarea></label><button type=\"submit\">")
+            html.text(language.text(.satisfactionSubmit))
+            html.raw("</button></fieldset></form>")
+            return
+        }
         let score = Int(min(5, max(0, csat.score ?? 0)))
         html.raw("<div class=\"csat\"><span class=\"stars\" role=\"img\" aria-label=\"")
         html.text(language.text(.ratingStars, count: score))

@@ -139,9 +139,10 @@ public struct InterfaceLanguage: Sendable, Hashable, CustomStringConvertible {
         Set((icu { deskkit_plural_categories(tag, $0, $1) } ?? "other").split(separator: " ").map(String.init))
     }
 
-    /// `value` as the language writes it: its digits, grouping and decimal sign (`1,234.5`, `1 234,5`).
+    /// `value` as the language writes it: its grouping and decimal sign (`1,234.5`, `1 234,5`), in Latin digits in
+    /// every language (as the tables write theirs, and the web module's `renderMessage` does).
     public func number(_ value: Double, maxFractionDigits: Int = 0) -> String {
-        Self.icu { deskkit_format_number(tag, value, Int32(maxFractionDigits), $0, $1) } ?? "\(value)"
+        Self.icu { deskkit_format_number(tag + "-u-nu-latn", value, Int32(maxFractionDigits), $0, $1) } ?? "\(value)"
     }
 
     /// A file's size as the language writes it, in powers of 1,000 as file managers show them: bytes under a

@@ -51,6 +51,14 @@ public struct InterfaceString: Sendable, Hashable, CustomStringConvertible {
     public static let inquiryDeclined = Self("inquiry.declined")
     /// A satisfaction rating (`{count}` stars of five): plural forms.
     public static let ratingStars = Self("rating.stars")
+    /// The satisfaction survey's rating control (the name of its five choices).
+    public static let satisfactionRating = Self("csat.rating")
+    /// The satisfaction survey's comment field.
+    public static let satisfactionComment = Self("csat.comment")
+    /// The satisfaction survey's submit button.
+    public static let satisfactionSubmit = Self("csat.submit")
+    /// A satisfaction survey not answered yet, said to the agent.
+    public static let satisfactionWaiting = Self("csat.waiting")
     /// A system message's ticket (`{id}`).
     public static let ticketNumber = Self("facts.ticket")
     /// A system message's agent (`{name}`).
@@ -90,7 +98,8 @@ public struct InterfaceString: Sendable, Hashable, CustomStringConvertible {
     public static let all: [InterfaceString] = [
         .customerView, .agentView, .replyOpen, .replyClosed, .ticketClosed, .support, .someone, .you, .otherPayload,
         .noType, .malformed, .noPreview, .noneFound, .inquiryClose, .inquiryKeepOpen, .inquiryWaiting,
-        .inquiryConfirmed, .inquiryDeclined, .ratingStars, .ticketNumber, .ticketAgent, .bytes, .kilobytes,
+        .inquiryConfirmed, .inquiryDeclined, .ratingStars, .satisfactionRating, .satisfactionComment,
+        .satisfactionSubmit, .satisfactionWaiting, .ticketNumber, .ticketAgent, .bytes, .kilobytes,
         .megabytes, .gigabytes, .imageFile, .videoFile, .audioFile, .attachment, .link, .image, .previewTitle,
         .demoEnriching, .demoEnriched, .demoFetched,
         .demoFailed,

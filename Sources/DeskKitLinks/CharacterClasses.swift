@@ -144,12 +144,19 @@ enum CharClass {
         c == 0x40 || c == 0x23 || c == 0x24 || c == 0xFF20 || c == 0xFF03 || c == 0xFF04
     }
 
-    /// A letter or digit of any script.
+    /// A letter, number or mark of any script (by general category: the table the detector reads anyway, where
+    /// the alphabetic and numeric properties would bring two more into the web module).
     static func isWordScalar(_ c: UInt32) -> Bool {
         if c < 0x80 { return isASCIIAlnum(c) || c == 0x5F }
         if isCommonLetter(c) { return true }
         guard c != invalidScalar, let s = Unicode.Scalar(c) else { return false }
-        return s.properties.isAlphabetic || s.properties.numericType != nil
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,
+            .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return false
+        }
     }
 }
 

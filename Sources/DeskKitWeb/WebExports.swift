@@ -100,12 +100,13 @@ public func dk_validate(_ line: UnsafeRawPointer?, _ count: Int) -> UnsafeMutabl
     return WebAnswer.json { w in w.array(problems) { $0.write($1.jsonValue) } }
 }
 
-/// 1 when the UTF-8 text at `url` is a URL a client may open or load (``URLSafety``, the one rule), else 0.
+/// 1 when the UTF-8 text at `url` is a URL a client may open or load (``URLSafety``, the one rule), else 0;
+/// with `mailto` 1, when it is a `mailto:` link a client may open (``URLSafety/isSafeMailto(_:)``).
 @_cdecl("dk_safe_url")
-public func dk_safe_url(_ url: UnsafeRawPointer?, _ count: Int) -> Int32 {
+public func dk_safe_url(_ url: UnsafeRawPointer?, _ count: Int, _ mailto: Int32) -> Int32 {
     let bytes = WebAnswer.bytes(url, count)
     guard let text = String(validating: bytes, as: UTF8.self) else { return 0 }
-    return URLSafety.isSafe(text) ? 1 : 0
+    return (mailto == 1 ? URLSafety.isSafeMailto(text) : URLSafety.isSafe(text)) ? 1 : 0
 }
 
 /// The ``LinkCard`` of the JSON at `json`, its texts clipped to `maxTitle` and `maxDescription` graphemes, as
@@ -120,19 +121,20 @@ public func dk_link_card(
     let bytes = WebAnswer.bytes(json, count)
     let content: DeskContent
     var problem: PayloadProblem?
+    var card: LinkCard?
     if form == 2 {
         content = decodedData(bytes).content
+        if case .urlPreview(let preview) = content { card = LinkCard(preview, limits: limits) }
     } else {
         let message = decodedMessage(bytes)
         content = message.content
+        card = LinkCard(message, limits: limits)  // Sendbird's own preview when there is no Desk one
         if case .malformed(let m) = content, m.reason.path == "$" {
             problem = m.reason
         } else {
             problem = NoMessage.problem(of: message)
         }
     }
-    var card: LinkCard?
-    if case .urlPreview(let preview) = content { card = LinkCard(preview, limits: limits) }
     return WebAnswer.json { w in
         w.member("card", first: true)
         if let card { card.write(to: &w) } else { w.raw("null") }

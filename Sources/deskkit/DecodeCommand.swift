@@ -1,5 +1,8 @@
 import ArgumentParser
+import DeskKitCards
+import DeskKitJSON
 import DeskKitModel
+import Foundation
 
 struct DecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +34,15 @@ struct DecodeCommand: ParsableCommand {
     )
     var format: PayloadFormat = .desk
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --messages and a FILE: also write the conversation as the page a client shows (ConversationPage: what the customer and the agent see, as the web module's renderMessage shows each message) to this file, - for standard output instead of the lines.",
+            valueName: "page.html"))
+    var html: String?
+
+    @OptionGroup var interfaceLanguage: InterfaceLanguageOption
+
     @OptionGroup var lineOptions: LineOptions
     @OptionGroup var threadOptions: ThreadOptions
 
@@ -41,6 +53,9 @@ struct DecodeCommand: ParsableCommand {
         if !messages && input == nil { throw ValidationError("give a DATA string, or --messages to read envelopes") }
         if messages && customType != nil {
             throw ValidationError("--custom-type goes with decode DATA, not --messages")
+        }
+        if html != nil && (!messages || input == nil || input == "-" || format != .desk) {
+            throw ValidationError("--html goes with --messages FILE (Desk envelopes)")
         }
     }
 
@@ -60,6 +75,10 @@ struct DecodeCommand: ParsableCommand {
             if failures > 0 { throw ExitStatus.someInputsFailed.exitCode }
             return
         }
+        if let html, let input {
+            try page(of: input).write(to: html)
+            if html == "-" { return }
+        }
         if !messages {
             // The argument's own bytes: invalid UTF-8 is reported, as it is from a file.
             out.line(DeskPayload.decode(bytes: RawArguments.bytes(of: input!), customType: customType).summaryJSON)
@@ -73,4 +92,22 @@ struct DecodeCommand: ParsableCommand {
         if failures > 0 { throw ExitStatus.someInputsFailed.exitCode }
     }
 
+    /// The conversation in `file`, one envelope a line (blank lines skipped), as a page; each sender is the
+    /// envelope's `user.user_id` and `nickname` when it has them.
+    private func page(of file: String) throws -> ConversationPage {
+        guard let bytes = FileManager.default.contents(atPath: file) else {
+            throw Failure(description: "cannot read \(file)", exitStatus: .noInput)
+        }
+        var decoder = DeskMessageDecoder()
+        var entries: [ConversationPage.Entry] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")) where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
+            let text = String(decoding: line, as: UTF8.self)
+            let user = (try? JSONValue.parse(Array(line)))?["user"]
+            entries.append(
+                ConversationPage.Entry(
+                    message: decoder.decode(text), senderID: user?["user_id"]?.stringValue,
+                    senderName: user?["nickname"]?.stringValue))
+        }
+        return ConversationPage(title: file, entries: entries, language: interfaceLanguage.language)
+    }
 }

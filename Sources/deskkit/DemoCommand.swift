@@ -99,10 +99,10 @@ struct DemoCommand: AsyncParsableCommand {
             var page = ConversationPage(
                 title: "Acme support: order #1138 is late", entries: entries, language: language)
             let base = server.baseURL
-            page.inlineImage = { url in
+            page.imageURL = { url in
                 guard url.hasPrefix(base), let file = DemoFiles.file(at: String(url.dropFirst(base.count))),
                     file.contentType.hasPrefix("image/")
-                else { return nil }
+                else { return url }
                 return "data:\(file.contentType);base64," + Base64.encode(file.bytes)
             }
             try page.write(to: html)

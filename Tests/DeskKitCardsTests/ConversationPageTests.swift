@@ -34,10 +34,19 @@ struct ConversationPageTests {
         let unsafe = CardHTML.render(URLPreview(url: "javascript:alert(1)", title: "t", image: "data:x"))
         #expect(unsafe.hasPrefix("<div class=\"deskkit-card\""), "an unsafe URL is no link: \(unsafe)")
         #expect(!unsafe.contains("javascript:") && !unsafe.contains("data:x"))
+        let pictured = URLPreview(url: "https://e.com/", title: "t", image: "https://e.com/i.png")
         #expect(
-            CardHTML.render(URLPreview(url: "https://e.com/", image: "https://e.com/i.png")) {
-                $0 == "https://e.com/i.png" ? "data:image/png;base64,AA==" : nil
-            }.contains("src=\"data:image/png;base64,AA==\""))
+            CardHTML.render(pictured, imageURL: { $0 == "https://e.com/i.png" ? "data:image/png;base64,AA==" : nil })
+                .contains("src=\"data:image/png;base64,AA==\""))
+        // An image mapper that refuses (nil), or answers what is no safe URL or inline picture: no picture, as the
+        // web module's renderPreview decides; a card that was only its picture is then no card.
+        for refusal in [nil, "javascript:alert(1)", "/proxy/i.png", "data:text/html;base64,AA=="] as [String?] {
+            let html = CardHTML.render(pictured, imageURL: { _ in refusal })
+            #expect(html.contains("deskkit-card-title") && !html.contains("<img"), "\(String(describing: refusal))")
+            #expect(CardHTML.render(URLPreview(url: "https://e.com/", image: "https://e.com/i.png"), imageURL: { _ in refusal }).isEmpty)
+        }
+        #expect(CardHTML.render(pictured).contains("src=\"https://e.com/i.png\""), "by default the picture's own URL")
+        #expect(!CardHTML.isInlineImage("data:image/svg+xml;base64,AA==") && !CardHTML.isInlineImage("data:image/png;base64,A=A"))
     }
 
     /// Every mutated form of the demo conversation, and messages whose every field is hostile text, rendered
@@ -70,9 +79,13 @@ struct ConversationPageTests {
             let html = ConversationPage(title: HostileText.all[0], entries: entries).render()
             let page = try Page(html)
             for (audience, name) in [(Audience.customer, "customer"), (.agent, "agent")] {
-                let visible = entries.filter { $0.message.isVisible(to: audience) }.count
-                let hiddenClosers = entries.filter { !$0.message.isVisible(to: audience) && $0.message.closesTicket }
-                    .count
+                // A customer sees no system message, and nothing of unknown or malformed data.
+                let shown = { (entry: ConversationPage.Entry) in
+                    entry.message.isVisible(to: audience)
+                        && (audience == .agent || ![.unknown, .malformed].contains(entry.message.content.kind))
+                }
+                let visible = entries.filter(shown).count
+                let hiddenClosers = entries.filter { !shown($0) && $0.message.closesTicket }.count
                 #expect(try page.view(name).all("ol/li").count == visible + hiddenClosers)
             }
             for text in HostileText.all {
@@ -109,7 +122,9 @@ struct ConversationPageTests {
         #expect(try page.view("agent").text("h2") == language.text(.agentView))
         #expect(try page.view("customer").text("footer") == language.text(.replyClosed))
         #expect(try page.view("customer").text(".//li[@class='notice closed']") == language.text(.ticketClosed))
-        #expect(try root.all("//button").map { $0.stringValue }.contains(language.text(.inquiryClose)))
+        let inquiry = try root.all("//div[@class='inquiry']/*").compactMap(\.stringValue)
+        let answers = [InterfaceString.inquiryClose, .inquiryWaiting, .inquiryConfirmed, .inquiryDeclined]
+        #expect(inquiry.contains { text in answers.contains { language.text($0) == text } }, "\(inquiry)")
         #expect(try root.text("//span[@class='stars']/@aria-label") == language.text(.ratingStars, count: 5))
         #expect(try root.text("//span[@class='time']") == language.time(1_700_000_005_000))
         // What a message or a page says keeps its own direction.

@@ -28,6 +28,14 @@ struct URLSafetyTests {
         "https://example.com:65536/", "https://example.com:8o/", "https://example.com:-1/",
         "https://example.com:80:80/",
         "https://example.com/" + String(repeating: "a", count: 8173),
+        // Hosts a browser cannot parse (IDNA refuses them): a dead link on a card.
+        "https://\u{FFFD}/", "http://" + String(Unicode.Scalar(UInt32(0xFDD0))!) + "zyx.com", "https://" + String(Unicode.Scalar(UInt32(0xFFFF))!) + "y/", "https://a\u{E000}.com/",
+        "https://a\u{378}b.com/", "https://a\u{2049}.com/", "https://\u{2FF0}.cn/", "https://a.b.c.xn--pokxncvks",
+        "http://10.0.0.XN--pokxncvks", "https://xn--abc-/", "https://xn--a-ecp.ru/", "https://xn--!.com/",
+        "https://xn--" + String(repeating: "a", count: 300) + ".com/",
+        // A right-to-left label beside one that begins with a digit, ends with a hyphen, or mixes directions.
+        "https://1a.\u{645}\u{62B}\u{627}\u{644}.com/", "https://a-.\u{5E2}\u{5D1}/", "https://a\u{5D0}b.com/",
+        "https://\u{5D0}a.com/", "https://\u{660}1\u{627}.com/", "https://\u{300}a.com/",
     ]
     static let safe = [
         "https://example.com", "HTTP://EXAMPLE.COM/A?b=c#d", "https://example.com:8443/path", "https://[2001:db8::1]/x",
@@ -37,6 +45,10 @@ struct URLSafetyTests {
         "https://[::ffff:127.0.0.1]/", "https://[1:2:3:4:5:6:7:8]/", "https://example.com/a\\b",
         "https://example.com/%E2%80%AE", "https://example.com/" + String(repeating: "a", count: 8172),
         "https://example.com/" + String(repeating: "é", count: 8172),
+        // Internationalized hosts a browser reads as shown (punycode of one among them).
+        "https://xn--bcher-kva.de/", "https://XN--BCHER-KVA.de/", "https://\u{645}\u{62B}\u{627}\u{644}.com/",
+        "https://\u{645}\u{62B}\u{627}\u{644}1.com/", "https://\u{5E2}\u{5D1}\u{5E8}\u{5D9}\u{5EA}.co.il/",
+        "https://xn--ls8h.la/", "https://\u{D55C}\u{AD6D}.kr/",
     ]
 
     @Test(arguments: unsafe)
@@ -81,4 +93,21 @@ struct URLSafetyTests {
         #expect(lenient.problems.contains { $0.code == .unsafeURL })
         #expect(!PayloadProblem.Code.unsafeURL.isFatal)
     }
+}
+
+@Suite("Safe mailto: links")
+struct SafeMailtoTests {
+    @Test(arguments: [
+        "mailto:help@example.com", "MAILTO:a.b+c@sub.example.co.uk", "mailto:ana@bücher.de", "mailto:x@xn--bcher-kva.de",
+    ])
+    func safe(_ href: String) { #expect(URLSafety.isSafeMailto(href)) }
+
+    @Test(arguments: [
+        "mailto:", "mailto:@example.com", "mailto:a@", "mailto:a@b@c.com", "mailto:a@example.com?cc=b@evil.example",
+        "mailto:a@example.com,b@evil.example", "mailto:a b@example.com", "mailto:a%40b@example.com",
+        "mailto:a@exa mple.com", "mailto:a@ex\u{202E}ample.com", "mailto:a\u{200B}@example.com", "mailto:a@[::1]",
+        "mailto:a@example.com:25", "mailto:a/b@example.com", "mailto:a@%65xample.com", "https://a@example.com",
+        "javascript:a@example.com", "mailto:a@\u{FFFD}.com",
+    ])
+    func unsafe(_ href: String) { #expect(!URLSafety.isSafeMailto(href)) }
 }

@@ -84,3 +84,31 @@ test('in Chromium: the same verdicts, every safe URL read as shown, and CardHTML
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+test('in Chromium: no host the rule calls safe is one the browser cannot parse', { skip: !chromium && 'no Chromium' }, async () => {
+  // Every code point in a host label, beginning one, and in a right-to-left domain; 400,000 punycode labels.
+  const { report } = await openPage('/test/pages/hosts.html', { seconds: 120 });
+  const { tried, safe, misread } = JSON.parse(report);
+  assert.ok(tried > 1_900_000 && safe > 300_000, `${safe} of ${tried} called safe`);
+  assert.deepEqual(misread, [], 'safe URLs the browser cannot parse (a dead link on a card)');
+});
+
+test('Sendbird\'s own preview: linkCard draws the card deskkit card draws, in every shape a widget holds', () => {
+  const og = [
+    { 'og:url': 'https://e.com/a', 'og:title': 'Platform OG', 'og:image': { url: 'http://e.com/i.png', secure_url: 'https://e.com/i.png', width: 640, height: 320 } },
+    { 'og:url': 'javascript:alert(1)', 'og:title': 'T', 'og:image': { url: 'data:x' } },
+    { 'og:title': 'no URL' },
+    { url: 'https://e.com/b', title: 'SDK OG', defaultImage: { url: 'https://e.com/j.png', width: '640' } },
+    'text', [1], null,
+  ];
+  for (const tag of og) {
+    const platform = { type: 'MESG', message_id: 1, message: 'see', og_tag: tag };
+    const [expected] = run(['card', '--threads', '1'], JSON.stringify(platform) + '\n').map((l) => JSON.parse(l).card);
+    assert.deepEqual(dk.linkCard(platform), expected, JSON.stringify(tag));
+    assert.deepEqual(dk.linkCard(JSON.stringify(platform)), expected);
+    const sdk = { messageId: 1, messageType: 'user', message: 'see', data: '', ogMetaData: tag };
+    assert.deepEqual(dk.linkCard(sdk), expected, `ogMetaData ${JSON.stringify(tag)}`);
+  }
+  assert.equal(dk.linkCard({ type: 'MESG', message_id: 1, message: 'see', og_tag: og[0] }).title.text, 'Platform OG');
+  assert.equal(dk.linkCard({ messageId: 1, messageType: 'user', message: 'see', ogMetaData: og[3] }).title.text, 'SDK OG');
+});

@@ -47,14 +47,21 @@ public struct DeskMessage: Sendable, Hashable {
     public var content: DeskContent
     /// Everything found wrong with the envelope and its data. Empty for a valid message.
     public var problems: [PayloadProblem]
+    /// Sendbird's own link preview of the message — the Platform API's `og_tag` (`og:url`, `og:title`,
+    /// `og:description`, `og:image` with `url`, `secure_url`, `width`, `height`) or `@sendbird/chat`'s
+    /// `ogMetaData` (`url`, `title`, `description`, `defaultImage`) — as a preview's fields (only strings are texts,
+    /// only integers sizes; the secure image first), or nil. ``LinkCard`` draws it for a message without a Desk
+    /// preview, as the web module does.
+    public var sendbirdPreview: URLPreview? = nil
 
     /// `data` decoded as JSON, with every member (parsed on each access).
     public var payload: JSONValue? { payloadText.flatMap { try? JSONValue.parse($0) } }
 
     /// The envelope members DeskKit reads.
     private enum EnvelopeKey: Int, JSONKeys {
-        case type, message_id, message, custom_type, created_at, data
-        static let table = StringTable(keys: Self.self, "type message_id message custom_type created_at data")
+        case type, message_id, message, custom_type, created_at, data, og_tag, ogMetaData
+        static let table = StringTable(
+            keys: Self.self, "type message_id message custom_type created_at data og_tag ogMetaData")
     }
 }
 
@@ -177,6 +184,8 @@ extension DeskMessage {
                 "\(ct.unicodeScalars.count) characters (code points), more than \(maxCustomTypeLength)")
         }
         let createdAt = reader.int64(o, .created_at)
+        let sendbirdPreview = (o[.og_tag] ?? o[.ogMetaData]).flatMap { tape.kind($0) == .object ? tape.value(at: $0) : nil }
+            .flatMap(URLPreview.init(sendbirdOG:))
         var data: String?
         let outcome: DeskPayload.Outcome
         if let d = o[.data], tape.kind(d) != .null {
@@ -187,7 +196,8 @@ extension DeskMessage {
                     MalformedPayload(data: tape.value(at: d).jsonString, reason: problem))
                 return DeskMessage(
                     messageType: messageType, messageID: messageID, text: text, customType: customType,
-                    createdAt: createdAt, encoding: .none, content: content, problems: reader.problems)
+                    createdAt: createdAt, encoding: .none, content: content, problems: reader.problems,
+                    sendbirdPreview: sendbirdPreview)
             }
             var string = tape.string(at: d)
             let original = string
@@ -205,7 +215,8 @@ extension DeskMessage {
         return DeskMessage(
             messageType: messageType, messageID: messageID, text: text, customType: customType, data: data,
             createdAt: createdAt, encoding: outcome.encoding, dataType: outcome.dataType,
-            payloadText: outcome.payloadText, content: outcome.content, problems: reader.problems)
+            payloadText: outcome.payloadText, content: outcome.content, problems: reader.problems,
+            sendbirdPreview: sendbirdPreview)
     }
 }
 

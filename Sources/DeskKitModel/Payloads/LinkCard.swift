@@ -97,11 +97,16 @@ public struct LinkCard: Sendable, Hashable {
             image: preview.image, imageWidth: preview.imageWidth, imageHeight: preview.imageHeight, limits: limits)
     }
 
-    /// The card of the URL preview a decoded message carries; nil for other messages and for a preview with
-    /// nothing to show.
+    /// The card of the URL preview a decoded message carries — Desk's, else Sendbird's own
+    /// (``DeskMessage/sendbirdPreview``); nil for other messages and for a preview with nothing to show.
     public init?(_ message: DeskMessage, limits: Limits = Limits()) {
-        guard case .urlPreview(let preview) = message.content else { return nil }
-        self.init(preview, limits: limits)
+        if case .urlPreview(let preview) = message.content {
+            self.init(preview, limits: limits)
+        } else if let own = message.sendbirdPreview {
+            self.init(own, limits: limits)
+        } else {
+            return nil
+        }
     }
 
     /// The card of a preview's fields as a client holds them (Sendbird's own `og_tag` and `ogMetaData` among

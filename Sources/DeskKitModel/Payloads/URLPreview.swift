@@ -37,6 +37,25 @@ public struct URLPreview: Sendable, Hashable {
         self.imageHeight = imageHeight
     }
 
+    /// Sendbird's own preview of a message (``DeskMessage/sendbirdPreview``): the Platform API's `og_tag` or
+    /// `@sendbird/chat`'s `ogMetaData`; nil when it has no URL.
+    init?(sendbirdOG og: JSONValue) {
+        let text = { (key: String) in og[key]?.stringValue }
+        let size = { (image: JSONValue?, key: String) -> Int? in
+            // A whole number, as JavaScript's Number.isInteger reads one (`1200.0` too).
+            guard let n = image?[key]?.doubleValue, n.rounded() == n, abs(n) < 1e15 else { return nil }
+            return Int(n)
+        }
+        let platform = og["og:url"] != nil || og["og:title"] != nil || og["og:image"] != nil
+        let image = platform ? og["og:image"] : og["defaultImage"]
+        guard let url = text(platform ? "og:url" : "url") else { return nil }
+        self.init(
+            url: url, title: text(platform ? "og:title" : "title"),
+            description: text(platform ? "og:description" : "description"),
+            image: image?[platform ? "secure_url" : "secureUrl"]?.stringValue ?? image?["url"]?.stringValue,
+            imageWidth: size(image, "width"), imageHeight: size(image, "height"))
+    }
+
     /// The `data.type` of URL previews.
     public static let dataType = "SENDBIRD_DESK_URL_PREVIEW"
 

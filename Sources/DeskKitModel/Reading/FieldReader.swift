@@ -202,10 +202,19 @@ extension String {
         return utf8.starts(with: UnsafeBufferPointer(start: prefix.utf8Start, count: n))
     }
 
+    /// The text without the white space (Unicode's White_Space characters) at either end.
     var trimmingSpaces: Substring {
         var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s.removeFirst() }
-        while let l = s.last, l.isWhitespace { s.removeLast() }
+        while let f = s.unicodeScalars.first, isWhiteSpace(f) { s.unicodeScalars.removeFirst() }
+        while let l = s.unicodeScalars.last, isWhiteSpace(l) { s.unicodeScalars.removeLast() }
         return s
+    }
+}
+
+/// Unicode's White_Space property, written out (the property's table would be the web module's largest).
+private func isWhiteSpace(_ s: Unicode.Scalar) -> Bool {
+    switch s.value {
+    case 0x9...0xD, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+    default: false
     }
 }

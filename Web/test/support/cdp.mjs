@@ -77,6 +77,8 @@ export async function openBrowser({ width = 1200, height = 900, dark = false } =
 
   return {
     evaluate,
+    /** A DevTools protocol command on the page's session (`Accessibility.getFullAXTree`, `Input.dispatchKeyEvent`). */
+    call,
     /** Every exception the page threw and every request its policy refused, so far. */
     problems,
     /** Opens `url` and waits for its load. */

@@ -1,0 +1,235 @@
+/// The checks ``URLSafety`` makes of an internationalized host — one with a non-ASCII character or an `xn--`
+/// label — label by label, as IDNA (UTS #46, which browsers apply) reads them: a host a browser cannot parse is
+/// a dead link on a card, and one it maps is another host than the one shown.
+enum HostLabels {
+    /// The longest `xn--` label decoded (punycode is quadratic in its length; DNS allows 63 bytes).
+    static let maxACELabel = 255
+
+    /// Why the host (bytes of an authority's host: letters, digits, `-`, `_`, `.` and UTF-8) is one a browser
+    /// refuses or reads as another, or nil.
+    static func problem(with host: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        var summaries: [LabelSummary] = []
+        var scalars: [UInt32] = []
+        for label in host.split(separator: 0x2E, omittingEmptySubsequences: false) where !label.isEmpty {
+            // (An empty label is one final dot: one inside is refused before.)
+            scalars.removeAll(keepingCapacity: true)
+            if label.count > 4, label[label.startIndex] | 0x20 == 0x78, label[label.startIndex + 1] | 0x20 == 0x6E,
+                label[label.startIndex + 2] == 0x2D, label[label.startIndex + 3] == 0x2D
+            {
+                guard label.count <= maxACELabel + 4, decode(label.dropFirst(4), into: &scalars) else {
+                    return "has an xn-- label in its host that is no punycode"
+                }
+                guard scalars.contains(where: { $0 >= 0x80 }) else {
+                    return "has an xn-- label in its host that spells ASCII"
+                }
+                if scalars.contains(where: { $0 < 0x80 && !isLowercaseHostCharacter($0) }) {
+                    return "has an xn-- label in its host with a character a browser maps"
+                }
+            } else {
+                for scalar in String(decoding: label, as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
+            }
+            var summary = LabelSummary()
+            for (index, value) in scalars.enumerated() {
+                guard let scalar = Unicode.Scalar(value) else { return "has an xn-- label in its host that is no punycode" }
+                let bidi = bidiClass(scalar)
+                if index == 0, bidi == .mark || scalar.properties.generalCategory == .spacingMark { return "has a label in its host that begins with a combining mark" }
+                if value >= 0x80 {
+                    if URLSafety.isInvisible(scalar) { return "contains an invisible or bidirectional character" }
+                    if URLSafety.isMappedInHost(scalar) {
+                        return "has a character in its host that a browser reads as another"
+                    }
+                    if isRefused(scalar) { return "has a character in its host that IDNA refuses" }
+                }
+                summary.add(bidi, first: index == 0, letter: bidi == .europeanNumber || bidi == .arabicNumber || isLetter(scalar))
+            }
+            summaries.append(summary)
+        }
+        return bidiProblem(summaries)
+    }
+
+    /// A lowercase ASCII letter, a digit, `-` or `_`: the ASCII an `xn--` label may decode to.
+    private static func isLowercaseHostCharacter(_ v: UInt32) -> Bool {
+        (0x61...0x7A).contains(v) || (0x30...0x39).contains(v) || v == 0x2D || v == 0x5F
+    }
+
+    /// Characters IDNA refuses in a host: unassigned ones (noncharacters among them), private use, controls,
+    /// format characters, separators and spacing accents (mapped to a space and a mark), the replacement and
+    /// object-replacement characters, the Latin-1 signs (some mapped to letters or digits), the letters IDNA maps
+    /// to a letter and a mark or a dot (`Ŀ`, Thai and Lao `am`, Greek numeral signs), the punctuation IDNA
+    /// maps to `?`, `!` or `::=`, the ideographic description characters, the Hangul compatibility letters and
+    /// kanbun, the compatibility ideographs and Arabic's presentation forms (mapped to others).
+    private static func isRefused(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0xA1...0xBF, 0x13F...0x140, 0x374, 0x37A, 0xE33, 0xEB3, 0x2047...0x2049, 0x2A74, 0x2FF0...0x2FFF,
+            0x3131...0x319F, 0x31EF, 0xF900...0xFAFF, 0xFB50...0xFDFF, 0xFE70...0xFEFF, 0xFFFC...0xFFFD,
+            0x2F800...0x2FA1F:
+            return true
+        default: break
+        }
+        switch s.properties.generalCategory {
+        case .unassigned, .privateUse, .surrogate, .control, .format, .spaceSeparator, .lineSeparator,
+            .paragraphSeparator, .modifierSymbol:
+            return true
+        default: return false
+        }
+    }
+
+    // MARK: Punycode
+
+    /// Decodes an `xn--` label's rest (`bcher-kva`, RFC 3492) into `output`; false when it is no punycode.
+    static func decode(_ ace: Slice<UnsafeBufferPointer<UInt8>>, into output: inout [UInt32]) -> Bool {
+        let base = 36, tMin = 1, tMax = 26
+        var start = ace.startIndex
+        if let dash = ace.lastIndex(of: 0x2D) {
+            for b in ace[..<dash] {
+                guard b < 0x80 else { return false }
+                output.append(UInt32(b | ((0x41...0x5A).contains(b) ? 0x20 : 0)))
+            }
+            start = dash + 1
+        }
+        var n = 128
+        var i = 0
+        var bias = 72
+        var at = start
+        while at < ace.endIndex {
+            let old = i
+            var w = 1
+            var k = base
+            while true {
+                guard at < ace.endIndex, let digit = digit(ace[at]) else { return false }
+                at += 1
+                i += digit * w
+                guard i <= 0x10FFFF * (output.count + 1) else { return false }
+                let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+                if digit < t { break }
+                w *= base - t
+                guard w <= 0x10FFFF * (output.count + 1) else { return false }
+                k += base
+            }
+            bias = adapt(i - old, output.count + 1, old == 0)
+            n += i / (output.count + 1)
+            i %= output.count + 1
+            guard n <= 0x10FFFF, !(0xD800...0xDFFF).contains(n) else { return false }
+            output.insert(UInt32(n), at: i)
+            i += 1
+        }
+        return true
+    }
+
+    private static func digit(_ b: UInt8) -> Int? {
+        switch b {
+        case 0x30...0x39: Int(b) - 0x30 + 26
+        case 0x41...0x5A: Int(b) - 0x41
+        case 0x61...0x7A: Int(b) - 0x61
+        default: nil
+        }
+    }
+
+    private static func adapt(_ delta: Int, _ count: Int, _ first: Bool) -> Int {
+        var delta = first ? delta / 700 : delta / 2
+        delta += delta / count
+        var k = 0
+        while delta > 455 {
+            delta /= 35
+            k += 36
+        }
+        return k + 36 * delta / (delta + 38)
+    }
+
+    // MARK: The bidi rule
+
+    /// What the bidi rule tells apart (RFC 5893's classes, coarsely: a right-to-left script's letters, its
+    /// marks, Arabic's digits, European digits, the rest).
+    enum BidiClass: UInt8 { case leftToRight, rightToLeft, arabicNumber, europeanNumber, mark, other }
+
+    /// The class of `s`: the blocks of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko,
+    /// Samaritan, Mandaic, their presentation forms and the historic scripts of the supplementary planes) are
+    /// right to left (their punctuation too) but for their marks and Arabic's digits; nonspacing and enclosing
+    /// marks are marks; symbols
+    /// and punctuation are neutral; the other letters and digits are left to right.
+    static func bidiClass(_ s: Unicode.Scalar) -> BidiClass {
+        let v = s.value
+        switch v {
+        case 0x30...0x39, 0x6F0...0x6F9: return .europeanNumber
+        case 0x41...0x5A, 0x61...0x7A: return .leftToRight
+        case 0...0x7F: return .other
+        case 0x600...0x605, 0x660...0x669, 0x66B...0x66C, 0x6DD, 0x890...0x891, 0x8E2: return .arabicNumber
+        default: break
+        }
+        let category = s.properties.generalCategory
+        if category == .nonspacingMark || category == .enclosingMark { return .mark }
+        switch v {
+        case 0x590...0x8FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return .rightToLeft
+        default: break
+        }
+        switch category {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .spacingMark,
+            .decimalNumber, .letterNumber:
+            return .leftToRight
+        default: return .other  // symbols and punctuation: neutral
+        }
+    }
+
+    /// A letter (but a modifier letter) or a spacing mark: with the digits whose class is known, what a label of a
+    /// right-to-left domain may begin and end with here (the bidi classes of the rest vary, and the rule refuses
+    /// the neutral ones there).
+    private static func isLetter(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter, .spacingMark: return true
+        default: return false
+        }
+    }
+
+    /// What the bidi rule asks of a label: its first class, its last but marks, the classes it holds, and
+    /// whether it begins and ends with a letter or digit.
+    struct LabelSummary {
+        var first = BidiClass.other
+        var last = BidiClass.other
+        var held: UInt8 = 0
+        var lettersAtEdges = true
+        private var lastIsLetter = true
+
+        mutating func add(_ bidi: BidiClass, first isFirst: Bool, letter: Bool) {
+            if isFirst {
+                first = bidi
+                lettersAtEdges = letter
+            }
+            if bidi != .mark {
+                last = bidi
+                lastIsLetter = letter
+            }
+            held |= 1 << bidi.rawValue
+        }
+
+        var endsWithLetter: Bool { lastIsLetter }
+
+        func holds(_ bidi: BidiClass) -> Bool { held & 1 << bidi.rawValue != 0 }
+    }
+
+    /// Why the labels break the bidi rule (RFC 5893, as UTS #46 checks it in a host with a right-to-left label),
+    /// or nil: in such a host each label begins with a letter; a right-to-left one holds no left-to-right
+    /// letter, ends with a right-to-left letter or a digit, and does not mix Arabic and European digits; a
+    /// left-to-right one holds no right-to-left character and ends with a letter or a digit.
+    static func bidiProblem(_ labels: [LabelSummary]) -> String? {
+        guard labels.contains(where: { $0.holds(.rightToLeft) || $0.holds(.arabicNumber) }) else { return nil }
+        for label in labels {
+            guard label.lettersAtEdges, label.endsWithLetter else {
+                return "mixes right-to-left and left-to-right text in its host as a browser does not read it"
+            }
+            let fine: Bool
+            switch label.first {
+            case .rightToLeft:
+                fine =
+                    !label.holds(.leftToRight) && !(label.holds(.arabicNumber) && label.holds(.europeanNumber))
+                    && (label.last == .rightToLeft || label.last == .europeanNumber || label.last == .arabicNumber)
+            case .leftToRight:
+                fine =
+                    !label.holds(.rightToLeft) && !label.holds(.arabicNumber)
+                    && (label.last == .leftToRight || label.last == .europeanNumber)
+            default: fine = false
+            }
+            if !fine { return "mixes right-to-left and left-to-right text in its host as a browser does not read it" }
+        }
+        return nil
+    }
+}
