@@ -18,6 +18,12 @@ Scripts/build-wasm.sh
 # docs/BENCHMARKS.md).
 size=$(stat -c %s Web/deskkit.wasm)
 ((size <= 400 * 1024)) || { echo "Web/deskkit.wasm is $size bytes, over its budget of 400 KB" >&2; exit 1; }
+# Issue 94's budget: the JavaScript a widget downloads (every .mjs the package holds) within 40 KB.
+js=$(cat Web/*.mjs | wc -c)
+((js <= 40 * 1000)) || { echo "the package's JavaScript is $js bytes, over its budget of 40 KB" >&2; exit 1; }
+echo "budgets: Web/deskkit.wasm $size bytes (of $((400 * 1024))), JavaScript $js bytes (of 40000)"
+# The widget's words are the strings tables' (Scripts/export-strings.py made Web/strings.mjs from them).
+Scripts/export-strings.py --check
 export DESKKIT="${DESKKIT:-$PWD/.build/debug/deskkit}"
 [ -x "$DESKKIT" ] || { echo "no deskkit at $DESKKIT: swift build --product deskkit" >&2; exit 2; }
 (cd Web && node --test test/*.test.mjs)
@@ -36,6 +42,6 @@ files=$(python3 -c 'import json,sys; print(" ".join(sorted(f["path"] for f in js
 # The schemas are Sources/DeskKitSchemas/Schemas/ as they are (what `deskkit schema` and the server serve).
 diff -r Sources/DeskKitSchemas/Schemas Web/schemas
 schemas=$(cd Web && ls schemas/*.json | tr '\n' ' ')
-expected="README.md card.css deskkit.wasm index.d.ts index.mjs message.mjs package.json render.mjs ${schemas% }"
+expected="README.md card.css conversation.mjs deskkit.wasm index.d.ts index.mjs message.mjs package.json render.mjs ${schemas% } strings.mjs"
 [ "$files" = "$expected" ] || { echo "npm pack holds: $files (expected: $expected)" >&2; exit 1; }
 echo "web package: $(ls "$work"/*.tgz | xargs -n1 basename), $files"

@@ -1,47 +1,43 @@
-// Every Desk message as the element a widget shows (renderMessage), with the closure inquiry and the satisfaction
-// survey answered by the customer as DOM events the widget hands to the Desk SDK. The words are DeskKitCards'
-// strings tables (strings.mjs), the same as ConversationPage's; nothing from a message is parsed as markup.
+// Every Desk message as a widget shows it, the customer's answers as DOM events for the Desk SDK, in the words of
+// ConversationPage's tables (strings.mjs); nothing from a message is parsed as markup.
 import { TABLES } from './strings.mjs';
 import { shapedMessage } from './message.mjs';
+import { setLink } from './render.mjs';
 
-/** The event an answer dispatches (bubbling, composed): `detail` is `{ kind, messageId, ticketId, answer }`. */
+/** The event an answer dispatches (bubbling, composed), its `detail` a `DeskKitAnswer` (index.d.ts). */
 export const ANSWER_EVENT = 'deskkit-answer';
 let forms = 0;
 
-/** The table for `tag` (`ar`, `zh-CN`, `pt-BR`): as written, then by language (Chinese is Simplified), else English. */
-function table(tag) {
-  const wanted = String(tag ?? 'en').toLowerCase();
-  for (const key of Object.keys(TABLES)) if (key.toLowerCase() === wanted) return key;
-  const language = wanted.split('-')[0];
-  if (language === 'zh') return /hant|tw|hk|mo/.test(wanted) ? 'en' : 'zh-Hans';
-  return Object.keys(TABLES).find((key) => key === language) ?? 'en';
-}
-
-/** The interface's words in one language: `text(key, values)` and `count(key, n)` (the CLDR plural form). */
-export function interfaceWords(tag) {
-  const t = table(tag);
-  const { dir, strings } = TABLES[t];
-  const fill = (s, values) => s.replace(/\{(\w+)\}/g, (m, name) => (name in values ? values[name] : m));
-  const plurals = new Intl.PluralRules(t);
-  const numbers = new Intl.NumberFormat(t, { numberingSystem: 'latn' });  // as ConversationPage writes them
-  return {
-    tag: t, dir,
-    text: (key, values = {}) => fill(typeof strings[key] === 'string' ? strings[key] : strings[key].other, values),
-    count: (key, n, values = {}) => {
-      const forms = strings[key];
-      return fill(forms[plurals.select(n)] ?? forms.other, { ...values, count: numbers.format(n) });
-    },
-  };
-}
+const cache = new Map();
 
 /**
- * The element a widget shows for `message` (any shape `decodeMessage` takes), or null for what `audience` does not
- * see (`render.mjs`' options, and `audience` 'customer' or 'agent', `language` a BCP 47 tag of the interface).
+ * The interface's words in the table for `tag` (as written, then by language: `zh-CN` is zh-Hans, `zh-TW` has none;
+ * else English): `text(key, values)`, and `count(key, n)` in the CLDR plural form (Intl's, as ICU's for Swift).
  */
+export function interfaceWords(tag) {
+  if (cache.has(tag)) return cache.get(tag);
+  const wanted = tag.toLowerCase();
+  const language = wanted.split('-')[0];
+  const t = Object.keys(TABLES).find((key) => key.toLowerCase() === wanted)
+    ?? (language === 'zh' ? (/hant|tw|hk|mo/.test(wanted) ? 'en' : 'zh-Hans') : Object.hasOwn(TABLES, language) ? language : 'en');
+  const { dir, strings } = TABLES[t];
+  const fill = (s, values) => s.replace(/\{(\w+)\}/g, (m, name) => values[name] ?? m);
+  const plurals = new Intl.PluralRules(t);
+  const numbers = new Intl.NumberFormat(t, { numberingSystem: 'latn' });  // as ConversationPage writes them
+  const words = {
+    tag: t, dir,
+    text: (key, values = {}) => fill(strings[key].other ?? strings[key], values),
+    count: (key, n) => fill(strings[key][plurals.select(n)] ?? strings[key].other, { count: numbers.format(n) }),
+  };
+  cache.set(tag, words);
+  return words;
+}
+
+/** The element a widget shows for `message`, or null for what `audience` does not see (index.d.ts). */
 export function renderMessage(dk, o, message, audience, words) {
   const decoded = dk.decodeMessage(message);
-  const kind = decoded.kind;
-  if (audience === 'customer' && (!decoded.visibleToCustomer || kind === 'unknown' || kind === 'malformed')) return null;
+  const { kind } = decoded;
+  if (audience === 'customer' && (!decoded.visibleToCustomer || /^(unknown|malformed)$/.test(kind))) return null;
   const d = o.document;
   const make = (name, className, text, dir) => {
     const e = d.createElement(name);
@@ -52,8 +48,8 @@ export function renderMessage(dk, o, message, audience, words) {
   };
   const root = make('div', 'deskkit-message');
   root.dataset.kind = kind;
-  root.setAttribute('lang', words.tag);
-  root.setAttribute('dir', words.dir);
+  root.lang = words.tag;
+  root.dir = words.dir;
   const fields = shapedMessage(message) ?? {};
   const text = typeof fields.message === 'string' ? fields.message : '';
   const value = decoded.value ?? {};
@@ -70,7 +66,7 @@ export function renderMessage(dk, o, message, audience, words) {
   bubble.append(dk.renderText(text, { document: d, linkOptions: o.linkOptions, emailLinks: o.emailLinks }));
   root.append(bubble);
   const answer = (detail, controls) => {
-    for (const c of controls) c.disabled = true;
+    controls.forEach((c) => (c.disabled = true));
     root.dispatchEvent(new CustomEvent(ANSWER_EVENT, { bubbles: true, composed: true,
       detail: { kind, messageId: decoded.messageId, ticketId: value.ticketId ?? null, ...detail } }));
   };
@@ -81,9 +77,9 @@ export function renderMessage(dk, o, message, audience, words) {
       const buttons = [['yes', 'inquiry.close'], ['no', 'inquiry.keepOpen']].map(([reply, key]) => {
         const b = make('button', 'deskkit-answer', words.text(key));
         b.type = 'button';
-        b.setAttribute('aria-pressed', 'false');
+        b.ariaPressed = 'false';
         b.addEventListener('click', () => {
-          b.setAttribute('aria-pressed', 'true');
+          b.ariaPressed = 'true';
           answer({ answer: reply }, buttons);
         });
         return b;
@@ -104,7 +100,7 @@ export function renderMessage(dk, o, message, audience, words) {
       const item = make('li', null, undefined, 'auto');
       const href = typeof result.url === 'string' ? dk.safeURL(result.url) : null;
       const question = make(href ? 'a' : 'span', null, result.question ?? (href ? result.url : ''));
-      if (href) for (const [k, v] of [['href', href], ['rel', 'noopener noreferrer nofollow'], ['target', '_blank']]) question.setAttribute(k, v);
+      if (href) setLink(question, href);
       item.append(question);
       if (result.answer) item.append(make('span', 'deskkit-faq-answer', result.answer));
       list.append(item);

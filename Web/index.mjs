@@ -1,11 +1,10 @@
 // DeskKit for web pages: Sendbird Desk message decoding, visibility, validation and link detection, from the
 // same Swift sources as the server, compiled to WebAssembly (deskkit.wasm, beside this file); messages in every
-// shape a widget holds (message.mjs); links and preview cards rendered safely (render.mjs).
+// shape a widget holds (message.mjs); links and cards (render.mjs) and every Desk message (conversation.mjs)
+// rendered safely. The API is documented in index.d.ts:
 //
-//   import { load } from 'deskkit';
 //   const dk = await load();
-//   dk.findLinks('see example.com/track/1138');  // [{ text, href, asciiHref, kind, start, end }]
-//   if (dk.visibility(sdkMessage, 'customer').visible) bubble.append(dk.renderText(sdkMessage.message));
+//   const element = dk.renderMessage(sdkMessage, { audience: 'customer', language: 'ar' });  // or null
 
 import { DeskKitError, envelopeText, problemError, previewPayload } from './message.mjs';
 import { renderText, renderPreview, renderOptions } from './render.mjs';
@@ -21,11 +20,7 @@ const LINK_OPTIONS = [
   ['requireScheme', false],
 ];
 const DEFAULT_OPTIONS = optionBits(undefined);
-/**
- * The bytes at which DeskKit's scanner tries a link (`LinkScanner.candidates`): a text with none of them has no
- * link, and is answered without crossing into the module. Kept in step with the scanner by the tests, which run
- * every text of the corpora both ways.
- */
+/** The bytes where the scanner tries a link (`LinkScanner.candidates`): a text without them has none (tests agree). */
 const CANDIDATE = /[.:@/]/;
 /** What an href puts before a link's text, by the module's code (`RawLink.Prefix` in DeskKitLinks). */
 const PREFIXES = ['', 'http://', 'https://', 'https:', 'mailto:'];
@@ -96,10 +91,7 @@ async function moduleBytes(source) {
   return response.arrayBuffer();
 }
 
-/**
- * Instantiates the module: from the file beside this one (Node) or its URL (a browser), or from `source` — a
- * URL, the module's bytes, or a compiled `WebAssembly.Module`.
- */
+/** Instantiates the module from `source` (a URL, its bytes or a compiled module), else from the file beside this one. */
 export async function load(source) {
   const bytes = await moduleBytes(source);
   let instance;
@@ -115,7 +107,7 @@ const decoder = new TextDecoder();
 /** The module's functions over JavaScript values. Every call frees what it allocated. */
 class DeskKit {
   #x;
-  /** Where texts are written in the module's memory, reused from call to call (a small one is kept). */
+  /** Where texts are written in the module's memory, reused from call to call. */
   #input = 0;
   #capacity = 0;
   #view = null;
@@ -128,7 +120,7 @@ class DeskKit {
     this.#x = exports;
   }
 
-  /** The size of the module's memory in bytes (it grows, never shrinks: a number that stays put is flat). */
+  /** The size of the module's memory in bytes (it grows, never shrinks). */
   get memoryBytes() {
     return this.#x.memory.buffer.byteLength;
   }
@@ -188,10 +180,7 @@ class DeskKit {
     }
   }
 
-  /**
-   * The links in `text`: `[{ text, href, asciiHref, kind, start, end }]`, `kind` 'url' or 'email', `start` and
-   * `end` in UTF-16 code units (what `text.slice` takes).
-   */
+  /** The links in `text` (index.d.ts documents every method's answer). */
   findLinks(text, options) {
     if (typeof text !== 'string') throw new TypeError('findLinks: text must be a string');
     const bits = options === undefined ? DEFAULT_OPTIONS : optionBits(options);
@@ -228,10 +217,7 @@ class DeskKit {
     return links;
   }
 
-  /**
-   * A message decoded: `{ messageId, kind, encoding, visibleToCustomer, ticketClosed, value, error }`, as one line
-   * of `deskkit decode --messages` in camelCase. `message` is any shape a widget holds (`envelopeText`).
-   */
+  /** A message in any shape a widget holds, decoded as `deskkit decode --messages` does (in camelCase). */
   decodeMessage(message) {
     const summary = this.#json(this.#x.dk_decode_message, envelopeText(message, 'decodeMessage'));
     if (summary.error && summary.error.path === '$') throw problemError('decodeMessage', summary.error);
@@ -255,10 +241,7 @@ class DeskKit {
     return { visible: answer.visible, reason: answer.reason };
   }
 
-  /**
-   * Every problem strict validation finds: `[{ code, path, message }]`, empty for a valid message. Takes a message
-   * of any shape, a payload (`{ type, body }`), or the JSON text of a `data` string.
-   */
+  /** Every problem strict validation finds in a message, a payload or a `data` string's JSON text. */
   validate(message) {
     const problems = this.#json(this.#x.dk_validate, envelopeText(message, 'validate'));
     // Text that is no JSON object is no message — unless it is a JSON string, a `data` string to validate.
@@ -267,42 +250,24 @@ class DeskKit {
     return problems;
   }
 
-  /**
-   * `text` when it is a URL a client may open or load — DeskKit's one rule (`URLSafety`): an absolute http(s) URL
-   * with a host every reader sees the same (no credentials, no percent-encoded or look-alike host, no IPv4 address
-   * spelt as another), and no control, white-space, zero-width or bidirectional character anywhere — else null.
-   * Relative (`/account`), scheme-relative (`//host`) and backslash (`https:\\host`) forms are null.
-   */
+  /** `text` when it is a URL a client may open or load — DeskKit's one rule (`URLSafety`) — else null. */
   safeURL(text) {
-    if (typeof text !== 'string' || text.length === 0 || text.length > 2 * MAX_URL) return null;
-    if (LONE_SURROGATE.test(text)) return null;
-    const length = this.#write(text);
-    const safe = this.#x.dk_safe_url(this.#input, length, 0);
+    return this.#safe(text, 0);
+  }
+
+  /** `href` when it is a `mailto:` link a client may open (`URLSafety.isSafeMailto`), else null. */
+  safeMailto(href) {
+    return this.#safe(href, 1);
+  }
+
+  #safe(text, mailto) {
+    if (typeof text !== 'string' || !text || text.length > 2 * MAX_URL || LONE_SURROGATE.test(text)) return null;
+    const safe = this.#x.dk_safe_url(this.#input, this.#write(text), mailto);
     this.#release();
     return safe ? text : null;
   }
 
-  /**
-   * `href` when it is a `mailto:` link a client may open for an e-mail address in text — DeskKit's rule
-   * (`URLSafety.isSafeMailto`): one address, no query, no second recipient, a domain the URL rule calls safe — else
-   * null. `renderText` links e-mail addresses by it, as ConversationPage does.
-   */
-  safeMailto(href) {
-    if (typeof href !== 'string' || href.length < 8 || href.length > 2 * MAX_URL || LONE_SURROGATE.test(href)) return null;
-    const length = this.#write(href);
-    const safe = this.#x.dk_safe_url(this.#input, length, 1);
-    this.#release();
-    return safe ? href : null;
-  }
-
-  /**
-   * What a card shows of the URL preview in `message`, every decision made — DeskKit's `LinkCard`: `{ link, host,
-   * image: { url, width, height, alt }, site, title, description }`, each text `{ text, dir, clipped }` clipped to
-   * `maxTitle` (the site label too) and `maxDescription` graphemes (150 and 300 by default); `alt` is '' (decoration),
-   * the text, or null (the interface's word for an image). Null when there is no preview or nothing to show.
-   * `message` is a message in any shape (Sendbird's own `ogMetaData`/`og_tag` preview when it has no Desk one), its
-   * decoded answer, or a `SENDBIRD_DESK_URL_PREVIEW` payload (an object, its JSON text, or a `data` string).
-   */
+  /** What a card shows of the URL preview in a message or payload, every decision made (`LinkCard`), or null. */
   linkCard(message, options) {
     const limits = [options?.maxTitle ?? 150, options?.maxDescription ?? 300];
     for (const n of limits) {
@@ -341,11 +306,7 @@ class DeskKit {
     return renderPreview(this, message, options);
   }
 
-  /**
-   * The element a widget shows for `message` in any shape, or null for what `options.audience` ('customer', the
-   * default, or 'agent') does not see; its interface in `options.language` (`conversation.mjs`). The customer's
-   * answers to a closure inquiry or a satisfaction survey are `deskkit-answer` events.
-   */
+  /** The element a widget shows for a message, or null for what the audience does not see (`conversation.mjs`). */
   renderMessage(message, options) {
     const o = renderOptions(options, 'renderMessage');
     return renderMessage(this, o, message, o.audience, interfaceWords(o.language));

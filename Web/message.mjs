@@ -23,11 +23,8 @@ const SDK_ONLY = ['messageType', 'messageId', 'customType', 'createdAt'];
 const SHAPED_TEXT = /"(?:messageType|messageId|customType|createdAt|category)"\s*:/;
 
 /**
- * The JSON text the module reads for `message`: a `@sendbird/chat` message object (its members read as
- * properties, so getters work; `messageType` 'admin' is `ADMM`), a Platform API message or webhook body
- * (snake_case), or the JSON text of any of them. A value that is no object throws a DeskKitError; the module
- * answers an object that is no message (none of type, custom type, data, message id) with the problem
- * JavaScript throws, and text that is no JSON object as the `deskkit` command answers it.
+ * The JSON text the module reads for `message`: a `@sendbird/chat` object (read as properties, so getters work), a
+ * Platform API message or webhook body, or the JSON text of any. A value that is no object throws a DeskKitError.
  */
 export function envelopeText(message, call) {
   if (typeof message === 'string') {
@@ -96,10 +93,8 @@ export function problemError(call, problem) {
 }
 
 /**
- * A URL preview's fields (`{ url, siteName, title, description, image, imageWidth, imageHeight }`, as `decodeMessage`
- * types them) as the `SENDBIRD_DESK_URL_PREVIEW` payload the module reads: only
- * strings are text and URLs, only integers sizes; anything else is absent (a getter's object whose `toString` says
- * `javascript:`, an array of markup). A preview without a URL has no card.
+ * A URL preview's fields as `decodeMessage` types them, as the `SENDBIRD_DESK_URL_PREVIEW` payload the module reads:
+ * only strings are texts and URLs, only integers sizes (not an object whose `toString` says `javascript:`).
  */
 export function previewPayload(value) {
   const text = (s) => (typeof s === 'string' ? s : undefined);

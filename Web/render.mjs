@@ -1,14 +1,13 @@
-// Rendering for web widgets: chat text as text nodes and links, a URL preview as a card. Everything rendered is
-// untrusted (a customer's text, a page's title), so no markup is ever parsed: text goes into text nodes only, and
-// a URL reaches an `href` or `src` only when the module's one rule calls it safe (`dk.safeURL`, DeskKit's
-// `URLSafety`), and what a card shows is the module's `LinkCard` (`dk.linkCard`): this file only builds elements.
+// Chat text as text nodes and links, a URL preview as a card. All of it is untrusted, so no markup is parsed: a URL
+// reaches an `href` or `src` only when the module's rule calls it safe (`dk.safeURL`, `dk.safeMailto`), and a card
+// shows what the module's `LinkCard` decides (`dk.linkCard`): this file only builds elements.
 
 /** The defaults of the rendering options. */
 const DEFAULTS = { maxTitle: 150, maxDescription: 300, imageLabel: 'image' };
 const OPTION_NAMES = ['document', 'imageURL', 'linkOptions', 'maxTitle', 'maxDescription', 'emailLinks', 'imageLabel',
   'audience', 'language'];
 const REL = 'noopener noreferrer nofollow';
-/** An image carried in the page (`CardHTML.isInlineImage`): what an image mapper may answer besides a safe URL. */
+/** An image carried in the page (`CardHTML.isInlineImage`): an image mapper may answer one. */
 const INLINE_IMAGE = /^data:image\/(?:png|jpeg|gif|webp|avif);base64,[A-Za-z0-9+/]*={0,2}$/;
 
 /** The options with their defaults; a wrong name or type is a TypeError. */
@@ -56,7 +55,7 @@ function element(document, name, className, text) {
   return e;
 }
 
-function setLink(a, href) {
+export function setLink(a, href) {
   a.setAttribute('href', href);
   a.setAttribute('rel', REL);
   a.setAttribute('target', '_blank');
@@ -87,12 +86,8 @@ export function renderText(dk, text, options) {
 }
 
 /**
- * The card of the URL preview in `message` — a message in any shape, its decoded answer, or a
- * `SENDBIRD_DESK_URL_PREVIEW` payload — as an element built from `dk.linkCard` (every decision is the module's, the
- * same as DeskKit's `LinkCard` and `CardHTML`): `<a class="deskkit-card">` (a `<div>` without a link) holding the
- * image, the site label, the title, the description and the link's host. `imageURL` maps the image's URL (an image
- * proxy's): its answer is a safe URL or a `data:image/…;base64,` one, else the card has no image (as `CardHTML`'s).
- * Null when there is no card.
+ * The card of the URL preview in a message (any shape, or decoded) or a payload, from `dk.linkCard`'s decisions.
+ * `imageURL` maps the image's URL to a safe URL or a `data:image/…;base64,` one, else no image (as `CardHTML`).
  */
 export function renderPreview(dk, message, options) {
   const o = renderOptions(options, 'renderPreview');
