@@ -18,7 +18,7 @@ import DeskKitModel
 public enum CardHTML {
     /// The card of `preview`, or `""` when it has nothing to show. `imageURL` maps the picture's URL — to an image
     /// proxy's, or to a `data:` URL that carries it in the page — and its answer must be a safe URL
-    /// (``URLSafety``) or an inline picture (``isInlineImage(_:)``), else the card shows no picture (nil: none), as
+    /// (`URLSafety`) or an inline picture (``isInlineImage(_:)``), else the card shows no picture (nil: none), as
     /// the web module's `renderPreview` decides; `language` names a picture that stands alone without a site label
     /// (its `alt`).
     public static func render(
@@ -57,7 +57,9 @@ public enum CardHTML {
         else { return false }
         var padding = 0
         for b in url.utf8[url.utf8.index(after: comma)...] {
-            let digit = (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) || b == 0x2B || b == 0x2F
+            let digit =
+                (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b) || b == 0x2B
+                || b == 0x2F
             if b == 0x3D, padding < 2 {
                 padding += 1
             } else if !digit || padding > 0 {
@@ -77,7 +79,9 @@ public enum CardHTML {
     static func write(
         _ card: LinkCard, language: InterfaceLanguage, imageURL: (String) -> String?, into html: inout HTMLText
     ) {
-        let source = card.image.flatMap { imageURL($0.url) }.flatMap { isInlineImage($0) || URLSafety.isSafe($0) ? $0 : nil }
+        let source = card.image.flatMap { imageURL($0.url) }.flatMap {
+            isInlineImage($0) || URLSafety.isSafe($0) ? $0 : nil
+        }
         // A card whose only content was its picture has nothing to show without it.
         if source == nil, card.title == nil, card.description == nil { return }
         if let link = card.link {

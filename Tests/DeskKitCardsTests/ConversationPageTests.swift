@@ -43,10 +43,15 @@ struct ConversationPageTests {
         for refusal in [nil, "javascript:alert(1)", "/proxy/i.png", "data:text/html;base64,AA=="] as [String?] {
             let html = CardHTML.render(pictured, imageURL: { _ in refusal })
             #expect(html.contains("deskkit-card-title") && !html.contains("<img"), "\(String(describing: refusal))")
-            #expect(CardHTML.render(URLPreview(url: "https://e.com/", image: "https://e.com/i.png"), imageURL: { _ in refusal }).isEmpty)
+            #expect(
+                CardHTML.render(
+                    URLPreview(url: "https://e.com/", image: "https://e.com/i.png"), imageURL: { _ in refusal }
+                ).isEmpty)
         }
         #expect(CardHTML.render(pictured).contains("src=\"https://e.com/i.png\""), "by default the picture's own URL")
-        #expect(!CardHTML.isInlineImage("data:image/svg+xml;base64,AA==") && !CardHTML.isInlineImage("data:image/png;base64,A=A"))
+        #expect(
+            !CardHTML.isInlineImage("data:image/svg+xml;base64,AA==")
+                && !CardHTML.isInlineImage("data:image/png;base64,A=A"))
     }
 
     /// Every mutated form of the demo conversation, and messages whose every field is hostile text, rendered

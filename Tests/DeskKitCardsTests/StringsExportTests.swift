@@ -1,5 +1,5 @@
 import DeskKitCards
-import DeskKitJSON
+import DeskKitModel
 import Foundation
 import Testing
 

@@ -43,7 +43,9 @@ struct SendbirdPreviewTests {
             #expect(message.problems.isEmpty, "Sendbird's preview is not DeskKit's to validate")
         }
         let hostile = DeskMessage(
-            json: #"{"type":"MESG","og_tag":{"og:url":"javascript:alert(1)","og:title":"T","og:image":{"url":"data:x"}}}"#)
+            json:
+                #"{"type":"MESG","og_tag":{"og:url":"javascript:alert(1)","og:title":"T","og:image":{"url":"data:x"}}}"#
+        )
         let card = try #require(LinkCard(hostile))
         #expect(card.link == nil && card.image == nil)
     }

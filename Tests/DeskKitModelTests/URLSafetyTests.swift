@@ -29,7 +29,8 @@ struct URLSafetyTests {
         "https://example.com:80:80/",
         "https://example.com/" + String(repeating: "a", count: 8173),
         // Hosts a browser cannot parse (IDNA refuses them): a dead link on a card.
-        "https://\u{FFFD}/", "http://" + String(Unicode.Scalar(UInt32(0xFDD0))!) + "zyx.com", "https://" + String(Unicode.Scalar(UInt32(0xFFFF))!) + "y/", "https://a\u{E000}.com/",
+        "https://\u{FFFD}/", "http://" + String(Unicode.Scalar(UInt32(0xFDD0))!) + "zyx.com",
+        "https://" + String(Unicode.Scalar(UInt32(0xFFFF))!) + "y/", "https://a\u{E000}.com/",
         "https://a\u{378}b.com/", "https://a\u{2049}.com/", "https://\u{2FF0}.cn/", "https://a.b.c.xn--pokxncvks",
         "http://10.0.0.XN--pokxncvks", "https://xn--abc-/", "https://xn--a-ecp.ru/", "https://xn--!.com/",
         "https://xn--" + String(repeating: "a", count: 300) + ".com/",
@@ -98,7 +99,8 @@ struct URLSafetyTests {
 @Suite("Safe mailto: links")
 struct SafeMailtoTests {
     @Test(arguments: [
-        "mailto:help@example.com", "MAILTO:a.b+c@sub.example.co.uk", "mailto:ana@bücher.de", "mailto:x@xn--bcher-kva.de",
+        "mailto:help@example.com", "MAILTO:a.b+c@sub.example.co.uk", "mailto:ana@bücher.de",
+        "mailto:x@xn--bcher-kva.de",
     ])
     func safe(_ href: String) { #expect(URLSafety.isSafeMailto(href)) }
 
@@ -107,7 +109,7 @@ struct SafeMailtoTests {
         "mailto:a@example.com,b@evil.example", "mailto:a b@example.com", "mailto:a%40b@example.com",
         "mailto:a@exa mple.com", "mailto:a@ex\u{202E}ample.com", "mailto:a\u{200B}@example.com", "mailto:a@[::1]",
         "mailto:a@example.com:25", "mailto:a/b@example.com", "mailto:a@%65xample.com", "https://a@example.com",
-        "javascript:a@example.com", "mailto:a@\u{FFFD}.com",
+        "javascript:a@example.com", "mailto:a@\u{FFFD}.com", "mailto:a@example.com/x", "mailto:a@example.com#x",
     ])
     func unsafe(_ href: String) { #expect(!URLSafety.isSafeMailto(href)) }
 }

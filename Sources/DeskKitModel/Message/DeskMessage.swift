@@ -184,8 +184,10 @@ extension DeskMessage {
                 "\(ct.unicodeScalars.count) characters (code points), more than \(maxCustomTypeLength)")
         }
         let createdAt = reader.int64(o, .created_at)
-        let sendbirdPreview = (o[.og_tag] ?? o[.ogMetaData]).flatMap { tape.kind($0) == .object ? tape.value(at: $0) : nil }
-            .flatMap(URLPreview.init(sendbirdOG:))
+        let sendbirdPreview = (o[.og_tag] ?? o[.ogMetaData]).flatMap {
+            tape.kind($0) == .object ? tape.value(at: $0) : nil
+        }
+        .flatMap(URLPreview.init(sendbirdOG:))
         var data: String?
         let outcome: DeskPayload.Outcome
         if let d = o[.data], tape.kind(d) != .null {

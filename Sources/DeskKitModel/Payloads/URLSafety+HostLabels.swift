@@ -13,9 +13,7 @@ enum HostLabels {
         for label in host.split(separator: 0x2E, omittingEmptySubsequences: false) where !label.isEmpty {
             // (An empty label is one final dot: one inside is refused before.)
             scalars.removeAll(keepingCapacity: true)
-            if label.count > 4, label[label.startIndex] | 0x20 == 0x78, label[label.startIndex + 1] | 0x20 == 0x6E,
-                label[label.startIndex + 2] == 0x2D, label[label.startIndex + 3] == 0x2D
-            {
+            if isACE(label) {
                 guard label.count <= maxACELabel + 4, decode(label.dropFirst(4), into: &scalars) else {
                     return "has an xn-- label in its host that is no punycode"
                 }
@@ -30,9 +28,13 @@ enum HostLabels {
             }
             var summary = LabelSummary()
             for (index, value) in scalars.enumerated() {
-                guard let scalar = Unicode.Scalar(value) else { return "has an xn-- label in its host that is no punycode" }
+                guard let scalar = Unicode.Scalar(value) else {
+                    return "has an xn-- label in its host that is no punycode"
+                }
                 let bidi = bidiClass(scalar)
-                if index == 0, bidi == .mark || scalar.properties.generalCategory == .spacingMark { return "has a label in its host that begins with a combining mark" }
+                if index == 0, bidi == .mark || scalar.properties.generalCategory == .spacingMark {
+                    return "has a label in its host that begins with a combining mark"
+                }
                 if value >= 0x80 {
                     if URLSafety.isInvisible(scalar) { return "contains an invisible or bidirectional character" }
                     if URLSafety.isMappedInHost(scalar) {
@@ -40,11 +42,30 @@ enum HostLabels {
                     }
                     if isRefused(scalar) { return "has a character in its host that IDNA refuses" }
                 }
-                summary.add(bidi, first: index == 0, letter: bidi == .europeanNumber || bidi == .arabicNumber || isLetter(scalar))
+                summary.add(
+                    bidi, first: index == 0,
+                    letter: bidi == .europeanNumber || bidi == .arabicNumber || isLetter(scalar))
             }
             summaries.append(summary)
         }
         return bidiProblem(summaries)
+    }
+
+    /// Whether `label` is `xn--` (in any case) and more: an internationalized label in its ASCII form.
+    static func isACE(_ label: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let i = label.startIndex
+        return label.count > 4 && label[i] | 0x20 == 0x78 && label[i + 1] | 0x20 == 0x6E && label[i + 2] == 0x2D
+            && label[i + 3] == 0x2D
+    }
+
+    /// Whether a label of `host` is one (``isACE(_:)``).
+    static func hasACELabel(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var start = host.startIndex
+        for i in host.indices where host[i] == 0x2E {
+            if isACE(host[start..<i]) { return true }
+            start = i + 1
+        }
+        return isACE(host[start...])
     }
 
     /// A lowercase ASCII letter, a digit, `-` or `_`: the ASCII an `xn--` label may decode to.

@@ -38,21 +38,20 @@ public enum URLSafety {
 
     /// Whether `href` is a `mailto:` link a client may open for an e-mail address found in text (the
     /// detector's `mailto:` href): `mailto:` in any case, then an address of one `@` — a local part without white
-    /// space or `:/?#`, a domain the rule would call safe in a URL — and nothing else: no query (`?cc=`,
-    /// `?body=`) and no second recipient. ConversationPage and the web module's `renderText` link e-mail
+    /// space or `:/?#`, a host the rule would call safe in a URL — and nothing else: no port, path or query
+    /// (`?cc=`, `?body=`) and no second recipient. ConversationPage and the web module's `renderText` link e-mail
     /// addresses by it.
     public static func isSafeMailto(_ href: String) -> Bool {
         let utf8 = Array(href.utf8)
         guard utf8.count > 7, utf8.count <= maxLength, utf8[..<7].map({ $0 | 0x20 }) == Array("mailto:".utf8),
             let at = utf8.firstIndex(of: 0x40), at > 7, at == utf8.lastIndex(of: 0x40)
         else { return false }
-        let local = utf8[7..<at]
-        guard !local.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == 0x3A || $0 == 0x2F || $0 == 0x3F || $0 == 0x23 || $0 == 0x5C || $0 == 0x2C || $0 == 0x25 }) else {
-            return false
-        }
-        let domain = String(decoding: utf8[(at + 1)...], as: UTF8.self)
-        if String(decoding: local, as: UTF8.self).unicodeScalars.contains(where: isInvisible) { return false }
-        return isSafe("https://" + domain + "/") && !domain.contains(":") && !domain.hasPrefix("[")
+        // No white space, control, port, path, query or fragment sign, second recipient (`,`), percent-encoding
+        // or IPv6 bracket on either side of the `@`.
+        let refused = Array(":/?#\\,%[]".utf8)
+        guard !utf8[7...].contains(where: { $0 <= 0x20 || $0 == 0x7F || refused.contains($0) }) else { return false }
+        if String(decoding: utf8[7..<at], as: UTF8.self).unicodeScalars.contains(where: isInvisible) { return false }
+        return isSafe("https://" + String(decoding: utf8[(at + 1)...], as: UTF8.self) + "/")
     }
 
     /// Why a URL is not safe to open (a phrase that follows "the URL"), or nil when it is.
@@ -167,24 +166,10 @@ public enum URLSafety {
             }
         }
         if labelStart < host.endIndex { lastLabel = labelStart..<host.endIndex }  // else one final dot
-        if nonASCII || hasACELabel(host), let problem = HostLabels.problem(with: host) { return problem }
+        if nonASCII || HostLabels.hasACELabel(host), let problem = HostLabels.problem(with: host) { return problem }
         guard isNumeric(host[lastLabel]) else { return nil }
         // A host ending in a number is an IPv4 address to a browser, which reads every spelling of one.
         return isIPv4(host) ? nil : "has an IPv4 address spelt as a browser reads another"
-    }
-
-    /// Whether a label of `host` begins with `xn--` (in any case): an internationalized label in its ASCII form.
-    private static func hasACELabel(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        var i = host.startIndex
-        while i + 4 <= host.endIndex {
-            if (i == host.startIndex || host[i - 1] == 0x2E), host[i] | 0x20 == 0x78, host[i + 1] | 0x20 == 0x6E,
-                host[i + 2] == 0x2D, host[i + 3] == 0x2D
-            {
-                return true
-            }
-            i += 1
-        }
-        return false
     }
 
     /// An ASCII letter or digit, `-` or `_`.

@@ -1,7 +1,8 @@
 // Compiled by Scripts/check-web.sh with `tsc --strict --noEmit` as a widget's code would import the package: a
-// decoded message narrowed by its kind types its value, and every kind is handled (the switch is exhaustive).
-import { load, DeskKitError } from 'deskkit';
-import type { DecodedMessage, DeskKit, SDKMessage } from 'deskkit';
+// decoded message narrowed by its kind types its value, and every kind is handled (the switch is exhaustive); a
+// widget draws messages with renderMessage and hands the typed answers of `deskkit-answer` to the Desk SDK.
+import { load, DeskKitError, ANSWER_EVENT } from 'deskkit';
+import type { DecodedMessage, DeskKit, DeskKitAnswer, SDKMessage } from 'deskkit';
 
 function describe(m: DecodedMessage): string {
   switch (m.kind) {
@@ -50,4 +51,20 @@ export async function widget(list: HTMLElement): Promise<void> {
   }
   const data = dk.decodeData('{"type":"SENDBIRD_DESK_INQUIRE_TICKET_CLOSURE","body":{"state":"WAITING","ticketId":4021}}');
   if (data.kind === 'closure_inquiry') console.log(data.value.ticketId, data.problems.length);
+}
+
+/** A widget's list: every message drawn by renderMessage, its answers handed to the Desk SDK (typed by kind). */
+export function answeringWidget(dk: DeskKit, list: HTMLElement, messages: SDKMessage[],
+  desk: { confirmEndOfChat(id: number, answer: 'yes' | 'no'): void; submitFeedback(id: number, score: number, comment: string): void }) {
+  for (const message of messages) {
+    const element: HTMLElement | null = dk.renderMessage(message, { audience: 'customer', language: 'ar', emailLinks: false });
+    if (element) list.append(element);
+  }
+  list.addEventListener(ANSWER_EVENT, (event) => {
+    const answer: DeskKitAnswer = event.detail;
+    if (answer.messageId === null) return;
+    if (answer.kind === 'closure_inquiry') desk.confirmEndOfChat(answer.messageId, answer.answer);
+    else desk.submitFeedback(answer.messageId, answer.answer.score, answer.answer.comment ?? '');
+  });
+  console.log(dk.safeMailto('mailto:help@example.com'));
 }

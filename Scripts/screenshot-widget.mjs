@@ -4,7 +4,7 @@
 // headless Chromium (apt-get install chromium), from a server on 127.0.0.1. Build Web/deskkit.wasm first
 // (Scripts/build-wasm.sh).
 //
-//   node Scripts/widget-screenshots.mjs [OUT_DIR]   # default docs/
+//   node Scripts/screenshot-widget.mjs [OUT_DIR]   # default docs/
 import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
