@@ -139,10 +139,18 @@ test('by keyboard and screen reader: the inquiry and the survey answered, their 
       assert.equal(named('button', strings['inquiry.keepOpen'])?.properties.disabled, true);
       assert.equal(named('button', strings['csat.submit'])?.properties.disabled, true);
       assert.ok(tree.filter((n) => n.role === 'radio').every((n) => n.properties.disabled === true), 'the choices are disabled');
-      // A visible focus: the focused control has an outline.
-      await browser.evaluate('document.querySelector(".deskkit-faq a").focus({ focusVisible: true })');
-      await tabTo(browser, '.deskkit-faq a');
     }
+    // A visible focus, reached by keyboard: a button's outline, and a hidden radio's on its star.
+    await browser.open(server.url('lang=en&audience=customer'));
+    await browser.until('the conversation', 'document.body.dataset.ready');
+    const outline = (selector) => browser.evaluate(`(() => { const s = getComputedStyle(document.querySelector(${JSON.stringify(selector)}));
+      return s.outlineStyle + ' ' + s.outlineWidth; })()`);
+    await tabTo(browser, '.deskkit-answer');
+    assert.equal(await outline('.deskkit-answer'), 'solid 2px');
+    await tabTo(browser, '.deskkit-stars input');
+    assert.equal(await outline('.deskkit-stars input:focus-visible + span'), 'solid 2px');
+    await browser.evaluate('document.activeElement.blur()');
+    assert.match(await outline('.deskkit-answer'), /^none /, 'no outline without focus');
     assert.deepEqual(browser.problems, []);
   } finally {
     await browser.close();

@@ -43,7 +43,8 @@ public struct URLPreview: Sendable, Hashable {
         let text = { (key: String) in og[key]?.stringValue }
         let size = { (image: JSONValue?, key: String) -> Int? in
             // A whole number, as JavaScript's Number.isInteger reads one (`1200.0` too).
-            guard let n = image?[key]?.doubleValue, n.rounded() == n, abs(n) < 1e15 else { return nil }
+            // (An integer conversion and back, not `rounded()`: a chat app's build links no libm.)
+            guard let n = image?[key]?.doubleValue, abs(n) < 1e15, Double(Int(n)) == n else { return nil }
             return Int(n)
         }
         let platform = og["og:url"] != nil || og["og:title"] != nil || og["og:image"] != nil
