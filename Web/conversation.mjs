@@ -6,7 +6,7 @@ import { setLink } from './render.mjs';
 
 /** The event an answer dispatches (bubbling, composed), its `detail` a `DeskKitAnswer` (index.d.ts). */
 export const ANSWER_EVENT = 'deskkit-answer';
-let forms = 0;
+let surveys = 0;
 
 const cache = new Map();
 
@@ -121,10 +121,10 @@ export function renderMessage(dk, o, message, audience, words) {
 
 /** The survey waiting for the customer: five choices in a radio group, a comment, a submit button. */
 function survey(make, words, answer) {
-  const form = make('form', 'deskkit-survey');
+  const box = make('div', 'deskkit-survey');
   const group = make('fieldset', 'deskkit-stars');
   group.append(make('legend', null, words.text('csat.rating')));
-  const name = `deskkit-rating-${++forms}`;
+  const name = `deskkit-rating-${++surveys}`;
   for (let score = 1; score <= 5; score++) {
     const label = make('label');
     const input = make('input');
@@ -135,25 +135,20 @@ function survey(make, words, answer) {
     label.append(input, star);
     group.append(label);
   }
-  group.addEventListener('change', () => {
-    group.dataset.score = form.elements[name].value;
-    submit.disabled = false;
-  });
+  const score = () => Number(group.querySelector('input:checked')?.value ?? 0);
+  group.addEventListener('change', () => (submit.disabled = !score()));
   const comment = make('label', 'deskkit-comment');
   const area = make('textarea');
   area.rows = 2;
   comment.append(make('span', null, words.text('csat.comment')), area);
   const submit = make('button', 'deskkit-submit', words.text('csat.submit'));
-  submit.type = 'submit';
+  submit.type = 'button';
   submit.disabled = true;
-  form.append(group, comment, submit);
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const score = Number(form.elements[name].value);
-    if (!score || submit.disabled) return;
-    answer({ answer: { score, comment: area.value.trim() || null } }, [group, area, submit]);
+  box.append(group, comment, submit);
+  submit.addEventListener('click', () => {
+    if (score()) answer({ answer: { score: score(), comment: area.value.trim() || null } }, [group, area, submit]);
   });
-  return form;
+  return box;
 }
 
 /** An answered survey: the stars (one image, named by its score) and the comment. */

@@ -258,7 +258,7 @@ public struct ConversationPage: Sendable {
                 html.raw("</span>")
                 return
             }
-            html.raw("<form class=\"survey\"><fieldset disabled=\"disabled\"><legend>")
+            html.raw("<div class=\"survey\"><fieldset disabled=\"disabled\"><legend>")
             html.text(language.text(.satisfactionRating))
             html.raw("</legend>")
             for score in 1...5 {
@@ -268,9 +268,9 @@ public struct ConversationPage: Sendable {
             }
             html.raw("<label class=\"comment\"><span>")
             html.text(language.text(.satisfactionComment))
-            html.raw("</span><textarea rows=\"2\"></textarea></label><button type=\"submit\">")
+            html.raw("</span><textarea rows=\"2\"></textarea></label><button type=\"button\">")
             html.text(language.text(.satisfactionSubmit))
-            html.raw("</button></fieldset></form>")
+            html.raw("</button></fieldset></div>")
             return
         }
         let score = Int(min(5, max(0, csat.score ?? 0)))

@@ -1,19 +1,19 @@
-// renderText and renderPreview in a real browser: headless Chromium renders a hostile corpus of the page's own
-// (test/pages/hostile.html) and cards whose images arrive late (test/pages/layout.html), each page reporting what
-// it found to the test's server on 127.0.0.1. Skipped where no Chromium is installed.
+// renderText, renderPreview and renderMessage in a real browser: headless Chromium renders a hostile corpus of the
+// page's own (test/pages/hostile.html: every kind of Desk message among it, for both audiences) and cards whose images
+// arrive late (test/pages/layout.html), each page reporting what it found to the test's server on 127.0.0.1. Skipped where no Chromium is installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, openPage, png } from './support/chromium.mjs';
 
 const skip = !chromium && 'no Chromium';
 
-test('a hostile corpus renders with nothing executed and no URL but http(s) in the DOM', { skip }, async () => {
+test('a hostile corpus renders with nothing executed and no URL but http(s) (and e-mail links) in the DOM', { skip }, async () => {
   const { report, requested } = await openPage('/test/pages/hostile.html');
   const found = JSON.parse(report);
   assert.deepEqual(found.ran, [], 'code from the corpus ran');
   assert.deepEqual(requested.filter((p) => p.startsWith('/canary')), [], 'the canary was fetched');
   assert.deepEqual(found.violations, []);
-  assert.ok(found.counts.cards > 40 && found.counts.nulls > 20, JSON.stringify(found.counts));
+  assert.ok(found.counts.cards > 40 && found.counts.nulls > 20 && found.counts.messages > 150, JSON.stringify(found.counts));
   assert.ok(found.hrefs > 60 && found.images > 10, `${found.hrefs} links, ${found.images} images`);
   assert.ok(found.longestTitle > 0 && found.longestTitle <= 60, `a title of ${found.longestTitle} graphemes`);
   assert.ok(found.longestDescription > 0 && found.longestDescription <= 120, `${found.longestDescription}`);
