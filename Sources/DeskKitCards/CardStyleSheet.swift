@@ -1,8 +1,8 @@
 extension CardHTML {
-    /// The cards' (and the web module's messages') style sheet: `Web/card.css` as it is, less its comments and white space (a test keeps the two
-    /// equal), so a server-rendered card and one `renderPreview` builds look the same. Light by default, dark under
-    /// `prefers-color-scheme: dark` or a `[data-theme="dark"]` ancestor; themable with `--deskkit-card-*` custom
-    /// properties (see `card.css`). ``ConversationPage/styleSheet`` includes it.
+    /// The cards' style sheet (and the web module's messages'): `Web/card.css` as it is, less its comments and
+    /// white space (a test keeps the two equal), so a server-rendered card and one `renderPreview` builds look the
+    /// same. Light by default, dark under `prefers-color-scheme: dark` or a `[data-theme="dark"]` ancestor; themable
+    /// with `--deskkit-card-*` custom properties (see `card.css`). ``ConversationPage/styleSheet`` includes it.
     public static let styleSheet = """
         .deskkit-card, .deskkit-message{--_background: var(--deskkit-card-background, #ffffff);--_border: var(--deskkit-card-border, #d9dde3);--_text: var(--deskkit-card-text, #1b1f24);--_muted: var(--deskkit-card-muted, #5b6570);--_accent: var(--deskkit-card-accent, #0b63ce);--_radius: var(--deskkit-card-radius, 12px);--_width: var(--deskkit-card-max-width, 22rem);--_image-height: var(--deskkit-card-max-image-height, 16rem);--_on-accent: var(--deskkit-on-accent, #ffffff);}\
         .deskkit-card{display: block;box-sizing: border-box;max-width: var(--_width);overflow: hidden;border: 1px solid var(--_border);border-radius: var(--_radius);background: var(--_background);color: var(--_text);font: var(--deskkit-card-font, 14px/1.35 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);text-decoration: none;overflow-wrap: anywhere;}\
