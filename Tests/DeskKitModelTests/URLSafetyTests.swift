@@ -33,6 +33,8 @@ struct URLSafetyTests {
         "https://" + String(Unicode.Scalar(UInt32(0xFFFF))!) + "y/", "https://a\u{E000}.com/",
         "https://a\u{378}b.com/", "https://a\u{2049}.com/", "https://\u{2FF0}.cn/", "https://a.b.c.xn--pokxncvks",
         "http://10.0.0.XN--pokxncvks", "https://xn--abc-/", "https://xn--a-ecp.ru/", "https://xn--!.com/",
+        "https://xn--/",
+        "https://xn--xn--a--gua.pt/", "https://xn--wca.com/", "https://xn--20-9802c.cn/",
         "https://xn--" + String(repeating: "a", count: 300) + ".com/",
         // A right-to-left label beside one that begins with a digit, ends with a hyphen, or mixes directions.
         "https://1a.\u{645}\u{62B}\u{627}\u{644}.com/", "https://a-.\u{5E2}\u{5D1}/", "https://a\u{5D0}b.com/",

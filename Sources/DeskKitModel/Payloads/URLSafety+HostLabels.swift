@@ -20,8 +20,11 @@ enum HostLabels {
                 guard scalars.contains(where: { $0 >= 0x80 }) else {
                     return "has an xn-- label in its host that spells ASCII"
                 }
-                if scalars.contains(where: { $0 < 0x80 && !isLowercaseHostCharacter($0) }) {
+                if scalars.contains(where: { $0 < 0x80 && !isLowercaseHostCharacter($0) }) || hasUppercase(scalars) {
                     return "has an xn-- label in its host with a character a browser maps"
+                }
+                if scalars.starts(with: [0x78, 0x6E, 0x2D, 0x2D]) {
+                    return "has an xn-- label in its host that spells another xn-- label"
                 }
             } else {
                 for scalar in String(decoding: label, as: UTF8.self).unicodeScalars { scalars.append(scalar.value) }
@@ -51,10 +54,11 @@ enum HostLabels {
         return bidiProblem(summaries)
     }
 
-    /// Whether `label` is `xn--` (in any case) and more: an internationalized label in its ASCII form.
+    /// Whether `label` begins with `xn--` (in any case): an internationalized label in its ASCII form (`xn--` alone
+    /// too, which spells nothing).
     static func isACE(_ label: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         let i = label.startIndex
-        return label.count > 4 && label[i] | 0x20 == 0x78 && label[i + 1] | 0x20 == 0x6E && label[i + 2] == 0x2D
+        return label.count >= 4 && label[i] | 0x20 == 0x78 && label[i + 1] | 0x20 == 0x6E && label[i + 2] == 0x2D
             && label[i + 3] == 0x2D
     }
 
@@ -68,6 +72,16 @@ enum HostLabels {
         return isACE(host[start...])
     }
 
+    /// Whether a non-ASCII scalar of `scalars` has a lowercase form of its own: a decoded `xn--` label holds
+    /// none (IDNA maps it, and refuses a label that was not already mapped).
+    private static func hasUppercase(_ scalars: [UInt32]) -> Bool {
+        scalars.contains { value in
+            guard value >= 0x80, let scalar = Unicode.Scalar(value) else { return false }
+            let text = String(Character(scalar))
+            return text.lowercased() != text
+        }
+    }
+
     /// A lowercase ASCII letter, a digit, `-` or `_`: the ASCII an `xn--` label may decode to.
     private static func isLowercaseHostCharacter(_ v: UInt32) -> Bool {
         (0x61...0x7A).contains(v) || (0x30...0x39).contains(v) || v == 0x2D || v == 0x5F
@@ -78,12 +92,13 @@ enum HostLabels {
     /// object-replacement characters, the Latin-1 signs (some mapped to letters or digits), the letters IDNA maps
     /// to a letter and a mark or a dot (`Ŀ`, Thai and Lao `am`, Greek numeral signs), the punctuation IDNA
     /// maps to `?`, `!` or `::=`, the ideographic description characters, the Hangul compatibility letters and
-    /// kanbun, the compatibility ideographs and Arabic's presentation forms (mapped to others).
+    /// kanbun, the compatibility ideographs and Arabic's presentation forms (mapped to others), and what lies past
+    /// the ideographs of Unicode 16 (unassigned to a browser whose tables are older than this library's).
     private static func isRefused(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0xA1...0xBF, 0x13F...0x140, 0x374, 0x37A, 0xE33, 0xEB3, 0x2047...0x2049, 0x2A74, 0x2FF0...0x2FFF,
             0x3131...0x319F, 0x31EF, 0xF900...0xFAFF, 0xFB50...0xFDFF, 0xFE70...0xFEFF, 0xFFFC...0xFFFD,
-            0x2F800...0x2FA1F:
+            0x2F800...0x2FA1F, 0x323B0...0xDFFFF:
             return true
         default: break
         }
