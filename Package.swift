@@ -88,7 +88,7 @@ let package = Package(
         // JSON and bytes: the tape parser, `JSONValue`, the writer, lines, base64, hex, percent-encoding,
         // UTF-8 validation. What every module that reads text builds on.
         .target(name: "DeskKitJSON"),
-        .target(name: "DeskKitModel", dependencies: ["DeskKitJSON"]),
+        .target(name: "DeskKitModel", dependencies: ["DeskKitJSON", "DeskKitURL"]),
         // The formats as JSON Schema (draft 2020-12): every Desk payload, the message, Sendbird's webhook, Pyrus
         // and LiveTex. The files are the source; `deskkit schema` and the server's /schemas/ serve them
         // compiled in, and Web/schemas/ ships a copy (checked equal by the tests).

@@ -14,7 +14,7 @@ const cache = new Map();
  * The interface's words in the table for `tag` (as written, then by language: `zh-CN` is zh-Hans, `zh-TW` has none;
  * else English): `text(key, values)`, and `count(key, n)` in the CLDR plural form (Intl's, as ICU's for Swift).
  */
-export function interfaceWords(tag) {
+function interfaceWords(tag) {
   if (cache.has(tag)) return cache.get(tag);
   const wanted = tag.toLowerCase();
   const language = wanted.split('-')[0];
@@ -33,8 +33,10 @@ export function interfaceWords(tag) {
   return words;
 }
 
-/** The element a widget shows for `message`, or null for what `audience` does not see (index.d.ts). */
-export function renderMessage(dk, o, message, audience, words) {
+/** The element a widget shows for `message`, or null for what `o.audience` does not see (index.d.ts). */
+export function renderMessage(dk, o, message) {
+  const { audience } = o;
+  const words = interfaceWords(o.language);
   const decoded = dk.decodeMessage(message);
   const { kind } = decoded;
   if (audience === 'customer' && (!decoded.visibleToCustomer || /^(unknown|malformed)$/.test(kind))) return null;

@@ -8,7 +8,7 @@
 
 import { DeskKitError, envelopeText, problemError, previewPayload } from './message.mjs';
 import { renderText, renderPreview, renderOptions } from './render.mjs';
-import { renderMessage, interfaceWords } from './conversation.mjs';
+import { renderMessage } from './conversation.mjs';
 
 export { DeskKitError };
 export { ANSWER_EVENT } from './conversation.mjs';
@@ -308,7 +308,6 @@ class DeskKit {
 
   /** The element a widget shows for a message, or null for what the audience does not see (`conversation.mjs`). */
   renderMessage(message, options) {
-    const o = renderOptions(options, 'renderMessage');
-    return renderMessage(this, o, message, o.audience, interfaceWords(o.language));
+    return renderMessage(this, renderOptions(options, 'renderMessage'), message);
   }
 }

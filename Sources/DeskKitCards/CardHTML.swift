@@ -18,7 +18,7 @@ import DeskKitModel
 public enum CardHTML {
     /// The card of `preview`, or `""` when it has nothing to show. `imageURL` maps the picture's URL — to an image
     /// proxy's, or to a `data:` URL that carries it in the page — and its answer must be a safe URL
-    /// (`URLSafety`) or an inline picture (``isInlineImage(_:)``), else the card shows no picture (nil: none), as
+    /// (`URLSafety`) or a base64 `data:image/` PNG, JPEG, GIF, WebP or AVIF, else the card shows no picture (nil: none), as
     /// the web module's `renderPreview` decides; `language` names a picture that stands alone without a site label
     /// (its `alt`).
     public static func render(
@@ -49,7 +49,7 @@ public enum CardHTML {
 
     /// Whether `url` is a picture carried in the page: `data:image/` PNG, JPEG, GIF, WebP or AVIF in base64 — what
     /// an image mapper may answer besides a safe URL (the web module's `renderPreview` admits the same).
-    public static func isInlineImage(_ url: String) -> Bool {
+    package static func isInlineImage(_ url: String) -> Bool {
         let prefix = "data:image/"
         guard url.hasPrefix(prefix), let comma = url.utf8.firstIndex(of: UInt8(ascii: ",")) else { return false }
         let type = url.utf8[url.utf8.index(url.utf8.startIndex, offsetBy: prefix.utf8.count)..<comma]

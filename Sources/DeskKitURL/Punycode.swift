@@ -62,7 +62,59 @@ public enum Punycode {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Decodes a label's rest after `xn--` (`bcher-kva`) into the scalar values it spells, appended to `output`
+    /// (its basic code points lowercased); false when it is no punycode or spells a value that is no scalar.
+    /// Quadratic in the label's length: callers bound it.
+    package static func decode(_ ace: some Collection<UInt8>, into output: inout [UInt32]) -> Bool {
+        let ace = Array(ace)
+        var start = 0
+        if let dash = ace.lastIndex(of: UInt8(ascii: "-")) {
+            for b in ace[..<dash] {
+                guard b < 0x80 else { return false }
+                output.append(UInt32(b | ((0x41...0x5A).contains(b) ? 0x20 : 0)))
+            }
+            start = dash + 1
+        }
+        var n = initialN
+        var i = 0
+        var bias = initialBias
+        var at = start
+        while at < ace.count {
+            let old = i
+            var w = 1
+            var k = base
+            while true {
+                guard at < ace.count, let digit = value(ofDigit: ace[at]) else { return false }
+                at += 1
+                i += digit * w
+                guard i <= 0x10FFFF * (output.count + 1) else { return false }
+                let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
+                if digit < t { break }
+                w *= base - t
+                guard w <= 0x10FFFF * (output.count + 1) else { return false }
+                k += base
+            }
+            bias = adapt(i - old, output.count + 1, old == 0)
+            n += i / (output.count + 1)
+            i %= output.count + 1
+            guard n <= 0x10FFFF, !(0xD800...0xDFFF).contains(n) else { return false }
+            output.insert(UInt32(n), at: i)
+            i += 1
+        }
+        return true
+    }
+
     private static func digit(_ d: Int) -> UInt8 { d < 26 ? UInt8(97 + d) : UInt8(22 + d) }
+
+    /// The value of a punycode digit (`a`–`z` in either case 0–25, `0`–`9` 26–35), or nil.
+    private static func value(ofDigit b: UInt8) -> Int? {
+        switch b {
+        case 0x30...0x39: Int(b) - 0x30 + 26
+        case 0x41...0x5A: Int(b) - 0x41
+        case 0x61...0x7A: Int(b) - 0x61
+        default: nil
+        }
+    }
 
     private static func adapt(_ delta: Int, _ count: Int, _ first: Bool) -> Int {
         var delta = first ? delta / damp : delta / 2

@@ -1,4 +1,6 @@
 import DeskKitCards
+import DeskKitJSON
+import DeskKitModel
 import DeskKitPreview
 import Foundation
 
@@ -17,6 +19,17 @@ extension ConversationPage {
         } catch {
             throw Failure(description: "cannot write \(path): \(error.localizedDescription)", exitStatus: .cannotCreate)
         }
+    }
+}
+
+extension ConversationPage.Entry {
+    /// The message of an envelope's JSON text, its sender the envelope's `user.user_id` and `nickname` when it has
+    /// them.
+    init(envelope source: String) {
+        let user = (try? JSONValue.parse(source))?["user"]
+        self.init(
+            message: DeskMessage(json: source), senderID: user?["user_id"]?.stringValue,
+            senderName: user?["nickname"]?.stringValue)
     }
 }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DeskKitCards
-import DeskKitJSON
 import DeskKitModel
 import Foundation
 
@@ -98,16 +97,8 @@ struct DecodeCommand: ParsableCommand {
         guard let bytes = FileManager.default.contents(atPath: file) else {
             throw Failure(description: "cannot read \(file)", exitStatus: .noInput)
         }
-        var decoder = DeskMessageDecoder()
-        var entries: [ConversationPage.Entry] = []
-        for line in bytes.split(separator: UInt8(ascii: "\n")) where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
-            let text = String(decoding: line, as: UTF8.self)
-            let user = (try? JSONValue.parse(Array(line)))?["user"]
-            entries.append(
-                ConversationPage.Entry(
-                    message: decoder.decode(text), senderID: user?["user_id"]?.stringValue,
-                    senderName: user?["nickname"]?.stringValue))
-        }
+        let lines = bytes.split(separator: UInt8(ascii: "\n")).filter { !$0.allSatisfy { $0 == 0x20 || $0 == 0x0D } }
+        let entries = lines.map { ConversationPage.Entry(envelope: String(decoding: $0, as: UTF8.self)) }
         return ConversationPage(title: file, entries: entries, language: interfaceLanguage.language)
     }
 }

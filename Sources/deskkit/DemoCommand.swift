@@ -51,12 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
         let service = PreviewService(fetcher: PageFetcher(configuration: configuration))
 
         let sources = DemoFiles.conversation.map { $0.replacingOccurrences(of: "{{base}}", with: server.baseURL) }
-        var entries = sources.map { source in
-            let user = (try? JSONValue.parse(source))?["user"]
-            return ConversationPage.Entry(
-                message: DeskMessage(json: source), senderID: user?["user_id"]?.stringValue,
-                senderName: user?["nickname"]?.stringValue)
-        }
+        var entries = sources.map(ConversationPage.Entry.init(envelope:))
         let err = FileHandle.standardError
         let tty = isatty(2) == 1
         let candidates = entries.indices.filter {

@@ -1,3 +1,5 @@
+import DeskKitURL
+
 /// The checks ``URLSafety`` makes of an internationalized host — one with a non-ASCII character or an `xn--`
 /// label — label by label, as IDNA (UTS #46, which browsers apply) reads them: a host a browser cannot parse is
 /// a dead link on a card, and one it maps is another host than the one shown.
@@ -14,7 +16,7 @@ enum HostLabels {
             // (An empty label is one final dot: one inside is refused before.)
             scalars.removeAll(keepingCapacity: true)
             if isACE(label) {
-                guard label.count <= maxACELabel + 4, decode(label.dropFirst(4), into: &scalars) else {
+                guard label.count <= maxACELabel + 4, Punycode.decode(label.dropFirst(4), into: &scalars) else {
                     return "has an xn-- label in its host that is no punycode"
                 }
                 guard scalars.contains(where: { $0 >= 0x80 }) else {
@@ -62,16 +64,6 @@ enum HostLabels {
             && label[i + 3] == 0x2D
     }
 
-    /// Whether a label of `host` is one (``isACE(_:)``).
-    static func hasACELabel(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        var start = host.startIndex
-        for i in host.indices where host[i] == 0x2E {
-            if isACE(host[start..<i]) { return true }
-            start = i + 1
-        }
-        return isACE(host[start...])
-    }
-
     /// Whether a non-ASCII scalar of `scalars` has a lowercase form of its own: a decoded `xn--` label holds
     /// none (IDNA maps it, and refuses a label that was not already mapped).
     private static func hasUppercase(_ scalars: [UInt32]) -> Bool {
@@ -108,68 +100,6 @@ enum HostLabels {
             return true
         default: return false
         }
-    }
-
-    // MARK: Punycode
-
-    /// Decodes an `xn--` label's rest (`bcher-kva`, RFC 3492) into `output`; false when it is no punycode.
-    static func decode(_ ace: Slice<UnsafeBufferPointer<UInt8>>, into output: inout [UInt32]) -> Bool {
-        let base = 36, tMin = 1, tMax = 26
-        var start = ace.startIndex
-        if let dash = ace.lastIndex(of: 0x2D) {
-            for b in ace[..<dash] {
-                guard b < 0x80 else { return false }
-                output.append(UInt32(b | ((0x41...0x5A).contains(b) ? 0x20 : 0)))
-            }
-            start = dash + 1
-        }
-        var n = 128
-        var i = 0
-        var bias = 72
-        var at = start
-        while at < ace.endIndex {
-            let old = i
-            var w = 1
-            var k = base
-            while true {
-                guard at < ace.endIndex, let digit = digit(ace[at]) else { return false }
-                at += 1
-                i += digit * w
-                guard i <= 0x10FFFF * (output.count + 1) else { return false }
-                let t = k <= bias ? tMin : (k >= bias + tMax ? tMax : k - bias)
-                if digit < t { break }
-                w *= base - t
-                guard w <= 0x10FFFF * (output.count + 1) else { return false }
-                k += base
-            }
-            bias = adapt(i - old, output.count + 1, old == 0)
-            n += i / (output.count + 1)
-            i %= output.count + 1
-            guard n <= 0x10FFFF, !(0xD800...0xDFFF).contains(n) else { return false }
-            output.insert(UInt32(n), at: i)
-            i += 1
-        }
-        return true
-    }
-
-    private static func digit(_ b: UInt8) -> Int? {
-        switch b {
-        case 0x30...0x39: Int(b) - 0x30 + 26
-        case 0x41...0x5A: Int(b) - 0x41
-        case 0x61...0x7A: Int(b) - 0x61
-        default: nil
-        }
-    }
-
-    private static func adapt(_ delta: Int, _ count: Int, _ first: Bool) -> Int {
-        var delta = first ? delta / 700 : delta / 2
-        delta += delta / count
-        var k = 0
-        while delta > 455 {
-            delta /= 35
-            k += 36
-        }
-        return k + 36 * delta / (delta + 38)
     }
 
     // MARK: The bidi rule
@@ -222,22 +152,20 @@ enum HostLabels {
         var first = BidiClass.other
         var last = BidiClass.other
         var held: UInt8 = 0
-        var lettersAtEdges = true
-        private var lastIsLetter = true
+        var startsWithLetter = true
+        var endsWithLetter = true
 
         mutating func add(_ bidi: BidiClass, first isFirst: Bool, letter: Bool) {
             if isFirst {
                 first = bidi
-                lettersAtEdges = letter
+                startsWithLetter = letter
             }
             if bidi != .mark {
                 last = bidi
-                lastIsLetter = letter
+                endsWithLetter = letter
             }
             held |= 1 << bidi.rawValue
         }
-
-        var endsWithLetter: Bool { lastIsLetter }
 
         func holds(_ bidi: BidiClass) -> Bool { held & 1 << bidi.rawValue != 0 }
     }
@@ -249,9 +177,6 @@ enum HostLabels {
     static func bidiProblem(_ labels: [LabelSummary]) -> String? {
         guard labels.contains(where: { $0.holds(.rightToLeft) || $0.holds(.arabicNumber) }) else { return nil }
         for label in labels {
-            guard label.lettersAtEdges, label.endsWithLetter else {
-                return "mixes right-to-left and left-to-right text in its host as a browser does not read it"
-            }
             let fine: Bool
             switch label.first {
             case .rightToLeft:
@@ -264,7 +189,9 @@ enum HostLabels {
                     && (label.last == .leftToRight || label.last == .europeanNumber)
             default: fine = false
             }
-            if !fine { return "mixes right-to-left and left-to-right text in its host as a browser does not read it" }
+            guard fine, label.startsWithLetter, label.endsWithLetter else {
+                return "mixes right-to-left and left-to-right text in its host as a browser does not read it"
+            }
         }
         return nil
     }

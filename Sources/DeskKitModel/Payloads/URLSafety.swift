@@ -152,21 +152,26 @@ public enum URLSafety {
     private static func hostProblem(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
         var labelStart = host.startIndex
         var lastLabel = labelStart..<labelStart
-        var nonASCII = false
+        // Non-ASCII, or an `xn--` label: IDNA's host (HostLabels).
+        var international = false
         for i in host.indices {
             let b = host[i]
             if b == 0x2E {
                 if i == labelStart { return "has an empty label in its host" }
                 lastLabel = labelStart..<i
+                international = international || HostLabels.isACE(host[lastLabel])
                 labelStart = i + 1
             } else if b >= 0x80 {
-                nonASCII = true
+                international = true
             } else if !isHostByte(b) {
                 return "has a character no host name has"
             }
         }
-        if labelStart < host.endIndex { lastLabel = labelStart..<host.endIndex }  // else one final dot
-        if nonASCII || HostLabels.hasACELabel(host), let problem = HostLabels.problem(with: host) { return problem }
+        if labelStart < host.endIndex {  // else one final dot
+            lastLabel = labelStart..<host.endIndex
+            international = international || HostLabels.isACE(host[lastLabel])
+        }
+        if international, let problem = HostLabels.problem(with: host) { return problem }
         guard isNumeric(host[lastLabel]) else { return nil }
         // A host ending in a number is an IPv4 address to a browser, which reads every spelling of one.
         return isIPv4(host) ? nil : "has an IPv4 address spelt as a browser reads another"
