@@ -4,10 +4,10 @@ extension CardHTML {
     /// same. Light by default, dark under `prefers-color-scheme: dark` or a `[data-theme="dark"]` ancestor; themable
     /// with `--deskkit-card-*` custom properties (see `card.css`). ``ConversationPage/styleSheet`` includes it.
     public static let styleSheet = """
-        .deskkit-card, .deskkit-message{--_background: var(--deskkit-card-background, #ffffff);--_border: var(--deskkit-card-border, #d9dde3);--_text: var(--deskkit-card-text, #1b1f24);--_muted: var(--deskkit-card-muted, #5b6570);--_accent: var(--deskkit-card-accent, #0b63ce);--_radius: var(--deskkit-card-radius, 12px);--_width: var(--deskkit-card-max-width, 22rem);--_image-height: var(--deskkit-card-max-image-height, 16rem);--_on-accent: var(--deskkit-on-accent, #ffffff);}\
+        .deskkit-card, .deskkit-message{--_background: var(--deskkit-card-background, #ffffff);--_border: var(--deskkit-card-border, #d9dde3);--_text: var(--deskkit-card-text, #1b1f24);--_muted: var(--deskkit-card-muted, #5b6570);--_accent: var(--deskkit-card-accent, #0b63ce);--_radius: var(--deskkit-card-radius, 12px);--_width: var(--deskkit-card-max-width, 22rem);--_image-height: var(--deskkit-card-max-image-height, 16rem);--_on-accent: var(--deskkit-on-accent, #ffffff);--_star: var(--deskkit-star, #a35200);}\
         .deskkit-card{display: block;box-sizing: border-box;max-width: var(--_width);overflow: hidden;border: 1px solid var(--_border);border-radius: var(--_radius);background: var(--_background);color: var(--_text);font: var(--deskkit-card-font, 14px/1.35 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);text-decoration: none;overflow-wrap: anywhere;}\
-        @media (prefers-color-scheme: dark){.deskkit-card, .deskkit-message{--_background: var(--deskkit-card-background, #1f2328);--_border: var(--deskkit-card-border, #3a4048);--_text: var(--deskkit-card-text, #e8eaed);--_muted: var(--deskkit-card-muted, #a2acb7);--_accent: var(--deskkit-card-accent, #79b8ff);--_on-accent: var(--deskkit-on-accent, #0d1117);}}\
-        [data-theme='dark'] .deskkit-card, [data-theme='dark'] .deskkit-message{--_background: var(--deskkit-card-background, #1f2328);--_border: var(--deskkit-card-border, #3a4048);--_text: var(--deskkit-card-text, #e8eaed);--_muted: var(--deskkit-card-muted, #a2acb7);--_accent: var(--deskkit-card-accent, #79b8ff);--_on-accent: var(--deskkit-on-accent, #0d1117);}\
+        @media (prefers-color-scheme: dark){.deskkit-card, .deskkit-message{--_background: var(--deskkit-card-background, #1f2328);--_border: var(--deskkit-card-border, #3a4048);--_text: var(--deskkit-card-text, #e8eaed);--_muted: var(--deskkit-card-muted, #a2acb7);--_accent: var(--deskkit-card-accent, #79b8ff);--_on-accent: var(--deskkit-on-accent, #0d1117);--_star: var(--deskkit-star, #ffb454);}}\
+        [data-theme='dark'] .deskkit-card, [data-theme='dark'] .deskkit-message{--_background: var(--deskkit-card-background, #1f2328);--_border: var(--deskkit-card-border, #3a4048);--_text: var(--deskkit-card-text, #e8eaed);--_muted: var(--deskkit-card-muted, #a2acb7);--_accent: var(--deskkit-card-accent, #79b8ff);--_on-accent: var(--deskkit-on-accent, #0d1117);--_star: var(--deskkit-star, #ffb454);}\
         a.deskkit-card:hover .deskkit-card-title, a.deskkit-card:focus-visible .deskkit-card-title{text-decoration: underline;}\
         a.deskkit-card:focus-visible{outline: 2px solid var(--_accent);outline-offset: 2px;}\
         .deskkit-card-media{background: var(--_border);}\
@@ -32,11 +32,10 @@ extension CardHTML {
         .deskkit-stars legend{padding: 0;color: var(--_muted);}\
         .deskkit-stars label{position: relative;display: inline-block;font-size: 24px;line-height: 1.2;color: var(--_muted);cursor: pointer;}\
         .deskkit-stars input{position: absolute;inset: 0;opacity: 0;margin: 0;}\
-        .deskkit-stars label:has(~ label input:checked), .deskkit-stars label:has(input:checked), .deskkit-rated{color: var(--deskkit-star, #a35200);}\
+        .deskkit-stars label:has(~ label input:checked), .deskkit-stars label:has(input:checked), .deskkit-rated{color: var(--_star);}\
         .deskkit-comment{display: block;}\
         .deskkit-comment span{display: block;color: var(--_muted);}\
         .deskkit-comment textarea{box-sizing: border-box;width: 100%;max-width: var(--_width);border: 1px solid var(--_muted);border-radius: 8px;background: var(--_background);color: var(--_text);font: inherit;}\
-        .deskkit-rated{font-size: 18px;}\
-        @media (prefers-color-scheme: dark){.deskkit-stars label:has(~ label input:checked), .deskkit-stars label:has(input:checked), .deskkit-rated{color: var(--deskkit-star, #ffb454);}}
+        .deskkit-rated{font-size: 18px;}
         """
 }

@@ -182,15 +182,16 @@ const CONTRAST = `(() => {
 
 test('every text of the widget is WCAG AA in the light and the dark scheme', { skip }, async () => {
   const server = await serve();
-  for (const dark of [false, true]) {
+  // Dark as the system asks (prefers-color-scheme) and as a page says (a [data-theme="dark"] ancestor).
+  for (const [dark, theme] of [[false, ''], [true, ''], [false, '&theme=dark']]) {
     const browser = await openBrowser({ dark });
     try {
       for (const audience of ['customer', 'agent']) {
-        await browser.open(server.url(`audience=${audience}`));
+        await browser.open(server.url(`audience=${audience}${theme}`));
         await browser.until('the conversation', 'document.body.dataset.ready');
         const { checked, low } = await browser.evaluate(CONTRAST);
         assert.ok(checked > 20, `${checked} texts checked`);
-        assert.deepEqual(low, [], `${dark ? 'dark' : 'light'}, ${audience}: under AA`);
+        assert.deepEqual(low, [], `${dark ? 'dark' : theme ? 'data-theme dark' : 'light'}, ${audience}: under AA`);
       }
     } finally {
       await browser.close();
