@@ -9,7 +9,9 @@
    NAME with Python's `jsonschema` — and the two must agree on every one.
 
 4. One URL rule: every URL of Corpus/urls (Scripts/make-url-corpus.py) gets the same verdict from `common.json`'s
-   `web-url` and from `deskkit card --urls` (`URLSafety`, which strict validation reports as `unsafe_url`).
+   `web-url` and from `deskkit card --urls` (`URLSafety`, which strict validation reports as `unsafe_url`), but
+   for the two rules a pattern cannot state (an `xn--` label's decoded form, the bidi rule across a host's labels),
+   which only DeskKit refuses, counted.
 
 `jsonschema` leaves contentMediaType/contentEncoding/contentSchema as annotations (draft 2020-12 allows that);
 here they are asserted, as the schemas' descriptions say: a string under `contentMediaType: application/json`
@@ -36,6 +38,17 @@ FORMATS = ["desk-data", "desk-message", "sendbird-webhook", "pyrus-webhook", "py
 # The rules the schemas' descriptions name as ones no schema can state: a text DeskKit finds one of these in is
 # left out of the comparison (and counted).
 UNSTATED = {"duplicate_key", "too_deep"}
+# The URL rules no pattern states (common.json's `web-url` says so): a label's punycode decoded, and the bidi rule
+# across the labels of a host with a right-to-left one. An `unsafe_url` problem saying one of these is left out too.
+UNSTATED_URL = ("has an xn-- label in its host", "mixes right-to-left and left-to-right text in its host")
+WHAT_IS_UNSTATED = ("a key twice inside data, nesting past the parser's 128 levels, an xn-- label's decoded form, "
+                    "the bidi rule across a host's labels")
+
+
+def unstated(problem):
+    """Whether DeskKit's `problem` is one of the rules no schema states."""
+    return problem["code"] in UNSTATED or (
+        problem["code"] == "unsafe_url" and problem["message"].startswith(UNSTATED_URL))
 PAYLOADS = {"url-preview": "url_preview", "closure-inquiry": "closure_inquiry",
             "customer-satisfaction": "customer_satisfaction", "bot-answers": "bot_answers",
             "notification": "notification", "system-message": "system_message"}
@@ -141,15 +154,19 @@ def compare_urls(docs):
     answers = [json.loads(line) for line in out.stdout.decode().split("\n") if line]
     assert len(answers) == len(lines), (len(answers), len(lines), out.stderr[:500])
     validator = Validator(docs["common"]["$defs"]["web-url"])
-    failures = 0
+    failures = beyond = 0
     for line, answer in zip(lines, answers):
         url = json.loads(line)
         if validator.is_valid(url) != answer["safe"]:
+            if not answer["safe"] and answer["problem"].startswith(UNSTATED_URL):
+                beyond += 1
+                continue
             failures += 1
             print(f"URL {json.dumps(url)[:200]}: deskkit says {answer['safe']} ({answer['problem']})")
     safe = sum(a["safe"] for a in answers)
     print(f"{len(lines)} URLs of Corpus/urls ({safe} safe): web-url and deskkit card --urls agree on "
-          f"{len(lines) - failures}")
+          f"{len(lines) - failures - beyond}, {beyond} refused for a rule no pattern states (an xn-- label's "
+          f"decoded form, the bidi rule)")
     return failures
 
 
@@ -208,7 +225,7 @@ def compare_one(job):
     answers = deskkit_valid(fmt, texts)
     lines, failures, agree, valid, beyond = [], 0, 0, 0, 0
     for text, (ok, problems) in zip(texts, answers):
-        if any(p["code"] in UNSTATED for p in problems):
+        if any(unstated(p) for p in problems):
             beyond += 1
             continue
         errors = list(validator.iter_errors(json.loads(text)))
@@ -221,7 +238,7 @@ def compare_one(job):
             found = "valid" if not errors else [(list(e.absolute_path), e.message[:120]) for e in errors[:2]]
             lines.append(f"DISAGREE {fmt}: deskkit {'valid' if ok else problems[:2]} schema {found}\n    {text[:400]}")
     lines.append(f"{fmt}: {len(texts)} texts, {agree} agree ({valid} valid both ways), {beyond} left out for a rule "
-                 f"no schema states (a key twice inside data, nesting past the parser's 128 levels)")
+                 f"no schema states ({WHAT_IS_UNSTATED})")
     return lines, failures
 
 
@@ -237,8 +254,16 @@ def compare(docs, texts):
 
 def generate(job):
     """Valid instances of one schema from hypothesis-jsonschema, as JSON texts (run in a process of its own)."""
+    import functools
+
+    import hypothesis_jsonschema._from_schema as strategies
     from hypothesis import HealthCheck, given, settings
     from hypothesis_jsonschema import from_schema
+
+    # hypothesis-jsonschema builds a pattern's strategy again for every object it draws, and hypothesis builds
+    # one character by character: seconds for `web-url`'s classes of Unicode ranges. Built once, kept.
+    if not hasattr(strategies.from_js_regex, "cache_info"):
+        strategies.from_js_regex = functools.lru_cache(maxsize=None)(strategies.from_js_regex)
 
     schema, count = job
     instances = []
@@ -279,6 +304,8 @@ def hypothesis_instances(docs, registry, per_schema):
         answers = [json.loads(line) for line in deskkit("validate", "--format", fmt, "--jsonl", "-",
                                                          stdin=lines).stdout.splitlines()]
         bad = [(i, a["problems"]) for i, a in zip(instances, answers) if not a["valid"]]
+        beyond = [i for i, p in bad if all(unstated(q) for q in p)]
+        bad = [(i, p) for i, p in bad if not all(unstated(q) for q in p)]
         wrong_kind = []
         if name in PAYLOADS:
             decoded = deskkit("decode", "--format", fmt, "--messages", "-", stdin=lines).stdout.splitlines()
@@ -290,8 +317,9 @@ def hypothesis_instances(docs, registry, per_schema):
         for i, k in wrong_kind[:5]:
             print(f"HYPOTHESIS {name}: read as {k}, not {PAYLOADS[name]}: {i[:300]}")
         kinds = f", {len(instances) - len(wrong_kind)} read as {PAYLOADS[name]}" if name in PAYLOADS else ""
-        print(f"{name}: {len(instances)} valid instances generated, {len(instances) - len(bad)} without a problem "
-              f"for deskkit validate --format {fmt}{kinds}")
+        print(f"{name}: {len(instances)} valid instances generated, {len(instances) - len(bad) - len(beyond)} "
+              f"without a problem for deskkit validate --format {fmt}, {len(beyond)} with one no schema states"
+              f"{kinds}")
     return failures, everything
 
 

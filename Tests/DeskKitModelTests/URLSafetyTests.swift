@@ -76,6 +76,17 @@ struct URLSafetyTests {
         #expect(URLSafety.problem(with: "https://0x7f.1/")?.contains("IPv4") == true)
         #expect(URLSafety.problem(with: "https://%65xample.com")?.contains("percent-encoded host") == true)
         #expect(URLSafety.problem(with: "vbscript:x") == "has the scheme \"vbscript:\", not http or https")
+        // A decoded `xn--` label's character is not in the URL as written: the problem names the label.
+        #expect(URLSafety.problem(with: "https://a\u{FFFD}.com/") == "has a character in its host that IDNA refuses")
+        #expect(
+            URLSafety.problem(with: "https://xn--a-q10i.com/")
+                == "has an xn-- label in its host that decodes to a character IDNA refuses")
+        #expect(
+            URLSafety.problem(with: "https://xn--ab-c6t.com/")
+                == "has an xn-- label in its host that decodes to a character a browser reads as another")
+        #expect(
+            URLSafety.problem(with: "https://xn--a-wbb.com/")
+                == "has an xn-- label in its host that begins with a combining mark")
         #expect(URLSafety.safeURL("https://example.com/") == "https://example.com/")
         #expect(URLSafety.safeURL("/account") == nil)
     }

@@ -15,7 +15,8 @@ enum HostLabels {
         for label in host.split(separator: 0x2E, omittingEmptySubsequences: false) where !label.isEmpty {
             // (An empty label is one final dot: one inside is refused before.)
             scalars.removeAll(keepingCapacity: true)
-            if isACE(label) {
+            let ace = isACE(label)
+            if ace {
                 guard label.count <= maxACELabel + 4, Punycode.decode(label.dropFirst(4), into: &scalars) else {
                     return "has an xn-- label in its host that is no punycode"
                 }
@@ -38,14 +39,13 @@ enum HostLabels {
                 }
                 let bidi = bidiClass(scalar)
                 if index == 0, bidi == .mark || scalar.properties.generalCategory == .spacingMark {
-                    return "has a label in its host that begins with a combining mark"
+                    return ace
+                        ? "has an xn-- label in its host that begins with a combining mark"
+                        : "has a label in its host that begins with a combining mark"
                 }
-                if value >= 0x80 {
-                    if URLSafety.isInvisible(scalar) { return "contains an invisible or bidirectional character" }
-                    if URLSafety.isMappedInHost(scalar) {
-                        return "has a character in its host that a browser reads as another"
-                    }
-                    if isRefused(scalar) { return "has a character in its host that IDNA refuses" }
+                if value >= 0x80, let problem = CharacterProblem(scalar) {
+                    // A decoded label's character is not in the URL as written: the message names the label.
+                    return ace ? "has an xn-- label in its host that decodes to \(problem.what)" : problem.message
                 }
                 summary.add(
                     bidi, first: index == 0,
@@ -54,6 +54,41 @@ enum HostLabels {
             summaries.append(summary)
         }
         return bidiProblem(summaries)
+    }
+
+    /// Why a non-ASCII character may not be in a host.
+    private enum CharacterProblem {
+        case invisible, mapped, refused
+
+        init?(_ scalar: Unicode.Scalar) {
+            if URLSafety.isInvisible(scalar) {
+                self = .invisible
+            } else if URLSafety.isMappedInHost(scalar) {
+                self = .mapped
+            } else if isRefused(scalar) {
+                self = .refused
+            } else {
+                return nil
+            }
+        }
+
+        /// The problem of a host that holds the character.
+        var message: String {
+            switch self {
+            case .invisible: "contains an invisible or bidirectional character"
+            case .mapped: "has a character in its host that a browser reads as another"
+            case .refused: "has a character in its host that IDNA refuses"
+            }
+        }
+
+        /// The character, after "decodes to" in the problem of an `xn--` label.
+        var what: String {
+            switch self {
+            case .invisible: "an invisible or bidirectional character"
+            case .mapped: "a character a browser reads as another"
+            case .refused: "a character IDNA refuses"
+            }
+        }
     }
 
     /// Whether `label` begins with `xn--` (in any case): an internationalized label in its ASCII form (`xn--` alone
@@ -86,7 +121,7 @@ enum HostLabels {
     /// maps to `?`, `!` or `::=`, the ideographic description characters, the Hangul compatibility letters and
     /// kanbun, the compatibility ideographs and Arabic's presentation forms (mapped to others), and what lies past
     /// the ideographs of Unicode 16 (unassigned to a browser whose tables are older than this library's).
-    private static func isRefused(_ s: Unicode.Scalar) -> Bool {
+    fileprivate static func isRefused(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0xA1...0xBF, 0x13F...0x140, 0x374, 0x37A, 0xE33, 0xEB3, 0x2047...0x2049, 0x2A74, 0x2FF0...0x2FFF,
             0x3131...0x319F, 0x31EF, 0xF900...0xFAFF, 0xFB50...0xFDFF, 0xFE70...0xFEFF, 0xFFFC...0xFFFD,
