@@ -138,6 +138,9 @@ let package = Package(
                 .linkedLibrary("icuuc", .when(platforms: [.linux])),
             ]
         ),
+        // The process's resident memory and glibc's heap (`mallinfo2`, `malloc_trim`), for the server's metrics
+        // and its trims after a peak.
+        .target(name: "CProcessMemory"),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -237,7 +240,7 @@ let package = Package(
             dependencies: [
                 "DeskKitModel", "DeskKitSchemas", "DeskKitLinks", "DeskKitCards", "DeskKitFetchPolicy",
                 "DeskKitPreview",
-                "DeskKitJobStore", "DeskKitJobs", "DeskKitTime",
+                "DeskKitJobStore", "DeskKitJobs", "DeskKitTime", "CProcessMemory",
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
                 .product(name: "NIOCore", package: "swift-nio", condition: server),

@@ -202,6 +202,9 @@ public actor JobQueue<Outcome: JobResult>: Service {
         return count
     }
 
+    /// The jobs running now, without asking the store (``figures()`` does).
+    package var jobsRunning: Int { running.count }
+
     /// Depth, work in flight and the jobs per state, for `/health` and `/metrics`.
     public func figures() async -> QueueFigures {
         do {

@@ -54,6 +54,8 @@ public struct EnrichmentServer: Sendable {
     let images: ImageDownloads
     /// What the console shows of the last hour and day.
     let activity: RecentActivity
+    /// Gives a peak's memory back, when no job runs and no image is downloaded if such a moment comes.
+    let heapTrim: HeapTrim
 
     /// The largest body of `/v1/preview`: 64 KiB.
     public static let maxPreviewRequestBytes = PreviewRoute.maxRequestBytes
@@ -116,6 +118,9 @@ public struct EnrichmentServer: Sendable {
             })
         health = HealthRoute(queue: queue, clock: clock)
         scrape = MetricsRoute(metrics: metrics, previews: previews, queue: queue)
+        heapTrim = HeapTrim(clock: clock, metrics: metrics) { [queue, images] in
+            await queue.jobsRunning == 0 && images.count == 0
+        }
     }
 
     /// The application: the routes, with the queue as a service (stopped after the HTTP server on
@@ -148,7 +153,7 @@ public struct EnrichmentServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "deskkit"),
             // The image proxy's fetches are children of a service; a shared cache that is told of answers
             // (PostgreSQL's) listens as one.
-            services: [queue, images] + [previews.sharedCache as? any Service].compactMap { $0 },
+            services: [queue, images, heapTrim] + [previews.sharedCache as? any Service].compactMap { $0 },
             onServerRunning: onServerRunning,
             logger: logger)
     }

@@ -556,6 +556,16 @@ struct EnrichmentServerTests {
             #expect(again.contains("deskkit_preview_cache_entries 4"), "\(again)")
             #expect(again.contains("deskkit_fetch_hosts_fetching 0"))
             #expect(again.contains("deskkit_fetch_hosts_connected 1"))
+            // The process's memory, read at the scrape (this test process's: tens of MiB resident).
+            let gauges = Dictionary(
+                again.split(separator: "\n").compactMap { line -> (String, Double)? in
+                    let parts = line.split(separator: " ")
+                    guard parts.count == 2, let value = Double(parts[1]) else { return nil }
+                    return (String(parts[0]), value)
+                }, uniquingKeysWith: { a, _ in a })
+            #expect((gauges["process_resident_memory_bytes"] ?? 0) > 10_000_000, "\(again)")
+            #expect((gauges["deskkit_heap_in_use_bytes"] ?? 0) > 1_000_000)
+            #expect(gauges["deskkit_heap_free_bytes"] != nil)
         }
     }
 

@@ -2,12 +2,6 @@ import NIOCore
 import NIOHTTPTypes
 import Synchronization
 
-#if canImport(Glibc)
-    /// glibc's `malloc_trim` (`<malloc.h>`, which the Glibc module does not bring): gives the free memory at
-    /// the top of each arena back to the system.
-    @_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
-#endif
-
 /// Holds each connection to ``ClientLimits``: one handler a connection, in Hummingbird's pipeline after
 /// the HTTP decoder, so it sees whole request parts. Until a request's head is decoded — however many bytes
 /// of it trickle in — no part arrives, and the head's deadline runs; then the body's, until the request's
@@ -44,9 +38,7 @@ final class ClientDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler
             guard most >= 64, open <= most / 4,
                 peak.compareExchange(expected: most, desired: open, ordering: .relaxed).exchanged
             else { return open }
-            #if canImport(Glibc)
-                _ = mallocTrim(0)
-            #endif
+            _ = ProcessMemory.trimHeap()
             return open
         }
     }

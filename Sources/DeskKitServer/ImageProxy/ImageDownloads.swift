@@ -47,7 +47,7 @@ final class ImageDownloads: Service {
         }
     }
 
-    /// Fetches under way (for tests).
+    /// Fetches under way (for tests, and ``HeapTrim``'s quiet moments).
     var count: Int { running.withLock { $0.count } }
 
     /// A place in the download of `request`'s image: the one under way when it has sent nothing yet, or a new one.

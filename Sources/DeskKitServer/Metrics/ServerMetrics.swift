@@ -109,4 +109,27 @@ public struct ServerMetrics: Sendable {
         Gauge(label: "deskkit_fetch_hosts_connected", factory: factory).record(hostsConnected)
     }
 
+    /// The process's memory now, read at the scrape: `process_resident_memory_bytes` (the name Prometheus' own
+    /// clients give it), `deskkit_heap_in_use_bytes` (allocated and not freed) and `deskkit_heap_free_bytes`
+    /// (freed and kept by glibc's allocator: what a peak leaves). What the system does not tell is left out.
+    func memory(_ memory: ProcessMemory) {
+        if let resident = memory.resident {
+            Gauge(label: "process_resident_memory_bytes", factory: factory).record(resident)
+        }
+        if let inUse = memory.heapInUse, let free = memory.heapFree {
+            Gauge(label: "deskkit_heap_in_use_bytes", factory: factory).record(inUse)
+            Gauge(label: "deskkit_heap_free_bytes", factory: factory).record(free)
+        }
+    }
+
+    /// A trim of the heap (``HeapTrim``) that gave `bytes` of resident memory back in `took`, at a quiet moment
+    /// or not: `deskkit_heap_trims_total{moment}` (`quiet`, `busy`), `deskkit_heap_trimmed_bytes_total`,
+    /// `deskkit_heap_trim_seconds_total` (what the trims cost: each arena's lock is held while it is trimmed).
+    func heapTrimmed(bytes: Int, took: Duration, quiet: Bool) {
+        count("deskkit_heap_trims_total", [("moment", quiet ? "quiet" : "busy")])
+        count("deskkit_heap_trimmed_bytes_total", by: bytes)
+        FloatingPointCounter(label: "deskkit_heap_trim_seconds_total", factory: factory).increment(
+            by: Double(took.components.attoseconds) / 1e18 + Double(took.components.seconds))
+    }
+
 }

@@ -23,6 +23,7 @@ final class MetricsRoute: Sendable {
             cacheEntries: await previews.cachedCount, hostsFetching: await previews.hostsInFlight,
             hostsConnected: previews.fetcher.hostsWithConnections)
         metrics.queue(await queue.figures())
+        metrics.memory(.now())
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: exposition())))
