@@ -16,9 +16,10 @@ times the rate, and every webhook delivered twice.
 The stand-in Platform API checks every update as it arrives against the store: the job's claim token
 (`DeskKit-Claim`) must be the one the job runs under, and the job must still be running. At the end, after a
 drain, the verdict: every webhook answered 200 has its message updated; no update came from a worker whose
-claim was gone or after the job ended; no job is left queued or running; each instance's resident memory is
-within 20 % of its value after warm-up; no webhook timed out or got another answer than 200 or 503 with
-Retry-After. Prints the figures and the verdict; exits 1 when the verdict fails."""
+claim was gone or after the job ended; no job is left queued or running; each instance's resident memory, 10 s
+after the drain, is within 20 % of its value after warm-up; no webhook timed out or got another answer than 200
+or 503 with Retry-After. Prints the figures — each instance's memory split into anonymous and file-backed pages,
+its heap and trims as its `/metrics` reports them — and the verdict; exits 1 when the verdict fails."""
 import argparse
 import hashlib
 import heapq
