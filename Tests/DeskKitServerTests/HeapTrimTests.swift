@@ -56,9 +56,10 @@ struct HeapTrimTests {
             final class Quiet: Sendable { let now = Atomic(false) }
             let quiet = Quiet()
             let metrics = ServerMetrics()
-            // Due at every reading (nothing asked of the figures), read every 2 s.
+            // Due at every reading (nothing asked of the figures), read every 5 s: the margins (4 s each way) hold
+            // on a loaded machine, whose tasks may wake late.
             let trim = HeapTrim(
-                policy: .init(interval: .seconds(2), freed: 0, growth: 0, quietCheck: .milliseconds(10)),
+                policy: .init(interval: .seconds(5), freed: 0, growth: 0, quietCheck: .milliseconds(10)),
                 clock: .system, metrics: metrics
             ) { quiet.now.load(ordering: .relaxed) }
             func trims(_ moment: String) -> Int {
@@ -75,8 +76,8 @@ struct HeapTrimTests {
             }
             try await withThrowingTaskGroup { group in
                 group.addTask { await trim.run() }
-                // Due at 2 s, busy: it waits until 4 s at most.
-                try await Task.sleep(for: .seconds(3))
+                // Due at 5 s, busy: it waits until 10 s at most.
+                try await Task.sleep(for: .seconds(6))
                 #expect(trims("quiet") + trims("busy") == 0, "trimmed while busy before its wait ended")
                 quiet.now.store(true, ordering: .relaxed)
                 try await waitFor { trims("quiet") == 1 }
