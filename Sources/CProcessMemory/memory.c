@@ -36,12 +36,3 @@ int deskkit_heap_trim(void) {
     return 0;
 #endif
 }
-
-int deskkit_heap_fix_mmap_threshold(int64_t bytes) {
-#if defined(__GLIBC__)
-    return mallopt(M_MMAP_THRESHOLD, (int)bytes);
-#else
-    (void)bytes;
-    return 0;
-#endif
-}

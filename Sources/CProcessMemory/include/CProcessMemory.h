@@ -18,10 +18,4 @@ int deskkit_heap_figures(uint64_t *in_use, uint64_t *free_held);
 /// glibc.
 int deskkit_heap_trim(void);
 
-/// Fixes glibc's mmap threshold at `bytes` (`mallopt(M_MMAP_THRESHOLD)`): an allocation of that size or more
-/// is a mapping of its own, unmapped when freed. Without it glibc raises the threshold to the largest block
-/// freed so far (up to 32 MiB), so that after a peak of large buffers they come from the arenas, whose pages it
-/// keeps. Returns 1 when set, 0 when refused or without glibc.
-int deskkit_heap_fix_mmap_threshold(int64_t bytes);
-
 #endif
