@@ -303,9 +303,10 @@ def hypothesis_instances(docs, registry, per_schema):
         lines = "\n".join(instances).encode() + b"\n"
         answers = [json.loads(line) for line in deskkit("validate", "--format", fmt, "--jsonl", "-",
                                                          stdin=lines).stdout.splitlines()]
-        bad = [(i, a["problems"]) for i, a in zip(instances, answers) if not a["valid"]]
-        beyond = [i for i, p in bad if all(unstated(q) for q in p)]
-        bad = [(i, p) for i, p in bad if not all(unstated(q) for q in p)]
+        bad, beyond = [], []
+        for i, a in zip(instances, answers):
+            if not a["valid"]:
+                (beyond if all(unstated(p) for p in a["problems"]) else bad).append((i, a["problems"]))
         wrong_kind = []
         if name in PAYLOADS:
             decoded = deskkit("decode", "--format", fmt, "--messages", "-", stdin=lines).stdout.splitlines()

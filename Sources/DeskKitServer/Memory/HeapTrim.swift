@@ -85,11 +85,11 @@ final class HeapTrim: Service {
 
     /// Trims the heap and counts it (`quiet`: at a quiet moment); answers the resident bytes after.
     func trim(quiet: Bool) -> Int {
-        let before = ProcessMemory.now().resident ?? 0
+        let before = ProcessMemory.residentBytes() ?? 0
         let started = ContinuousClock.now
         _ = ProcessMemory.trimHeap()
         let took = started.duration(to: .now)
-        let after = ProcessMemory.now().resident ?? before
+        let after = ProcessMemory.residentBytes() ?? before
         metrics.heapTrimmed(bytes: max(0, before - after), took: took, quiet: quiet)
         return after
     }

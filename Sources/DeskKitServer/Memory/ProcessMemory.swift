@@ -10,15 +10,21 @@ struct ProcessMemory: Sendable, Hashable {
     /// them given back by a trim still count here (the allocator keeps the chunks, the system the pages).
     var heapFree: Int?
 
-    /// The figures now: nil for what this system does not tell (no `/proc`, no glibc).
+    /// The figures now: nil for what this system does not tell (no `/proc`, no glibc). Reading the heap walks
+    /// every arena's free chunks: ``residentBytes()`` alone is a file's read.
     static func now() -> ProcessMemory {
-        let resident = deskkit_resident_bytes()
         var inUse: UInt64 = 0
         var free: UInt64 = 0
         let known = deskkit_heap_figures(&inUse, &free) == 0
         return ProcessMemory(
-            resident: resident >= 0 ? Int(resident) : nil, heapInUse: known ? Int(clamping: inUse) : nil,
+            resident: residentBytes(), heapInUse: known ? Int(clamping: inUse) : nil,
             heapFree: known ? Int(clamping: free) : nil)
+    }
+
+    /// The resident bytes now, or nil without `/proc`.
+    static func residentBytes() -> Int? {
+        let resident = deskkit_resident_bytes()
+        return resident >= 0 ? Int(resident) : nil
     }
 
     /// Asks glibc to give the free pages of every arena back to the system (`malloc_trim(0)`); answers whether
