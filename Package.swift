@@ -52,13 +52,15 @@ let package = Package(
         .library(name: "DeskKitCards", targets: ["DeskKitCards"]),
         .library(name: "DeskKitMetadata", targets: ["DeskKitMetadata"]),
         .library(name: "DeskKitPreview", targets: ["DeskKitPreview"]),
-        .library(name: "DeskKitPageServer", targets: ["DeskKitPageServer"]),
         .library(name: "DeskKitJobStore", targets: ["DeskKitJobStore"]),
         .library(name: "DeskKitJobs", targets: ["DeskKitJobs"]),
         .library(name: "DeskKitSharedPreviews", targets: ["DeskKitSharedPreviews"]),
         .library(name: "DeskKitServer", targets: ["DeskKitServer"]),
-        .library(name: "DeskKitInvariants", targets: ["DeskKitInvariants"]),
         .executable(name: "deskkit", targets: ["deskkit"]),
+        // The package's own tools, for its nested packages (Fuzz/, Benchmarks/): a leading underscore, as in
+        // swift-nio's `_NIOFileSystem`, says they are not API (CONTRIBUTING.md, "The public API").
+        .library(name: "_DeskKitInvariants", targets: ["DeskKitInvariants"]),
+        .library(name: "_DeskKitPageServer", targets: ["DeskKitPageServer"]),
     ],
     traits: traits,
     dependencies: [
@@ -323,10 +325,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DeskKitCardsTests",
-            dependencies: ["DeskKitCards", "DeskKitModel", "DeskKitInvariants", "DeskKitTestSupport", "CPNG"]
+            dependencies: ["DeskKitCards", "DeskKitModel", "DeskKitInvariants", "DeskKitTestSupport"]
         ),
-        // libpng, for the screenshots the right-to-left card test reads.
-        .systemLibrary(name: "CPNG", path: "Tests/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .testTarget(
             name: "DeskKitMetadataTests",
             dependencies: [
@@ -349,9 +349,9 @@ let package = Package(
         .testTarget(
             name: "DeskKitServerTests",
             dependencies: [
-                "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport", "DeskKitModel",
-                "DeskKitCards",
-                "DeskKitSchemas", "DeskKitFetchPolicy", "DeskKitPreview", "DeskKitTime",
+                "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitTestSupport",
+                "DeskKitServerTestSupport",
+                "DeskKitModel", "DeskKitCards", "DeskKitSchemas", "DeskKitFetchPolicy", "DeskKitPreview", "DeskKitTime",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
                 .product(name: "Hummingbird", package: "hummingbird", condition: server),
                 .product(name: "NIOCore", package: "swift-nio", condition: server),
@@ -377,10 +377,23 @@ let package = Package(
                 .target(name: "DeskKitJobStore", condition: server),
             ],
             path: "Tests/DeskKitTestSupport"),
+        // The server tests' fake Sendbird Platform API and their webhooks.
+        .target(
+            name: "DeskKitServerTestSupport",
+            dependencies: [
+                "DeskKitServer", "DeskKitModel", "DeskKitTestSupport", "DeskKitPageServer", "DeskKitJobStore",
+                "DeskKitFetchPolicy", "DeskKitTime",
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+            ],
+            path: "Tests/DeskKitServerTestSupport"),
         .testTarget(
             name: "DeskKitJobsTests",
             dependencies: [
-                "DeskKitJobs", "DeskKitJobStore", "DeskKitTestSupport",
+                "DeskKitJobs", "DeskKitJobStore", "DeskKitTestSupport", "DeskKitTime",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
@@ -389,17 +402,7 @@ let package = Package(
         .testTarget(
             name: "DeskKitJobStoreTests",
             dependencies: [
-                "DeskKitJobStore", "DeskKitTime", "DeskKitTestSupport", "DeskKitModel",
-                .product(name: "Clocks", package: "swift-clocks", condition: server),
-                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
-            ]
-        ),
-        .testTarget(
-            name: "DeskKitSharedPreviewsTests",
-            dependencies: [
-                "DeskKitSharedPreviews", "DeskKitTestSupport", "DeskKitPageServer", "DeskKitJobStore", "DeskKitModel",
-                "DeskKitPreview", "DeskKitTime",
+                "DeskKitJobStore", "DeskKitTime", "DeskKitTestSupport",
                 .product(name: "Clocks", package: "swift-clocks", condition: server),
             ]
         ),
@@ -410,9 +413,41 @@ let package = Package(
                 "DeskKitInvariants", "DeskKitModel", "DeskKitLinks", "DeskKitMetadata", "DeskKitTestSupport",
             ]
         ),
-        // Runs the built `deskkit` executable end to end.
+        // Integration tests: what needs a PostgreSQL cluster, a browser or other processes, in targets of their own
+        // (`swift test --skip IntegrationTests` runs the unit tests alone; CONTRIBUTING.md, "Tests").
+        // The stores' contract on memory, a SQLite file and PostgreSQL; PostgreSQL's store and shared preview cache.
         .testTarget(
-            name: "DeskKitCLITests",
+            name: "DeskKitStoreIntegrationTests",
+            dependencies: [
+                "DeskKitJobStore", "DeskKitSharedPreviews", "DeskKitPreview", "DeskKitPageServer", "DeskKitModel",
+                "DeskKitTime", "DeskKitTestSupport",
+                .product(name: "Clocks", package: "swift-clocks", condition: server),
+                .product(name: "SQLiteNIO", package: "sqlite-nio", condition: server),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
+            ]
+        ),
+        // The server on PostgreSQL (instances sharing a database, one frozen past its lease), and its memory given
+        // back after a peak (the process's own pages).
+        .testTarget(
+            name: "DeskKitServerIntegrationTests",
+            dependencies: [
+                "DeskKitServer", "DeskKitJobStore", "DeskKitPageServer", "DeskKitFetchPolicy", "DeskKitModel",
+                "DeskKitTime", "DeskKitTestSupport", "DeskKitServerTestSupport",
+                .product(name: "Clocks", package: "swift-clocks", condition: server),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+            ]
+        ),
+        // A right-to-left card laid out in headless Chromium, its screenshot read with libpng.
+        .testTarget(
+            name: "DeskKitBrowserIntegrationTests",
+            dependencies: ["DeskKitCards", "DeskKitModel", "DeskKitTestSupport", "CPNG"]
+        ),
+        // libpng, for the screenshots the right-to-left card test reads.
+        .systemLibrary(name: "CPNG", path: "Tests/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Runs the built `deskkit` executable end to end, as processes.
+        .testTarget(
+            name: "DeskKitCLIIntegrationTests",
             dependencies: [
                 "deskkit", "DeskKitPageServer", "DeskKitServer", "DeskKitTestSupport", "DeskKitCards", "DeskKitModel",
                 "DeskKitInvariants",

@@ -13,11 +13,11 @@ let package = Package(
             dependencies: [
                 .product(name: "DeskKitJSON", package: "DeskKit"),
                 .product(name: "DeskKitModel", package: "DeskKit"),
-                .product(name: "DeskKitInvariants", package: "DeskKit"),
+                .product(name: "_DeskKitInvariants", package: "DeskKit"),
                 .product(name: "DeskKitLinks", package: "DeskKit"),
                 .product(name: "DeskKitMetadata", package: "DeskKit"),
                 .product(name: "DeskKitPreview", package: "DeskKit"),
-                .product(name: "DeskKitPageServer", package: "DeskKit"),
+                .product(name: "_DeskKitPageServer", package: "DeskKit"),
             ],
             swiftSettings: [.unsafeFlags(["-Ounchecked"])]
         ),

@@ -9,16 +9,18 @@ let package = Package(
     dependencies: [.package(name: "DeskKit", path: "..", traits: [])],
     targets: [
         .executableTarget(
-            name: "FuzzMessageData", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+            name: "FuzzMessageData", dependencies: [.product(name: "_DeskKitInvariants", package: "DeskKit")]),
         .executableTarget(
-            name: "FuzzEnvelope", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+            name: "FuzzEnvelope", dependencies: [.product(name: "_DeskKitInvariants", package: "DeskKit")]),
         .executableTarget(
-            name: "FuzzValidate", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
-        .executableTarget(name: "FuzzLinks", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
-        .executableTarget(name: "FuzzExtract", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
-        .executableTarget(name: "FuzzAddress", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+            name: "FuzzValidate", dependencies: [.product(name: "_DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(name: "FuzzLinks", dependencies: [.product(name: "_DeskKitInvariants", package: "DeskKit")]),
         .executableTarget(
-            name: "FuzzWebhooks", dependencies: [.product(name: "DeskKitInvariants", package: "DeskKit")]),
+            name: "FuzzExtract", dependencies: [.product(name: "_DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(
+            name: "FuzzAddress", dependencies: [.product(name: "_DeskKitInvariants", package: "DeskKit")]),
+        .executableTarget(
+            name: "FuzzWebhooks", dependencies: [.product(name: "_DeskKitInvariants", package: "DeskKit")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -325,7 +325,7 @@ public struct ConversationPage: Sendable {
     }
 
     /// `HH:MM` (UTC) of a time in milliseconds since 1970.
-    public static func clockTime(_ milliseconds: Int64) -> String {
+    package static func clockTime(_ milliseconds: Int64) -> String {
         let minutes = milliseconds / 60_000
         let hours = (minutes / 60) % 24
         return (hours < 10 ? "0" : "") + "\(hours):" + (minutes % 60 < 10 ? "0" : "") + "\(minutes % 60)"

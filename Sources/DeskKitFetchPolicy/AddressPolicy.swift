@@ -7,9 +7,9 @@
 /// ULA fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8, discard 100::/64,
 /// NAT64 64:ff9b::/96 and 64:ff9b:1::/48), and inside it Teredo 2001::/32, documentation 2001:db8::/32
 /// and 3fff::/20, 6to4 2002::/16, ORCHID 2001:10::/28 and 2001:20::/28.
-public enum AddressPolicy {
+package enum AddressPolicy {
     /// The rule that blocks `address`, or nil when it is a global unicast address.
-    public static func blockingRule(_ address: IPAddress) -> String? {
+    package static func blockingRule(_ address: IPAddress) -> String? {
         if let v4 = address.embeddedIPv4 { return blockingRule(.v4(v4)).map { $0 + " (IPv4 inside IPv6)" } }
         switch address {
         case .v4(let a):
@@ -56,11 +56,11 @@ public enum AddressPolicy {
         return true
     }
 
-    /// Host names that never resolve to the public Internet.
-    public static func blockingRule(hostName: String) -> String? {
+    /// Host names that never resolve to the package Internet.
+    package static func blockingRule(hostName: String) -> String? {
         let h = hostName.lowercased()
         for suffix in [".onion", ".i2p", ".local", ".localhost", ".internal", ".home.arpa"] where h.hasSuffix(suffix) {
-            return "non-public name (\(suffix))"
+            return "non-package name (\(suffix))"
         }
         return h == "localhost" ? "loopback name" : nil
     }

@@ -67,7 +67,7 @@ enum AddressChecks {
 }
 
 /// A second, independent formulation of the SSRF block list (CIDR strings, parsed and matched bit by
-/// bit), to check ``AddressPolicy`` against.
+/// bit), to check `AddressPolicy` against.
 package enum AlternativeBlockList {
     static let cidrs = [
         "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24",

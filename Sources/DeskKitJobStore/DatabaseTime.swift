@@ -5,7 +5,7 @@ import Synchronization
 
 /// The one clock every instance on a database shares: the database's. An instant of an instance's clock (the `now`,
 /// `until` and `dueAt` the queue passes) is written and compared as the database's — the instance's clock
-/// (``PostgresJobStore/Options/clock``) plus its difference from the database's (`clock_timestamp()`), in whole
+/// (`PostgresJobStore.Options.clock`) plus its difference from the database's (`clock_timestamp()`), in whole
 /// seconds, measured when the store opens and, on the system's clock, again each minute (kept unless it moved by two
 /// seconds or more: the clock was set; a test's clock keeps the time it was given) — and read back as the
 /// instance's. So leases, due times and the recovery of abandoned jobs agree across instances whose clocks differ by

@@ -42,7 +42,7 @@ public final class PostgresJobStore: JobStore, Service {
         /// The clock the operation timeout, the migration's minute and the pace of notices count on: the
         /// service's (`ServiceClock.system` by default; a test moves a `TestClock` past a limit instead of
         /// waiting for it).
-        public var clock: ServiceClock = .system
+        package var clock: ServiceClock = .system
         /// The default options.
         public init() {}
     }

@@ -16,18 +16,18 @@ import Logging
 /// Once `stopping` (the initializer's) says so, only the jobs that would be lost are claimed
 /// (`JobStore.claimBeforeStop`, the memory store's), and the sequence ends when there are none. It ends too when
 /// its task is cancelled.
-public struct JobClaims: AsyncSequence, Sendable {
-    public typealias Element = StoredJob
-    public typealias Failure = Never
+package struct JobClaims: AsyncSequence, Sendable {
+    package typealias Element = StoredJob
+    package typealias Failure = Never
 
     /// Where the jobs are claimed.
-    public let store: any JobStore
+    package let store: any JobStore
     /// How long a claim holds a job unless renewed.
-    public let lease: Duration
+    package let lease: Duration
     /// The longest wait before the store is asked again when nothing wakes the sequence.
-    public let pollInterval: Duration
+    package let pollInterval: Duration
     /// How it waits and dates its claims.
-    public let clock: ServiceClock
+    package let clock: ServiceClock
     /// How many jobs the consumer can take now (at least one is claimed).
     package let demand: @Sendable () -> Int
     /// Whether the consumer is stopping: then only jobs that would be lost are claimed.
@@ -37,7 +37,7 @@ public struct JobClaims: AsyncSequence, Sendable {
     private let waker: AsyncStream<Void>.Continuation
 
     /// The claims of `store`'s due jobs (see each property).
-    public init(
+    package init(
         store: any JobStore, lease: Duration, pollInterval: Duration = .seconds(1), clock: ServiceClock = .system,
         logger: Logger = Logger(label: "deskkit.jobs"), demand: @escaping @Sendable () -> Int = { 1 },
         stopping: @escaping @Sendable () -> Bool = { false }
@@ -53,14 +53,14 @@ public struct JobClaims: AsyncSequence, Sendable {
     }
 
     /// Ends a wait at once (or the next one, when none is waiting): a job may be due, or the consumer stops.
-    public func wake() { waker.yield() }
+    package func wake() { waker.yield() }
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(claims: self, wakeups: wakeups.makeAsyncIterator())
     }
 
     /// Claims as they are asked for.
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         let claims: JobClaims
         var wakeups: AsyncStream<Void>.Iterator
         /// Jobs claimed and not handed out yet.
@@ -75,7 +75,7 @@ public struct JobClaims: AsyncSequence, Sendable {
 
         /// The next job claimed, waiting for one to be due; nil once stopping with nothing left that would
         /// be lost, or when the task is cancelled.
-        public mutating func next() async -> StoredJob? {
+        package mutating func next() async -> StoredJob? {
             let store = claims.store
             while !Task.isCancelled {
                 if let job = claimed.popFirst() { return job }

@@ -12,7 +12,7 @@ import Tracing
 // their own.
 
 /// One queue of enrichment work over any `JobStore` (as swift-jobs' `JobQueue` over its drivers): a job is
-/// committed before ``submit(_:)`` answers; the store's due jobs come as ``JobClaims``, an `AsyncSequence`
+/// committed before ``submit(_:)`` answers; the store's due jobs come as `JobClaims`, an `AsyncSequence`
 /// of claims with leases; the queue runs at most ``JobQueueConfiguration/workers`` of them at once, each a
 /// child task, renews their leases, and writes how each ended as its ``RetryStrategy`` decides — across
 /// restarts; a job whose worker died is claimed again when its lease runs out. A worker takes its next job once
@@ -44,7 +44,7 @@ public actor JobQueue<Outcome: JobResult>: Service {
     /// What follows each outcome.
     public nonisolated let retry: any RetryStrategy<Outcome>
     /// How the queue waits and dates what it writes.
-    public nonisolated let clock: ServiceClock
+    package nonisolated let clock: ServiceClock
     private let work: @Sendable (ClaimedJob) async -> Outcome
     private let handBack: HandBack?
     /// Counts the shutdown grace from when the server was asked to stop, shared with its requests.
@@ -91,17 +91,28 @@ public actor JobQueue<Outcome: JobResult>: Service {
     ///   - metrics: where jobs are counted (`deskkit_jobs_total`); by default swift-metrics' bootstrapped
     ///     factory.
     ///   - logger: what the queue logs to.
-    ///   - clock: how it waits and dates what it writes; a test passes its own.
     ///   - handBack: with a store that does not outlive the process, receives the jobs left at shutdown
     ///     (each is also logged as an error with its channel and message id, and counted as `handed_back`).
-    ///   - grace: the shutdown grace shared with the server's requests (by default the queue's own, of
-    ///     ``JobQueueConfiguration/shutdownGrace``), begun by whichever is asked to stop first.
     ///   - work: what a worker does with a job; it confirms the job's claim (``ClaimedJob/confirm()``) before
     ///     it acts outside the store.
     public init(
         store: any JobStore, configuration: JobQueueConfiguration = JobQueueConfiguration(),
         retry: any RetryStrategy<Outcome>, metrics: any MetricsFactory = MetricsSystem.factory,
-        logger: Logger = Logger(label: "deskkit.queue"), clock: ServiceClock = .system, handBack: HandBack? = nil,
+        logger: Logger = Logger(label: "deskkit.queue"), handBack: HandBack? = nil,
+        work: @escaping @Sendable (ClaimedJob) async -> Outcome
+    ) {
+        self.init(
+            store: store, configuration: configuration, retry: retry, metrics: metrics, logger: logger,
+            clock: .system, handBack: handBack, grace: nil, work: work)
+    }
+
+    /// A queue on `clock` (how it waits and dates what it writes; a test passes its own) whose shutdown
+    /// `grace` is shared with the server's requests (by default the queue's own, of
+    /// ``JobQueueConfiguration/shutdownGrace``), begun by whichever is asked to stop first.
+    package init(
+        store: any JobStore, configuration: JobQueueConfiguration = JobQueueConfiguration(),
+        retry: any RetryStrategy<Outcome>, metrics: any MetricsFactory = MetricsSystem.factory,
+        logger: Logger = Logger(label: "deskkit.queue"), clock: ServiceClock, handBack: HandBack? = nil,
         grace: ShutdownGrace? = nil, work: @escaping @Sendable (ClaimedJob) async -> Outcome
     ) {
         self.grace = grace ?? ShutdownGrace(configuration.shutdownGrace, clock: clock)

@@ -11,22 +11,22 @@ import Synchronization
 ///
 /// It is counted on a `ServiceClock` (by default the system's), so that a test that drives a queue's clock
 /// drives its grace too.
-public final class ShutdownGrace: Sendable {
+package final class ShutdownGrace: Sendable {
     /// How long work may go on once a graceful shutdown begins.
-    public let grace: Duration
+    package let grace: Duration
     /// What the grace is counted on.
-    public let clock: ServiceClock
+    package let clock: ServiceClock
     private let begun = Mutex<Duration?>(nil)
 
     /// A grace of `grace` counted on `clock`, not begun.
-    public init(_ grace: Duration, clock: ServiceClock = .system) {
+    package init(_ grace: Duration, clock: ServiceClock = .system) {
         self.grace = grace
         self.clock = clock
     }
 
     /// Begins the grace, unless it has begun, and tells how much of it is left.
     @discardableResult
-    public func begin() -> Duration {
+    package func begin() -> Duration {
         let now = clock.elapsed()
         let start = begun.withLock { begun in
             if let begun { return begun }
@@ -37,7 +37,7 @@ public final class ShutdownGrace: Sendable {
     }
 
     /// Waits out what is left of the grace, beginning it if need be; throws when cancelled first.
-    public func waitForItsEnd() async throws {
+    package func waitForItsEnd() async throws {
         try await clock.sleep(begin())
     }
 

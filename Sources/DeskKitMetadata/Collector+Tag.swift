@@ -4,7 +4,7 @@ extension Collector {
     /// The elements the collector reacts to. For the body-text fallback, `.inline` elements run on within
     /// a block of text, `.hidden` ones hold no visible text (navigation, forms, scripts, headings, media),
     /// and every other element (`.other`) starts or ends a block. `noscript`, `form` and `iframe` are hidden,
-    /// `input` inline; they are named for the signals they give (``PageSignals``).
+    /// `input` inline; they are named for the signals they give (`PageSignals`).
     enum Tag: String, CaseIterable {
         case svg, math, head, body, meta, link, base, title, script, h1, p, img, image, a, br, inline, hidden, other
         case noscript, form, iframe, input, textarea, appRoot = "app-root", article, select

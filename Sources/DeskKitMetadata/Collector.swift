@@ -61,13 +61,13 @@ final class Collector {
     @exclusivity(unchecked) var linkDepth = 0
     /// The depth of the `<noscript>` the parser is in: its text is no text of the page's.
     @exclusivity(unchecked) var noscriptFrom: Int?
-    /// The depth of the consent platform's dialog the parser is in (``PageSignals/consentTextBytes``).
+    /// The depth of the consent platform's dialog the parser is in (`PageSignals.consentTextBytes`).
     @exclusivity(unchecked) var consentFrom: Int?
     /// How many `<article>` elements the parser is in, and the paragraph of one being read: its depth and the
-    /// visible text before it (``PageSignals/articleParagraphs``).
+    /// visible text before it (`PageSignals.articleParagraphs`).
     @exclusivity(unchecked) var articleDepth = 0
     @exclusivity(unchecked) var articleParagraph: (depth: Int, textBefore: Int)?
-    /// ``PageSignals/textStart`` and ``PageSignals/scriptText`` as they are read.
+    /// `PageSignals.textStart` and `PageSignals.scriptText` as they are read.
     @exclusivity(unchecked) var textStart: [UInt8] = []
     @exclusivity(unchecked) var scriptBytes: [UInt8] = []
     /// A tag came since the last text: the next text of ``textStart`` is a piece of its own.
@@ -302,7 +302,7 @@ final class Collector {
     }
 
     /// The text of an inline script, from libxml2 or from the ``RawTextSkipper`` that kept it from libxml2:
-    /// its first bytes, lowercase (``PageSignals/scriptText``). `starts`: the first text of a script.
+    /// its first bytes, lowercase (`PageSignals.scriptText`). `starts`: the first text of a script.
     func scriptText(_ bytes: UnsafeBufferPointer<UInt8>, starts: Bool) {
         if starts {
             guard scriptBytes.count < PageSignals.maxScriptText else { return }

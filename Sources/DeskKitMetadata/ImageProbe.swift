@@ -80,7 +80,7 @@ public enum ImageProbe {
 
     /// How many bytes of a body are enough for every format but a JPEG with large metadata segments before
     /// its frame header: 64 KiB.
-    public static let typicalPrefix = 64 * 1024
+    package static let typicalPrefix = 64 * 1024
 
     /// Probes `bytes`, the start of a body; `complete`: they are the whole body (a header cut short is then no
     /// image rather than a reason to read more).

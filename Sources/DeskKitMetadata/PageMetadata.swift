@@ -95,7 +95,7 @@ public struct PageMetadata: Sendable, Hashable {
     public var jsonLD: [Property] = []
     /// What the page shows of its nature: the words and parts that tell a bot check, a login, consent or
     /// error page, a parked domain or an empty app shell (``RefusalCheck`` reads them).
-    public var signals = PageSignals()
+    package var signals = PageSignals()
     /// The encoding the page was read with.
     public var charset: CharsetDecision
     /// How many bytes the parser read before it had what it needed.

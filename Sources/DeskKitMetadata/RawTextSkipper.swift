@@ -81,7 +81,7 @@ struct RawTextSkipper {
     /// run ends with a script's start tag). A skipped script's end tag is given as `</script` (lowercase):
     /// its first bytes may have been in an earlier chunk. `script` gets the text of the scripts skipped, in
     /// runs, whether a run is the first of its script, and the index in `bytes` after it (what tells a
-    /// challenge page, ``PageSignals``).
+    /// challenge page, `PageSignals`).
     mutating func scan(
         _ bytes: UnsafeBufferPointer<UInt8>, keep: (UnsafeBufferPointer<UInt8>, Int, Bool) -> Void,
         script: (UnsafeBufferPointer<UInt8>, Bool, Int) -> Void

@@ -51,7 +51,7 @@ final class AsyncLimiter: Sendable {
         }
     }
 
-    /// Takes a place, waiting for one until `clock` reaches `deadline` (``ServiceClock/elapsed``) at most: throws
+    /// Takes a place, waiting for one until `clock` reaches `deadline` (`ServiceClock.elapsed`) at most: throws
     /// ``PlaceWaitExpired`` then (having taken none), and `CancellationError` when the task is cancelled first.
     func acquire(before deadline: Duration, clock: ServiceClock) async throws {
         try await withThrowingTaskGroup(of: Bool.self) { race in

@@ -1,5 +1,5 @@
-// What may be fetched, how, and how fetching fails (`FetchError`, `IPAddress`, `AddressPolicy`, `AcceptLanguage`)
-// come with DeskKitPreview: one import for users of previews; so does the clock a fetcher and its cache count
-// on (`ServiceClock`), which a test drives.
+// What may be fetched, how, and how fetching fails (`FetchError`, `SitePolicy`, `AddressPolicy`, `AcceptLanguage`)
+// are named by DeskKitPreview's API (`FetchConfiguration`, `LinkPreview.result`) and live in a module of their own so
+// that the fuzz targets build without SwiftNIO: they come with DeskKitPreview, one import for users of previews
+// (DeskKitPreview.md, "Topics").
 @_exported import DeskKitFetchPolicy
-@_exported import DeskKitTime

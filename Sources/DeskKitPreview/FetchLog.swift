@@ -2,11 +2,11 @@ import DeskKitFetchPolicy
 import DeskKitMetadata
 import Synchronization
 
-/// What the fetches of one inspection did, hop by hop (``PreviewService/explain(_:language:publicAddressesOnly:)``): a fetcher
+/// What the fetches of one inspection did, hop by hop (`PreviewService.explain(_:language:publicAddressesOnly:)`): a fetcher
 /// running in a task that holds a log (a task-local value) writes each request into it — the URL, the site policy's and
 /// the address guard's verdicts, the status, the content type, the charset, the bytes read, the time — and the
 /// page it read, and the oEmbed answer. A fetch without a log records nothing and pays one task-local read per hop.
-public final class FetchLog: Sendable {
+package final class FetchLog: Sendable {
     /// The log the fetches of the current task write to.
     @TaskLocal static var current: FetchLog?
     /// What the current task's fetches are for: the page, an oEmbed answer, the card's image.
@@ -76,10 +76,10 @@ public final class FetchLog: Sendable {
     }
 }
 
-/// One request of an inspected fetch (``FetchLog``).
-public struct FetchHop: Sendable, Hashable {
+/// One request of an inspected fetch (`FetchLog`).
+package struct FetchHop: Sendable, Hashable {
     /// What a request was for.
-    public enum Purpose: String, Sendable, Hashable {
+    package enum Purpose: String, Sendable, Hashable {
         /// The link's page (or file), and its redirects.
         case page
         /// An oEmbed answer: the provider table's or the page's discovery link.
@@ -92,30 +92,30 @@ public struct FetchHop: Sendable, Hashable {
     }
 
     /// What the request was for.
-    public var purpose: Purpose
+    package var purpose: Purpose
     /// The URL requested.
-    public var url: String
+    package var url: String
     /// The site policy's refusal of its host; nil when the policy lets it through.
-    public var sitePolicyRefusal: String?
+    package var sitePolicyRefusal: String?
     /// The address connected to, once the guard let it through.
-    public var address: String?
+    package var address: String?
     /// The address guard's refusal (the rule, or a port not allowed); nil when it let the request through.
-    public var addressRefusal: String?
+    package var addressRefusal: String?
     /// The answer's status.
-    public var status: Int?
+    package var status: Int?
     /// Its `Content-Type`.
-    public var contentType: String?
+    package var contentType: String?
     /// Where a redirect pointed (`Location`).
-    public var redirect: String?
+    package var redirect: String?
     /// The charset the page was read in, and what decided it (a page's hop only).
-    public var charset: CharsetDecision?
+    package var charset: CharsetDecision?
     /// Body bytes read.
-    public var bytesRead: Int?
+    package var bytesRead: Int?
     /// What ended the request, when it failed.
-    public var error: String?
+    package var error: String?
     let started: ContinuousClock.Instant
     /// How long the request took, to its answer read (or its failure).
-    public var duration: Duration?
+    package var duration: Duration?
 
     init(purpose: Purpose, url: String, started: ContinuousClock.Instant) {
         self.purpose = purpose
@@ -136,7 +136,7 @@ public struct FetchHop: Sendable, Hashable {
     }
 
     /// The charset the answer's `Content-Type` declares.
-    public var declaredCharset: String? {
+    package var declaredCharset: String? {
         guard let contentType else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1)

@@ -17,7 +17,7 @@ package final class HostLimiters: Sendable {
     }
 
     /// Runs `work` once one of `host`'s places is free; throws `CancellationError` when the task is cancelled
-    /// while it waits, and a time-out when the clock reaches `deadline` (``ServiceClock/elapsed``) first
+    /// while it waits, and a time-out when the clock reaches `deadline` (`ServiceClock.elapsed`) first
     /// (`FetchError.Kind.timeout` through `PageFetcher.map(_:)`).
     package func withPlace<T>(
         for host: String, before deadline: Duration? = nil,

@@ -162,7 +162,7 @@ extension PageFetcher {
     /// `chunk` each piece of the body as it arrives, as sent (so memory does not grow with the image).
     ///
     /// `deadline` is when ``ImageLimits/timeout``, counted from when the request was made, runs out, as an
-    /// instant of the fetcher's clock (``ServiceClock/elapsed``; by default that limit from now): a request that
+    /// instant of the fetcher's clock (`ServiceClock.elapsed`; by default that limit from now): a request that
     /// waited for a place to fetch gets what is left of it.
     ///
     /// - Throws: `FetchError`: `not_an_image` for bytes of a type not passed on (an SVG, HTML…),

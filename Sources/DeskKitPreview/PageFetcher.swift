@@ -72,16 +72,23 @@ public struct PageFetcher: Sendable {
     public let resolver: any HostResolver
     /// What its idle connections' timer counts on (``FetchConfiguration/idleConnectionTimeout``), and a
     /// ``PreviewService``'s cache with it; a test drives it.
-    public let clock: ServiceClock
+    package let clock: ServiceClock
     /// The clients, one for each host and checked address, whose connections are kept alive; shared by the
     /// fetcher's copies.
     let pools: ConnectionPools
 
-    /// A fetcher that resolves hosts with `resolver`, runs its connections on `eventLoopGroup` and closes the idle
-    /// ones by `clock`.
+    /// A fetcher that resolves hosts with `resolver` and runs its connections on `eventLoopGroup`.
     public init(
         configuration: FetchConfiguration = FetchConfiguration(), resolver: any HostResolver = SystemResolver(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, clock: ServiceClock = .system
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.init(configuration: configuration, resolver: resolver, eventLoopGroup: eventLoopGroup, clock: .system)
+    }
+
+    /// A fetcher whose time limits and idle connections count on `clock` (a test's).
+    package init(
+        configuration: FetchConfiguration = FetchConfiguration(), resolver: any HostResolver = SystemResolver(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, clock: ServiceClock
     ) {
         self.configuration = configuration
         self.resolver = resolver
@@ -91,7 +98,7 @@ public struct PageFetcher: Sendable {
 
     /// Hosts whose connections the fetcher keeps now, in use or idle (at most
     /// ``FetchConfiguration/maxIdleHosts`` idle ones).
-    public var hostsWithConnections: Int { pools.count }
+    package var hostsWithConnections: Int { pools.count }
 
     /// Fetches `url`, following redirects, and reads the page's metadata as the body streams in.
     public func fetch(_ url: String) async throws(FetchError) -> FetchedPage {

@@ -2,33 +2,33 @@ import DeskKitFetchPolicy
 import DeskKitMetadata
 import DeskKitModel
 
-/// The whole story of one link's card, as ``PreviewService/explain(_:language:publicAddressesOnly:)`` found it by fetching the
+/// The whole story of one link's card, as `PreviewService.explain(_:language:publicAddressesOnly:)` found it by fetching the
 /// link again: each request and the guards' verdicts on it, the page's tags by source and which one each card
 /// field came from, the image probe, and the card or the refusal — beside what the cache holds for the link now.
 /// `GET /v1/inspect` answers it as JSON (``json(written:)``); `deskkit preview --explain` prints it.
-public struct PreviewExplanation: Sendable {
+package struct PreviewExplanation: Sendable {
     /// The link asked about.
-    public var url: String
+    package var url: String
     /// What this service's cache holds for the link now: what a message gets until it expires or is forgotten;
     /// nil when it holds nothing.
-    public var cached: Result<PreviewCard, FetchError>?
+    package var cached: Result<PreviewCard, FetchError>?
     /// The requests of the fetch, in the order they began: the page's redirects, an oEmbed answer, the image.
-    public var hops: [FetchHop]
+    package var hops: [FetchHop]
     /// The page as the parser read it: its tags and the signals the refusal rules read (nil for a file, or when
     /// no page was read).
-    public var page: PageMetadata?
+    package var page: PageMetadata?
     /// The oEmbed answer read, when one was (a provider's description of the link, merged into the card).
-    public var oEmbed: OEmbedDocument?
+    package var oEmbed: OEmbedDocument?
     /// The site's answer to the made-up address asked beside a deep link's page, when one came
     /// (`SiteProbeAnswer`); the request itself is among ``hops``.
-    public var siteProbe: SiteProbeAnswer?
+    package var siteProbe: SiteProbeAnswer?
     /// The fetch's card, or what stood in the way.
-    public var result: Result<PreviewCard, FetchError>
+    package var result: Result<PreviewCard, FetchError>
     /// How long the fetch took, whole.
-    public var duration: Duration
+    package var duration: Duration
 
     /// An explanation of the parts given.
-    public init(
+    package init(
         url: String, cached: Result<PreviewCard, FetchError>?, hops: [FetchHop], page: PageMetadata?,
         oEmbed: OEmbedDocument? = nil, siteProbe: SiteProbeAnswer? = nil, result: Result<PreviewCard, FetchError>,
         duration: Duration
@@ -118,7 +118,7 @@ public struct PreviewExplanation: Sendable {
 
     /// What the site's answer to its made-up address shares with the link's page — `title`, `description`,
     /// `image`, `text` — and whether that is all of it (the same page); nil without an answer of 2xx HTML or a page.
-    public var siteProbeShared: (parts: [String], same: Bool)? {
+    package var siteProbeShared: (parts: [String], same: Bool)? {
         guard let answer = siteProbe?.page, let page else { return nil }
         let parts = PagePrint(page).shared(with: answer)
         return (parts, parts.count == 4)
@@ -128,7 +128,7 @@ public struct PreviewExplanation: Sendable {
     /// "site_probe", "image", "refusal", "card", "details"}` (the keys are described in the server's OpenAPI document under
     /// `Inspection`). `card` is the `SENDBIRD_DESK_URL_PREVIEW` payload as written — pass the server's own
     /// (with its image proxy) as `written`.
-    public func json(written: PreviewCard? = nil) -> JSONValue {
+    package func json(written: PreviewCard? = nil) -> JSONValue {
         func string(_ v: String?) -> JSONValue { v.map(JSONValue.string) ?? .null }
         func int(_ v: Int?) -> JSONValue { v.map { .integer(Int64($0)) } ?? .null }
         func properties(_ list: [PageMetadata.Property]) -> JSONValue {

@@ -28,7 +28,7 @@ public struct LinkPreview: Sendable {
 /// concurrently (each URL once at a time, within a global and a per-host limit), merges what their oEmbed
 /// providers say, probes their images, and caches the cards.
 ///
-/// Its cache counts time on its fetcher's clock (``PageFetcher/clock``): a test that drives that clock expires
+/// Its cache counts time on its fetcher's clock (the system's; a test's in the package's tests): a test that drives that clock expires
 /// cards, failures and refusals, here and in a shared cache, without waiting.
 public actor PreviewService {
     /// Cache, concurrency and link-finding settings.
@@ -198,13 +198,13 @@ public actor PreviewService {
         return result
     }
 
-    /// Fetches `url` again, past the caches and any fetch under way, recording every request (``FetchLog``), and
+    /// Fetches `url` again, past the caches and any fetch under way, recording every request (`FetchLog`), and
     /// explains the card it gives, beside what this service's cache holds for it now. The answer goes into no
     /// cache: an inspection changes nothing a message gets (``forget(_:)`` does). It waits for a place like any
     /// fetch, within the same limits. `publicAddressesOnly`: the fetch reaches public addresses only, whatever the
     /// fetcher allows (``FetchConfiguration/allowPrivateAddresses``) — a link typed by an operator rather than one a
     /// message carries.
-    public func explain(_ url: String, language: AcceptLanguage? = nil, publicAddressesOnly: Bool = false) async
+    package func explain(_ url: String, language: AcceptLanguage? = nil, publicAddressesOnly: Bool = false) async
         -> PreviewExplanation
     {
         let language = language ?? fetcher.configuration.acceptLanguage
@@ -268,7 +268,7 @@ public actor PreviewService {
     public var cachedCount: Int { cache.count }
 
     /// Hosts with fetches running or waiting (for tests and metrics).
-    public var hostsInFlight: Int { perHost.count }
+    package var hostsInFlight: Int { perHost.count }
 
     /// Fetches `url` unless the shared cache has its answer or another service is fetching it (then waits
     /// for that answer, up to the fetch lease). A shared cache that fails is passed by, and counted
@@ -306,7 +306,8 @@ public actor PreviewService {
             case .fetchingElsewhere:
                 // Until the cache tells of the answer, and never more than a second between looks: a notice
                 // missed (a listener reconnecting) or a fetcher that died costs little.
-                await sharedCache.waitForAnswer(to: key, upTo: min(.seconds(1), giveUp - clock.elapsed()), clock: clock)
+                await sharedCache.waitForAnswer(
+                    to: key, upTo: min(.seconds(1), giveUp - clock.elapsed()), sleep: clock.sleep)
             }
         }
         return await fetchLimited(url, language: language)

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A service asks ``lookup(_:now:fetchLease:)`` before fetching: it gets the cached answer, or the right to
 /// fetch the page itself for `fetchLease` (and then ``store(_:for:ttl:now:)``s the answer), or learns that
-/// another service is fetching it and asks again when ``waitForAnswer(to:upTo:clock:)`` returns. If that service dies, its right runs out with the
+/// another service is fetching it and asks again when ``waitForAnswer(to:upTo:sleep:)`` returns. If that service dies, its right runs out with the
 /// lease. A cache that cannot be reached throws, and the service fetches the page as if it had none.
 ///
 /// The `url` of each call is the cache's key: the URL (a space in it as `%20`), and — for a card asked in a
@@ -26,8 +26,10 @@ public protocol SharedPreviewCache: Sendable {
     /// Waits, at most `limit`, until another service may have stored an answer for `url`, after
     /// ``lookup(_:now:fetchLease:)`` said it is fetching it: a cache that is told of answers (PostgreSQL's,
     /// through `LISTEN`) returns when it is; one that is not, after a pause of 100 ms (the default). The
-    /// service then looks the URL up again. `limit` and the pause are counted on `clock`, the service's.
-    func waitForAnswer(to url: String, upTo limit: Duration, clock: ServiceClock) async
+    /// service then looks the URL up again. `limit` and the pause are waited with `sleep`, on the service's clock
+    /// (which a test moves).
+    func waitForAnswer(
+        to url: String, upTo limit: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void) async
 
     /// Drops what the cache holds for `url`, in every language (the keys `url` and `url` + space + a language),
     /// answer and refusal alike, so that the next message gets a fresh card; returns how many entries went.
@@ -42,14 +44,18 @@ extension SharedPreviewCache {
     /// Never calls `action`: for a cache that is not told of what others forget.
     public func whenForgotten(_ action: @escaping @Sendable (String) async -> Void) {}
 
-    /// Pauses (``pauseBeforeLookingAgain(upTo:clock:)``): for a cache that is not told of answers.
-    public func waitForAnswer(to url: String, upTo limit: Duration, clock: ServiceClock) async {
-        await pauseBeforeLookingAgain(upTo: limit, clock: clock)
+    /// Pauses 100 ms, or `limit` if shorter: for a cache that is not told of answers.
+    public func waitForAnswer(
+        to url: String, upTo limit: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) async {
+        await pauseBeforeLookingAgain(upTo: limit, sleep: sleep)
     }
 
     /// The wait of a cache not told of answers (or not listening now): 100 ms, or `limit` if shorter.
-    package func pauseBeforeLookingAgain(upTo limit: Duration, clock: ServiceClock) async {
-        try? await clock.sleep(min(limit, .milliseconds(100)))
+    package func pauseBeforeLookingAgain(
+        upTo limit: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) async {
+        try? await sleep(min(limit, .milliseconds(100)))
     }
 }
 

@@ -49,7 +49,7 @@ final class SiteProbes: Sendable {
     }
 
     /// Asks `url`'s site for a made-up sibling of it now, counted by outcome (`answered`, `failed`); an inspection's
-    /// log (``FetchLog``) keeps the answer.
+    /// log (`FetchLog`) keeps the answer.
     static func ask(_ url: WebURL, fetcher: PageFetcher, metrics: PreviewMetrics) async -> SiteProbeAnswer? {
         let madeUp = madeUpSibling(of: url)
         do {

@@ -1,6 +1,7 @@
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitPreview
+import DeskKitTime
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -25,26 +26,26 @@ import Tracing
 /// only, `DELETE /v1/previews?url=` and the console's routes (`GET /v1/inspect`, `/v1/queue`, `/v1/jobs`,
 /// `/v1/refusals`, `POST /v1/jobs/retry`, `POST /v1/jobs/{message_id}/retry`), every action that changes something
 /// written to the audit trail (`OperatorAudit`); all of `/v1` rate-limited per key; with an operator or a metrics
-/// key (``ServerConfiguration/metricsKeys``), `GET /metrics` (``AccessKeys``). `GET /console` serves the operator's
+/// key (``ServerConfiguration/metricsKeys``), `GET /metrics` (`AccessKeys`). `GET /console` serves the operator's
 /// console (<doc:OperatorConsole>).
 public struct EnrichmentServer: Sendable {
     /// The settings the server runs with.
     public let configuration: ServerConfiguration
     /// The server's counters and gauges, served at `GET /metrics`.
-    public let metrics: ServerMetrics
+    package let metrics: ServerMetrics
     /// The jobs, over the store given.
-    public let queue: EnrichmentQueue
+    package let queue: EnrichmentQueue
     /// Finds and fetches the previews.
-    public let previews: PreviewService
+    package let previews: PreviewService
     /// The shutdown grace (`JobQueueConfiguration.shutdownGrace`), shared by requests in flight and
     /// running jobs, counted from when the server is asked to stop.
-    public let grace: ShutdownGrace
+    package let grace: ShutdownGrace
     let logger: Logger
     /// The API keys' token buckets.
     let limiter: RateLimiter
     /// The operator keys' inspections' token buckets.
     let inspections: RateLimiter
-    /// The keys of each kind; none when the configuration's lists share a key (``ServerConfiguration/accessKeys()``).
+    /// The keys of each kind; none when the configuration's lists share a key (`ServerConfiguration.accessKeys()`).
     let keys: AccessKeys
     /// What operators did.
     let audit: OperatorAudit
@@ -58,28 +59,47 @@ public struct EnrichmentServer: Sendable {
     let heapTrim: HeapTrim
 
     /// The largest body of `/v1/preview`: 64 KiB.
+    @available(
+        *, deprecated,
+        message: "A limit of the route (its 413 answer in /openapi.json says it); removed in 0.3.0"
+    )
     public static let maxPreviewRequestBytes = PreviewRoute.maxRequestBytes
     /// The largest body of `/v1/decode`: 16 MiB.
+    @available(
+        *, deprecated,
+        message: "A limit of the route (its 413 answer in /openapi.json says it); removed in 0.3.0"
+    )
     public static let maxDecodeRequestBytes = DecodeRoute.maxRequestBytes
 
     /// A server; ``makeApplication(onServerRunning:)`` gives the Hummingbird application to run, ``makeRouter(context:)`` its routes.
     ///
     /// - Parameters:
-    ///   - configuration: the settings, as ``ServerConfiguration/resolve(flags:environment:file:)`` reads them.
+    ///   - configuration: the settings, as `ServerConfiguration.resolve(flags:environment:file:)` reads them.
     ///   - store: where the jobs are kept (open it for ``ServerConfiguration/store``, with
     ///     ``ServerConfiguration/memory``).
     ///   - metrics: where the server's counters and gauges are kept.
     ///   - logger: what the server logs to.
     ///   - sharedPreviews: a preview cache shared with other instances (PostgreSQL's), behind this one's own.
-    ///   - handBack: with a `MemoryJobStore`, also receives the jobs left at shutdown (see ``EnrichmentQueue``).
-    ///   - clock: the server's one clock: what the queue waits and dates by, the shutdown grace, the preview
-    ///     cache's and the idle connections' time, a fetch's and the image proxy's time limits, the shared cache's
-    ///     waits and the API keys' rate are counted on (a test drives it). A store counts its own time-outs on the
-    ///     clock it was opened with (`PostgresJobStore.Options.clock`).
+    ///   - handBack: with a `MemoryJobStore`, also receives the jobs left at shutdown, when the grace ends
+    ///     before they were done (they are lost otherwise: log them, or keep them elsewhere).
     public init(
         configuration: ServerConfiguration, store: any JobStore, metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.server"), sharedPreviews: (any SharedPreviewCache)? = nil,
-        handBack: EnrichmentQueue.HandBack? = nil, clock: ServiceClock = .system
+        handBack: (@Sendable ([EnrichmentJob]) async -> Void)? = nil
+    ) {
+        self.init(
+            configuration: configuration, store: store, metrics: metrics, logger: logger,
+            sharedPreviews: sharedPreviews, handBack: handBack, clock: .system)
+    }
+
+    /// A server on `clock`, its one clock: what the queue waits and dates by, the shutdown grace, the preview
+    /// cache's and the idle connections' time, a fetch's and the image proxy's time limits, the shared cache's
+    /// waits and the API keys' rate are counted on (a test drives it). A store counts its own time-outs on the
+    /// clock it was opened with (`PostgresJobStore.Options.clock`).
+    package init(
+        configuration: ServerConfiguration, store: any JobStore, metrics: ServerMetrics = ServerMetrics(),
+        logger: Logger = Logger(label: "deskkit.server"), sharedPreviews: (any SharedPreviewCache)? = nil,
+        handBack: EnrichmentQueue.HandBack? = nil, clock: ServiceClock
     ) {
         self.configuration = configuration
         self.metrics = metrics
@@ -109,7 +129,8 @@ public struct EnrichmentServer: Sendable {
             perHost: configuration.previews.maxConcurrentFetchesPerHost)
         grace = ShutdownGrace(configuration.queue.shutdownGrace, clock: clock)
         queue = EnrichmentQueue(
-            store: store, configuration: configuration.queue, retry: configuration.retry, metrics: metrics.factory,
+            store: store, configuration: configuration.queue, retry: EnrichmentRetryStrategy(configuration.retry),
+            metrics: metrics.factory,
             logger: logger, clock: clock, handBack: handBack, grace: grace,
             work: { claimed in
                 let outcome = await enricher.process(claimed)
@@ -177,7 +198,7 @@ public struct EnrichmentServer: Sendable {
     static let secretQueryParameters: Set<String> = ["key", "api_key", "token", "access_token", "signature"]
 
     /// The routes: the webhook (signed) and the balancer's health check are open; the work routes need a key of
-    /// their kind (``AccessKeys``) and keep to its rate; the metrics need an operator's or a scraper's key. The
+    /// their kind (`AccessKeys`) and keep to its rate; the metrics need an operator's or a scraper's key. The
     /// webhook and `/v1/*` get a server span each when a tracer is bootstrapped (`InstrumentationSystem.bootstrap`)
     /// before the router is made. The routes work in any request context (`context`: an application's own, with its
     /// own fields); the server itself runs them in `BasicRequestContext`.

@@ -126,9 +126,9 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
     }
 
     /// Whether a connection listens for answers now (for tests).
-    public var isListening: Bool { waiters.withLock { $0.listening } }
+    package var isListening: Bool { waiters.withLock { $0.listening } }
 
-    /// Callers in ``waitForAnswer(to:upTo:clock:)`` now (for tests).
+    /// Callers in ``waitForAnswer(to:upTo:sleep:)`` now (for tests).
     public var waiting: Int { waiters.withLock { $0.byPayload.values.reduce(0) { $0 + $1.count } } }
 
     private func setListening(_ on: Bool) {
@@ -159,7 +159,9 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
 
     /// Returns when an answer for `url` is announced, at most `limit` later; without a listening
     /// connection, after 100 ms.
-    public func waitForAnswer(to url: String, upTo limit: Duration, clock: ServiceClock) async {
+    public func waitForAnswer(
+        to url: String, upTo limit: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void
+    ) async {
         let (notice, continuation) = AsyncStream<Void>.makeStream()
         let payload = Self.payload(for: url)
         let id: Int? = waiters.withLock { w in
@@ -168,7 +170,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
             w.byPayload[payload, default: [:]][w.next] = continuation
             return w.next
         }
-        guard let id else { return await pauseBeforeLookingAgain(upTo: limit, clock: clock) }
+        guard let id else { return await pauseBeforeLookingAgain(upTo: limit, sleep: sleep) }
         defer {
             waiters.withLock { w in
                 w.byPayload[payload]?[id] = nil
@@ -177,7 +179,7 @@ public final class PostgresPreviewCache: SharedPreviewCache, Service {
         }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { for await _ in notice {} }
-            group.addTask { try? await clock.sleep(limit) }
+            group.addTask { try? await sleep(limit) }
             await group.next()
             group.cancelAll()
         }

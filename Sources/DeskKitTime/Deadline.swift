@@ -14,7 +14,7 @@ package struct DeadlineExceeded: Error, CustomStringConvertible {
 /// to end on its own.
 ///
 /// That task is the only one: it answers the caller itself, and the deadline is a timer of `clock`'s
-/// (``ServiceClock/schedule(in:_:)``: on the system clock a SwiftNIO scheduled callback, as AsyncHTTPClient's own
+/// (`ServiceClock.schedule(in:_:)`: on the system clock a SwiftNIO scheduled callback, as AsyncHTTPClient's own
 /// deadline is), cancelled with the answer. A test hands the service a clock it moves: a limit then runs out
 /// when the test moves that clock past it, not when a real second passes.
 ///

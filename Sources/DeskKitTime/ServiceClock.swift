@@ -13,14 +13,14 @@ import Synchronization
 /// other instances'). A test hands the service any `Clock` — swift-clocks' `TestClock` — and moves it on: the
 /// instants, the waits and the dates then advance with it, the dates from the wall clock's when the service clock
 /// was made.
-public struct ServiceClock: Sendable {
+package struct ServiceClock: Sendable {
     /// The date now.
-    public let now: @Sendable () -> Date
+    package let now: @Sendable () -> Date
     /// The time since the clock was made: never goes back, and what a time-to-live or an idle timer counts.
-    public let elapsed: @Sendable () -> Duration
+    package let elapsed: @Sendable () -> Duration
     /// Waits until ``elapsed`` reaches the duration given (at once when it has); throws `CancellationError` when
     /// the task is cancelled first. A wait for a due time: however late it begins, it ends when that time comes.
-    public let sleepUntil: @Sendable (Duration) async throws -> Void
+    package let sleepUntil: @Sendable (Duration) async throws -> Void
     /// Calls back once a duration has passed, unless cancelled first (``schedule(in:_:)``).
     private let timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback
     /// Whether this clock is SwiftNIO's and the system's (``system``, or it with its dates off): only then does a
@@ -32,7 +32,7 @@ public struct ServiceClock: Sendable {
     /// Waits on the continuous clock and counts its instants; dates by the wall clock. Its timers are SwiftNIO's
     /// scheduled callbacks (no task a timer), as AsyncHTTPClient's own deadlines are, and so are its waits: a wait
     /// cancelled gives its timer back at once (``waitForTimer(until:elapsed:timer:)``).
-    public static let system: ServiceClock = {
+    package static let system: ServiceClock = {
         let start = ContinuousClock.now
         let elapsed: @Sendable () -> Duration = { start.duration(to: .now) }
         let timer: @Sendable (Duration, @escaping @Sendable () -> Void) -> ScheduledCallback = { delay, body in
@@ -48,7 +48,7 @@ public struct ServiceClock: Sendable {
     }()
 
     /// Waits on `clock` and counts its instants; dates from the wall clock's now, advanced as `clock` advances.
-    public init<C: Clock<Duration>>(_ clock: C) {
+    package init<C: Clock<Duration>>(_ clock: C) {
         let (start, date) = (clock.now, Date())
         // The latest deadline a wait has passed: the time read never falls short of it (below).
         let passed = Mutex(Duration.zero)
@@ -128,7 +128,7 @@ public struct ServiceClock: Sendable {
     }
 
     /// Waits `duration` from now; throws `CancellationError` when the task is cancelled first.
-    public func sleep(_ duration: Duration) async throws {
+    package func sleep(_ duration: Duration) async throws {
         try await sleepUntil(elapsed() + duration)
     }
 }
@@ -211,7 +211,7 @@ extension Duration {
     fileprivate static let attosecond = Duration(secondsComponent: 0, attosecondsComponent: 1)
 }
 
-/// A callback ``ServiceClock/schedule(in:_:)`` will make, until cancelled.
+/// A callback `ServiceClock.schedule(in:_:)` will make, until cancelled.
 package struct ScheduledCallback: Sendable {
     private let cancelling: @Sendable () -> Void
 

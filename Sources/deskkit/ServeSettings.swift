@@ -8,7 +8,7 @@ import DeskKitServer
 /// is declared a second time: swift-argument-parser hands over what it does not know, and this reads it.
 enum ServeSettings {
     /// The settings given in `arguments` (what swift-argument-parser left), keyed by variable, as
-    /// ``ServerConfiguration/resolve(flags:environment:file:)`` takes them (a switch gives the value it stands
+    /// `ServerConfiguration.resolve(flags:environment:file:)` takes them (a switch gives the value it stands
     /// for). Throws every argument that is no setting's flag, or lacks its value, at once.
     static func given(_ arguments: [String]) throws(ConfigurationError) -> [String: String] {
         var given: [String: String] = [:]

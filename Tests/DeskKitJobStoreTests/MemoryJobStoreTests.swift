@@ -8,8 +8,8 @@ struct MemoryJobStoreTests {
     static let t0 = Date(timeIntervalSince1970: 6_000_000)
 
     static func admit(_ store: MemoryJobStore, _ id: Int64, at offset: Double = 0) async throws -> Bool {
-        try await store.admit(
-            JobStoreContractTests.job(id), now: t0.addingTimeInterval(offset), dedupWindow: .seconds(60))
+        let job = EnrichmentJob(channelURL: "c\(id % 3)", messageID: id, text: "https://example.com/\(id)")
+        return try await store.admit(job, now: t0.addingTimeInterval(offset), dedupWindow: .seconds(60))
     }
 
     @Test func unfinishedJobsAreBoundedAndARefusedOneIsNotRemembered() async throws {

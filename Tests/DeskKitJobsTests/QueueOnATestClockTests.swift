@@ -1,6 +1,7 @@
 import Clocks
 import DeskKitJobStore
 import DeskKitJobs
+import DeskKitTime
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -3,6 +3,7 @@ import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import DeskKitJSON
 import DeskKitPageServer
 import DeskKitPreview
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import Testing
 

@@ -2,7 +2,9 @@ import Clocks
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitServer
+import DeskKitServerTestSupport
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -14,8 +16,7 @@ import Testing
 /// line. (The kinds of key apart: `AccessKindsTests`.)
 @Suite("API keys and rates")
 struct APIAccessTests {
-    let servers = EnrichmentServerTests()
-    static let key = EnrichmentServerTests.apiKey
+    static let key = ServerFixtures.apiKey
     static let second = "second-key_for.rotation~0123+/=="
 
     /// The routes a client key opens, each with a request body that works.
@@ -24,7 +25,7 @@ struct APIAccessTests {
         (.post, "/v1/decode", #"{"message_id": 1, "type": "MESG", "message": "hi", "data": ""}"#),
     ]
     /// The operator's key of the test server.
-    static let operatorKey = EnrichmentServerTests.operatorKey
+    static let operatorKey = ServerFixtures.operatorKey
 
     struct Answer {
         var status: HTTPResponse.Status
@@ -49,7 +50,7 @@ struct APIAccessTests {
     @Test func withoutAKeyConfiguredTheAPIsAreClosedAndTheWebhookAndHealthOpen() async throws {
         let records = LogRecords()
         let logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
-        try await servers.withServer(
+        try await ServerFixtures.withServer(
             {
                 $0.apiKeys = .none; $0.operatorKeys = .none
             }, logger: logger
@@ -61,8 +62,8 @@ struct APIAccessTests {
                 #expect(answer.challenge == #"Bearer realm="deskkit""#)
                 #expect(answer.error?.contains("key configured") == true, "\(answer.error ?? "")")
             }
-            let (status, json) = try await EnrichmentServerTests.post(
-                client, EnrichmentServerTests.webhook(text: "\(pages.baseURL)/a"))
+            let (status, json) = try await ServerFixtures.post(
+                client, ServerFixtures.webhook(text: "\(pages.baseURL)/a"))
             #expect(status == .ok && json["status"] == "queued")
             #expect(try await client.execute(uri: "/health", method: .get) { $0.status } == .ok)
         }
@@ -76,7 +77,7 @@ struct APIAccessTests {
         let records = LogRecords()
         var logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
         logger.logLevel = .trace
-        try await servers.withServer(
+        try await ServerFixtures.withServer(
             { $0.apiKeys = try! APIKeys(parsing: " \(Self.key) , \(Self.second)") }, logger: logger
         ) { client, _, _, _ async throws in
             for route in Self.guarded {
@@ -121,7 +122,7 @@ struct APIAccessTests {
                 }
             }
             let metrics = try await client.execute(
-                uri: "/metrics", method: .get, headers: EnrichmentServerTests.operatorAuthorized
+                uri: "/metrics", method: .get, headers: ServerFixtures.operatorAuthorized
             ) {
                 String(buffer: $0.body)
             }
@@ -134,7 +135,7 @@ struct APIAccessTests {
     @Test func eachKeyHasItsOwnRateAndTheWebhookAndMetricsHaveNone() async throws {
         // The rate is counted on a clock the test moves: the burst, and nothing more until a second has passed.
         let clock = TestClock()
-        try await servers.withServer(
+        try await ServerFixtures.withServer(
             {
                 $0.apiKeys = try! APIKeys(parsing: "\(Self.key),\(Self.second)")
                 $0.rateLimit.perSecond = 1
@@ -167,8 +168,8 @@ struct APIAccessTests {
                 #expect(try await Self.call(client, .get, "/metrics", authorization: operatorKey).status == .ok)
             }
             for id in Int64(1)...5 {
-                let (status, _) = try await EnrichmentServerTests.post(
-                    client, EnrichmentServerTests.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
+                let (status, _) = try await ServerFixtures.post(
+                    client, ServerFixtures.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
                 #expect(status == .ok)
             }
             // A second later the bucket has a token again.
@@ -180,10 +181,10 @@ struct APIAccessTests {
     }
 
     @Test func oneRequestPreviewsAtMostTheLinksPerMessage() async throws {
-        try await servers.withServer { client, _, pages, _ async throws in
+        try await ServerFixtures.withServer { client, _, pages, _ async throws in
             let text = (1...8).map { "\(pages.baseURL)/p/\($0)" }.joined(separator: " and ")
             let previews = try await client.execute(
-                uri: "/v1/preview", method: .post, headers: EnrichmentServerTests.authorized,
+                uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized,
                 body: ByteBuffer(string: #"{"text": "\#(text)"}"#)
             ) { try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue ?? [] }
             #expect(previews.count == 3)

@@ -2,6 +2,7 @@ import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitServer
+import DeskKitServerTestSupport
 import DeskKitTestSupport
 import Foundation
 import Hummingbird
@@ -15,9 +16,8 @@ import Testing
 /// masked in the lists and the logs; the inspector says no more than it needs.
 @Suite("Kinds of key, the audit trail, links kept private")
 struct AccessKindsTests {
-    let servers = EnrichmentServerTests()
-    static let client = ["Bearer \(EnrichmentServerTests.apiKey)"]
-    static let `operator` = ["Bearer \(EnrichmentServerTests.operatorKey)"]
+    static let client = ["Bearer \(ServerFixtures.apiKey)"]
+    static let `operator` = ["Bearer \(ServerFixtures.operatorKey)"]
     static let scraperKey = "scraper-key-0123456789abcdef"
 
     /// The console's routes, each with a request a client key must not get through.
@@ -42,7 +42,8 @@ struct AccessKindsTests {
     /// needs and which kind (and name) the key is; an operator key opens them and the client's routes; a scraper's
     /// key opens `/metrics` and nothing else.
     @Test func eachKindOpensItsRoutesAndAnotherKindIsA403() async throws {
-        try await servers.withServer({ $0.metricsKeys = try! APIKeys(parsing: "prometheus:\(Self.scraperKey)") }) {
+        try await ServerFixtures.withServer({ $0.metricsKeys = try! APIKeys(parsing: "prometheus:\(Self.scraperKey)") })
+        {
             client, _, _, _ in
             for (method, uri) in Self.operatorRoutes {
                 let (status, problem, challenge) = try await Self.answer(
@@ -52,7 +53,7 @@ struct AccessKindsTests {
                 #expect(problem["key"] == ["name": "key 1", "kind": "client"])
                 #expect(problem["error"]?.stringValue?.contains("needs an operator key") == true)
                 #expect(challenge?.contains(#"error="insufficient_scope""#) == true)
-                #expect(!problem.description.contains(EnrichmentServerTests.apiKey), "never the key")
+                #expect(!problem.description.contains(ServerFixtures.apiKey), "never the key")
                 let opened = try await Self.answer(client, method, uri, authorization: Self.operator).0
                 #expect(opened != .forbidden && opened != .unauthorized, "\(method) \(uri): \(opened)")
             }
@@ -105,12 +106,12 @@ struct AccessKindsTests {
     @Test func operatorActionsAreAudited() async throws {
         let records = LogRecords()
         let logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
-        try await servers.withServer(logger: logger) { client, fake, pages, _ in
+        try await ServerFixtures.withServer(logger: logger) { client, fake, pages, _ in
             // The Platform API refuses every update for good: three jobs fail at once.
             for _ in 1...3 { await fake.answer(.init(status: 400)) }
             for id in Int64(71)...73 {
-                _ = try await EnrichmentServerTests.post(
-                    client, EnrichmentServerTests.webhook(id: id, text: "\(pages.baseURL)/reset?token=secret-\(id)"))
+                _ = try await ServerFixtures.post(
+                    client, ServerFixtures.webhook(id: id, text: "\(pages.baseURL)/reset?token=secret-\(id)"))
             }
             _ = try await ConsoleRoutesTests.until("three failed", client, "/v1/jobs?state=failed") {
                 $0["jobs"]?.arrayValue?.count == 3
@@ -126,7 +127,7 @@ struct AccessKindsTests {
             let query = "/v1/previews?url=\(url.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
             #expect(try await Self.answer(client, .delete, query, authorization: Self.operator).0 == .ok)
             let metrics = try await client.execute(
-                uri: "/metrics", method: .get, headers: EnrichmentServerTests.operatorAuthorized
+                uri: "/metrics", method: .get, headers: ServerFixtures.operatorAuthorized
             ) { String(buffer: $0.body) }
             #expect(metrics.contains(#"deskkit_operator_actions_total{action="retry_failed"} 2"#))
             #expect(metrics.contains(#"deskkit_operator_actions_total{action="forget"} 1"#))
@@ -138,7 +139,7 @@ struct AccessKindsTests {
         #expect(audit[0].contains("message_ids=73,72") || audit[0].contains("message_ids=72,73"), "\(audit[0])")
         #expect(audit[2].contains("action=forget") && audit[2].contains("token=REDACTED"), "\(audit[2])")
         #expect(!records.lines.contains { $0.contains("secret-7") }, "no customer's token in a log line")
-        #expect(!records.lines.contains { $0.contains(EnrichmentServerTests.operatorKey) }, "no key in a log line")
+        #expect(!records.lines.contains { $0.contains(ServerFixtures.operatorKey) }, "no key in a log line")
     }
 
     /// The console's lists and the logs show a link's scheme, host and path, its query values masked, no fragment;
@@ -146,12 +147,12 @@ struct AccessKindsTests {
     @Test func customersLinksStayPrivate() async throws {
         let records = LogRecords()
         let logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
-        try await servers.withServer(logger: logger) { client, fake, pages, _ in
+        try await ServerFixtures.withServer(logger: logger) { client, fake, pages, _ in
             let reset = "\(pages.baseURL)/reset?token=secret-abc&user=jo#frag"
             // A link the guard refuses: no card for it, an example in the refusals' list.
             let wall = "http://10.0.0.7/orders/7?invite=secret-def"
-            _ = try await EnrichmentServerTests.post(
-                client, EnrichmentServerTests.webhook(id: 81, text: "reset: \(reset) and \(wall)"))
+            _ = try await ServerFixtures.post(
+                client, ServerFixtures.webhook(id: 81, text: "reset: \(reset) and \(wall)"))
             _ = try await fake.waitForPuts(1)
             let jobs = try await ConsoleRoutesTests.until("job 81 listed", client, "/v1/jobs") {
                 $0["jobs"]?.arrayValue?.first?["state"] == "done"
@@ -193,7 +194,7 @@ struct AccessKindsTests {
             .html(#"<title>Intranet wiki</title><meta property="og:title" content="Team handbook">"#)
         }
         try await page.scoped {
-            try await servers.withServer({
+            try await ServerFixtures.withServer({
                 $0.fetch.allowPrivateAddresses = true
                 $0.inspectRate = .init(perSecond: 1, burst: 3)
             }) { client, fake, _, _ in
@@ -205,7 +206,7 @@ struct AccessKindsTests {
                     authorization: Self.operator)
                 #expect(status == .ok && story["refusal"]?["kind"] == "blocked_address", "\(story["refusal"] ?? .null)")
                 // The same page as a message's link: the queue fetched it, and so does its inspection.
-                _ = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: 91, text: typed))
+                _ = try await ServerFixtures.post(client, ServerFixtures.webhook(id: 91, text: typed))
                 _ = try await fake.waitForPuts(1)
                 let byJob = try await Self.answer(
                     client, .get, "/v1/inspect?message_id=91", authorization: Self.operator)
@@ -227,7 +228,7 @@ struct AccessKindsTests {
             }
         }
         // The address a refused host resolved to (2130706434 is 127.0.0.2): withheld unless asked for.
-        try await servers.withServer { client, _, _, _ in
+        try await ServerFixtures.withServer { client, _, _, _ in
             let refused = "/v1/inspect?url=http%3A%2F%2F2130706434%2F"
             let withheld = try await Self.answer(client, .get, refused, authorization: Self.operator).1
             let detail = withheld["refusal"]?["detail"]?.stringValue ?? ""

@@ -1,4 +1,5 @@
 import DeskKitTestSupport
+import DeskKitTime
 import HTTPTypes
 import NIOCore
 import NIOEmbedded

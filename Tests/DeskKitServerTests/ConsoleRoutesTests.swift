@@ -5,6 +5,7 @@ import DeskKitJobStore
 import DeskKitModel
 import DeskKitPreview
 @testable import DeskKitServer
+import DeskKitServerTestSupport
 import DeskKitTime
 import Foundation
 import Hummingbird
@@ -17,12 +18,11 @@ import Testing
 /// inspection of one link, and the console's files under their policy.
 @Suite("Console routes")
 struct ConsoleRoutesTests {
-    let servers = EnrichmentServerTests()
 
     static func get(_ client: TestClientProtocol, _ uri: String, method: HTTPRequest.Method = .get) async throws
         -> (HTTPResponse.Status, JSONValue)
     {
-        try await client.execute(uri: uri, method: method, headers: EnrichmentServerTests.operatorAuthorized) {
+        try await client.execute(uri: uri, method: method, headers: ServerFixtures.operatorAuthorized) {
             ($0.status, (try? JSONValue.parse(String(buffer: $0.body))) ?? .null)
         }
     }
@@ -38,12 +38,12 @@ struct ConsoleRoutesTests {
     }
 
     @Test func aFailedJobIsListedAndRetriedFromTheAPI() async throws {
-        try await servers.withServer { client, fake, pages, _ in
+        try await ServerFixtures.withServer { client, fake, pages, _ in
             // The Platform API refuses the first update for good: the job fails at once.
             await fake.answer(.init(status: 400))
             let link = "\(pages.baseURL)/ok"
-            let (status, _) = try await EnrichmentServerTests.post(
-                client, EnrichmentServerTests.webhook(id: 77, text: "look: \(link)"))
+            let (status, _) = try await ServerFixtures.post(
+                client, ServerFixtures.webhook(id: 77, text: "look: \(link)"))
             #expect(status == .ok)
             let failed = try await Self.until("job 77 failed", client, "/v1/jobs?state=failed") {
                 $0["jobs"]?.arrayValue?.count == 1
@@ -88,7 +88,7 @@ struct ConsoleRoutesTests {
                 EnrichmentJob(channelURL: "c", messageID: id, text: "no link"),
                 now: now.addingTimeInterval(Double(id) * 0.001_37), dedupWindow: .zero)
         }
-        try await servers.withServer(store: store) { client, _, _, _ in
+        try await ServerFixtures.withServer(store: store) { client, _, _, _ in
             var seen: [Int64] = []
             var uri = "/v1/jobs?limit=2"
             for _ in 0..<20 {
@@ -108,9 +108,9 @@ struct ConsoleRoutesTests {
     }
 
     @Test func linksThatGotNoCardAreCountedByKindWithTheirMessage() async throws {
-        try await servers.withServer { client, _, pages, _ in
+        try await ServerFixtures.withServer { client, _, pages, _ in
             let text = "see \(pages.baseURL)/orders/7 and \(pages.baseURL)/missing"
-            _ = try await EnrichmentServerTests.post(client, EnrichmentServerTests.webhook(id: 91, text: text))
+            _ = try await ServerFixtures.post(client, ServerFixtures.webhook(id: 91, text: text))
             let answer = try await Self.until("two links without a card", client, "/v1/refusals") {
                 $0["recent"]?.arrayValue?.count == 2
             }
@@ -129,7 +129,7 @@ struct ConsoleRoutesTests {
     }
 
     @Test func theInspectorTellsTheWholeStoryAndCachesNothing() async throws {
-        try await servers.withServer { client, _, pages, server in
+        try await ServerFixtures.withServer { client, _, pages, server in
             let url = "\(pages.baseURL)/order"
             let (status, story) = try await Self.get(client, "/v1/inspect?url=\(url)")
             #expect(status == .ok)
@@ -160,7 +160,7 @@ struct ConsoleRoutesTests {
             // Once a message's card is cached, the inspection says so.
             _ = try await client.execute(
                 uri: "/v1/preview", method: .post,
-                headers: [.authorization: "Bearer \(EnrichmentServerTests.apiKey)", .contentType: "application/json"],
+                headers: [.authorization: "Bearer \(ServerFixtures.apiKey)", .contentType: "application/json"],
                 body: ByteBuffer(string: #"{"url": "\#(url)"}"#)
             ) { _ in }
             #expect(try await Self.get(client, "/v1/inspect?url=\(url)").1["cache"]?["held"] == true)
@@ -188,7 +188,9 @@ struct ConsoleRoutesTests {
     }
 
     @Test func theSitePolicyAndTheAddressGuardAreShownOnTheirHop() async throws {
-        try await servers.withServer({ $0.fetch.sitePolicy = try! SitePolicy(deny: "denied.example", allow: nil) }) {
+        try await ServerFixtures.withServer({
+            $0.fetch.sitePolicy = try! SitePolicy(deny: "denied.example", allow: nil)
+        }) {
             client, _, _, _ in
             let denied = try await Self.get(client, "/v1/inspect?url=https://news.denied.example/a").1
             #expect(denied["refusal"]?["kind"] == "policy")
@@ -204,7 +206,7 @@ struct ConsoleRoutesTests {
     }
 
     @Test func theConsoleIsServedUnderAStrictPolicy() async throws {
-        try await servers.withServer { client, _, _, _ in
+        try await ServerFixtures.withServer { client, _, _, _ in
             try await client.execute(uri: "/console", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "text/html; charset=utf-8")

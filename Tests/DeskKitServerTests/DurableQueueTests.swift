@@ -3,7 +3,9 @@ import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitServer
+import DeskKitServerTestSupport
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import HummingbirdTesting
 import Logging
@@ -12,7 +14,6 @@ import Testing
 /// The server over a real SQLite store: what is accepted survives API outages and is settled for good.
 @Suite("Durable job store")
 struct DurableQueueTests {
-    let servers = EnrichmentServerTests()
 
     static func withStore(_ body: (SQLiteJobStore) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -35,13 +36,14 @@ struct DurableQueueTests {
     /// every accepted message is updated once, nothing is lost.
     @Test func anAPIOutageIsWaitedOut() async throws {
         try await Self.withStore { store in
-            try await servers.withServer({ Self.fast(&$0) }, store: store) { client, fake, pages, _ async throws in
+            try await ServerFixtures.withServer({ Self.fast(&$0) }, store: store) {
+                client, fake, pages, _ async throws in
                 await fake.answer(
                     .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503), .init(status: 503),
                     .init(status: 503))
                 for id in Int64(1)...3 {
-                    let (status, json) = try await EnrichmentServerTests.post(
-                        client, EnrichmentServerTests.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
+                    let (status, json) = try await ServerFixtures.post(
+                        client, ServerFixtures.webhook(id: id, text: "\(pages.baseURL)/a/\(id)"))
                     #expect(status == .ok)
                     #expect(json["status"] == "queued")
                 }
@@ -50,7 +52,7 @@ struct DurableQueueTests {
                 #expect(try await store.counts() == [.queued: 0, .running: 0, .done: 3, .failed: 0])
                 let updated = await fake.puts.suffix(3).map(\.path)
                 #expect(Set(updated).count == 3, "each message updated once after the outage")
-                let metrics = try await EnrichmentServerTests.metrics(
+                let metrics = try await ServerFixtures.metrics(
                     client, once: #"deskkit_jobs_total{outcome="updated"} 3"#)
                 #expect(metrics.contains(#"deskkit_jobs_total{outcome="retry_scheduled"}"#))
                 #expect(metrics.contains(#"deskkit_store_jobs{state="done"} 3"#))
@@ -64,17 +66,17 @@ struct DurableQueueTests {
     /// for `deskkit jobs`, and a retried job goes through.
     @Test func permanentFailuresAndTheRetryHorizon() async throws {
         try await Self.withStore { store in
-            try await servers.withServer(
+            try await ServerFixtures.withServer(
                 {
                     Self.fast(&$0); $0.retry.horizon = .zero
                 }, store: store
             ) { client, fake, pages, _ async throws in
                 await fake.answer(.init(status: 404), .init(status: 500))
-                _ = try await EnrichmentServerTests.post(
-                    client, EnrichmentServerTests.webhook(id: 1, text: "\(pages.baseURL)/a"))
+                _ = try await ServerFixtures.post(
+                    client, ServerFixtures.webhook(id: 1, text: "\(pages.baseURL)/a"))
                 _ = try await fake.waitForPuts(1)
-                _ = try await EnrichmentServerTests.post(
-                    client, EnrichmentServerTests.webhook(id: 2, text: "\(pages.baseURL)/b"))
+                _ = try await ServerFixtures.post(
+                    client, ServerFixtures.webhook(id: 2, text: "\(pages.baseURL)/b"))
                 _ = try await fake.waitForPuts(2)
                 try await until("both jobs failed") { try await store.counts()[.failed] == 2 }
                 let failed = try await store.list(state: .failed, limit: 10)
@@ -94,10 +96,11 @@ struct DurableQueueTests {
     /// stored without them (as an older deskkit stored it) has its links found in its text.
     @Test func theLinksFoundAtAdmissionGoWithTheJob() async throws {
         try await Self.withStore { store in
-            try await servers.withServer({ Self.fast(&$0) }, store: store) { client, fake, pages, _ async throws in
-                let (status, _) = try await EnrichmentServerTests.post(
+            try await ServerFixtures.withServer({ Self.fast(&$0) }, store: store) {
+                client, fake, pages, _ async throws in
+                let (status, _) = try await ServerFixtures.post(
                     client,
-                    EnrichmentServerTests.webhook(id: 1, text: "mail help@example.com or see \(pages.baseURL)/a"))
+                    ServerFixtures.webhook(id: 1, text: "mail help@example.com or see \(pages.baseURL)/a"))
                 #expect(status == .ok)
                 // Carried links are what the worker previews, whatever the text says.
                 let now = Date()
@@ -145,7 +148,8 @@ struct DurableQueueTests {
             #expect(configuration.heartbeat == .seconds(10))
             let release = AsyncStream<Void>.makeStream()
             let queue = EnrichmentQueue(
-                store: store, configuration: configuration, retry: EnrichmentRetry(), clock: queueClock
+                store: store, configuration: configuration, retry: EnrichmentRetryStrategy(EnrichmentRetry()),
+                clock: queueClock
             ) { _ in
                 for await _ in release.stream { break }  // runs until the test lets it end
                 return .noLink
@@ -189,7 +193,7 @@ struct DurableQueueTests {
             configuration.lease = .milliseconds(150)
             configuration.pollInterval = .milliseconds(10)
             let queue = EnrichmentQueue(
-                store: store, configuration: configuration, retry: EnrichmentRetry(),
+                store: store, configuration: configuration, retry: EnrichmentRetryStrategy(EnrichmentRetry()),
                 logger: logger
             ) { _ in
                 await Task.yield()
@@ -229,7 +233,8 @@ struct DurableQueueTests {
             configuration.deferEnrichmentAbove = 10
             let running = Running()
             let queue = EnrichmentQueue(
-                store: store, configuration: configuration, retry: EnrichmentRetry(), clock: ServiceClock(clock)
+                store: store, configuration: configuration, retry: EnrichmentRetryStrategy(EnrichmentRetry()),
+                clock: ServiceClock(clock)
             ) { _ in
                 await running.work()
                 return .noLink

@@ -4,7 +4,9 @@ import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
 import DeskKitServer
+import DeskKitServerTestSupport
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -16,183 +18,20 @@ import Testing
 /// and a page server, both real servers on 127.0.0.1.
 @Suite("Enrichment server")
 struct EnrichmentServerTests {
-    static let token = "test-api-token-0123456789"
-    /// The API key the servers of these tests accept.
-    /// A client key: a chat backend's.
-    static let apiKey = "test-api-key-abcdefghijklmnop"
-    /// The `Authorization` header with ``apiKey``.
-    static let authorized: HTTPFields = [.authorization: "Bearer \(apiKey)"]
-    /// The operator's key, named "ops": the console's routes and the metrics.
-    static let operatorKey = "test-operator-key-abcdefghijk"
-    /// The `Authorization` header with ``operatorKey``.
-    static let operatorAuthorized: HTTPFields = [.authorization: "Bearer \(operatorKey)"]
-    /// The page's picture: a PNG of 640×400 (its first bytes are what the probe reads).
-    static let mapPNG: [UInt8] =
-        [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8) + [
-            0, 0, 2, 0x80, 0, 0, 1, 0x90,
-        ]
-        + Array(repeating: 0, count: 64)
-    static let page = """
-        <html><head><title>Order 1138</title><meta property="og:title" content="Parcel 1138 is on its way">
-        <meta property="og:description" content="Arrives Tuesday"><meta property="og:image" content="/map.png"></head></html>
-        """
-
-    /// Runs `body` with a server whose API base is a fake Sendbird and whose fetcher may reach the page server;
-    /// returns the fake, for what it recorded by the end (after the server's shutdown).
-    @discardableResult
-    func withServer(
-        _ tweak: (inout ServerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "test"),
-        handBack: EnrichmentQueue.HandBack? = nil, store: (any JobStore)? = nil, clock: ServiceClock = .system,
-        _ body: @Sendable (TestClientProtocol, FakeSendbird, PageServer, EnrichmentServer) async throws -> Void
-    ) async throws -> FakeSendbird {
-        let fake = FakeSendbird()
-        try await fake.start()
-        let pages = try await PageServer.start(host: "127.0.0.1") { path in
-            switch path {
-            case "/missing": .init(status: 404)
-            // A bot check (Cloudflare's header) and a login wall: no card, a refusal each.
-            case "/challenge":
-                .init(
-                    status: 403, headers: [("Content-Type", "text/html"), ("cf-mitigated", "challenge")],
-                    body: .bytes(Array("<title>Just a moment...</title>".utf8)))
-            case "/orders/7": .html("<title>Sign in</title><form><input type=password></form>")
-            // Served with 200 and nothing on it: no card with nothing in it.
-            case "/blank": .html("<html><head></head><body><div></div></body></html>")
-            case "/silent": .init(body: .silent)  // accepts the connection and never answers
-            case "/map.png": .init(headers: [("Content-Type", "image/png")], body: .bytes(Self.mapPNG))
-            // A page whose own tags leave its title to its oEmbed answer.
-            case "/video":
-                .html(
-                    #"<title>Watch</title><meta name="description" content="A clip"><link rel="alternate" type="application/json+oembed" href="/oembed.json">"#
-                )
-            case "/oembed.json":
-                .init(
-                    headers: [("Content-Type", "application/json")],
-                    body: .bytes(
-                        Array(
-                            #"{"type": "video", "version": "1.0", "title": "Unboxing the parcel", "provider_name": "ClipHost", "html": "<iframe></iframe>", "width": 640, "height": 360}"#
-                                .utf8)))
-            case "/pixel": .html(#"<title>Tracked</title><meta property="og:image" content="/px.gif">"#)
-            case "/px.gif":
-                .init(
-                    headers: [("Content-Type", "image/gif")],
-                    body: .bytes(Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + Array(repeating: 0, count: 30)))
-            default: .html(Self.page)
-            }
-        }
-        var configuration = ServerConfiguration(apiToken: Self.token, apiBase: await fake.baseURL)
-        configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
-        configuration.fetch.allowedPorts.insert(pages.port)
-        configuration.retry.firstDelay = .milliseconds(10)
-        configuration.queue.pollInterval = .milliseconds(50)
-        configuration.queue.shutdownGrace = .seconds(5)
-        configuration.apiKeys = try APIKeys(parsing: Self.apiKey)
-        configuration.operatorKeys = try APIKeys(parsing: "ops:\(Self.operatorKey)")
-        // No rate limit: tests look at the API until a state is reached (`until`), faster than a key's 20 a second
-        // (a console test's retry was answered 429 on CI). The limiter's own tests set one.
-        configuration.rateLimit.perSecond = 0
-        configuration.inspectRate.perSecond = 0
-        tweak(&configuration)
-        let server = EnrichmentServer(
-            configuration: configuration, store: store ?? MemoryJobStore(configuration: configuration.memory),
-            logger: logger, handBack: handBack, clock: clock)
-        try await Self.test(server, fake, pages) { client in try await body(client, fake, pages, server) }
-        return fake
-    }
-
-    /// Runs `body` against `server`'s routes, then stops the fake Platform API and the page server, whatever
-    /// `body` did.
-    static func test(
-        _ server: EnrichmentServer, _ fake: FakeSendbird, _ pages: PageServer,
-        _ body: @Sendable (TestClientProtocol) async throws -> Void
-    ) async throws {
-        do {
-            try await server.makeApplication().test(.router, body)
-        } catch {
-            await fake.stop()
-            try? await pages.stop()
-            throw error
-        }
-        await fake.stop()
-        try await pages.stop()
-    }
-
-    static func webhook(
-        category: String = SendbirdWebhook.messageSend, id: Int64 = 1001, text: String, type: String = "MESG",
-        customType: String = "", data: String = ""
-    ) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.write([
-            "category": .string(category), "type": .string(type), "app_id": "APP-1", "custom_type": .string(customType),
-            "sender": ["user_id": "cust-ann", "nickname": "Ann"],
-            "payload": [
-                "message_id": .integer(id), "message": .string(text), "custom_type": .string(customType),
-                "data": .string(data), "created_at": 1_700_000_000_000,
-            ],
-            "channel": ["channel_url": "sendbird_group_channel_1138", "name": "Order 1138"],
-        ])
-        return writer.bytes
-    }
-
-    @discardableResult
-    static func post(
-        _ client: TestClientProtocol, _ body: [UInt8], signature: String?? = .none
-    ) async throws -> (HTTPResponse.Status, JSONValue) {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        switch signature {
-        case .none: headers[.init("x-sendbird-signature")!] = WebhookSignature.sign(body, token: token)
-        case .some(.some(let s)): headers[.init("x-sendbird-signature")!] = s
-        case .some(.none): break
-        }
-        return try await client.execute(
-            uri: "/webhooks/sendbird", method: .post, headers: headers, body: ByteBuffer(bytes: body)
-        ) {
-            ($0.status, (try? JSONValue.parse(String(buffer: $0.body))) ?? .null)
-        }
-    }
-
-    /// `/metrics`, once it shows `line` (the work behind an answered webhook happens afterwards).
-    static func metrics(_ client: TestClientProtocol, once line: String) async throws -> String {
-        try await until("/metrics showing \(line)") {
-            let text = try await metrics(client)
-            return text.contains(line) ? text : nil
-        }
-    }
-
-    /// `/metrics` now.
-    static func metrics(_ client: TestClientProtocol) async throws -> String {
-        try await client.execute(uri: "/metrics", method: .get, headers: operatorAuthorized) { String(buffer: $0.body) }
-    }
-
-    /// The jobs by state, as `/health` shows them (`queued`, `running`, `done`, `failed`).
-    static func jobs(_ client: TestClientProtocol) async throws -> JSONValue {
-        try await client.execute(uri: "/health", method: .get) {
-            (try? JSONValue.parse(String(buffer: $0.body))) ?? .null
-        }[
-            "jobs"] ?? .null
-    }
-
-    /// Whether the queue holds nothing that could still call the Platform API: no job queued or running.
-    /// (A job done or failed is never run again by itself: checked this way, "nothing more happens" needs no wait.)
-    static func idle(_ client: TestClientProtocol) async throws -> Bool {
-        let jobs = try await jobs(client)
-        return jobs["queued"] == 0 && jobs["running"] == 0
-    }
-
-    // MARK: Signature
-
     @Test func verdictNamesWhyAWebhookIsIgnored() throws {
         let previews = PreviewService()
         func verdict(_ body: [UInt8]) throws -> WebhookVerdict {
             WebhookVerdict.decide(try #require(SendbirdWebhook.decode(body).value), previews: previews)
         }
-        let update = try verdict(Self.webhook(category: SendbirdWebhook.messageUpdate, text: "https://example.com"))
+        let update = try verdict(
+            ServerFixtures.webhook(category: SendbirdWebhook.messageUpdate, text: "https://example.com"))
         #expect(update == .ignore(.category(SendbirdWebhook.messageUpdate)))
         #expect(update != .ignore(.category("group_channel:message_delete")))
-        #expect(try verdict(Self.webhook(text: "no links here")) == .ignore(.noLinks))
-        #expect(try verdict(Self.webhook(text: "https://example.com", type: "ADMM")) == .ignore(.notUserMessage))
+        #expect(try verdict(ServerFixtures.webhook(text: "no links here")) == .ignore(.noLinks))
+        #expect(
+            try verdict(ServerFixtures.webhook(text: "https://example.com", type: "ADMM")) == .ignore(.notUserMessage))
         #expect(WebhookVerdict.IgnoreReason.noLinks.description == "no links")
-        let job = try #require(try verdict(Self.webhook(id: 7, text: "see https://example.com/a")).job)
+        let job = try #require(try verdict(ServerFixtures.webhook(id: 7, text: "see https://example.com/a")).job)
         #expect(job.messageID == 7 && job.links == ["https://example.com/a"])
     }
 
@@ -214,52 +53,52 @@ struct EnrichmentServerTests {
     }
 
     @Test func webhookWithoutOrWithWrongSignatureIs401() async throws {
-        try await withServer { client, fake, _, _ async throws in
-            let body = Self.webhook(text: "see https://example.com")
-            #expect(try await Self.post(client, body, signature: .some(nil)).0 == .unauthorized)
+        try await ServerFixtures.withServer { client, fake, _, _ async throws in
+            let body = ServerFixtures.webhook(text: "see https://example.com")
+            #expect(try await ServerFixtures.post(client, body, signature: .some(nil)).0 == .unauthorized)
             #expect(
-                try await Self.post(client, body, signature: WebhookSignature.sign(body, token: "other")).0
+                try await ServerFixtures.post(client, body, signature: WebhookSignature.sign(body, token: "other")).0
                     == .unauthorized)
-            #expect(try await Self.post(client, body, signature: "not hex").0 == .unauthorized)
+            #expect(try await ServerFixtures.post(client, body, signature: "not hex").0 == .unauthorized)
             #expect(await fake.puts.isEmpty)
         }
     }
 
     @Test func notAWebhookIs400WithTheReason() async throws {
-        try await withServer { client, _, _, _ async throws in
-            let (status, json) = try await Self.post(client, Array(#"{"payload": {}}"#.utf8))
+        try await ServerFixtures.withServer { client, _, _, _ async throws in
+            let (status, json) = try await ServerFixtures.post(client, Array(#"{"payload": {}}"#.utf8))
             #expect(status == .badRequest)
             #expect(json["error"]?.stringValue?.contains("$.category") == true)
-            let (status2, json2) = try await Self.post(
+            let (status2, json2) = try await ServerFixtures.post(
                 client, Array(#"{"category": "group_channel:message_send", "payload": {"message_id": 1}}"#.utf8))
             #expect(status2 == .badRequest)
             #expect(json2["error"]?.stringValue?.contains("channel") == true)
-            #expect(try await Self.post(client, Array("[1,2".utf8)).0 == .badRequest)
+            #expect(try await ServerFixtures.post(client, Array("[1,2".utf8)).0 == .badRequest)
         }
     }
 
     @Test func bodyOverTheCapIs413() async throws {
-        try await withServer({ $0.maxBodyBytes = 2048 }) { client, _, _, _ async throws in
-            let body = Self.webhook(text: "https://example.com " + String(repeating: "x", count: 4000))
-            #expect(try await Self.post(client, body).0 == .contentTooLarge)
+        try await ServerFixtures.withServer({ $0.maxBodyBytes = 2048 }) { client, _, _, _ async throws in
+            let body = ServerFixtures.webhook(text: "https://example.com " + String(repeating: "x", count: 4000))
+            #expect(try await ServerFixtures.post(client, body).0 == .contentTooLarge)
         }
     }
 
     // MARK: Enrichment
 
     @Test func messageWithALinkGetsItsPreviewOnceAndUpdatesAreIgnored() async throws {
-        try await withServer { client, fake, pages, _ async throws in
+        try await ServerFixtures.withServer { client, fake, pages, _ async throws in
             let text = "Where is my parcel? \(pages.baseURL)/tracking/1138"
-            let body = Self.webhook(text: text)
-            let (status, json) = try await Self.post(client, body)
+            let body = ServerFixtures.webhook(text: text)
+            let (status, json) = try await ServerFixtures.post(client, body)
             #expect(status == .ok)
             #expect(json["status"] == "queued")
             // Sendbird delivers again: processed once.
-            #expect(try await Self.post(client, body).1["status"] == "duplicate")
+            #expect(try await ServerFixtures.post(client, body).1["status"] == "duplicate")
             let puts = try await fake.waitForPuts(1)
             try #require(puts.count == 1)
             #expect(puts[0].path == "/v3/group_channels/sendbird_group_channel_1138/messages/1001")
-            #expect(puts[0].apiToken == Self.token)
+            #expect(puts[0].apiToken == ServerFixtures.token)
             #expect(puts[0].body["custom_type"] == "SENDBIRD_DESK_RICH_MESSAGE")
             #expect(puts[0].body["message_type"] == "MESG")
             #expect(puts[0].body["message"] == .string(text))
@@ -273,35 +112,41 @@ struct EnrichmentServerTests {
             #expect(preview.image == "\(pages.baseURL)/map.png")
 
             // The update DeskKit caused, and a message that already carries a preview: never enriched.
-            let update = Self.webhook(
+            let update = ServerFixtures.webhook(
                 category: SendbirdWebhook.messageUpdate, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE",
                 data: data)
-            #expect(try await Self.post(client, update).1["reason"] == "category group_channel:message_update")
-            let withPreview = Self.webhook(id: 1002, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE", data: data)
-            #expect(try await Self.post(client, withPreview).1["reason"] == "already has a preview")
             #expect(
-                try await Self.post(client, Self.webhook(id: 1003, text: "no links here")).1["reason"] == "no links")
+                try await ServerFixtures.post(client, update).1["reason"] == "category group_channel:message_update")
+            let withPreview = ServerFixtures.webhook(
+                id: 1002, text: text, customType: "SENDBIRD_DESK_RICH_MESSAGE", data: data)
+            #expect(try await ServerFixtures.post(client, withPreview).1["reason"] == "already has a preview")
+            #expect(
+                try await ServerFixtures.post(client, ServerFixtures.webhook(id: 1003, text: "no links here")).1[
+                    "reason"] == "no links")
             // An e-mail address is a link but has no page to preview.
             #expect(
-                try await Self.post(client, Self.webhook(id: 1005, text: "write to help@example.com")).1["reason"]
+                try await ServerFixtures.post(
+                    client, ServerFixtures.webhook(id: 1005, text: "write to help@example.com")
+                ).1["reason"]
                     == "no links")
             #expect(
-                try await Self.post(client, Self.webhook(id: 1004, text: text, type: "ADMM")).1["reason"]
+                try await ServerFixtures.post(client, ServerFixtures.webhook(id: 1004, text: text, type: "ADMM")).1[
+                    "reason"]
                     == "not a user message")
-            try await until("the queue idle") { try await Self.idle(client) }
+            try await until("the queue idle") { try await ServerFixtures.idle(client) }
             #expect(await fake.puts.count == 1, "nothing ignored was queued")
         }
     }
 
     @Test func platformAPIErrorsAreRetriedWithBackoffAndRetryAfter() async throws {
-        try await withServer { client, fake, pages, _ async throws in
+        try await ServerFixtures.withServer { client, fake, pages, _ async throws in
             await fake.answer(.init(status: 500), .init(status: 429, retryAfter: "1"))
-            try await Self.post(client, Self.webhook(text: "\(pages.baseURL)/a"))
+            try await ServerFixtures.post(client, ServerFixtures.webhook(text: "\(pages.baseURL)/a"))
             let puts = try await fake.waitForPuts(3)
             try #require(puts.count == 3)
             #expect(puts[2].at - puts[1].at >= .milliseconds(950), "Retry-After: 1 is honoured")
-            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="updated"} 1"#)
-            #expect(try await Self.idle(client))
+            let metrics = try await ServerFixtures.metrics(client, once: #"deskkit_jobs_total{outcome="updated"} 1"#)
+            #expect(try await ServerFixtures.idle(client))
             #expect(await fake.puts.count == 3, "no attempt after the success")
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="500"} 1"#))
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="429"} 1"#))
@@ -316,7 +161,7 @@ struct EnrichmentServerTests {
     @Test func aCallEndsAtItsLimitOnTheServersClock() async throws {
         let clock = TestClock()
         let answer = Gate()
-        try await withServer(
+        try await ServerFixtures.withServer(
             {
                 $0.apiTimeout = .seconds(3600)
                 // Nothing else comes due while the clock moves the hour: no poll, renewal or retry.
@@ -326,10 +171,11 @@ struct EnrichmentServerTests {
             }, clock: ServiceClock(clock)
         ) { client, fake, pages, _ async throws in
             await fake.hold(answer)
-            try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a"))
+            try await ServerFixtures.post(client, ServerFixtures.webhook(id: 1, text: "\(pages.baseURL)/a"))
             _ = try await fake.waitForPuts(1)
             await clock.advance(by: .seconds(3600))
-            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="retry_scheduled"} 1"#)
+            let metrics = try await ServerFixtures.metrics(
+                client, once: #"deskkit_jobs_total{outcome="retry_scheduled"} 1"#)
             #expect(metrics.contains(#"deskkit_platform_api_requests_total{status="error"} 1"#), "\(metrics)")
             answer.open()
         }
@@ -344,64 +190,68 @@ struct EnrichmentServerTests {
         /// the lease): moved then, the clock would end them (under stress-ng, a fetch of 10 ms saw the clock move
         /// 10 s, and the job ended without a preview instead of failing).
         @Sendable func moveWhileIdle(_ client: TestClientProtocol, until failed: Int) async throws -> Bool {
-            let jobs = try await Self.jobs(client)
+            let jobs = try await ServerFixtures.jobs(client)
             if jobs["running"] == 0 { await clock.advance(by: .seconds(1)) }
             return jobs["failed"]?.int64Value == Int64(failed)
         }
-        try await withServer({ $0.retry.horizon = .seconds(4) }, clock: ServiceClock(clock)) {
+        try await ServerFixtures.withServer({ $0.retry.horizon = .seconds(4) }, clock: ServiceClock(clock)) {
             client, fake, pages, _ async throws in
             await fake.down(until: .now + .seconds(3600))
-            try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a"))
+            try await ServerFixtures.post(client, ServerFixtures.webhook(id: 1, text: "\(pages.baseURL)/a"))
             try await until("the job failed at the horizon") { try await moveWhileIdle(client, until: 1) }
-            _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 1"#)
+            _ = try await ServerFixtures.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 1"#)
             let tries = await fake.puts.count
             #expect(tries >= 2, "retried within the horizon")
-            try await until("the queue idle") { try await Self.idle(client) }
+            try await until("the queue idle") { try await ServerFixtures.idle(client) }
             #expect(await fake.puts.count == tries, "and not after it")
             await fake.down(until: .now)
             await fake.answer(.init(status: 404))
-            try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b"))
+            try await ServerFixtures.post(client, ServerFixtures.webhook(id: 2, text: "\(pages.baseURL)/b"))
             // The clock moves on meanwhile: a wait the first job's outage left on it (the queue's wait for a job
             // due later) ends.
             try await until("the 404's job failed") { try await moveWhileIdle(client, until: 2) }
-            _ = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 2"#)
-            try await until("the queue idle") { try await Self.idle(client) }
+            _ = try await ServerFixtures.metrics(client, once: #"deskkit_jobs_total{outcome="api_failed"} 2"#)
+            try await until("the queue idle") { try await ServerFixtures.idle(client) }
             #expect(await fake.puts.count == tries + 1, "one attempt for the 404")
         }
     }
 
     @Test func fullQueueAnswers503SoSendbirdRetries() async throws {
-        try await withServer({
+        try await ServerFixtures.withServer({
             $0.memory.capacity = 2
             $0.queue.workers = 1
             $0.queue.shutdownGrace = .milliseconds(100)
         }) { client, fake, pages, _ async throws in
             await fake.hold(Gate())
             #expect(
-                try await Self.post(client, Self.webhook(id: 1, text: "\(pages.baseURL)/a")).1["status"] == "queued")
+                try await ServerFixtures.post(client, ServerFixtures.webhook(id: 1, text: "\(pages.baseURL)/a")).1[
+                    "status"] == "queued")
             _ = try await fake.waitForPuts(1)  // the worker is busy with message 1
             #expect(
-                try await Self.post(client, Self.webhook(id: 2, text: "\(pages.baseURL)/b")).1["status"] == "queued")
-            let (status, json) = try await Self.post(client, Self.webhook(id: 3, text: "\(pages.baseURL)/c"))
+                try await ServerFixtures.post(client, ServerFixtures.webhook(id: 2, text: "\(pages.baseURL)/b")).1[
+                    "status"] == "queued")
+            let (status, json) = try await ServerFixtures.post(
+                client, ServerFixtures.webhook(id: 3, text: "\(pages.baseURL)/c"))
             #expect(status == .serviceUnavailable)
             #expect(json["error"]?.stringValue?.contains("full") == true)
             // Refused, so not remembered: the retry is accepted once there is room.
             #expect(
-                try await Self.post(client, Self.webhook(id: 3, text: "\(pages.baseURL)/c")).0 == .serviceUnavailable)
+                try await ServerFixtures.post(client, ServerFixtures.webhook(id: 3, text: "\(pages.baseURL)/c")).0
+                    == .serviceUnavailable)
         }
     }
 
     @Test func shutdownHandsBackWorkInFlight() async throws {
         let handedBack = Recorder()
-        try await withServer(
+        try await ServerFixtures.withServer(
             {
                 $0.queue.workers = 1
                 $0.queue.shutdownGrace = .milliseconds(300)
             }, handBack: { await handedBack.handBack($0) }
         ) { client, fake, pages, _ async throws in
             await fake.hold(Gate())
-            try await Self.post(client, Self.webhook(id: 7, text: "\(pages.baseURL)/a"))
-            try await Self.post(client, Self.webhook(id: 8, text: "\(pages.baseURL)/b"))
+            try await ServerFixtures.post(client, ServerFixtures.webhook(id: 7, text: "\(pages.baseURL)/a"))
+            try await ServerFixtures.post(client, ServerFixtures.webhook(id: 8, text: "\(pages.baseURL)/b"))
             _ = try await fake.waitForPuts(1)
         }
         let ids = await handedBack.handedBack
@@ -418,7 +268,7 @@ struct EnrichmentServerTests {
         let logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
         let mover = Mutex<Task<Void, any Error>?>(nil)
         let begun = "stopping: running jobs have the rest of the shutdown grace"
-        try await withServer(
+        try await ServerFixtures.withServer(
             {
                 $0.queue.workers = 1
                 $0.queue.shutdownGrace = .milliseconds(500)
@@ -427,8 +277,8 @@ struct EnrichmentServerTests {
                 $0.queue.lease = .seconds(86400)
             }, logger: logger, handBack: { await handedBack.handBack($0) }, clock: ServiceClock(clock)
         ) { client, fake, pages, _ async throws in
-            try await Self.post(client, Self.webhook(id: 9, text: "\(pages.baseURL)/silent"))
-            try await until("the worker waiting for the page") { try await Self.jobs(client)["running"] == 1 }
+            try await ServerFixtures.post(client, ServerFixtures.webhook(id: 9, text: "\(pages.baseURL)/silent"))
+            try await until("the worker waiting for the page") { try await ServerFixtures.jobs(client)["running"] == 1 }
             // Shutdown begins when this body returns.
             mover.withLock {
                 $0 = Task {
@@ -453,10 +303,12 @@ struct EnrichmentServerTests {
             $0.queue.workers = 1
             $0.queue.shutdownGrace = .seconds(60)
         }
-        let fake = try await withServer(tweak, handBack: { await handedBack.handBack($0) }) {
+        let fake = try await ServerFixtures.withServer(tweak, handBack: { await handedBack.handBack($0) }) {
             client, fake, pages, _ async throws in
             await fake.setDelay(.milliseconds(200))
-            for id in Int64(1)...3 { try await Self.post(client, Self.webhook(id: id, text: "\(pages.baseURL)/\(id)")) }
+            for id in Int64(1)...3 {
+                try await ServerFixtures.post(client, ServerFixtures.webhook(id: id, text: "\(pages.baseURL)/\(id)"))
+            }
         }
         #expect(await handedBack.handedBack.isEmpty)
         #expect(await fake.puts.count == 3)
@@ -465,10 +317,10 @@ struct EnrichmentServerTests {
     // MARK: Other routes
 
     @Test func previewDecodeHealthAndMetricsRoutes() async throws {
-        try await withServer { client, _, pages, _ async throws in
+        try await ServerFixtures.withServer { client, _, pages, _ async throws in
             let request = ByteBuffer(string: #"{"text": "see \#(pages.baseURL)/x and \#(pages.baseURL)/missing"}"#)
             let previews = try await client.execute(
-                uri: "/v1/preview", method: .post, headers: Self.authorized, body: request
+                uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized, body: request
             ) { response in
                 #expect(response.status == .ok)
                 return try JSONValue.parse(String(buffer: response.body))["previews"]?.arrayValue ?? []
@@ -483,7 +335,7 @@ struct EnrichmentServerTests {
             #expect(previews[1]["details"] == .null)
             // A 1×1 pixel is taken off the card, and the details say why.
             let tracked = try await client.execute(
-                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/pixel"}"#)
             ) {
                 try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue?.first
@@ -491,7 +343,7 @@ struct EnrichmentServerTests {
             #expect(tracked?["details"]?["image_dropped"]?.stringValue?.contains("1×1") == true)
             #expect(tracked?["payload"]?["body"]?["image"] == "")
             let one = try await client.execute(
-                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
             ) {
                 try JSONValue.parse(String(buffer: $0.body))
@@ -500,7 +352,8 @@ struct EnrichmentServerTests {
                 one["previews"]?.arrayValue?.first?["data"]?.stringValue?.contains("SENDBIRD_DESK_URL_PREVIEW") == true)
             #expect(
                 try await client.execute(
-                    uri: "/v1/preview", method: .post, headers: Self.authorized, body: ByteBuffer(string: "{}")
+                    uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized,
+                    body: ByteBuffer(string: "{}")
                 ) {
                     $0.status
                 } == .badRequest)
@@ -512,7 +365,7 @@ struct EnrichmentServerTests {
                 not json
                 """#
             let decoded = try await client.execute(
-                uri: "/v1/decode", method: .post, headers: Self.authorized, body: ByteBuffer(string: lines)
+                uri: "/v1/decode", method: .post, headers: ServerFixtures.authorized, body: ByteBuffer(string: lines)
             ) {
                 try String(buffer: $0.body).split(separator: "\n").map { try JSONValue.parse(String($0)) }
             }
@@ -531,7 +384,9 @@ struct EnrichmentServerTests {
             for path in ["/no/such/route", "/v1/preview/../x", "/webhooks/sendbird?x=1"] {
                 _ = try await client.execute(uri: path, method: .get) { _ in }
             }
-            let metrics = try await client.execute(uri: "/metrics", method: .get, headers: Self.operatorAuthorized) {
+            let metrics = try await client.execute(
+                uri: "/metrics", method: .get, headers: ServerFixtures.operatorAuthorized
+            ) {
                 response in
                 #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
                 return String(buffer: response.body)
@@ -545,10 +400,12 @@ struct EnrichmentServerTests {
             #expect(metrics.contains(#"deskkit_fetch_errors_total{kind="http_status"} 1"#))
             #expect(metrics.contains("deskkit_preview_fetches_total 4"))
             _ = try await client.execute(
-                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/y"}"#)
             ) { _ in }
-            let again = try await client.execute(uri: "/metrics", method: .get, headers: Self.operatorAuthorized) {
+            let again = try await client.execute(
+                uri: "/metrics", method: .get, headers: ServerFixtures.operatorAuthorized
+            ) {
                 String(buffer: $0.body)
             }
             #expect(again.contains("deskkit_preview_cache_hits_total 1"))
@@ -574,21 +431,21 @@ struct EnrichmentServerTests {
     /// A look at `/metrics` counts itself.
     @Test func requestsAreInFlightUntilAnswered() async throws {
         let clock = TestClock()
-        try await withServer(clock: ServiceClock(clock)) { client, _, pages, _ async throws in
+        try await ServerFixtures.withServer(clock: ServiceClock(clock)) { client, _, pages, _ async throws in
             let held = Task {
                 try await client.execute(
-                    uri: "/v1/preview", method: .post, headers: Self.authorized,
+                    uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized,
                     body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/silent"}"#)
                 ) {
                     try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue?.first?["error"]?["kind"]
                 }
             }
-            _ = try await Self.metrics(client, once: "deskkit_http_requests_in_flight 2.0")
+            _ = try await ServerFixtures.metrics(client, once: "deskkit_http_requests_in_flight 2.0")
             // The fetch's whole limit at each look (a move of swift-clocks' `TestClock` awaits some forty tasks at
             // background priority: in the whole suite one took up to 9 s, and a second a look ran out of the minute).
             try await until("the held preview answered") {
                 await clock.advance(by: .seconds(10))
-                return try await Self.metrics(client).contains("deskkit_http_requests_in_flight 1.0")
+                return try await ServerFixtures.metrics(client).contains("deskkit_http_requests_in_flight 1.0")
             }
             #expect(try await held.value == "timeout")
         }
@@ -689,30 +546,38 @@ struct EnrichmentServerTests {
     /// bounded number of times, a login wall and a page with nothing to show are not; all are counted by
     /// kind and provider, and `/v1/preview` says what stood there.
     @Test func wallsGetNoCardAndOnlyBotChecksAreTriedAgain() async throws {
-        try await withServer({
+        try await ServerFixtures.withServer({
             $0.retry.challenge.retries = 2
             $0.retry.challenge.window = .milliseconds(300)
             $0.retry.challenge.minimumDelay = .zero
             $0.previews.refusalTTL = .milliseconds(1)
         }) { client, fake, pages, _ async throws in
-            #expect(try await Self.post(client, Self.webhook(id: 2001, text: "\(pages.baseURL)/challenge")).0 == .ok)
-            #expect(try await Self.post(client, Self.webhook(id: 2002, text: "\(pages.baseURL)/orders/7")).0 == .ok)
-            #expect(try await Self.post(client, Self.webhook(id: 2003, text: "\(pages.baseURL)/blank")).0 == .ok)
-            let metrics = try await Self.metrics(client, once: #"deskkit_jobs_total{outcome="no_preview"} 3"#)
+            #expect(
+                try await ServerFixtures.post(
+                    client, ServerFixtures.webhook(id: 2001, text: "\(pages.baseURL)/challenge")
+                ).0 == .ok)
+            #expect(
+                try await ServerFixtures.post(
+                    client, ServerFixtures.webhook(id: 2002, text: "\(pages.baseURL)/orders/7")
+                ).0 == .ok)
+            #expect(
+                try await ServerFixtures.post(client, ServerFixtures.webhook(id: 2003, text: "\(pages.baseURL)/blank"))
+                    .0 == .ok)
+            let metrics = try await ServerFixtures.metrics(client, once: #"deskkit_jobs_total{outcome="no_preview"} 3"#)
             #expect(metrics.contains(#"deskkit_jobs_total{outcome="no_preview"} 3"#))
             #expect(metrics.contains(#"deskkit_jobs_total{outcome="challenge_retry"} 2"#), "two retries, then done")
             #expect(metrics.contains(#"deskkit_refusals_total{kind="challenge",provider="cloudflare"} 3"#))
             #expect(metrics.contains(#"deskkit_refusals_total{kind="login_wall",provider=""} 1"#))
             #expect(metrics.contains(#"deskkit_refusals_total{kind="empty_shell",provider=""} 1"#))
             let blank = try await client.execute(
-                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/blank"}"#)
             ) {
                 try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue?.first
             }
             #expect(blank?["error"]?["kind"] == "empty_shell" && blank?["payload"] == .null)
             let answer = try await client.execute(
-                uri: "/v1/preview", method: .post, headers: Self.authorized,
+                uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized,
                 body: ByteBuffer(string: #"{"url": "\#(pages.baseURL)/challenge"}"#)
             ) {
                 try JSONValue.parse(String(buffer: $0.body))["previews"]?.arrayValue?.first
@@ -727,11 +592,11 @@ struct EnrichmentServerTests {
         let records = LogRecords()
         var logger = Logger(label: "capture") { _ in CapturingLogHandler(records: records) }
         logger.logLevel = .trace
-        try await withServer(logger: logger) { client, fake, pages, _ async throws in
+        try await ServerFixtures.withServer(logger: logger) { client, fake, pages, _ async throws in
             await fake.answer(.init(status: 500))
-            let body = Self.webhook(text: "\(pages.baseURL)/a")
-            try await Self.post(client, body)
-            try await Self.post(client, body, signature: "00")
+            let body = ServerFixtures.webhook(text: "\(pages.baseURL)/a")
+            try await ServerFixtures.post(client, body)
+            try await ServerFixtures.post(client, body, signature: "00")
             _ = try await fake.waitForPuts(2)
             try await until("the message enriched, logged") {
                 records.lines.contains { $0.contains("message enriched") }
@@ -740,7 +605,7 @@ struct EnrichmentServerTests {
         let all = records.lines
         #expect(all.contains { $0.contains("Platform API call failed") })
         #expect(all.contains { $0.contains("message enriched") })
-        #expect(!all.contains { $0.contains(Self.token) }, "the API token appears in no log line")
+        #expect(!all.contains { $0.contains(ServerFixtures.token) }, "the API token appears in no log line")
     }
 }
 

@@ -3,6 +3,7 @@ import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
+import DeskKitServerTestSupport
 import DeskKitTestSupport
 import DeskKitTime
 @testable import DeskKitServer
@@ -110,11 +111,11 @@ struct ImageProxyTests {
     ) async throws {
         let requests = Requests()
         let origin = try await Self.origin(requests)
-        var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
+        var configuration = ServerConfiguration(apiToken: ServerFixtures.token, apiBase: "http://127.0.0.1:9")
         configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.2")!]
         configuration.fetch.allowedPorts.insert(origin.port)
-        configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey)
-        configuration.operatorKeys = try APIKeys(parsing: EnrichmentServerTests.operatorKey)
+        configuration.apiKeys = try APIKeys(parsing: ServerFixtures.apiKey)
+        configuration.operatorKeys = try APIKeys(parsing: ServerFixtures.operatorKey)
         let signer = try ImageURLSigner(keys: Self.keys, publicURL: Self.publicURL)
         configuration.imageProxy = signer
         tweak(&configuration)
@@ -398,7 +399,7 @@ struct ImageProxyTests {
             let request = ByteBuffer(string: #"{"url": "\#(origin.baseURL)/page"}"#)
             let image = try await client.execute(
                 uri: "/v1/preview", method: .post,
-                headers: EnrichmentServerTests.authorized.merging([.contentType: "application/json"]), body: request
+                headers: ServerFixtures.authorized.merging([.contentType: "application/json"]), body: request
             ) { response in
                 let json = try JSONValue.parse(String(buffer: response.body))
                 return try #require(json["previews"]?.arrayValue?.first?["payload"]?["body"]?["image"]?.stringValue)
@@ -413,7 +414,7 @@ struct ImageProxyTests {
                 let request = ByteBuffer(string: #"{"url": "\#(origin.baseURL)\#(page)"}"#)
                 try await client.execute(
                     uri: "/v1/preview", method: .post,
-                    headers: EnrichmentServerTests.authorized.merging([.contentType: "application/json"]), body: request
+                    headers: ServerFixtures.authorized.merging([.contentType: "application/json"]), body: request
                 ) { response in
                     let item = try JSONValue.parse(String(buffer: response.body))["previews"]?.arrayValue?.first
                     #expect((item?["payload"]?["body"]?["image"]?.stringValue ?? "").isEmpty, "\(page)")
@@ -428,9 +429,9 @@ struct ImageProxyTests {
         try await fake.start()
         let base = await fake.baseURL
         try await withProxy({ $0.apiBase = base }) { client, origin, _, _ in
-            let body = EnrichmentServerTests.webhook(text: "Where is it? \(origin.baseURL)/page")
+            let body = ServerFixtures.webhook(text: "Where is it? \(origin.baseURL)/page")
             var headers: HTTPFields = [.contentType: "application/json"]
-            headers[.init("x-sendbird-signature")!] = WebhookSignature.sign(body, token: EnrichmentServerTests.token)
+            headers[.init("x-sendbird-signature")!] = WebhookSignature.sign(body, token: ServerFixtures.token)
             try await client.execute(
                 uri: "/webhooks/sendbird", method: .post, headers: headers, body: ByteBuffer(bytes: body)
             ) {
@@ -462,14 +463,14 @@ struct ImageProxyTests {
             let request = ByteBuffer(string: #"{"url": "\#(origin.baseURL)/page"}"#)
             try await client.execute(
                 uri: "/v1/preview", method: .post,
-                headers: EnrichmentServerTests.authorized.merging([.contentType: "application/json"]), body: request
+                headers: ServerFixtures.authorized.merging([.contentType: "application/json"]), body: request
             ) { response in
                 let json = try JSONValue.parse(String(buffer: response.body))
                 #expect(json["previews"]?.arrayValue?.first?["error"]?["kind"] == "policy")
             }
             #expect(origin.connectionsAccepted == 0)
             let metrics = try await client.execute(
-                uri: "/metrics", method: .get, headers: EnrichmentServerTests.operatorAuthorized
+                uri: "/metrics", method: .get, headers: ServerFixtures.operatorAuthorized
             ) {
                 String(buffer: $0.body)
             }
@@ -479,7 +480,7 @@ struct ImageProxyTests {
 
     @Test func aCardTakenBackIsFetchedAgain() async throws {
         try await withProxy { client, origin, requests, _ in
-            let headers = EnrichmentServerTests.authorized.merging([.contentType: "application/json"])
+            let headers = ServerFixtures.authorized.merging([.contentType: "application/json"])
             let request = ByteBuffer(string: #"{"url": "\#(origin.baseURL)/page"}"#)
             for _ in 0..<2 {
                 try await client.execute(uri: "/v1/preview", method: .post, headers: headers, body: request) {
@@ -490,7 +491,7 @@ struct ImageProxyTests {
             let query =
                 "/v1/previews?url=" + (origin.baseURL + "/page").addingPercentEncoding(
                     withAllowedCharacters: .alphanumerics)!
-            try await client.execute(uri: query, method: .delete, headers: EnrichmentServerTests.operatorAuthorized) {
+            try await client.execute(uri: query, method: .delete, headers: ServerFixtures.operatorAuthorized) {
                 response in
                 #expect(response.status == .ok)
                 let json = try JSONValue.parse(String(buffer: response.body))
@@ -501,7 +502,7 @@ struct ImageProxyTests {
             }
             #expect(requests.count("/page") == 2)
             try await client.execute(
-                uri: "/v1/previews", method: .delete, headers: EnrichmentServerTests.operatorAuthorized
+                uri: "/v1/previews", method: .delete, headers: ServerFixtures.operatorAuthorized
             ) {
                 #expect($0.status == .badRequest)
             }

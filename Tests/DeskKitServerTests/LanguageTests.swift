@@ -3,6 +3,7 @@ import DeskKitModel
 import DeskKitPageServer
 import DeskKitPreview
 import DeskKitServer
+import DeskKitServerTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -25,22 +26,22 @@ struct LanguageTests {
             let title = asked.hasPrefix("ru") ? "Посылка 1138 в пути" : "Parcel 1138 is on its way"
             return .html(#"<html><head><meta property="og:title" content="\#(title)"></head></html>"#)
         }
-        var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: await fake.baseURL)
+        var configuration = ServerConfiguration(apiToken: ServerFixtures.token, apiBase: await fake.baseURL)
         configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
         configuration.fetch.allowedPorts.insert(pages.port)
         configuration.fetch.acceptLanguage = acceptLanguage
         configuration.previews.probeImages = false
         configuration.queue.pollInterval = .milliseconds(50)
-        configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey)
+        configuration.apiKeys = try APIKeys(parsing: ServerFixtures.apiKey)
         let server = EnrichmentServer(
             configuration: configuration, store: MemoryJobStore(configuration: configuration.memory),
             logger: Logger(label: "test"))
-        try await EnrichmentServerTests.test(server, fake, pages) { client in try await body(client, fake, pages) }
+        try await ServerFixtures.test(server, fake, pages) { client in try await body(client, fake, pages) }
     }
 
     static func preview(_ client: TestClientProtocol, _ json: String) async throws -> (HTTPResponse.Status, JSONValue) {
         try await client.execute(
-            uri: "/v1/preview", method: .post, headers: EnrichmentServerTests.authorized, body: ByteBuffer(string: json)
+            uri: "/v1/preview", method: .post, headers: ServerFixtures.authorized, body: ByteBuffer(string: json)
         ) { ($0.status, (try? JSONValue.parse(String(buffer: $0.body))) ?? .null) }
     }
 
@@ -76,7 +77,7 @@ struct LanguageTests {
                      "payload": {"message_id": \#(id), "message": "where? \#(pages.baseURL)/parcel", "data": ""},
                      "channel": {"channel_url": "sendbird_group_channel_1138"}}
                     """#
-                let (status, _) = try await EnrichmentServerTests.post(client, Array(body.utf8))
+                let (status, _) = try await ServerFixtures.post(client, Array(body.utf8))
                 #expect(status == .ok)
             }
             let puts = try await fake.waitForPuts(3)

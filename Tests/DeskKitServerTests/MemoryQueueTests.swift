@@ -41,7 +41,8 @@ struct MemoryQueueTests {
     }
 
     @Test func admitsDeduplicatesAndRefusesWhenFull() async throws {
-        let queue = EnrichmentQueue(store: Self.memory(capacity: 2), retry: EnrichmentRetry()) { _ in .updated }
+        let queue = EnrichmentQueue(store: Self.memory(capacity: 2), retry: EnrichmentRetryStrategy(EnrichmentRetry()))
+        { _ in .updated }
         // Not running: nothing is taken, so the store fills.
         #expect(await queue.submit(Self.job(1)) == .accepted)
         #expect(await queue.submit(Self.job(1)) == .duplicate)
@@ -61,7 +62,7 @@ struct MemoryQueueTests {
         var configuration = JobQueueConfiguration()
         configuration.workers = 2
         let queue = EnrichmentQueue(
-            store: Self.memory(), configuration: configuration, retry: EnrichmentRetry(),
+            store: Self.memory(), configuration: configuration, retry: EnrichmentRetryStrategy(EnrichmentRetry()),
             handBack: { await done.handBack($0) }
         ) { job in
             await gate.wait()
@@ -88,7 +89,8 @@ struct MemoryQueueTests {
         configuration.workers = 1
         configuration.shutdownGrace = .milliseconds(200)
         let queue = EnrichmentQueue(
-            store: Self.memory(), configuration: configuration, retry: EnrichmentRetry(), clock: service,
+            store: Self.memory(), configuration: configuration, retry: EnrichmentRetryStrategy(EnrichmentRetry()),
+            clock: service,
             handBack: { await done.handBack($0) }
         ) { job in
             do {
@@ -122,7 +124,7 @@ struct MemoryQueueTests {
         var retry = EnrichmentRetry()
         retry.firstDelay = .milliseconds(20)
         let store = Self.memory()
-        let queue = EnrichmentQueue(store: store, retry: retry) { job in
+        let queue = EnrichmentQueue(store: store, retry: EnrichmentRetryStrategy(retry)) { job in
             guard job.job.messageID == 1 else {
                 return .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
             }
@@ -136,7 +138,7 @@ struct MemoryQueueTests {
         }
         var past = retry
         past.horizon = .zero
-        let pastHorizon = EnrichmentQueue(store: store, retry: past) { _ in
+        let pastHorizon = EnrichmentQueue(store: store, retry: EnrichmentRetryStrategy(past)) { _ in
             .retryable(PlatformAPIError(.retryable, status: 502, detail: "try later"))
         }
         try await Self.run(queue) {
@@ -167,7 +169,8 @@ struct MemoryQueueTests {
         var retry = EnrichmentRetry()
         retry.firstDelay = .milliseconds(50)
         let store = Self.memory()
-        let queue = EnrichmentQueue(store: store, configuration: configuration, retry: retry) { _ in
+        let queue = EnrichmentQueue(store: store, configuration: configuration, retry: EnrichmentRetryStrategy(retry)) {
+            _ in
             let first = await attempts.add() == 1
             return first ? .retryable(PlatformAPIError(.retryable, status: 503, detail: "later")) : .updated
         }
@@ -188,7 +191,7 @@ struct MemoryQueueTests {
         retry.challenge.window = .milliseconds(200)
         retry.challenge.minimumDelay = .zero
         let store = Self.memory()
-        let queue = EnrichmentQueue(store: store, retry: retry) { _ in
+        let queue = EnrichmentQueue(store: store, retry: EnrichmentRetryStrategy(retry)) { _ in
             _ = await attempts.add()
             return .challenged(.refused(.challenge, provider: "cloudflare", "a bot check stood in for the page"))
         }

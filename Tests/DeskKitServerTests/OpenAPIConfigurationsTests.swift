@@ -2,6 +2,7 @@ import Clocks
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitServer
+import DeskKitServerTestSupport
 import DeskKitTime
 import Hummingbird
 import HummingbirdTesting
@@ -17,9 +18,9 @@ struct OpenAPIConfigurationsTests {
     static func server(
         imageProxy: Bool, apiKeys: Bool, publicURL: String? = nil, clock: ServiceClock = .system
     ) throws -> EnrichmentServer {
-        var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
+        var configuration = ServerConfiguration(apiToken: ServerFixtures.token, apiBase: "http://127.0.0.1:9")
         if apiKeys {
-            configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey)
+            configuration.apiKeys = try APIKeys(parsing: ServerFixtures.apiKey)
             configuration.operatorKeys = try APIKeys(parsing: OpenAPIContractTests.key)
         }
         if imageProxy { configuration.imageProxy = OpenAPIContractTests.signer }

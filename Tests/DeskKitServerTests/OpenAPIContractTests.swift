@@ -1,6 +1,7 @@
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitServer
+import DeskKitServerTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -28,17 +29,17 @@ struct OpenAPIContractTests {
     static let signer = try! ImageURLSigner(keys: "proxy-key-0123456789", publicURL: "https://media.example.com")
 
     /// The operator's key: it opens every keyed route.
-    static let key = EnrichmentServerTests.operatorKey
+    static let key = ServerFixtures.operatorKey
     static let json: HTTPFields = [.authorization: "Bearer \(key)", .contentType: "application/json"]
     /// A client key, on the routes it opens and on the operator's (403).
     static let client: HTTPFields = [
-        .authorization: "Bearer \(EnrichmentServerTests.apiKey)", .contentType: "application/json",
+        .authorization: "Bearer \(ServerFixtures.apiKey)", .contentType: "application/json",
     ]
 
     static func signed(_ body: String, as contentType: String = "application/json") -> HTTPFields {
         [
             .contentType: contentType,
-            .init("x-sendbird-signature")!: WebhookSignature.sign(Array(body.utf8), token: EnrichmentServerTests.token),
+            .init("x-sendbird-signature")!: WebhookSignature.sign(Array(body.utf8), token: ServerFixtures.token),
         ]
     }
 
@@ -137,8 +138,8 @@ struct OpenAPIContractTests {
     }()
 
     @Test func everyAnswerIsOneTheDocumentGivesItsOperation() async throws {
-        var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
-        configuration.apiKeys = try APIKeys(parsing: EnrichmentServerTests.apiKey)
+        var configuration = ServerConfiguration(apiToken: ServerFixtures.token, apiBase: "http://127.0.0.1:9")
+        configuration.apiKeys = try APIKeys(parsing: ServerFixtures.apiKey)
         configuration.operatorKeys = try APIKeys(parsing: Self.key)
         configuration.imageProxy = Self.signer
         let server = EnrichmentServer(

@@ -1,6 +1,7 @@
 import DeskKitJobStore
 import DeskKitModel
 import DeskKitSchemas
+import DeskKitServerTestSupport
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -15,7 +16,7 @@ struct SchemaRouteTests {
     func withServer(publicURL: String? = nil, _ body: @Sendable (TestClientProtocol) async throws -> Void)
         async throws
     {
-        var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: "http://127.0.0.1:9")
+        var configuration = ServerConfiguration(apiToken: ServerFixtures.token, apiBase: "http://127.0.0.1:9")
         configuration.publicURL = publicURL
         let server = EnrichmentServer(
             configuration: configuration, store: MemoryJobStore(configuration: configuration.memory),

@@ -167,7 +167,7 @@ extension Evidence {
 }
 
 extension Evidence {
-    /// The link's page is the one the site gives an address that cannot exist (``SiteProbeAnswer``): on a deep
+    /// The link's page is the one the site gives an address that cannot exist (`SiteProbeAnswer`): on a deep
     /// link, a page with nothing of its own that the made-up address got too says nothing about the link. Its kind
     /// is what the page is: the front page every address is sent to (the link's page is gone: an error page), an
     /// app's shell every address gets, or a notice.

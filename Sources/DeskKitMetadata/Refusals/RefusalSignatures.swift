@@ -25,7 +25,7 @@ struct RefusalSignature: Sendable {
         /// The text of a small page (under 1 KiB, hidden or not), normalized, holds the pattern: the line a
         /// vendor's or a server's stock page signs with ("Protected by …", "Whitelabel Error Page").
         case text
-        /// The start of an inline script holds the pattern (any case; ``PageSignals/scriptText``).
+        /// The start of an inline script holds the pattern (any case; `PageSignals.scriptText`).
         case scriptText
         /// An element has the pattern as its `id`, or among its classes (exactly).
         case elementID, elementClass

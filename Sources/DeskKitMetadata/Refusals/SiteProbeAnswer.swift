@@ -3,19 +3,19 @@
 /// (Bar-Yossef et al., "Sic transit gloria telae", WWW 2004), turned to every notice a site gives any address. When
 /// the site answers it with the page the link got — the same title, description, image and words — that page says
 /// nothing about the link: a block, a gate, a queue, an outage, a challenge, a rate limit, an app's shell
-/// (``RefusalCheck/refusal(of:response:probe:)``).
-public struct SiteProbeAnswer: Sendable, Hashable {
+/// (`RefusalCheck.refusal(of:response:probe:)`).
+package struct SiteProbeAnswer: Sendable, Hashable {
     /// The made-up address asked.
-    public var url: String
+    package var url: String
     /// The status of the final answer, after redirects.
-    public var status: Int
+    package var status: Int
     /// Where the redirects ended.
-    public var finalURL: String
+    package var finalURL: String
     /// The answer's page, as it is compared; nil when the answer was no HTML page of 2xx.
-    public var page: PagePrint?
+    package var page: PagePrint?
 
     /// The answer to `url`, of `status`, at `finalURL`.
-    public init(url: String, status: Int, finalURL: String, page: PagePrint?) {
+    package init(url: String, status: Int, finalURL: String, page: PagePrint?) {
         self.url = url
         self.status = status
         self.finalURL = finalURL
@@ -26,18 +26,18 @@ public struct SiteProbeAnswer: Sendable, Hashable {
 /// What two answers of a site are compared by: the title, description and image a card would show, and the words
 /// of the page's heading and first text — words of letters only, so that a reference number, a time or a ray id
 /// that differs from one answer to the next is no difference.
-public struct PagePrint: Sendable, Hashable {
+package struct PagePrint: Sendable, Hashable {
     /// The card's title, normalized, without digits; nil when there is none.
-    public var title: String?
+    package var title: String?
     /// The words of the card's description; nil when there is none.
-    public var description: Set<String>?
+    package var description: Set<String>?
     /// The card's image.
-    public var image: String?
+    package var image: String?
     /// The words of the heading and the first 512 bytes of the body's text.
-    public var words: Set<String>
+    package var words: Set<String>
 
     /// The print of `page`.
-    public init(_ page: PageMetadata) {
+    package init(_ page: PageMetadata) {
         title = page.title.map { RefusalText.normalize(String($0.unicodeScalars.filter { !("0"..."9").contains($0) })) }
         description = page.description.map(Self.words)
         image = page.image
@@ -53,7 +53,7 @@ public struct PagePrint: Sendable, Hashable {
 
     /// The parts of this print that `other` shares: `title`, `description`, `image`, `text` — words agree when
     /// four fifths of the words of either are in both.
-    public func shared(with other: PagePrint) -> [String] {
+    package func shared(with other: PagePrint) -> [String] {
         func agree(_ a: Set<String>, _ b: Set<String>) -> Bool {
             let union = a.union(b).count
             return union == 0 || a.intersection(b).count * 5 >= union * 4
@@ -71,5 +71,5 @@ public struct PagePrint: Sendable, Hashable {
     }
 
     /// Whether `other` is the same page: it shares every part.
-    public func isSame(as other: PagePrint) -> Bool { shared(with: other).count == 4 }
+    package func isSame(as other: PagePrint) -> Bool { shared(with: other).count == 4 }
 }

@@ -2,7 +2,7 @@ import Crypto
 
 /// One list of keys that open the server's APIs, sent as `Authorization: Bearer KEY`: the client keys a chat
 /// backend holds (`DESKKIT_API_KEYS`), the operator's keys (`DESKKIT_OPERATOR_KEYS`) or a metrics scraper's
-/// (`DESKKIT_METRICS_KEYS`) — ``AccessKeys`` holds the three and says which routes each kind opens.
+/// (`DESKKIT_METRICS_KEYS`) — `AccessKeys` holds the three and says which routes each kind opens.
 ///
 /// Several keys may be valid at once, so a key is rotated without downtime: add the new one, move the
 /// callers, remove the old one. Each may have a name, written before it with a colon (`alice:KEY`): the name, not
@@ -93,7 +93,7 @@ public struct APIKeys: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key `presented` is, or nil. Every configured key is compared, each in constant time.
-    public func match(_ presented: some Collection<UInt8>) -> Key? {
+    package func match(_ presented: some Collection<UInt8>) -> Key? {
         match(SHA256.hash(data: Array(presented)))
     }
 

@@ -10,10 +10,10 @@ import Crypto
 ///
 /// A key of another kind on a route is answered 403 with a problem that says which kind the route needs: a leaked
 /// client key opens nothing of the operator's. A key is one kind only (``init(client:operator:metrics:)`` refuses a
-/// key in two lists). The key's name (``APIKeys/Key/name``) is the request's identity (``RequestKey``).
-public struct AccessKeys: Sendable, Hashable, CustomStringConvertible {
+/// key in two lists). The key's name (``APIKeys/Key/name``) is the request's identity (`RequestKey`).
+package struct AccessKeys: Sendable, Hashable, CustomStringConvertible {
     /// What a key is for.
-    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// A chat backend's: previews and decoding.
         case client
         /// The operator's: the queue, the jobs and their retries, refusals, inspections, forgetting cards, metrics.
@@ -21,18 +21,18 @@ public struct AccessKeys: Sendable, Hashable, CustomStringConvertible {
         /// A metrics scraper's: `/metrics`.
         case metrics
 
-        public var description: String { rawValue }
+        package var description: String { rawValue }
     }
 
     /// The client keys (`DESKKIT_API_KEYS`).
-    public let client: APIKeys
+    package let client: APIKeys
     /// The operator's keys (`DESKKIT_OPERATOR_KEYS`).
-    public let `operator`: APIKeys
+    package let `operator`: APIKeys
     /// The metrics scrapers' keys (`DESKKIT_METRICS_KEYS`).
-    public let metrics: APIKeys
+    package let metrics: APIKeys
 
     /// No key of any kind: every keyed route answers 401.
-    public static let none = AccessKeys(unchecked: .none, .none, .none)
+    package static let none = AccessKeys(unchecked: .none, .none, .none)
 
     private init(unchecked client: APIKeys, _ operator: APIKeys, _ metrics: APIKeys) {
         self.client = client
@@ -42,7 +42,7 @@ public struct AccessKeys: Sendable, Hashable, CustomStringConvertible {
 
     /// The three lists.
     /// - Throws: when a key is in two of them: a key is one kind only.
-    public init(client: APIKeys = .none, operator: APIKeys = .none, metrics: APIKeys = .none) throws(APIKeysError) {
+    package init(client: APIKeys = .none, operator: APIKeys = .none, metrics: APIKeys = .none) throws(APIKeysError) {
         for (a, b, names) in [
             (client, `operator`, "a client key and an operator key"),
             (client, metrics, "a client key and a metrics key"),
@@ -54,7 +54,7 @@ public struct AccessKeys: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The keys of `kind`.
-    public func keys(of kind: Kind) -> APIKeys {
+    package func keys(of kind: Kind) -> APIKeys {
         switch kind {
         case .client: client
         case .operator: `operator`
@@ -63,7 +63,7 @@ public struct AccessKeys: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The key `presented` is and its kind, or nil. Every key of every kind is compared, each in constant time.
-    public func match(_ presented: some Collection<UInt8>) -> (key: APIKeys.Key, kind: Kind)? {
+    package func match(_ presented: some Collection<UInt8>) -> (key: APIKeys.Key, kind: Kind)? {
         let digest = SHA256.hash(data: Array(presented))
         var found: (APIKeys.Key, Kind)?
         for kind in Kind.allCases {
@@ -73,7 +73,7 @@ public struct AccessKeys: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How many keys of each kind, never what they are.
-    public var description: String {
+    package var description: String {
         "\(client.count) client, \(`operator`.count) operator and \(metrics.count) metrics key\(metrics.count == 1 ? "" : "s")"
     }
 }
@@ -81,20 +81,20 @@ public struct AccessKeys: Sendable, Hashable, CustomStringConvertible {
 /// Who made the request being answered: the name and kind of the key it presented — never the key — as the
 /// key check found it, for the audit trail and the logs (as Hummingbird's authenticators put a user in the request's
 /// context; a task-local, so that the routes run in any application's context). Nil outside a keyed route.
-public struct RequestKey: Sendable, Hashable, CustomStringConvertible {
+package struct RequestKey: Sendable, Hashable, CustomStringConvertible {
     /// The key's name (``APIKeys/Key/name``).
-    public var name: String
+    package var name: String
     /// Its kind.
-    public var kind: AccessKeys.Kind
+    package var kind: AccessKeys.Kind
 
     /// The request's key while a keyed route runs.
-    @TaskLocal public static var current: RequestKey?
+    @TaskLocal package static var current: RequestKey?
 
     /// A key named `name`, of `kind`.
-    public init(name: String, kind: AccessKeys.Kind) {
+    package init(name: String, kind: AccessKeys.Kind) {
         self.name = name
         self.kind = kind
     }
 
-    public var description: String { "\(kind) key \"\(name)\"" }
+    package var description: String { "\(kind) key \"\(name)\"" }
 }

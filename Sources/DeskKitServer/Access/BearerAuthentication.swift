@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Lets a request through only with `Authorization: Bearer KEY` for a key of a kind the route opens to
-/// (``AccessKeys``, RFC 6750), then, when it has a limiter, only while that key's bucket has a token; the route runs
-/// with the key's name and kind as ``RequestKey/current``.
+/// (`AccessKeys`, RFC 6750), then, when it has a limiter, only while that key's bucket has a token; the route runs
+/// with the key's name and kind as `RequestKey.current`.
 ///
 /// Refusals are ``RequestProblem``s with a JSON body saying what is wrong:
 /// - **401** with `WWW-Authenticate: Bearer realm="deskkit"` when there is no `Authorization` header, or

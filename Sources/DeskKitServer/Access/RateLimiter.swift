@@ -34,18 +34,18 @@ public final class RateLimiter: Sendable {
     /// The rate and burst.
     public let configuration: Configuration
     /// What the rate is counted on.
-    public let clock: ServiceClock
+    package let clock: ServiceClock
     private let buckets = Mutex<[APIKeys.Key: Bucket]>([:])
 
     /// A limiter whose keys each get `configuration`'s rate and burst, counted on `clock`.
-    public init(configuration: Configuration, clock: ServiceClock = .system) {
+    package init(configuration: Configuration, clock: ServiceClock = .system) {
         self.configuration = configuration
         self.clock = clock
     }
 
     /// Takes a token from `key`'s bucket: nil when the request may go on, else how long until a token is
     /// there (the answer's `Retry-After`).
-    public func take(for key: APIKeys.Key) -> Duration? {
+    package func take(for key: APIKeys.Key) -> Duration? {
         let rate = Double(configuration.perSecond)
         guard rate > 0 else { return nil }
         let burst = Double(max(1, configuration.burst))

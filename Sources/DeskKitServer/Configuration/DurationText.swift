@@ -1,13 +1,13 @@
 /// Durations as settings and flags write them: `500ms`, `90s`, `1.5s`, `30m`, `12h`, `7d`, or a bare number
 /// of seconds (`10`, `2.5`). A number and one unit; the one reader of durations for `deskkit serve`'s
 /// settings, `deskkit jobs` and `deskkit preview`.
-public enum DurationText {
+package enum DurationText {
     /// What a duration may be written as, for error messages.
-    public static let examples = "500ms, 10s, 5m, 12h or 7d"
+    package static let examples = "500ms, 10s, 5m, 12h or 7d"
 
     /// The duration `text` writes, to the nanosecond, or nil when it is none (an unknown unit, a sign, an
     /// exponent, more than a hundred years).
-    public static func parse(_ text: String) -> Duration? {
+    package static func parse(_ text: String) -> Duration? {
         let suffix = text.hasSuffix("ms") ? "ms" : text.last.map { $0.isNumber ? "" : String($0) } ?? ""
         let number = text.dropLast(suffix.count)
         let dots = number.utf8.filter { $0 == UInt8(ascii: ".") }.count
@@ -31,7 +31,7 @@ public enum DurationText {
 
     /// `duration` as a setting writes it, in the largest unit that divides it (`10m`, `1h`, `1d`, `1500ms`),
     /// for help and problems: ``parse(_:)`` reads it back to the millisecond.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let milliseconds = duration / .milliseconds(1)
         guard milliseconds.rounded() == milliseconds, milliseconds.truncatingRemainder(dividingBy: 1000) == 0 else {
             return "\(Int64(milliseconds.rounded()))ms"

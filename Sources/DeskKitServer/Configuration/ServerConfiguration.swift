@@ -30,9 +30,9 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     /// ``rateLimit``: an inspection fetches past the caches, so each costs a fetch. Default 1 a second, bursts of 5.
     public var inspectRate = RateLimiter.Configuration(perSecond: 1, burst: 5)
 
-    /// The three kinds of key together (``AccessKeys``).
+    /// The three kinds of key together (`AccessKeys`).
     /// - Throws: when a key is in two of the lists (reading a configuration names it as a problem).
-    public func accessKeys() throws(APIKeysError) -> AccessKeys {
+    package func accessKeys() throws(APIKeysError) -> AccessKeys {
         try AccessKeys(client: apiKeys, operator: operatorKeys, metrics: metricsKeys)
     }
     /// `https://api-{app_id}.sendbird.com` unless set (`DESKKIT_API_BASE`).
@@ -115,12 +115,21 @@ public struct ServerConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// Builds the configuration from `flags` (keyed by variable, values as text, as `deskkit serve` reads
-    /// them) over `environment` over `file`, through the table of settings, with one swift-configuration
-    /// `ConfigReader` over the three. An empty text is not set. Throws a ``ConfigurationError`` that names
-    /// every setting at fault and what is wrong with it — by its flag when the value came from one, by its
-    /// variable from the environment, by the file and its key from the file.
+    /// them) over `environment`, through the table of settings, with one swift-configuration `ConfigReader`
+    /// over the two. An empty text is not set. Throws a ``ConfigurationError`` that names every setting at fault
+    /// and what is wrong with it — by its flag when the value came from one, by its variable from the
+    /// environment. A settings file of your own is read by a `ConfigReader` of its providers
+    /// (``init(reader:)``).
     public static func resolve(
-        flags: [String: String] = [:], environment: [String: String], file: SettingsFile? = nil
+        flags: [String: String] = [:], environment: [String: String]
+    ) throws(ConfigurationError) -> ServerConfiguration {
+        try resolve(flags: flags, environment: environment, file: nil)
+    }
+
+    /// ``resolve(flags:environment:)`` over `file` too (`deskkit serve --config`), the file's key named in a
+    /// problem that came from it.
+    package static func resolve(
+        flags: [String: String] = [:], environment: [String: String], file: SettingsFile?
     ) throws(ConfigurationError) -> ServerConfiguration {
         try read(
             SettingSources(flags: flags, environment: environment, file: file), problems: file?.problems ?? [])

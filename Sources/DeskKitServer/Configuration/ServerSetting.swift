@@ -3,15 +3,15 @@ import DeskKitPreview
 
 /// One setting of the server, declared once — its environment variable, its type and range, how its value is
 /// read from a configuration and written into one, whether it is a secret, what it means — from which the
-/// rest follows: its key in a `ConfigReader` and a ``SettingsFile`` (the variable without its prefix, in lower
+/// rest follows: its key in a `ConfigReader` and a `SettingsFile` (the variable without its prefix, in lower
 /// case), the `deskkit serve` flag named after the key (``flag``) and its help (``help``), its default (read off
 /// a default ``ServerConfiguration``), the server article's table of settings and the configuration's
 /// `description`.
 ///
 /// ``ServerConfiguration/settings`` is the one table of them: adding a setting is one entry there and its
 /// use. ``ServerConfiguration/init(reader:)`` reads each by its key from a swift-configuration `ConfigReader`;
-/// ``ServerConfiguration/resolve(flags:environment:file:)`` builds that reader over the flags, the environment
-/// and a ``SettingsFile``, and names a problem by the flag, the variable or the file's key that gave it.
+/// `ServerConfiguration.resolve(flags:environment:file:)` builds that reader over the flags, the environment
+/// and a `SettingsFile`, and names a problem by the flag, the variable or the file's key that gave it.
 package struct ServerSetting: Sendable {
     /// The type a setting's value is read as.
     package enum Kind: Sendable, Hashable {
@@ -21,7 +21,7 @@ package struct ServerSetting: Sendable {
         case wholeNumber(ClosedRange<Int>)
         /// `1`, `true`, `yes` or `0`, `false`, `no`.
         case onOff
-        /// A duration in the range, as ``DurationText`` writes it (`500ms`, `10s`, `5m`, `1d`; a bare number
+        /// A duration in the range, as `DurationText` writes it (`500ms`, `10s`, `5m`, `1d`; a bare number
         /// is seconds).
         case duration(ClosedRange<Duration>)
     }
@@ -44,7 +44,7 @@ package struct ServerSetting: Sendable {
         return "--" + (flagSets == "0" ? "no-" : "") + key.replacing("_", with: "-")
     }
     private let hasFlag: Bool
-    /// The setting's key in a ``SettingsFile`` and in the `ConfigReader`: the variable without its `DESKKIT_`
+    /// The setting's key in a `SettingsFile` and in the `ConfigReader`: the variable without its `DESKKIT_`
     /// or `SENDBIRD_` prefix, in lower case (`port`, `fetch_timeout`, `api_keys`, `api_token`, `oembed`).
     package var key: String {
         let name = variable.split(separator: "_", maxSplits: 1).last.map(String.init) ?? variable

@@ -4,7 +4,7 @@ import Synchronization
 /// Where the settings are read from: one swift-configuration `ConfigReader`, asked for each setting by its
 /// key (``ServerSetting/key``: `port`, `fetch_timeout`), whose providers' order is the precedence.
 ///
-/// `deskkit serve` builds it over three providers, highest first — its flags and a ``SettingsFile`` as
+/// `deskkit serve` builds it over three providers, highest first — its flags and a `SettingsFile` as
 /// `InMemoryProvider`s, the environment as an `EnvironmentVariablesProvider` whose keys are the settings'
 /// variables (`fetch_timeout` is `DESKKIT_FETCH_TIMEOUT`) — and learns from the reader's access events which
 /// provider answered, to name a value at fault by its flag, its variable or the file's key. An application
@@ -12,7 +12,7 @@ import Synchronization
 /// Secrets are marked so in every provider and every read; a reader started with `CONFIG_ACCESS_LOG_FILE` set
 /// logs each lookup there with them redacted.
 ///
-/// The file is read by ``SettingsFile`` rather than swift-configuration's `FileProvider<JSONSnapshot>`: that
+/// The file is read by `SettingsFile` rather than swift-configuration's `FileProvider<JSONSnapshot>`: that
 /// provider answers the keys asked for and says nothing of the others, and a key no setting has (a typo,
 /// `wrokers`) must be named; and a file value may be a list of strings (`api_keys`), which the setting reads
 /// as the variable's comma-separated text. The command line is read by `deskkit serve` off the table of
@@ -58,7 +58,7 @@ struct SettingSources {
     }
 
     /// `deskkit serve`'s reader: `flags` and `environment` keyed by variable (an empty text is not set), then
-    /// the file's values as ``SettingsFile/values`` holds them.
+    /// the file's values as `SettingsFile.values` holds them.
     init(flags: [String: String], environment: [String: String], file: SettingsFile?) {
         let flags = flags.filter { !$0.value.isEmpty }
         let environment = environment.filter { !$0.value.isEmpty }
@@ -178,7 +178,7 @@ private final class AnsweringProvider: AccessReporter, Sendable {
     }
 }
 
-/// A duration as a setting writes it (``DurationText``), read by swift-configuration.
+/// A duration as a setting writes it (`DurationText`), read by swift-configuration.
 struct DurationSetting: ExpressibleByConfigString {
     let duration: Duration
     init?(configString: String) {

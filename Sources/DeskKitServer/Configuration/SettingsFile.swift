@@ -12,25 +12,25 @@ import Foundation
 /// A value is a string, a whole number, `true`/`false` (a switch's `1`/`0`) or a list of strings (joined
 /// with commas: `api_keys`); it is then read as the setting's flag or variable is: the file is the lowest of
 /// the three providers of the swift-configuration `ConfigReader` that
-/// ``ServerConfiguration/resolve(flags:environment:file:)`` reads through. Flags override the environment, the
+/// `ServerConfiguration.resolve(flags:environment:file:)` reads through. Flags override the environment, the
 /// environment the file. A key no setting has, or a value of another type, is a problem
-/// of the ``ConfigurationError`` that ``ServerConfiguration/resolve(flags:environment:file:)`` throws,
+/// of the ``ConfigurationError`` that `ServerConfiguration.resolve(flags:environment:file:)` throws,
 /// named by the file and the key.
-public struct SettingsFile: Sendable, Hashable {
+package struct SettingsFile: Sendable, Hashable {
     /// Where the file was read from, to name it in problems.
-    public var path: String
-    /// Each setting's text, keyed by its variable (as ``ServerConfiguration/resolve(flags:environment:file:)``
+    package var path: String
+    /// Each setting's text, keyed by its variable (as `ServerConfiguration.resolve(flags:environment:file:)`
     /// takes the flags).
-    public var values: [String: String]
+    package var values: [String: String]
     /// Its keys that no setting has and its values of another type: reported with the settings' own
     /// problems, all at once.
-    public var problems: [ConfigurationError.Problem]
+    package var problems: [ConfigurationError.Problem]
 
     /// The largest settings file read: 1 MiB.
-    public static let maxBytes = 1 << 20
+    package static let maxBytes = 1 << 20
 
     /// Reads the file at `path` (at most ``maxBytes``).
-    public init(contentsOf path: String) throws(ConfigurationError) {
+    package init(contentsOf path: String) throws(ConfigurationError) {
         guard let file = FileHandle(forReadingAtPath: path) else {
             throw ConfigurationError(problems: [.init(setting: path, problem: "cannot be read")])
         }
@@ -40,7 +40,7 @@ public struct SettingsFile: Sendable, Hashable {
     }
 
     /// Reads `bytes`, the contents of the file at `path`.
-    public init(parsing bytes: [UInt8], path: String) throws(ConfigurationError) {
+    package init(parsing bytes: [UInt8], path: String) throws(ConfigurationError) {
         self.path = path
         guard bytes.count <= Self.maxBytes else {
             throw ConfigurationError(

@@ -72,7 +72,7 @@ public struct ImageURLSigner: Sendable, CustomStringConvertible {
     /// The image URL a proxied path names, when `signature` is one of the keys' for it and it is an http(s)
     /// URL a request can be made of; nil otherwise (a bad or unknown signature, an encoding that is not unpadded base64url, another
     /// scheme). The signature is compared in constant time.
-    public func verifiedURL(signature: Substring, url encoded: Substring) -> String? {
+    package func verifiedURL(signature: Substring, url encoded: Substring) -> String? {
         guard encoded.utf8.count <= (Self.maxURLBytes + 2) / 3 * 4,
             let bytes = Self.decode(encoded), let mac = Self.decode(signature), mac.count == SHA256.byteCount,
             let url = String(validating: bytes, as: UTF8.self), Self.isWebURL(url)

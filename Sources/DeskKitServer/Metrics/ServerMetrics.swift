@@ -12,7 +12,7 @@ import Prometheus
 /// swift-metrics backend (StatsD, OpenTelemetry…), which exports them itself — `GET /metrics` then answers 404.
 public struct ServerMetrics: Sendable {
     /// Where every counter and gauge goes.
-    public let factory: any MetricsFactory
+    package let factory: any MetricsFactory
     /// The text `GET /metrics` answers, for a Prometheus registry; nil for another backend.
     let exposition: (@Sendable () -> String)?
     /// `deskkit_http_requests_in_flight`: requests received and not yet answered.

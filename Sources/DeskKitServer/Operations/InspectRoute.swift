@@ -6,7 +6,7 @@ import Hummingbird
 
 /// `GET /v1/inspect?url=…` or `?message_id=…&link=…`, behind an operator key and a rate of its own (each
 /// inspection costs a fetch past the caches): the whole story of one link's card
-/// (``PreviewService/explain(_:language:publicAddressesOnly:)``) — each request with the site policy's and the
+/// (`PreviewService.explain(_:language:publicAddressesOnly:)`) — each request with the site policy's and the
 /// address guard's verdicts, the tags by source and the winner of each field, the image probe, the site's answer to
 /// a made-up address, the refusal with the signals read or the card as the server would write it (its image through
 /// the image proxy), and what the cache holds for the link now. The link is fetched again; nothing is cached of it

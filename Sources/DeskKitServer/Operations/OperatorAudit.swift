@@ -5,7 +5,7 @@ import Logging
 
 /// The audit trail: every operator action that changes something — one job retried (`retry`), the failed jobs
 /// retried (`retry_failed`), a cached card forgotten (`forget`) — is one structured log line (level notice,
-/// "operator action") with the key's name (`operator`, ``RequestKey``; never the key), the `action`, what it touched
+/// "operator action") with the key's name (`operator`, `RequestKey`; never the key), the `action`, what it touched
 /// (`message_ids`, at most ``maxIDs`` of them, and `count`; a forgotten card's `url`, masked as every link in the
 /// logs is: ``LinkPrivacy``) and the time (`at`, ISO 8601 on the server's clock), and is counted by action in
 /// `deskkit_operator_actions_total{action}`.

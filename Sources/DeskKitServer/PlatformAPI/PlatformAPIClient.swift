@@ -13,10 +13,10 @@ public struct PlatformAPIClient: Sendable {
     /// `https://api-{app_id}.sendbird.com` or a test server.
     public let baseURL: String
     private let apiToken: String
-    /// How long one call may take. Default 10 s, counted on ``clock``.
+    /// How long one call may take. Default 10 s, counted on the client's clock (the system's).
     public let timeout: Duration
     /// The clock ``timeout`` counts on: the system's by default, a test's to move it.
-    public let clock: ServiceClock
+    package let clock: ServiceClock
     let httpClient: HTTPClient
     let metrics: ServerMetrics
     let logger: Logger
@@ -26,7 +26,17 @@ public struct PlatformAPIClient: Sendable {
 
     /// A client for the Platform API at `baseURL`, authenticated with `apiToken`.
     public init(
-        baseURL: String, apiToken: String, timeout: Duration = .seconds(10), clock: ServiceClock = .system,
+        baseURL: String, apiToken: String, timeout: Duration = .seconds(10), httpClient: HTTPClient = .shared,
+        metrics: ServerMetrics = ServerMetrics(), logger: Logger = Logger(label: "deskkit.platform-api")
+    ) {
+        self.init(
+            baseURL: baseURL, apiToken: apiToken, timeout: timeout, clock: .system, httpClient: httpClient,
+            metrics: metrics, logger: logger)
+    }
+
+    /// A client whose time limit counts on `clock` (a test's).
+    package init(
+        baseURL: String, apiToken: String, timeout: Duration = .seconds(10), clock: ServiceClock,
         httpClient: HTTPClient = .shared, metrics: ServerMetrics = ServerMetrics(),
         logger: Logger = Logger(label: "deskkit.platform-api")
     ) {
@@ -43,7 +53,7 @@ public struct PlatformAPIClient: Sendable {
 
     /// `PUT {base}/v3/group_channels/{channel_url}/messages/{message_id}` with `message` as the body: one
     /// attempt. A failure says whether it is worth another later (429, 5xx, transport errors, with the
-    /// server's `Retry-After`); the ``EnrichmentQueue`` makes that attempt, as its `RetryStrategy` decides.
+    /// server's `Retry-After`); the `EnrichmentQueue` makes that attempt, as its `RetryStrategy` decides.
     ///
     /// The call is a span (`update message`), and the Platform API is told the trace (W3C `traceparent`):
     /// by AsyncHTTPClient's own client span when `httpClient` traces, else by this span.

@@ -37,10 +37,10 @@ public struct PlatformAPIError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// Whether a status is worth another attempt: 429 and 5xx.
-    public static func isRetryable(status: Int) -> Bool { status == 429 || (500...599).contains(status) }
+    package static func isRetryable(status: Int) -> Bool { status == 429 || (500...599).contains(status) }
 
     /// A `Retry-After` value (seconds, or an HTTP date) as a delay from `now`.
-    public static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+    package static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
         let formatter = DateFormatter()

@@ -24,7 +24,7 @@ extension EnrichmentRetry {
 
         /// The wait before the next attempt after `attempts` attempts (1 after the first), or nil when the
         /// retries are spent.
-        public func delay(after attempts: Int) -> Duration? {
+        package func delay(after attempts: Int) -> Duration? {
             guard attempts >= 1, attempts <= retries else { return nil }
             // Attempt k + 1 runs at window × (2^k − 1) / (2^n − 1) from the first, and k minimum delays at least.
             func offset(_ k: Int) -> Duration {

@@ -2,14 +2,14 @@ import DeskKitJobStore
 import DeskKitJobs
 import Foundation
 
-/// The enrichment's `RetryStrategy`: a Platform API call that failed in a way worth another try (429,
+/// When the enrichment tries a job again (the queue's `RetryStrategy` reads it): a Platform API call that failed in a way worth another try (429,
 /// 5xx, a transport error) is tried again with a doubling, jittered back-off that yields to the server's
 /// `Retry-After`; a refusal fails at once; a job whose pages a bot check stood in for is tried again on the
 /// ``challenge`` schedule, then finished as `no_preview`. Nothing is tried again past the ``horizon``,
 /// counted from the webhook. Every store keeps the same schedule: each attempt is one claim. Its decisions
 /// are counted in `deskkit_jobs_total{outcome}` as `updated`, `no_link`, `no_preview`, `api_failed`,
 /// `retry_scheduled` and `challenge_retry`.
-public struct EnrichmentRetry: RetryStrategy, Hashable {
+public struct EnrichmentRetry: Sendable, Hashable {
     /// How long failures are retried, counted from the webhook; then the job fails with its last error
     /// (`DESKKIT_RETRY_HORIZON`). Default 24 hours.
     public var horizon: Duration = .seconds(24 * 3600)
@@ -25,7 +25,7 @@ public struct EnrichmentRetry: RetryStrategy, Hashable {
     /// The default rules (see each property).
     public init() {}
 
-    public func decide(_ outcome: JobOutcome, for job: StoredJob, now: Date) -> RetryDecision {
+    package func decide(_ outcome: JobOutcome, for job: StoredJob, now: Date) -> RetryDecision {
         let error = outcome.storedError
         switch outcome.code {
         case .updated, .noLink, .noPreview, .cancelled, .unconfirmed: return .finish()
@@ -50,7 +50,7 @@ public struct EnrichmentRetry: RetryStrategy, Hashable {
     /// The wait before attempt `attempts + 1` of a failed call: ``firstDelay`` doubled per attempt after
     /// the first, capped at ``maxDelay``, with jitter — or the server's `Retry-After` (capped at
     /// ``maxRetryAfter``) when longer.
-    public func delay(after attempts: Int, retryAfter: Duration? = nil) -> Duration {
+    package func delay(after attempts: Int, retryAfter: Duration? = nil) -> Duration {
         let exponential = firstDelay * (1 << Swift.min(Swift.max(attempts - 1, 0), 20))
         let backoff = Swift.min(exponential, maxDelay) * Double.random(in: 0.5...1.0)
         guard let retryAfter else { return backoff }

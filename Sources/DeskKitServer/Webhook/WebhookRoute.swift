@@ -3,8 +3,8 @@ import DeskKitPreview
 import Hummingbird
 import Logging
 
-/// `POST /webhooks/sendbird`, behind the ``SignatureCheck``: the webhook decoded, its ``WebhookVerdict``,
-/// and the job submitted to the ``EnrichmentQueue`` — answered as soon as the job is committed.
+/// `POST /webhooks/sendbird`, behind the ``SignatureCheck``: the webhook decoded, its `WebhookVerdict`,
+/// and the job submitted to the `EnrichmentQueue` — answered as soon as the job is committed.
 struct WebhookRoute: Sendable {
     let queue: EnrichmentQueue
     let previews: PreviewService

@@ -4,37 +4,37 @@ import DeskKitPreview
 
 /// What the server does with a webhook: a job to run, or why there is none. A struct rather than an enum,
 /// so that a verdict added later breaks no `switch`.
-public struct WebhookVerdict: Sendable, Hashable {
+package struct WebhookVerdict: Sendable, Hashable {
     /// The job to run, when the webhook asks for work.
-    public let job: EnrichmentJob?
+    package let job: EnrichmentJob?
     /// Why the webhook needs no work, when it needs none.
-    public let ignoreReason: IgnoreReason?
+    package let ignoreReason: IgnoreReason?
 
     /// A new user message with links and no preview: build one.
-    public static func enrich(_ job: EnrichmentJob) -> WebhookVerdict { WebhookVerdict(job: job, ignoreReason: nil) }
+    package static func enrich(_ job: EnrichmentJob) -> WebhookVerdict { WebhookVerdict(job: job, ignoreReason: nil) }
     /// Nothing to do, and why.
-    public static func ignore(_ reason: IgnoreReason) -> WebhookVerdict {
+    package static func ignore(_ reason: IgnoreReason) -> WebhookVerdict {
         WebhookVerdict(job: nil, ignoreReason: reason)
     }
 
     /// Why a webhook needs no work; its ``description`` is the `reason` of the webhook's answer. A struct
     /// rather than an enum, so that a reason added later breaks no `switch`.
-    public struct IgnoreReason: Sendable, Hashable, CustomStringConvertible {
+    package struct IgnoreReason: Sendable, Hashable, CustomStringConvertible {
         private enum Code: Hashable { case category(String), noMessage, notUserMessage, alreadyPreviewed, noLinks }
         private let code: Code
 
         /// Not `group_channel:message_send` (an update — DeskKit's own fires one —, a read receipt, …).
-        public static func category(_ category: String) -> IgnoreReason { IgnoreReason(code: .category(category)) }
+        package static func category(_ category: String) -> IgnoreReason { IgnoreReason(code: .category(category)) }
         /// The webhook carries no message, or one without a channel or an id.
-        public static let noMessage = IgnoreReason(code: .noMessage)
+        package static let noMessage = IgnoreReason(code: .noMessage)
         /// An admin or file message.
-        public static let notUserMessage = IgnoreReason(code: .notUserMessage)
+        package static let notUserMessage = IgnoreReason(code: .notUserMessage)
         /// The message already carries a URL preview.
-        public static let alreadyPreviewed = IgnoreReason(code: .alreadyPreviewed)
+        package static let alreadyPreviewed = IgnoreReason(code: .alreadyPreviewed)
         /// The text has no link that would be previewed (an e-mail address is not one).
-        public static let noLinks = IgnoreReason(code: .noLinks)
+        package static let noLinks = IgnoreReason(code: .noLinks)
 
-        public var description: String {
+        package var description: String {
             switch code {
             case .category(let category): "category \(category)"
             case .noMessage: "no message"
@@ -50,7 +50,7 @@ public struct WebhookVerdict: Sendable, Hashable {
     /// enriched: never an update (DeskKit's own update fires one: no loops), never a message that already
     /// carries a URL preview. The job asks the pages for the sender's language
     /// (`SendbirdWebhook.senderLanguage`) when the webhook tells it.
-    public static func decide(_ webhook: SendbirdWebhook, previews: PreviewService) -> WebhookVerdict {
+    package static func decide(_ webhook: SendbirdWebhook, previews: PreviewService) -> WebhookVerdict {
         guard webhook.category == SendbirdWebhook.messageSend else { return .ignore(.category(webhook.category)) }
         guard let message = webhook.message, let channelURL = webhook.channelURL, let id = message.messageID else {
             return .ignore(.noMessage)

@@ -3,7 +3,9 @@ import DeskKitFetchPolicy
 import DeskKitJobStore
 import DeskKitPageServer
 import DeskKitServer
+import DeskKitServerTestSupport
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import HummingbirdTesting
 import Synchronization
@@ -37,13 +39,13 @@ struct FrozenInstanceTests {
         let gate = PageServer.Gate()
         let asked = Mutex<Set<String>>([])
         let pages = try await PageServer.start { path in
-            let page = Array(EnrichmentServerTests.page.utf8)
+            let page = Array(ServerFixtures.page.utf8)
             let first = path.hasPrefix("/p/deskkit-") ? false : asked.withLock { $0.insert(path).inserted }
             return .init(
                 headers: [("Content-Type", "text/html; charset=utf-8")],
                 body: first ? .held(page, until: gate) : .bytes(page))
         }
-        var configuration = ServerConfiguration(apiToken: EnrichmentServerTests.token, apiBase: await fake.baseURL)
+        var configuration = ServerConfiguration(apiToken: ServerFixtures.token, apiBase: await fake.baseURL)
         configuration.fetch.allowedAddresses = [IPAddress(host: "127.0.0.1")!]
         configuration.fetch.allowedPorts.insert(pages.port)
         configuration.fetch.totalTimeout = .seconds(120)
@@ -62,8 +64,8 @@ struct FrozenInstanceTests {
 
         try await serverA.makeApplication().test(.router) { clientA in
             for id in 1...Self.messages {
-                let (status, _) = try await EnrichmentServerTests.post(
-                    clientA, EnrichmentServerTests.webhook(id: id, text: "see \(pages.baseURL)/p/\(id)"))
+                let (status, _) = try await ServerFixtures.post(
+                    clientA, ServerFixtures.webhook(id: id, text: "see \(pages.baseURL)/p/\(id)"))
                 #expect(status == .ok)
             }
             // A has claimed every job and waits for its pages: then it freezes (its clock stands still).

@@ -171,7 +171,7 @@ struct PostgresPreviewCacheTests {
         try await until("the cache listening") { listener.isListening }
         let card = PreviewCard(preview: URLPreview(url: "https://example.com/told", title: "Told"), details: .init())
         for url in ["https://example.com/told", "https://example.com/" + String(repeating: "long", count: 2000)] {
-            let waiter = Task { await listener.waitForAnswer(to: url, upTo: .seconds(60), clock: service) }
+            let waiter = Task { await listener.waitForAnswer(to: url, upTo: .seconds(60), sleep: service.sleep) }
             try await until("the waiter registered") { listener.waiting == 1 }
             try await writer.store(.success(card), for: url, ttl: .seconds(60), now: Date())
             try await until("the waiter woken by the notice (its clock stands still)") { listener.waiting == 0 }
@@ -187,7 +187,7 @@ struct PostgresPreviewCacheTests {
         // Not listening: a pause of 100 ms on the clock, which the test moves until the wait ends.
         let paused = Mutex(false)
         let pause = Task {
-            await writer.waitForAnswer(to: "https://example.com/other", upTo: .seconds(60), clock: service)
+            await writer.waitForAnswer(to: "https://example.com/other", upTo: .seconds(60), sleep: service.sleep)
             paused.withLock { $0 = true }
         }
         let start = service.elapsed()

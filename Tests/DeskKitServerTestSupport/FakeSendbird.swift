@@ -4,54 +4,62 @@ import Hummingbird
 import NIOCore
 
 /// A fake Sendbird Platform API on 127.0.0.1: records every PUT and answers from a script (then 200).
-actor FakeSendbird {
-    struct Put: Sendable {
-        var path: String
-        var apiToken: String?
+package actor FakeSendbird {
+    package struct Put: Sendable {
+        package var path: String
+        package var apiToken: String?
         /// The job's claim token (`DeskKit-Claim`).
-        var claim: String?
-        var body: JSONValue
-        var at: ContinuousClock.Instant
+        package var claim: String?
+        package var body: JSONValue
+        package var at: ContinuousClock.Instant
     }
 
-    struct Answer: Sendable {
-        var status: Int
-        var retryAfter: String?
-        var delay: Duration = .zero
+    package struct Answer: Sendable {
+        package var status: Int
+        package var retryAfter: String?
+        package var delay: Duration = .zero
         /// Held until this gate opens (or the request is given up on): an API that hangs.
-        var hold: Gate?
+        package var hold: Gate?
+
+        /// An answer with `status`, after `delay`, held until `hold` opens.
+        package init(status: Int, retryAfter: String? = nil, delay: Duration = .zero, hold: Gate? = nil) {
+            (self.status, self.retryAfter, self.delay, self.hold) = (status, retryAfter, delay, hold)
+        }
     }
 
-    private(set) var puts: [Put] = []
+    package private(set) var puts: [Put] = []
     private var script: [Answer] = []
     private var defaultDelay: Duration = .zero
     private var defaultHold: Gate?
     private var downUntil: ContinuousClock.Instant?
     private var server: GracefulServer?
-    private(set) var baseURL = ""
+    package private(set) var baseURL = ""
 
-    func answer(_ answers: Answer...) { script += answers }
-    func setDelay(_ delay: Duration) { defaultDelay = delay }
+    /// A fake API, not started yet (``start()``).
+    package init() {}
+
+    package func answer(_ answers: Answer...) { script += answers }
+    package func setDelay(_ delay: Duration) { defaultDelay = delay }
     /// Holds every answer until `gate` opens, or the client gives up: an API that hangs.
-    func hold(_ gate: Gate) { defaultHold = gate }
+    package func hold(_ gate: Gate) { defaultHold = gate }
     /// Answers 503 to every PUT until `instant` (an outage), then as before.
-    func down(until instant: ContinuousClock.Instant) { downUntil = instant }
+    package func down(until instant: ContinuousClock.Instant) { downUntil = instant }
 
-    func record(_ put: Put) -> Answer {
+    package func record(_ put: Put) -> Answer {
         puts.append(put)
         if let downUntil, put.at < downUntil { return Answer(status: 503) }
         return script.isEmpty ? Answer(status: 200, delay: defaultDelay, hold: defaultHold) : script.removeFirst()
     }
 
     /// Waits until `count` PUTs arrived, then returns them.
-    nonisolated func waitForPuts(_ count: Int) async throws -> [Put] {
+    package nonisolated func waitForPuts(_ count: Int) async throws -> [Put] {
         try await until("\(count) PUTs at the Platform API") {
             let puts = await self.puts
             return puts.count >= count ? puts : nil
         }
     }
 
-    func start() async throws {
+    package func start() async throws {
         let router = Router()
         router.put("/v3/group_channels/:channel/messages/:message") { request, _ -> Response in
             var request = request
@@ -79,5 +87,5 @@ actor FakeSendbird {
     }
 
     /// Shuts the server down gracefully (``GracefulServer``): what it accepted is answered.
-    func stop() async { await server?.stop() }
+    package func stop() async { await server?.stop() }
 }

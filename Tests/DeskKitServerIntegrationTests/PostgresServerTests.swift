@@ -3,7 +3,9 @@ import DeskKitJobStore
 import DeskKitModel
 import DeskKitPageServer
 import DeskKitServer
+import DeskKitServerTestSupport
 import DeskKitTestSupport
+import DeskKitTime
 import Foundation
 import HummingbirdTesting
 import Logging
@@ -14,7 +16,6 @@ import Testing
 /// database itself lose nothing, and a webhook is never answered 200 without a commit.
 @Suite("Server on PostgreSQL")
 struct PostgresServerTests {
-    let servers = EnrichmentServerTests()
 
     /// The retries and the outage are expected here: only errors are logged.
     static var quiet: Logger {
@@ -60,12 +61,12 @@ struct PostgresServerTests {
             $0.retry.firstDelay = .seconds(1)
             $0.retry.maxDelay = .seconds(5)
         }
-        try await servers.withServer(tweak, logger: Self.quiet, store: store, clock: clock) {
+        try await ServerFixtures.withServer(tweak, logger: Self.quiet, store: store, clock: clock) {
             client, fake, pages, _ async throws in
             await fake.down(until: .now + .seconds(24 * 3600))
             for id in Int64(1)...20 {
-                let (status, json) = try await EnrichmentServerTests.post(
-                    client, EnrichmentServerTests.webhook(id: id, text: "see \(pages.baseURL)/p/\(id)"))
+                let (status, json) = try await ServerFixtures.post(
+                    client, ServerFixtures.webhook(id: id, text: "see \(pages.baseURL)/p/\(id)"))
                 #expect(status == .ok)
                 #expect(json["status"] == "queued")
             }
@@ -115,7 +116,8 @@ struct PostgresServerTests {
             $0.queue.pollInterval = .milliseconds(100)
             $0.queue.lease = .seconds(3)
         }
-        try await servers.withServer(tweak, logger: Self.quiet, store: store) { client, fake, pages, _ async throws in
+        try await ServerFixtures.withServer(tweak, logger: Self.quiet, store: store) {
+            client, fake, pages, _ async throws in
             // When each webhook was sent and answered: on a loaded machine an answer can be read late.
             let answers = Mutex<[(id: Int64, status: Int, sent: ContinuousClock.Instant, at: ContinuousClock.Instant)]>(
                 [])
@@ -125,8 +127,8 @@ struct PostgresServerTests {
                 while !Task.isCancelled {
                     id += 1
                     let sent = ContinuousClock.now
-                    let (status, json) = try await EnrichmentServerTests.post(
-                        client, EnrichmentServerTests.webhook(id: id, text: "see \(pages.baseURL)/p/\(id % 50)"))
+                    let (status, json) = try await ServerFixtures.post(
+                        client, ServerFixtures.webhook(id: id, text: "see \(pages.baseURL)/p/\(id % 50)"))
                     if status == .ok { #expect(json["status"] == "queued") }
                     answers.withLock { $0.append((id, status.code, sent, .now)) }
                     // A steady load of about 100 webhooks a second (the sleep paces it; no event stands for it).
