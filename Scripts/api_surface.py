@@ -4,14 +4,17 @@
 does not see a public declaration made `package` (or internal).
 
     Scripts/api_surface.py list SYMBOLGRAPH_DIR > .ci/api/VERSION.symbols.txt
-    Scripts/api_surface.py check SYMBOLGRAPH_DIR .ci/api/VERSION.symbols.txt .ci/api/allowed-breaks.txt CHANGELOG.md
+    Scripts/api_surface.py check SYMBOLGRAPH_DIR .ci/api/VERSION.symbols.txt .ci/api/allowed-breaks.txt CHANGELOG.md \
+        [DIGESTER_LOG]
 
 `list` writes one line per public declaration of the public products' modules (`Module Path kind`), from the public
 symbol graphs Scripts/symbol-graphs.py writes. `check` fails when a declaration of the release's list is gone and no
 line `removed: Module Path` of the allow-list names it or a type it is a member of; and when a declaration the
 allow-list allows to break (a removed one, or one a line of the digester names), by its path without arguments
 (`PageFetcher.init`, `PageSignals`), is not in the CHANGELOG's newest section: every break is said there, with
-what to use instead."""
+what to use instead. With the digester's output (DIGESTER_LOG), it fails on a verdict about a declaration that was
+public in the release which the allow-list does not hold word for word; verdicts about `package` declarations
+(the digester dumps them as API) are left out."""
 import glob
 import json
 import os
@@ -59,6 +62,7 @@ def main():
         print("\n".join(sorted(now)))
         return
     release, allowlist, changelog = sys.argv[3:6]
+    digester_log = sys.argv[6] if len(sys.argv) > 6 else None
     before = {line.strip() for line in open(release) if line.strip()}
     allowed_lines = [line.strip() for line in open(allowlist) if line.strip() and not line.startswith("#")]
     removals = {line.removeprefix("removed: ") for line in allowed_lines if line.startswith("removed: ")}
@@ -74,6 +78,20 @@ def main():
         if not any(f"{module} {'.'.join(parts[:n])}" in removals for n in range(1, len(parts) + 1)):
             problems.append(f"public in the release, gone now and not allowed: {module_path} "
                             f"(allow it with a line `removed: {module_path}` and say it in CHANGELOG.md)")
+    # The digester's verdicts on declarations that were public in the release: it dumps `package` ones too, and a
+    # change to what was never public breaks nobody.
+    if digester_log:
+        public_paths = {line.split(" ")[1] for line in before}
+        for line in open(digester_log):
+            match = re.search(r"(API breakage: \w+ ([^ ]+) .*)$", line.rstrip())
+            if not match:
+                continue
+            verdict, path = match.group(1), match.group(2)
+            if path not in public_paths:
+                continue
+            if verdict not in allowed_lines:
+                problems.append(f"a break of a public declaration, not allowed: {verdict} (allow it with that line, "
+                                f"word for word, and say it in CHANGELOG.md)")
     # The name CHANGELOG.md says: the declaration's path without its arguments (`PageFetcher.init`,
     # `RefusalCheck.isDeepLink`, `PageSignals`).
     names = set()

@@ -21,7 +21,7 @@ import Tracing
 ///
 /// Every task of the queue is a child of ``run()``: the claims, the jobs, the lease renewals, the purge of
 /// done jobs and the store's `LISTEN` (`JobStore.waitForArrivals(_:)`); when it returns nothing of the queue
-/// runs. It waits on its `ServiceClock`, which a test may drive.
+/// runs. It waits on the system's clocks (the package's tests hand it one they drive).
 ///
 /// A worker's writes are fenced: each renewal, end and reschedule holds only while the job still runs under
 /// the worker's claim (`StoredJob.claimToken`), and the work confirms its claim (``ClaimedJob/confirm()``)

@@ -3,9 +3,8 @@ import DeskKitModel
 
 /// The limits and identity of preview fetches. Every limit has a default and a test.
 public struct FetchConfiguration: Sendable {
-    /// Time to open a connection. Default 5 s. AsyncHTTPClient counts it, on real time: it holds on the fetcher's
-    /// `ServiceClock.system`; on another clock (a test's) it is not set, and ``totalTimeout``, counted on that
-    /// clock, bounds the connect.
+    /// Time to open a connection. Default 5 s. AsyncHTTPClient counts it, on real time (on the clock of a
+    /// package test's fetcher it is not set, and ``totalTimeout``, counted on that clock, bounds the connect).
     public var connectTimeout: Duration = .seconds(5)
     /// Time for the whole fetch, redirects and body included: a server that drips bytes cannot hold it
     /// longer. Default 10 s.

@@ -74,7 +74,8 @@ public struct EnrichmentServer: Sendable {
     /// A server; ``makeApplication(onServerRunning:)`` gives the Hummingbird application to run, ``makeRouter(context:)`` its routes.
     ///
     /// - Parameters:
-    ///   - configuration: the settings, as `ServerConfiguration.resolve(flags:environment:file:)` reads them.
+    ///   - configuration: the settings, as ``ServerConfiguration/resolve(flags:environment:)`` or
+    ///     ``ServerConfiguration/init(reader:)`` reads them.
     ///   - store: where the jobs are kept (open it for ``ServerConfiguration/store``, with
     ///     ``ServerConfiguration/memory``).
     ///   - metrics: where the server's counters and gauges are kept.
