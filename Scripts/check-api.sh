@@ -3,7 +3,8 @@
 # break either finds must be allowed in .ci/api/allowed-breaks.txt — the reviewed list of the next version's breaks —
 # and named in CHANGELOG.md's newest section:
 #   1. `swift package diagnose-api-breaking-changes RELEASE` for the public products: what changed in a declaration
-#      that stays (a parameter, a default argument, a conformance, a protocol's requirement).
+#      that stays (a parameter, a default argument, a conformance, a protocol's requirement); its verdicts on what was
+#      `package` in the release are left out (it dumps those declarations as API too).
 #   2. Scripts/api_surface.py: which public declarations of the release are gone. The digester dumps `package`
 #      declarations as if they were API, so a declaration made `package` or internal is a break only this sees.
 # The release's API comes with the repository (.ci/api/RELEASE.tar.gz, the digester's dumps; RELEASE.symbols.txt,
