@@ -414,7 +414,8 @@ let package = Package(
             ]
         ),
         // Integration tests: what needs a PostgreSQL cluster, a browser or other processes, in targets of their own
-        // (`swift test --skip IntegrationTests` runs the unit tests alone; CONTRIBUTING.md, "Unit and integration tests").
+        // (`swift test --skip IntegrationTests` runs the unit tests alone; CONTRIBUTING.md, "Unit and integration
+        // tests").
         // The stores' contract on memory, a SQLite file and PostgreSQL; PostgreSQL's store and shared preview cache.
         .testTarget(
             name: "DeskKitStoreIntegrationTests",
