@@ -3,28 +3,31 @@
 `swift package diagnose-api-breaking-changes`, which compares declarations but counts `package` ones as API and so
 does not see a public declaration made `package` (or internal).
 
+    Scripts/api_surface.py products
     Scripts/api_surface.py list SYMBOLGRAPH_DIR > .ci/api/VERSION.symbols.txt
     Scripts/api_surface.py check SYMBOLGRAPH_DIR .ci/api/VERSION.symbols.txt .ci/api/allowed-breaks.txt CHANGELOG.md \
         [DIGESTER_LOG]
 
-`list` writes one line per public declaration of the public products' modules (`Module Path kind`), from the public
-symbol graphs Scripts/symbol-graphs.py writes. `check` fails when a declaration of the release's list is gone and no
-line `removed: Module Path` of the allow-list names it or a type it is a member of; and when a declaration the
-allow-list allows to break (a removed one, or one a line of the digester names), by its path without arguments
-(`PageFetcher.init`, `PageSignals`), is not in the CHANGELOG's newest section: every break is said there, with
-what to use instead. With the digester's output (DIGESTER_LOG), it fails on a verdict about a declaration that was
-public in the release which the allow-list does not hold word for word; verdicts about `package` declarations
-(the digester dumps them as API) are left out."""
+`products` names the public products; `list` writes one line per public declaration of the public products' modules
+(`Module Path kind`), from the public symbol graphs Scripts/symbol-graphs.py writes. `check` fails when a
+declaration of the release's list is gone and no line `removed: Module Path` of the allow-list names it or a type it
+is a member of; and when a declaration the allow-list allows to break (a removed one, or one a line of the digester
+names), by its path without arguments (`PageFetcher.init`, `PageSignals`), is not in the CHANGELOG's newest section:
+every break is said there, with what to use instead. With the digester's output (DIGESTER_LOG), it fails on a
+verdict about a declaration that was public in the release which the allow-list does not hold word for word;
+verdicts about `package` declarations (the digester dumps them as API) are left out."""
 import glob
 import json
 import os
 import re
 import sys
 
-# The modules of the public products; the others are the package's own (no product, or a product named `_…`).
-PUBLIC = ["DeskKitJSON", "DeskKitModel", "DeskKitSchemas", "DeskKitURL", "DeskKitLinks", "DeskKitCards",
-          "DeskKitMetadata", "DeskKitPreview", "DeskKitJobStore", "DeskKitJobs", "DeskKitSharedPreviews",
-          "DeskKitServer", "DeskKitFetchPolicy"]  # DeskKitFetchPolicy: re-exported by DeskKitPreview
+# The public products (each one module of the same name; the others are the package's own: no product, or a
+# product named `_…`), and the modules whose API they re-export. `Scripts/check-api.sh` reads the products here.
+PRODUCTS = ["DeskKitJSON", "DeskKitModel", "DeskKitSchemas", "DeskKitURL", "DeskKitLinks", "DeskKitCards",
+            "DeskKitMetadata", "DeskKitPreview", "DeskKitJobStore", "DeskKitJobs", "DeskKitSharedPreviews",
+            "DeskKitServer"]
+PUBLIC = PRODUCTS + ["DeskKitFetchPolicy"]  # re-exported by DeskKitPreview and DeskKitMetadata
 
 
 def declarations(folder):
@@ -52,6 +55,9 @@ def newest_section(changelog):
 
 
 def main():
+    if sys.argv[1:] == ["products"]:
+        print(" ".join(PRODUCTS))
+        return
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     command, folder = sys.argv[1], sys.argv[2]

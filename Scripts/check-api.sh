@@ -13,8 +13,7 @@
 # which it builds once (about 8 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-products=(DeskKitJSON DeskKitModel DeskKitSchemas DeskKitURL DeskKitLinks DeskKitCards DeskKitMetadata DeskKitPreview
-  DeskKitJobStore DeskKitJobs DeskKitSharedPreviews DeskKitServer)
+read -r -a products <<<"$(python3 Scripts/api_surface.py products)"
 dumps=.build/api-baseline
 
 if [ "${1:-}" = "--record" ]; then

@@ -129,7 +129,7 @@ public struct ServerMetrics: Sendable {
         count("deskkit_heap_trims_total", [("moment", quiet ? "quiet" : "busy")])
         count("deskkit_heap_trimmed_bytes_total", by: bytes)
         FloatingPointCounter(label: "deskkit_heap_trim_seconds_total", factory: factory).increment(
-            by: Double(took.components.attoseconds) / 1e18 + Double(took.components.seconds))
+            by: took / .seconds(1))
     }
 
 }
