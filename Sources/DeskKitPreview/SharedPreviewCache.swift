@@ -7,10 +7,10 @@ import Foundation
 /// PostgreSQL database), behind each service's own in-memory cache: a URL is fetched once per
 /// time-to-live across all of them. Cards are kept with their details.
 ///
-/// A service asks ``lookup(_:now:fetchLease:)`` before fetching: it gets the cached answer, or the right to
-/// fetch the page itself for `fetchLease` (and then ``store(_:for:ttl:now:)``s the answer), or learns that
-/// another service is fetching it and asks again when ``waitForAnswer(to:upTo:sleep:)`` returns. If that service dies, its right runs out with the
-/// lease. A cache that cannot be reached throws, and the service fetches the page as if it had none.
+/// A service asks ``lookup(_:now:fetchLease:)`` before fetching: it gets the cached answer, or the right to fetch the
+/// page itself for `fetchLease` (and then ``store(_:for:ttl:now:)``s the answer), or learns that another service is
+/// fetching it and asks again when ``waitForAnswer(to:upTo:sleep:)`` returns. If that service dies, its right runs out
+/// with the lease. A cache that cannot be reached throws, and the service fetches the page as if it had none.
 ///
 /// The `url` of each call is the cache's key: the URL (a space in it as `%20`), and — for a card asked in a
 /// language other than the fetcher's (``PreviewService/card(for:language:)``) — a space and the

@@ -2,13 +2,13 @@ import DeskKitJobStore
 import DeskKitJobs
 import Foundation
 
-/// When the enrichment tries a job again (the queue's `RetryStrategy` reads it): a Platform API call that failed in a way worth another try (429,
-/// 5xx, a transport error) is tried again with a doubling, jittered back-off that yields to the server's
-/// `Retry-After`; a refusal fails at once; a job whose pages a bot check stood in for is tried again on the
-/// ``challenge`` schedule, then finished as `no_preview`. Nothing is tried again past the ``horizon``,
-/// counted from the webhook. Every store keeps the same schedule: each attempt is one claim. Its decisions
-/// are counted in `deskkit_jobs_total{outcome}` as `updated`, `no_link`, `no_preview`, `api_failed`,
-/// `retry_scheduled` and `challenge_retry`.
+/// When the enrichment tries a job again (the queue's `RetryStrategy` reads it): a Platform API call that failed in a
+/// way worth another try (429, 5xx, a transport error) is tried again with a doubling, jittered back-off that yields to
+/// the server's `Retry-After`; a refusal fails at once; a job whose pages a bot check stood in for is tried again on
+/// the ``challenge`` schedule, then finished as `no_preview`. Nothing is tried again past the ``horizon``, counted from
+/// the webhook. Every store keeps the same schedule: each attempt is one claim. Its decisions are counted in
+/// `deskkit_jobs_total{outcome}` as `updated`, `no_link`, `no_preview`, `api_failed`, `retry_scheduled` and
+/// `challenge_retry`.
 public struct EnrichmentRetry: Sendable, Hashable {
     /// How long failures are retried, counted from the webhook; then the job fails with its last error
     /// (`DESKKIT_RETRY_HORIZON`). Default 24 hours.
